@@ -1,0 +1,91 @@
+//! The run-time engine: every rule of SPEC §1–§11 on shapes whose sizes, names and rank are
+//! known only while the program runs. It computes symbolically on `?` sizes, as the compiler
+//! does, and lists the checks that remain. It is the oracle the type level is tested against.
+//!
+//! One module a rule, each with a `broadcast` function; [`broadcast`] picks one by [`Rule`].
+//!
+//! ```
+//! use shapecast::{broadcast, DynShape, Rule};
+//!
+//! let img: DynShape = "[10, CHANNEL: 3, H: 256, W: 384]".parse()?;
+//! let lbl: DynShape = "[10, H: 256, W: 384]".parse()?;
+//! let b = broadcast(Rule::Named, &img, &lbl)?;
+//! assert_eq!(b.shape, img);
+//! assert_eq!(b.plan.to_string(), "0,1,2,3 ; 0,-,1,2");
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+pub mod assign;
+pub mod bidirectional;
+pub mod compare;
+pub mod embed;
+pub mod named;
+pub mod narrow;
+pub mod numpy;
+pub mod outer;
+mod parse;
+pub mod pdpd;
+pub mod plan;
+pub mod rule;
+pub mod shape;
+pub mod strict;
+pub mod theano;
+
+use crate::error::Error;
+use plan::Broadcasted;
+use rule::Rule;
+use shape::DynShape;
+
+/// Applies `rule` to `lhs` and `rhs`: the output shape, the plan and the run-time checks, or
+/// the refusal.
+///
+/// For [`Rule::Assign`] `lhs` is the destination; for [`Rule::Bidirectional`] `rhs` is the
+/// target; for [`Rule::Pdpd`] `rhs` goes onto `lhs`.
+///
+/// ```
+/// use shapecast::{broadcast, Rule};
+/// let b = broadcast(Rule::Pdpd { axis: 1 }, &"[2, 3, 4, 5]".parse()?, &"[3, 1]".parse()?)?;
+/// assert_eq!(b.shape.to_string(), "[2, 3, 4, 5]");
+/// assert!(broadcast(Rule::Strict, &"[2, 3]".parse()?, &"[1, 3]".parse()?).is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn broadcast(rule: Rule, lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
+    match rule {
+        Rule::Numpy => numpy::broadcast(lhs, rhs),
+        Rule::Named => named::broadcast(lhs, rhs),
+        Rule::Outer => outer::broadcast(lhs, rhs),
+        Rule::Embed => embed::broadcast(lhs, rhs),
+        Rule::Strict => strict::broadcast(lhs, rhs),
+        Rule::Compare => compare::broadcast(lhs, rhs),
+        Rule::Static => theano::broadcast(lhs, rhs),
+        Rule::Pdpd { axis } => pdpd::broadcast(lhs, rhs, axis),
+        Rule::Bidirectional => bidirectional::broadcast(lhs, rhs),
+        Rule::Assign => assign::broadcast(lhs, rhs),
+    }
+}
+
+impl DynShape {
+    /// Broadcasts with `rhs` by the default, named rule.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// let a: DynShape = "[3, 4]".parse()?;
+    /// assert_eq!(a.broadcast_with(&"[W: 4]".parse()?)?.shape.to_string(), "[3, W: 4]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcast_with(&self, rhs: &DynShape) -> Result<Broadcasted, Error> {
+        named::broadcast(self, rhs)
+    }
+
+    /// Narrowcasting (SPEC §11): this shape without its statically-1 axes.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// let s: DynShape = "[1, 5, 1]".parse()?;
+    /// assert_eq!(s.narrow().shape.to_string(), "[5]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn narrow(&self) -> narrow::Narrowed {
+        narrow::narrow(self)
+    }
+}

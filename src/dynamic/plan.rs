@@ -1,0 +1,476 @@
+//! What a rule computes: the output shape, the *plan* (which axis of each operand feeds each
+//! output axis) and the run-time checks that `?` sizes leave (SPEC §14).
+//!
+//! Every rule first decides a pairing of axes, then [`combine`] turns the pairing into sizes
+//! and names under the rule's size and name policies. Keeping that second step in one place is
+//! what makes the rules agree with each other where the spec says they must.
+//!
+//! ```
+//! use shapecast::{broadcast, DynShape, Rule};
+//!
+//! let b = broadcast(Rule::Named, &"[?, CHANNEL: 3, H, W]".parse()?, &"[?, H, W]".parse()?)?;
+//! assert_eq!(b.shape.to_string(), "[?, CHANNEL: 3, H, W]");
+//! assert_eq!(b.plan.rhs, vec![Some(0), None, Some(1), Some(2)]);
+//! assert_eq!(b.checks.len(), 3); // the ? pairs on axes 0, 2 and 3
+//! assert_eq!(b.resolve(&[8, 3, 32, 32], &[1, 32, 32])?, vec![8, 3, 32, 32]);
+//! assert!(b.resolve(&[8, 3, 32, 32], &[2, 32, 32]).is_err());
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use std::fmt;
+
+use crate::dynamic::rule::Rule;
+use crate::dynamic::shape::{Axis, DynShape, Name, Size};
+use crate::error::{Error, Reason, Refusal};
+
+/// For every output axis, the axis of the left and of the right operand that feeds it, or
+/// `None` for an inserted singleton.
+///
+/// ```
+/// use shapecast::{broadcast, Rule};
+/// let b = broadcast(Rule::Named, &"[H: 2, W: 3]".parse()?, &"[W: 3, H: 2]".parse()?)?;
+/// assert_eq!(b.plan.lhs, vec![Some(0), Some(1)]);
+/// assert_eq!(b.plan.rhs, vec![Some(1), Some(0)]); // the right operand is transposed
+/// assert_eq!(b.plan.to_string(), "0,1 ; 1,0");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Plan {
+    /// The left operand's source axis for each output axis.
+    pub lhs: Vec<Option<usize>>,
+    /// The right operand's source axis for each output axis.
+    pub rhs: Vec<Option<usize>>,
+}
+
+impl Plan {
+    /// The number of output axes.
+    ///
+    /// ```
+    /// use shapecast::Plan;
+    /// assert_eq!(Plan { lhs: vec![Some(0)], rhs: vec![None] }.rank(), 1);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.lhs.len()
+    }
+
+    fn side(&self, f: &mut fmt::Formatter<'_>, side: &[Option<usize>]) -> fmt::Result {
+        for (i, s) in side.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            match s {
+                Some(k) => write!(f, "{k}")?,
+                None => f.write_str("-")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The notation of the conformance cases: `0,1,2,3 ; 0,-,1,2`.
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.side(f, &self.lhs)?;
+        f.write_str(" ; ")?;
+        self.side(f, &self.rhs)
+    }
+}
+
+/// The relation a run-time check requires between the two sizes of a pair.
+///
+/// ```
+/// use shapecast::Condition;
+/// assert!(Condition::Broadcastable.holds(1, 5));
+/// assert!(!Condition::Equal.holds(1, 5));
+/// assert!(Condition::RhsFits.holds(5, 1) && !Condition::RhsFits.holds(1, 5));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    /// Equal, or one of them is 1 (NumPy's compatibility).
+    Broadcastable,
+    /// Exactly equal (strict, compare, and the static rule's `?` axes).
+    Equal,
+    /// The right is 1 or equal to the left (assign, pdpd: only the right stretches).
+    RhsFits,
+}
+
+impl Condition {
+    /// Whether the sizes `lhs` and `rhs` satisfy the condition.
+    ///
+    /// ```
+    /// use shapecast::Condition;
+    /// assert!(Condition::Equal.holds(3, 3));
+    /// ```
+    pub fn holds(self, lhs: usize, rhs: usize) -> bool {
+        match self {
+            Condition::Broadcastable => lhs == rhs || lhs == 1 || rhs == 1,
+            Condition::Equal => lhs == rhs,
+            Condition::RhsFits => rhs == lhs || rhs == 1,
+        }
+    }
+
+    /// A short name, as in the CLI's JSON (`equal_or_one`, `equal`, `rhs_one_or_equal`).
+    ///
+    /// ```
+    /// use shapecast::Condition;
+    /// assert_eq!(Condition::Equal.as_str(), "equal");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Condition::Broadcastable => "equal_or_one",
+            Condition::Equal => "equal",
+            Condition::RhsFits => "rhs_one_or_equal",
+        }
+    }
+}
+
+/// A check that only run time can do: two paired sizes, at least one of them `?`.
+///
+/// ```
+/// use shapecast::{broadcast, Condition, Rule, Size};
+/// let b = broadcast(Rule::Numpy, &"[3]".parse()?, &"[?]".parse()?)?;
+/// let c = &b.checks[0];
+/// assert_eq!((c.axis, c.lhs, c.rhs, c.condition), (0, Size::Known(3), Size::Unknown, Condition::Broadcastable));
+/// assert_eq!(c.to_string(), "axis 0: the left's 3 and the right's ? must be equal or one of them 1");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Check {
+    /// The output axis.
+    pub axis: usize,
+    /// The left operand's axis.
+    pub lhs_axis: Option<usize>,
+    /// The right operand's axis.
+    pub rhs_axis: Option<usize>,
+    /// The left size as known now.
+    pub lhs: Size,
+    /// The right size as known now.
+    pub rhs: Size,
+    /// What must hold.
+    pub condition: Condition,
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (l, r) = (self.lhs, self.rhs);
+        write!(f, "axis {}: ", self.axis)?;
+        match self.condition {
+            Condition::Broadcastable => write!(
+                f,
+                "the left's {l} and the right's {r} must be equal or one of them 1"
+            ),
+            Condition::Equal => write!(f, "the left's {l} and the right's {r} must be equal"),
+            Condition::RhsFits => write!(f, "the right's {r} must be 1 or equal the left's {l}"),
+        }
+    }
+}
+
+/// The result of a rule on two shapes: output shape, plan and remaining run-time checks.
+///
+/// ```
+/// use shapecast::{broadcast, Rule};
+/// let b = broadcast(Rule::Numpy, &"[5, 1, 4, 1]".parse()?, &"[3, 1, 2]".parse()?)?;
+/// assert_eq!(b.shape.to_string(), "[5, 3, 4, 2]");
+/// assert_eq!(b.plan.to_string(), "0,1,2,3 ; -,0,1,2");
+/// assert!(b.checks.is_empty());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broadcasted {
+    /// The rule applied.
+    pub rule: Rule,
+    /// The left operand.
+    pub lhs: DynShape,
+    /// The right operand.
+    pub rhs: DynShape,
+    /// The output shape.
+    pub shape: DynShape,
+    /// Which axis of each operand feeds each output axis.
+    pub plan: Plan,
+    /// What remains to check once the `?` sizes are known.
+    pub checks: Vec<Check>,
+}
+
+impl Broadcasted {
+    /// Runs the remaining checks on the operands' actual sizes and gives the output's sizes.
+    ///
+    /// Fails if a size contradicts a known size of its shape, or a check does not hold; the
+    /// error names both (resolved) shapes as the rule would have.
+    ///
+    /// ```
+    /// use shapecast::{broadcast, Rule};
+    /// let b = broadcast(Rule::Named, &"[?, 3]".parse()?, &"[?]".parse()?)?;
+    /// assert_eq!(b.resolve(&[4, 3], &[1])?, vec![4, 3]);
+    /// assert!(b.resolve(&[4, 3], &[2]).is_err());
+    /// assert!(b.resolve(&[4, 5], &[1]).is_err()); // 5 contradicts the known 3
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn resolve(&self, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, Error> {
+        let lhs_shape = self.lhs.resolve(lhs)?;
+        let rhs_shape = self.rhs.resolve(rhs)?;
+        for check in &self.checks {
+            let l = check.lhs_axis.map_or(1, |k| lhs[k]);
+            let r = check.rhs_axis.map_or(1, |k| rhs[k]);
+            if !check.condition.holds(l, r) {
+                return Err(Refusal {
+                    rule: self.rule,
+                    lhs: lhs_shape,
+                    rhs: rhs_shape,
+                    reason: Reason::Sizes {
+                        axis: check.axis,
+                        name: self.shape.axes()[check.axis].name.clone(),
+                        lhs_axis: check.lhs_axis,
+                        rhs_axis: check.rhs_axis,
+                        lhs: Size::Known(l),
+                        rhs: Size::Known(r),
+                    },
+                }
+                .into());
+            }
+        }
+        let out = self
+            .shape
+            .axes()
+            .iter()
+            .enumerate()
+            .map(|(i, axis)| match axis.size {
+                Size::Known(n) => n,
+                Size::Unknown => {
+                    let l = self.plan.lhs[i].map_or(1, |k| lhs[k]);
+                    let r = self.plan.rhs[i].map_or(1, |k| rhs[k]);
+                    match self.rule {
+                        // These rules keep the left operand's shape.
+                        Rule::Assign | Rule::Pdpd { .. } => l,
+                        _ if l == 1 => r,
+                        _ => l,
+                    }
+                }
+            })
+            .collect();
+        Ok(out)
+    }
+}
+
+/// How a rule treats the sizes of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SizePolicy {
+    /// Equal, or one is 1; the output takes the other (NumPy).
+    Broadcast,
+    /// As `Broadcast`, but only a statically-1 size stretches (Theano).
+    StaticOnly,
+    /// Equal sizes only (strict, compare).
+    Exact,
+    /// The right must be 1 or equal the left; the output is the left (assign, pdpd).
+    Into,
+}
+
+/// How a rule treats the names of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NamePolicy {
+    /// Two different names conflict; the output takes either name.
+    Merge,
+    /// The names must be identical, absence included; the output takes it.
+    Identical,
+    /// Two different names conflict; the output keeps the left's name (or none).
+    Lhs,
+}
+
+/// Sizes of a pair under a policy: the output size and the run-time check it leaves, or
+/// `None` when the rule refuses them.
+fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, Option<Condition>)> {
+    use Size::{Known, Unknown};
+    let cond = match policy {
+        SizePolicy::Broadcast => Condition::Broadcastable,
+        SizePolicy::StaticOnly | SizePolicy::Exact => Condition::Equal,
+        SizePolicy::Into => Condition::RhsFits,
+    };
+    match (policy, l, r) {
+        (_, Known(n), Known(m)) => {
+            let ok = match policy {
+                SizePolicy::Broadcast | SizePolicy::StaticOnly => Condition::Broadcastable.holds(n, m),
+                SizePolicy::Exact => n == m,
+                SizePolicy::Into => m == n || m == 1,
+            };
+            let out = if policy == SizePolicy::Into || m == 1 {
+                n
+            } else {
+                m
+            };
+            ok.then_some((Known(out), None))
+        }
+        // A static 1 stretches to the unknown size, with nothing to check.
+        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Known(1), Unknown) => Some((Unknown, None)),
+        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Unknown, Known(1)) => Some((Unknown, None)),
+        (SizePolicy::Into, Unknown, Known(1)) => Some((Unknown, None)),
+        (SizePolicy::Into, _, _) => Some((l, Some(cond))),
+        (_, Known(n), Unknown) | (_, Unknown, Known(n)) => Some((Known(n), Some(cond))),
+        (_, Unknown, Unknown) => Some((Unknown, Some(cond))),
+    }
+}
+
+/// Names of a pair under a policy: the output name, or `None` when they conflict.
+fn pair_name(policy: NamePolicy, l: Option<&Name>, r: Option<&Name>) -> Option<Option<Name>> {
+    match (policy, l, r) {
+        (NamePolicy::Identical, l, r) => (l == r).then(|| l.cloned()),
+        (_, Some(a), Some(b)) if a != b => None,
+        (NamePolicy::Merge, l, r) => Some(l.or(r).cloned()),
+        (NamePolicy::Lhs, l, _) => Some(l.cloned()),
+    }
+}
+
+/// A refusal of `lhs` and `rhs` by `rule` for `reason`.
+pub(crate) fn refuse(rule: Rule, lhs: &DynShape, rhs: &DynShape, reason: Reason) -> Error {
+    Error::Refused(Refusal {
+        rule,
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        reason,
+    })
+}
+
+/// Turns a pairing into the output shape under the given policies: every name conflict is
+/// found before any size conflict, then the output is checked for a repeated name.
+pub(crate) fn combine(
+    rule: Rule,
+    lhs: &DynShape,
+    rhs: &DynShape,
+    plan: Plan,
+    sizes: SizePolicy,
+    names: NamePolicy,
+) -> Result<Broadcasted, Error> {
+    fn get(shape: &DynShape, k: Option<usize>) -> Option<&Axis> {
+        k.map(|k| &shape.axes()[k])
+    }
+    let mut out_names = Vec::with_capacity(plan.rank());
+    for (i, (&l, &r)) in plan.lhs.iter().zip(&plan.rhs).enumerate() {
+        let (a, b) = (get(lhs, l), get(rhs, r));
+        let name = match (a, b) {
+            (Some(a), Some(b)) => pair_name(names, a.name.as_ref(), b.name.as_ref()),
+            (a, b) => Some(a.or(b).and_then(|x| x.name.clone())),
+        };
+        match name {
+            Some(name) => out_names.push(name),
+            None => {
+                let (a, b, l, r) = (a.unwrap(), b.unwrap(), l.unwrap(), r.unwrap());
+                let reason = Reason::Names {
+                    axis: i,
+                    lhs_axis: l,
+                    rhs_axis: r,
+                    lhs_name: a.name.clone(),
+                    rhs_name: b.name.clone(),
+                };
+                return Err(refuse(rule, lhs, rhs, reason));
+            }
+        }
+    }
+    let mut axes = Vec::with_capacity(plan.rank());
+    let mut checks = Vec::new();
+    for (i, ((&l, &r), name)) in plan.lhs.iter().zip(&plan.rhs).zip(out_names).enumerate() {
+        let size_of = |a: Option<&Axis>| a.map_or(Size::Known(1), |a| a.size);
+        let (ls, rs) = (size_of(get(lhs, l)), size_of(get(rhs, r)));
+        let Some((size, check)) = pair_size(sizes, ls, rs) else {
+            let reason = Reason::Sizes {
+                axis: i,
+                name,
+                lhs_axis: l,
+                rhs_axis: r,
+                lhs: ls,
+                rhs: rs,
+            };
+            return Err(refuse(rule, lhs, rhs, reason));
+        };
+        if let Some(condition) = check {
+            checks.push(Check {
+                axis: i,
+                lhs_axis: l,
+                rhs_axis: r,
+                lhs: ls,
+                rhs: rs,
+                condition,
+            });
+        }
+        axes.push(Axis { size, name });
+    }
+    for (i, axis) in axes.iter().enumerate() {
+        if let Some(name) = &axis.name {
+            if let Some(j) = axes[..i].iter().position(|a| a.name.as_ref() == Some(name)) {
+                let reason = Reason::RepeatedName {
+                    name: name.clone(),
+                    first: j,
+                    second: i,
+                };
+                return Err(refuse(rule, lhs, rhs, reason));
+            }
+        }
+    }
+    Ok(Broadcasted {
+        rule,
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        shape: DynShape::from_axes_unchecked(axes),
+        plan,
+        checks,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Size::{Known, Unknown};
+
+    #[test]
+    fn broadcast_sizes_follow_spec_14() {
+        let p = SizePolicy::Broadcast;
+        assert_eq!(pair_size(p, Known(1), Known(0)), Some((Known(0), None)));
+        assert_eq!(pair_size(p, Known(0), Known(5)), None);
+        assert_eq!(
+            pair_size(p, Known(3), Unknown),
+            Some((Known(3), Some(Condition::Broadcastable)))
+        );
+        assert_eq!(pair_size(p, Known(1), Unknown), Some((Unknown, None)));
+        assert_eq!(
+            pair_size(p, Unknown, Unknown),
+            Some((Unknown, Some(Condition::Broadcastable)))
+        );
+    }
+
+    #[test]
+    fn static_policy_never_stretches_an_unknown() {
+        let p = SizePolicy::StaticOnly;
+        assert_eq!(pair_size(p, Known(1), Unknown), Some((Unknown, None)));
+        assert_eq!(
+            pair_size(p, Unknown, Known(3)),
+            Some((Known(3), Some(Condition::Equal)))
+        );
+        assert_eq!(pair_size(p, Known(1), Known(3)), Some((Known(3), None)));
+    }
+
+    #[test]
+    fn into_policy_keeps_the_left() {
+        let p = SizePolicy::Into;
+        assert_eq!(pair_size(p, Known(3), Known(1)), Some((Known(3), None)));
+        assert_eq!(pair_size(p, Known(1), Known(3)), None);
+        assert_eq!(
+            pair_size(p, Unknown, Known(3)),
+            Some((Unknown, Some(Condition::RhsFits)))
+        );
+        assert_eq!(pair_size(p, Unknown, Known(1)), Some((Unknown, None)));
+    }
+
+    #[test]
+    fn exact_policy_wants_equal_sizes() {
+        let p = SizePolicy::Exact;
+        assert_eq!(pair_size(p, Known(3), Known(3)), Some((Known(3), None)));
+        assert_eq!(pair_size(p, Known(1), Known(3)), None);
+    }
+
+    #[test]
+    fn name_policies() {
+        let h = Name::new("H").unwrap();
+        let w = Name::new("W").unwrap();
+        assert_eq!(pair_name(NamePolicy::Merge, Some(&h), Some(&w)), None);
+        assert_eq!(pair_name(NamePolicy::Merge, None, Some(&w)), Some(Some(w.clone())));
+        assert_eq!(pair_name(NamePolicy::Identical, None, Some(&w)), None);
+        assert_eq!(pair_name(NamePolicy::Lhs, None, Some(&w)), Some(None));
+    }
+}

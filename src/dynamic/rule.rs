@@ -1,0 +1,127 @@
+//! The rules, by name: the run-time twin of the type-level markers in `shapecast::rule`.
+//!
+//! ```
+//! use shapecast::Rule;
+//!
+//! assert_eq!("numpy".parse::<Rule>()?, Rule::Numpy);
+//! assert_eq!("pdpd".parse::<Rule>()?, Rule::Pdpd { axis: -1 });
+//! assert_eq!(Rule::default(), Rule::Named);
+//! assert!("cubist".parse::<Rule>().is_err());
+//! # Ok::<(), shapecast::UnknownRule>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A broadcasting rule of SPEC §1–§10.
+///
+/// ```
+/// use shapecast::{broadcast, Rule};
+/// let b = broadcast(Rule::Embed, &"[64, 32, 8, 5]".parse()?, &"[64, 32, 8]".parse()?)?;
+/// assert_eq!(b.shape.to_string(), "[64, 32, 8, 5]");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rule {
+    /// §1: right-align, prepend 1s, pair position by position (`numpy.broadcast_shapes`).
+    Numpy,
+    /// §2: pair namesakes, then the rest as NumPy, in the larger operand's frame (the default).
+    #[default]
+    Named,
+    /// §3: every axis of both sides, paired by name, unnamed ones by NumPy (xarray).
+    Outer,
+    /// §4: the smaller shape is matched to the rightmost order-preserving subsequence.
+    Embed,
+    /// §5: identical shapes only (OpenVINO `NONE`).
+    Strict,
+    /// §6: one scalar operand, or identical shapes (comparisons and logic, TML).
+    Compare,
+    /// §7: as named, but only statically-1 axes stretch (Theano).
+    Static,
+    /// §8: the right operand onto the left, starting at `axis` (-1: aligned to the end).
+    Pdpd {
+        /// The start axis, -1 for the default.
+        axis: isize,
+    },
+    /// §9: the input (left) broadcast with the target (right) (ONNX Expand).
+    Bidirectional,
+    /// §10: the right operand into the left, whose shape never changes (`a += b`).
+    Assign,
+}
+
+impl Rule {
+    /// The rules' names, as the CLI and the conformance cases spell them.
+    ///
+    /// ```
+    /// assert_eq!(shapecast::Rule::NAMES.len(), 10);
+    /// ```
+    pub const NAMES: [&'static str; 10] = [
+        "numpy",
+        "named",
+        "outer",
+        "embed",
+        "strict",
+        "compare",
+        "static",
+        "pdpd",
+        "bidirectional",
+        "assign",
+    ];
+
+    /// The rule's name.
+    ///
+    /// ```
+    /// use shapecast::Rule;
+    /// assert_eq!(Rule::Pdpd { axis: 1 }.name(), "pdpd");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Numpy => "numpy",
+            Rule::Named => "named",
+            Rule::Outer => "outer",
+            Rule::Embed => "embed",
+            Rule::Strict => "strict",
+            Rule::Compare => "compare",
+            Rule::Static => "static",
+            Rule::Pdpd { .. } => "pdpd",
+            Rule::Bidirectional => "bidirectional",
+            Rule::Assign => "assign",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule name that is not one of [`Rule::NAMES`].
+///
+/// ```
+/// let err = "cubist".parse::<shapecast::Rule>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown rule \"cubist\""));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule {0:?} (one of: numpy named outer embed strict compare static pdpd bidirectional assign)")]
+pub struct UnknownRule(pub String);
+
+impl FromStr for Rule {
+    type Err = UnknownRule;
+
+    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
+        Ok(match s {
+            "numpy" => Rule::Numpy,
+            "named" => Rule::Named,
+            "outer" => Rule::Outer,
+            "embed" => Rule::Embed,
+            "strict" => Rule::Strict,
+            "compare" => Rule::Compare,
+            "static" => Rule::Static,
+            "pdpd" => Rule::Pdpd { axis: -1 },
+            "bidirectional" => Rule::Bidirectional,
+            "assign" => Rule::Assign,
+            _ => return Err(UnknownRule(s.to_string())),
+        })
+    }
+}

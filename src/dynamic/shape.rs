@@ -1,0 +1,476 @@
+//! Run-time shapes: an ordered list of axes, each with a size and an optional name.
+//!
+//! This is the run-time twin of the type-level shapes: the same notation (SPEC §0), the same
+//! validity rules (names are identifiers, a name occurs at most once, rank at most
+//! [`MAX_RANK`]).
+//!
+//! ```
+//! use shapecast::DynShape;
+//!
+//! let img: DynShape = "[10, CHANNEL: 3, H: 256, W: 384]".parse()?;
+//! assert_eq!(img.rank(), 4);
+//! assert_eq!(img.position("H"), Some(2));
+//! assert_eq!(img.to_string(), "[10, CHANNEL: 3, H: 256, W: 384]");
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::error::Error;
+
+/// The largest rank a shape may have; a longer shape is an error, never a crash.
+///
+/// ```
+/// use shapecast::{DynShape, MAX_RANK};
+///
+/// assert!(DynShape::from_sizes(&vec![1; MAX_RANK]).is_ok());
+/// assert!(DynShape::from_sizes(&vec![1; MAX_RANK + 1]).is_err());
+/// ```
+pub const MAX_RANK: usize = 64;
+
+/// The size of one axis: a number, or `?` when it is known only at run time.
+///
+/// ```
+/// use shapecast::Size;
+///
+/// assert_eq!(Size::Known(3).to_string(), "3");
+/// assert_eq!(Size::Unknown.to_string(), "?");
+/// assert!(Size::Known(1).is_one());
+/// assert!(!Size::Unknown.is_one());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Size {
+    /// A size known now (0 allowed).
+    Known(usize),
+    /// A size known only at run time, written `?`.
+    Unknown,
+}
+
+impl Size {
+    /// Whether the size is statically 1 (the only sizes that may stretch under every rule).
+    ///
+    /// ```
+    /// use shapecast::Size;
+    /// assert!(Size::Known(1).is_one() && !Size::Known(2).is_one());
+    /// ```
+    pub fn is_one(self) -> bool {
+        self == Size::Known(1)
+    }
+
+    /// The number, when known.
+    ///
+    /// ```
+    /// use shapecast::Size;
+    /// assert_eq!(Size::Known(7).known(), Some(7));
+    /// assert_eq!(Size::Unknown.known(), None);
+    /// ```
+    pub fn known(self) -> Option<usize> {
+        match self {
+            Size::Known(n) => Some(n),
+            Size::Unknown => None,
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Size::Known(n) => write!(f, "{n}"),
+            Size::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// An axis name: an identifier such as `H` or `CHANNEL`. Names compare as strings.
+///
+/// ```
+/// use shapecast::Name;
+///
+/// let h = Name::new("H")?;
+/// assert_eq!(h.as_str(), "H");
+/// assert!(Name::new("2D").is_err());
+/// assert!(Name::new("_").is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Name(Cow<'static, str>);
+
+impl Name {
+    /// Checks that `name` is an identifier (`[A-Za-z_][A-Za-z0-9_]*`, not `_` alone).
+    ///
+    /// ```
+    /// use shapecast::Name;
+    /// assert!(Name::new("SCALE1").is_ok());
+    /// assert!(Name::new("my-axis").is_err());
+    /// ```
+    pub fn new(name: impl Into<Cow<'static, str>>) -> Result<Name, Error> {
+        let name = name.into();
+        if is_identifier(&name) {
+            Ok(Name(name))
+        } else {
+            Err(Error::InvalidName {
+                name: name.into_owned(),
+            })
+        }
+    }
+
+    /// The name as a string.
+    ///
+    /// ```
+    /// use shapecast::Name;
+    /// assert_eq!(Name::new("W")?.as_str(), "W");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Whether `s` is an identifier as the notation accepts it.
+pub(crate) fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    s != "_" && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// One axis: a size and, optionally, a name.
+///
+/// ```
+/// use shapecast::{Axis, Size};
+///
+/// let h = Axis::named("H", Size::Known(256))?;
+/// assert_eq!(h.to_string(), "H: 256");
+/// assert_eq!(Axis::named("W", Size::Unknown)?.to_string(), "W");
+/// assert_eq!(Axis::unnamed(Size::Unknown).to_string(), "?");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Axis {
+    /// The axis' size.
+    pub size: Size,
+    /// The axis' name, if any.
+    pub name: Option<Name>,
+}
+
+impl Axis {
+    /// An unnamed axis.
+    ///
+    /// ```
+    /// use shapecast::{Axis, Size};
+    /// assert_eq!(Axis::unnamed(Size::Known(3)).to_string(), "3");
+    /// ```
+    pub fn unnamed(size: Size) -> Axis {
+        Axis { size, name: None }
+    }
+
+    /// A named axis; fails if `name` is not an identifier.
+    ///
+    /// ```
+    /// use shapecast::{Axis, Size};
+    /// assert!(Axis::named("C", Size::Known(3)).is_ok());
+    /// assert!(Axis::named("3C", Size::Known(3)).is_err());
+    /// ```
+    pub fn named(name: impl Into<Cow<'static, str>>, size: Size) -> Result<Axis, Error> {
+        Ok(Axis {
+            size,
+            name: Some(Name::new(name)?),
+        })
+    }
+
+    /// The name as a string, if any.
+    ///
+    /// ```
+    /// use shapecast::{Axis, Size};
+    /// assert_eq!(Axis::named("H", Size::Unknown)?.name_str(), Some("H"));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn name_str(&self) -> Option<&str> {
+        self.name.as_ref().map(Name::as_str)
+    }
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.name, self.size) {
+            (None, size) => write!(f, "{size}"),
+            (Some(name), Size::Unknown) => write!(f, "{name}"),
+            (Some(name), Size::Known(n)) => write!(f, "{name}: {n}"),
+        }
+    }
+}
+
+/// A shape whose rank, sizes and names are known at run time.
+///
+/// Always valid: at most [`MAX_RANK`] axes and no repeated name. Parse it from the notation
+/// of SPEC §0 with [`str::parse`]; [`Display`](fmt::Display) prints the same notation, so
+/// `parse(display(s)) == s`.
+///
+/// ```
+/// use shapecast::DynShape;
+///
+/// let lbl: DynShape = "[?, H, W]".parse()?;
+/// assert_eq!(lbl.to_string(), "[?, H, W]");
+/// assert!("[H, H]".parse::<DynShape>().is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DynShape {
+    axes: Vec<Axis>,
+}
+
+impl DynShape {
+    /// A shape from its axes; fails on a repeated name or a rank above [`MAX_RANK`].
+    ///
+    /// ```
+    /// use shapecast::{Axis, DynShape, Size};
+    ///
+    /// let s = DynShape::new([Axis::unnamed(Size::Known(2)), Axis::named("W", Size::Known(3))?])?;
+    /// assert_eq!(s.to_string(), "[2, W: 3]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn new(axes: impl IntoIterator<Item = Axis>) -> Result<DynShape, Error> {
+        let axes: Vec<Axis> = axes.into_iter().collect();
+        if axes.len() > MAX_RANK {
+            return Err(Error::RankTooLarge {
+                rank: axes.len(),
+                max: MAX_RANK,
+            });
+        }
+        for (i, axis) in axes.iter().enumerate() {
+            if let Some(name) = &axis.name {
+                if let Some(j) = axes[..i].iter().position(|a| a.name.as_ref() == Some(name)) {
+                    return Err(Error::RepeatedName {
+                        name: name.to_string(),
+                        first: j,
+                        second: i,
+                    });
+                }
+            }
+        }
+        Ok(DynShape { axes })
+    }
+
+    /// The scalar shape `[]`.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!(DynShape::scalar().rank(), 0);
+    /// assert_eq!(DynShape::scalar().to_string(), "[]");
+    /// ```
+    pub fn scalar() -> DynShape {
+        DynShape { axes: Vec::new() }
+    }
+
+    /// An unnamed shape of known sizes.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!(DynShape::from_sizes(&[4, 3])?.to_string(), "[4, 3]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn from_sizes(sizes: &[usize]) -> Result<DynShape, Error> {
+        DynShape::new(sizes.iter().map(|&n| Axis::unnamed(Size::Known(n))))
+    }
+
+    /// Theano's `row`: `[1, ?]`, broadcastable along its first axis.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!(DynShape::row().broadcastable(), vec![true, false]);
+    /// ```
+    pub fn row() -> DynShape {
+        DynShape {
+            axes: vec![Axis::unnamed(Size::Known(1)), Axis::unnamed(Size::Unknown)],
+        }
+    }
+
+    /// Theano's `col`: `[?, 1]`, broadcastable along its second axis.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!(DynShape::col().to_string(), "[?, 1]");
+    /// ```
+    pub fn col() -> DynShape {
+        DynShape {
+            axes: vec![Axis::unnamed(Size::Unknown), Axis::unnamed(Size::Known(1))],
+        }
+    }
+
+    /// The number of axes.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!("[2, 3, 4]".parse::<DynShape>()?.rank(), 3);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.axes.len()
+    }
+
+    /// The axes, in order.
+    ///
+    /// ```
+    /// use shapecast::{DynShape, Size};
+    /// let s: DynShape = "[H: 2, ?]".parse()?;
+    /// assert_eq!(s.axes()[1].size, Size::Unknown);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn axes(&self) -> &[Axis] {
+        &self.axes
+    }
+
+    /// Axis `i`, if the shape has one.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// let s: DynShape = "[H: 2, W: 3]".parse()?;
+    /// assert_eq!(s.axis(1).and_then(|a| a.name_str()), Some("W"));
+    /// assert!(s.axis(2).is_none());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn axis(&self, i: usize) -> Option<&Axis> {
+        self.axes.get(i)
+    }
+
+    /// The sizes, in order (`Size::Unknown` for `?`).
+    ///
+    /// ```
+    /// use shapecast::{DynShape, Size};
+    /// let s: DynShape = "[2, ?]".parse()?;
+    /// assert_eq!(s.sizes().collect::<Vec<_>>(), vec![Size::Known(2), Size::Unknown]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn sizes(&self) -> impl Iterator<Item = Size> + '_ {
+        self.axes.iter().map(|a| a.size)
+    }
+
+    /// The sizes as numbers, or `None` if any size is `?`.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!("[2, W: 3]".parse::<DynShape>()?.known_sizes(), Some(vec![2, 3]));
+    /// assert_eq!("[2, W]".parse::<DynShape>()?.known_sizes(), None);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn known_sizes(&self) -> Option<Vec<usize>> {
+        self.sizes().map(Size::known).collect()
+    }
+
+    /// The index of the axis named `name`.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// let s: DynShape = "[?, CHANNEL: 3, H, W]".parse()?;
+    /// assert_eq!(s.position("W"), Some(3));
+    /// assert_eq!(s.position("X"), None);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.axes.iter().position(|a| a.name_str() == Some(name))
+    }
+
+    /// Whether any axis has a name.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert!("[3, W: 4]".parse::<DynShape>()?.has_names());
+    /// assert!(!"[3, 4]".parse::<DynShape>()?.has_names());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn has_names(&self) -> bool {
+        self.axes.iter().any(|a| a.name.is_some())
+    }
+
+    /// Theano's broadcastable pattern (SPEC §7): one boolean per axis, true where the size is
+    /// statically 1.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!("[1, ?]".parse::<DynShape>()?.broadcastable(), vec![true, false]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcastable(&self) -> Vec<bool> {
+        self.sizes().map(Size::is_one).collect()
+    }
+
+    /// The number of elements; an error if a size is `?` or the product overflows `usize`.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// assert_eq!("[2, 3, 4]".parse::<DynShape>()?.numel()?, 24);
+    /// assert_eq!(DynShape::scalar().numel()?, 1);
+    /// assert!(format!("[{0}, {0}]", usize::MAX).parse::<DynShape>()?.numel().is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn numel(&self) -> Result<usize, Error> {
+        let mut n: usize = 1;
+        for size in self.sizes() {
+            let Size::Known(k) = size else {
+                return Err(Error::UnknownSize {
+                    shape: self.clone(),
+                });
+            };
+            n = n.checked_mul(k).ok_or_else(|| Error::TooManyElements {
+                shape: self.clone(),
+            })?;
+        }
+        Ok(n)
+    }
+
+    /// The same shape with every `?` replaced by the matching entry of `sizes`, checking that
+    /// known sizes agree.
+    ///
+    /// ```
+    /// use shapecast::DynShape;
+    /// let s: DynShape = "[?, C: 3, H]".parse()?;
+    /// assert_eq!(s.resolve(&[2, 3, 5])?.to_string(), "[2, C: 3, H: 5]");
+    /// assert!(s.resolve(&[2, 4, 5]).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn resolve(&self, sizes: &[usize]) -> Result<DynShape, Error> {
+        let mismatch = || Error::SizesMismatch {
+            shape: self.clone(),
+            sizes: sizes.to_vec(),
+        };
+        if sizes.len() != self.rank() {
+            return Err(mismatch());
+        }
+        let mut axes = self.axes.clone();
+        for (axis, &n) in axes.iter_mut().zip(sizes) {
+            match axis.size {
+                Size::Known(k) if k != n => return Err(mismatch()),
+                _ => axis.size = Size::Known(n),
+            }
+        }
+        Ok(DynShape { axes })
+    }
+
+    /// Builds a shape whose validity the caller guarantees (no repeated names, rank in range).
+    pub(crate) fn from_axes_unchecked(axes: Vec<Axis>) -> DynShape {
+        debug_assert!(DynShape::new(axes.clone()).is_ok());
+        DynShape { axes }
+    }
+}
+
+impl fmt::Display for DynShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, axis) in self.axes.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{axis}")?;
+        }
+        f.write_str("]")
+    }
+}

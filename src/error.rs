@@ -1,0 +1,452 @@
+//! The one error type of the library (SPEC §15).
+//!
+//! Every refusal names both shapes in the notation of SPEC §0, the offending axis (its index
+//! and name) and the rule:
+//!
+//! ```
+//! use shapecast::{broadcast, DynShape, Rule};
+//!
+//! let a: DynShape = "[2, 3]".parse()?;
+//! let b: DynShape = "[4, 3]".parse()?;
+//! let err = broadcast(Rule::Numpy, &a, &b).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "cannot broadcast [2, 3] with [4, 3] (numpy rule): axis 0 has size 2 on the left and 4 on the right"
+//! );
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use std::fmt;
+
+use crate::dynamic::rule::Rule;
+use crate::dynamic::shape::{DynShape, Name, Size};
+
+/// Everything that can go wrong: bad input (a malformed shape, a bad name or axis), or a
+/// rule refusing two shapes.
+///
+/// ```
+/// use shapecast::{DynShape, Error};
+///
+/// let err = "[H: 2, H: 3]".parse::<DynShape>().unwrap_err();
+/// assert!(matches!(err, Error::Parse { .. }));
+/// assert!(!err.is_refusal());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A shape string that is not in the notation.
+    #[error("cannot parse shape {input:?} at byte {offset}: {kind}")]
+    Parse {
+        /// The whole input.
+        input: String,
+        /// Byte offset of the offending token.
+        offset: usize,
+        /// What is wrong there.
+        kind: ParseErrorKind,
+    },
+    /// A name that is not an identifier.
+    #[error("{name:?} is not an identifier and cannot name an axis")]
+    InvalidName {
+        /// The offending name.
+        name: String,
+    },
+    /// A name given to two axes of one shape.
+    #[error("repeated name {name}: axes {first} and {second} are both named {name}")]
+    RepeatedName {
+        /// The name.
+        name: String,
+        /// The first axis with it.
+        first: usize,
+        /// The second axis with it.
+        second: usize,
+    },
+    /// A rank above [`MAX_RANK`](crate::MAX_RANK).
+    #[error("rank {rank} is above the supported limit of {max}")]
+    RankTooLarge {
+        /// The rank asked for.
+        rank: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A PDPD axis that is neither -1 nor non-negative (SPEC §8, step 2).
+    #[error("invalid pdpd axis {axis}: it must be -1 (the default) or at least 0")]
+    InvalidAxis {
+        /// The axis given.
+        axis: isize,
+    },
+    /// An element count asked of a shape with a `?` size.
+    #[error("the shape {shape} has a size known only at run time")]
+    UnknownSize {
+        /// The shape.
+        shape: DynShape,
+    },
+    /// An element count that does not fit `usize`.
+    #[error("the element count of {shape} overflows usize")]
+    TooManyElements {
+        /// The shape.
+        shape: DynShape,
+    },
+    /// Run-time sizes that do not fit a shape.
+    #[error("the sizes {sizes:?} do not fit the shape {shape}")]
+    SizesMismatch {
+        /// The shape.
+        shape: DynShape,
+        /// The sizes given.
+        sizes: Vec<usize>,
+    },
+    /// A rule refusing two shapes.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+}
+
+impl Error {
+    /// Whether this is a rule refusing valid shapes (as opposed to bad input).
+    ///
+    /// ```
+    /// use shapecast::{broadcast, DynShape, Rule};
+    /// let err = broadcast(Rule::Numpy, &"[3]".parse()?, &"[2]".parse()?).unwrap_err();
+    /// assert!(err.is_refusal());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, Error::Refused(_))
+    }
+}
+
+/// What is wrong in a malformed shape string.
+///
+/// ```
+/// use shapecast::{DynShape, Error, ParseErrorKind};
+/// match "[3,]".parse::<DynShape>() {
+///     Err(Error::Parse { kind, .. }) => assert_eq!(kind, ParseErrorKind::EmptyAxis),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The shape does not start with `[`.
+    #[error("expected '[' to open the shape")]
+    MissingOpenBracket,
+    /// The input ends before `]`.
+    #[error("missing ']' to close the shape")]
+    MissingCloseBracket,
+    /// Something after the closing `]`.
+    #[error("unexpected {0:?} after ']'")]
+    TrailingInput(char),
+    /// A comma with no axis before or after it.
+    #[error("empty axis")]
+    EmptyAxis,
+    /// A `NAME:` with no size.
+    #[error("missing size after ':'")]
+    MissingSize,
+    /// A negative size.
+    #[error("negative size {0}")]
+    NegativeSize(String),
+    /// A size that is not a whole number.
+    #[error("{0:?} is not a size (a whole number or '?')")]
+    InvalidSize(String),
+    /// A size that does not fit `usize`.
+    #[error("size {0} does not fit usize")]
+    SizeOverflow(String),
+    /// A name that is not an identifier.
+    #[error("{0:?} is not an identifier")]
+    InvalidName(String),
+    /// A name given twice.
+    #[error("repeated name {0}")]
+    RepeatedName(String),
+    /// More axes than [`MAX_RANK`](crate::MAX_RANK).
+    #[error("rank above the supported limit of {max}")]
+    RankTooLarge {
+        /// The limit.
+        max: usize,
+    },
+    /// A character that has no place here.
+    #[error("unexpected {0:?}")]
+    Unexpected(char),
+}
+
+/// A rule refusing two shapes: both shapes, the rule, and the reason with the axis at fault.
+///
+/// ```
+/// use shapecast::{broadcast, DynShape, Error, Reason, Rule};
+///
+/// let err = broadcast(Rule::Numpy, &"[H: 2]".parse()?, &"[W: 2]".parse()?).unwrap_err();
+/// let Error::Refused(refusal) = err else { panic!() };
+/// assert!(matches!(refusal.reason, Reason::Names { axis: 0, .. }));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The rule that refused.
+    pub rule: Rule,
+    /// The left operand (the destination for `assign`, the input for `bidirectional`).
+    pub lhs: DynShape,
+    /// The right operand (the target for `bidirectional`).
+    pub rhs: DynShape,
+    /// Why, and where.
+    pub reason: Reason,
+}
+
+impl std::error::Error for Refusal {}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (l, r) = (&self.lhs, &self.rhs);
+        match self.rule {
+            Rule::Assign => write!(f, "cannot assign {r} into {l}")?,
+            Rule::Bidirectional => write!(f, "cannot broadcast {l} to {r}")?,
+            Rule::Pdpd { .. } => write!(f, "cannot broadcast {r} onto {l}")?,
+            Rule::Compare => write!(f, "cannot compare {l} with {r}")?,
+            _ => write!(f, "cannot broadcast {l} with {r}")?,
+        }
+        write!(f, " ({} rule): {}", self.rule, self.reason)
+    }
+}
+
+/// Which operand an axis or a name belongs to.
+///
+/// ```
+/// use shapecast::Side;
+/// assert_eq!(Side::Left.to_string(), "left");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The left operand.
+    Left,
+    /// The right operand.
+    Right,
+}
+
+impl Side {
+    /// The other side.
+    ///
+    /// ```
+    /// use shapecast::Side;
+    /// assert_eq!(Side::Left.other(), Side::Right);
+    /// ```
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        })
+    }
+}
+
+/// Why a rule refused, with the output axis at fault where there is one.
+///
+/// ```
+/// use shapecast::{broadcast, DynShape, Error, Reason, Rule, Size};
+///
+/// let err = broadcast(Rule::Numpy, &"[5, 2, 4, 1]".parse()?, &"[3, 1, 1]".parse()?).unwrap_err();
+/// let Error::Refused(r) = err else { panic!() };
+/// assert_eq!(r.reason, Reason::Sizes {
+///     axis: 1, name: None,
+///     lhs_axis: Some(1), rhs_axis: Some(0),
+///     lhs: Size::Known(2), rhs: Size::Known(3),
+/// });
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// Two paired axes whose sizes the rule does not accept.
+    Sizes {
+        /// The output axis.
+        axis: usize,
+        /// Its name, if any side names it.
+        name: Option<Name>,
+        /// The left operand's axis, if any.
+        lhs_axis: Option<usize>,
+        /// The right operand's axis, if any.
+        rhs_axis: Option<usize>,
+        /// The left size (1 for an inserted singleton).
+        lhs: Size,
+        /// The right size (1 for an inserted singleton).
+        rhs: Size,
+    },
+    /// Two paired axes with different names (or, under the strict and compare rules, a name
+    /// on one side only).
+    Names {
+        /// The output axis.
+        axis: usize,
+        /// The left operand's axis.
+        lhs_axis: usize,
+        /// The right operand's axis.
+        rhs_axis: usize,
+        /// The left name.
+        lhs_name: Option<Name>,
+        /// The right name.
+        rhs_name: Option<Name>,
+    },
+    /// Named rule, step 3: named axes of the smaller operand without a namesake in the other
+    /// and no unnamed axis free for them.
+    NoNamesake {
+        /// The operand that owns the names.
+        side: Side,
+        /// The names without a namesake.
+        names: Vec<Name>,
+        /// The output axis where a name met another name.
+        axis: usize,
+    },
+    /// Embedding rule: an axis of the smaller operand with no compatible partner left of the
+    /// axes matched after it.
+    NoMatch {
+        /// The smaller operand.
+        side: Side,
+        /// Its axis that finds no partner.
+        axis: usize,
+    },
+    /// The right operand has more axes than the rule allows (assign, pdpd).
+    RhsRank {
+        /// The left rank.
+        lhs: usize,
+        /// The right rank.
+        rhs: usize,
+    },
+    /// The ranks must be equal (strict, compare).
+    Ranks {
+        /// The left rank.
+        lhs: usize,
+        /// The right rank.
+        rhs: usize,
+    },
+    /// PDPD: `axis + rank(B)` exceeds `rank(A)`.
+    PdpdRange {
+        /// The start axis in effect.
+        axis: usize,
+        /// The right rank after trailing 1s are dropped.
+        rhs: usize,
+        /// The left rank.
+        lhs: usize,
+    },
+    /// The result would name two axes alike.
+    RepeatedName {
+        /// The name.
+        name: Name,
+        /// The first output axis.
+        first: usize,
+        /// The second output axis.
+        second: usize,
+    },
+    /// Assign: broadcasting would change the destination's size.
+    Grows {
+        /// The output axis.
+        axis: usize,
+        /// The destination's size.
+        lhs: Size,
+        /// The size the broadcast gives.
+        out: Size,
+    },
+}
+
+fn where_(axis: usize, name: &Option<Name>) -> String {
+    match name {
+        Some(n) => format!("axis {axis} ({n})"),
+        None => format!("axis {axis}"),
+    }
+}
+
+/// One side of a size pair: `size 2`, `size 2 (its axis 1)` or `an inserted 1`; the right
+/// side leaves out the word "size" (`2 on the left and 4 on the right`).
+fn side_size(size: Size, own: Option<usize>, axis: usize, word: bool) -> String {
+    let word = if word { "size " } else { "" };
+    match own {
+        None => "an inserted 1".to_string(),
+        Some(k) if k == axis => format!("{word}{size}"),
+        Some(k) => format!("{word}{size} (its axis {k})"),
+    }
+}
+
+fn names(names: &[Name]) -> String {
+    names
+        .iter()
+        .map(Name::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Sizes {
+                axis,
+                name,
+                lhs_axis,
+                rhs_axis,
+                lhs,
+                rhs,
+            } => write!(
+                f,
+                "{} has {} on the left and {} on the right",
+                where_(*axis, name),
+                side_size(*lhs, *lhs_axis, *axis, true),
+                side_size(*rhs, *rhs_axis, *axis, lhs_axis.is_none()),
+            ),
+            Reason::Names {
+                axis,
+                lhs_axis,
+                rhs_axis,
+                lhs_name,
+                rhs_name,
+            } => {
+                let show = |n: &Option<Name>, k: usize| match n {
+                    Some(n) => format!("named {n} (axis {k})"),
+                    None => format!("unnamed (axis {k})"),
+                };
+                write!(
+                    f,
+                    "axis {axis} pairs an axis {} on the left with one {} on the right",
+                    show(lhs_name, *lhs_axis),
+                    show(rhs_name, *rhs_axis)
+                )
+            }
+            Reason::NoNamesake { side, names: n, axis } => write!(
+                f,
+                "{} on the {side} {} no namesake on the {} and no unnamed axis is free for {} \
+                 (at axis {axis} two different names meet; use the outer rule)",
+                names(n),
+                if n.len() == 1 { "has" } else { "have" },
+                side.other(),
+                if n.len() == 1 { "it" } else { "them" },
+            ),
+            Reason::NoMatch { side, axis } => write!(
+                f,
+                "axis {axis} of the {side} has no compatible partner in order \
+                 (no order-preserving matching exists)"
+            ),
+            Reason::RhsRank { lhs, rhs } => write!(
+                f,
+                "the right has rank {rhs}, more than the left's rank {lhs}"
+            ),
+            Reason::Ranks { lhs, rhs } => {
+                write!(f, "the ranks differ: {lhs} on the left, {rhs} on the right")
+            }
+            Reason::PdpdRange { axis, rhs, lhs } => write!(
+                f,
+                "start axis {axis} plus the right's rank {rhs} exceeds the left's rank {lhs}"
+            ),
+            Reason::RepeatedName {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "the result would name both axis {first} and axis {second} {name}"
+            ),
+            Reason::Grows { axis, lhs, out } => write!(
+                f,
+                "axis {axis} would grow the destination's size {lhs} to {out}"
+            ),
+        }
+    }
+}

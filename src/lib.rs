@@ -1,0 +1,54 @@
+//! # shapecast
+//!
+//! Tensor broadcasting as a property you can check: NumPy's rule, named and partly named
+//! shapes (`[?, CHANNEL: 3, H, W] + [?, H, W]`), and the rules of Theano, TML, OpenVINO and
+//! ONNX, each with a plan of which axis feeds which and the run-time checks that sizes known
+//! only at run time leave.
+//!
+//! This release holds the run-time engine ([`dynamic`]): shapes parsed from the notation of
+//! the rule book, every rule, and one error type whose messages name both shapes, the axis
+//! at fault and the rule.
+//!
+//! ```
+//! use shapecast::{broadcast, DynShape, Rule};
+//!
+//! let img: DynShape = "[?, CHANNEL: 3, H, W]".parse()?;
+//! let lbl: DynShape = "[?, H, W]".parse()?;
+//! let b = img.broadcast_with(&lbl)?;
+//! assert_eq!(b.shape.to_string(), "[?, CHANNEL: 3, H, W]");
+//!
+//! let err = broadcast(Rule::Numpy, &"[3, 4]".parse()?, &"[5]".parse()?).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "cannot broadcast [3, 4] with [5] (numpy rule): axis 1 has size 4 on the left and 5 (its axis 0) on the right"
+//! );
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
+//! ## The rules
+//!
+//! | rule | example | result |
+//! |---|---|---|
+//! | [`numpy`](dynamic::numpy) | `[5, 1, 4, 1]` with `[3, 1, 2]` | `[5, 3, 4, 2]` |
+//! | [`named`](dynamic::named) (default) | `[10, CHANNEL: 3, H: 256, W: 384]` with `[10, H: 256, W: 384]` | `[10, CHANNEL: 3, H: 256, W: 384]` |
+//! | [`outer`](dynamic::outer) | `[2, H: 3]` with `[W: 4, 5, 1]` | `[5, 2, H: 3, W: 4]` |
+//! | [`embed`](dynamic::embed) | `[64, 32, 8, 5]` with `[64, 32, 8]` | `[64, 32, 8, 5]` |
+//! | [`strict`](dynamic::strict) | `[2, 3]` with `[1, 3]` | refused |
+//! | [`compare`](dynamic::compare) | `[]` with `[3, 3]` | `[3, 3]` |
+//! | [`static`](dynamic::theano) | `[1, ?]` with `[?, ?]` | `[?, ?]` |
+//! | [`pdpd`](dynamic::pdpd) | `[2, 3, 4, 5]` with `[3, 1]`, axis 1 | `[2, 3, 4, 5]` |
+//! | [`bidirectional`](dynamic::bidirectional) | `[3, 1]` to `[2, 1, 6]` | `[2, 3, 6]` |
+//! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
+//! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod dynamic;
+mod error;
+
+pub use dynamic::broadcast;
+pub use dynamic::narrow::Narrowed;
+pub use dynamic::plan::{Broadcasted, Check, Condition, Plan};
+pub use dynamic::rule::{Rule, UnknownRule};
+pub use dynamic::shape::{Axis, DynShape, Name, Size, MAX_RANK};
+pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
