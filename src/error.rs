@@ -410,7 +410,11 @@ impl fmt::Display for Reason {
                     show(rhs_name, *rhs_axis)
                 )
             }
-            Reason::NoNamesake { side, names: n, axis } => write!(
+            Reason::NoNamesake {
+                side,
+                names: n,
+                axis,
+            } => write!(
                 f,
                 "{} on the {side} {} no namesake on the {} and no unnamed axis is free for {} \
                  (at axis {axis} two different names meet; use the outer rule)",

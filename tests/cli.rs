@@ -1,1 +1,230 @@
+//! The `shapecast` command: every conformance case through `--json`, exit statuses, the
+//! explanation for a person, and bad input of every kind.
 
+mod common;
+
+use std::process::Command;
+
+use common::{normalise_plan, Expected};
+use serde_json::Value;
+
+/// Runs the command; gives the exit status, stdout and stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecast"))
+        .args(args)
+        .output()
+        .expect("the shapecast binary runs");
+    (
+        out.status.code().expect("exited normally, not by a signal"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Runs with `--json`; the output must be exactly one JSON object.
+fn run_json(args: &[&str]) -> (i32, Value) {
+    let (code, stdout, _) = run(args);
+    let value: Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("not one JSON object ({e}): {stdout:?}"));
+    assert!(value.is_object(), "{value}");
+    assert_eq!(stdout.trim().lines().count(), 1, "{stdout}");
+    (code, value)
+}
+
+fn plan_string(plan: &Value) -> String {
+    let side = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().map_or("-".to_string(), |k| k.to_string()))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!("{};{}", side(&plan["lhs"]), side(&plan["rhs"]))
+}
+
+#[test]
+fn every_case_passes_through_the_cli() {
+    let mut failures = Vec::new();
+    let cases = common::load();
+    for case in &cases {
+        let axis = case.axis.map(|a| a.to_string());
+        let args: Vec<&str> = match case.rule.as_str() {
+            "narrow" | "pattern" => vec![&case.rule, "--json", &case.lhs],
+            _ => {
+                let mut a = vec!["broadcast", "--json", "--rule", &case.rule];
+                if let Some(axis) = &axis {
+                    a.extend(["--axis", axis]);
+                }
+                a.extend([case.lhs.as_str(), case.rhs.as_str()]);
+                a
+            }
+        };
+        let (code, v) = run_json(&args);
+        let ok = match &case.expected {
+            Expected::Error => code == 1 && v["ok"] == false && v["error"].is_string(),
+            Expected::Shape(s) => {
+                code == 0
+                    && v["ok"] == true
+                    && v["shape"] == s.as_str()
+                    && case
+                        .plan
+                        .as_ref()
+                        .is_none_or(|p| *p == plan_string(&v["plan"]))
+            }
+            Expected::Pattern(p) => code == 0 && v["pattern"] == serde_json::json!(p),
+        };
+        if !ok {
+            failures.push(format!("{}: exit {code}, {v}", case.at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn json_success_carries_plan_and_checks() {
+    let (code, v) = run_json(&["broadcast", "--json", "[?, CHANNEL: 3, H, W]", "[?, H, W]"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["shape"], "[?, CHANNEL: 3, H, W]");
+    assert_eq!(plan_string(&v["plan"]), "0,1,2,3;0,-,1,2");
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 3);
+    assert_eq!(checks[0]["axis"], 0);
+    assert_eq!(checks[0]["condition"], "equal_or_one");
+}
+
+#[test]
+fn narrow_reports_scalars() {
+    let (_, v) = run_json(&["narrow", "--json", "[1, 1, 1]"]);
+    assert_eq!(
+        (v["shape"].as_str(), v["scalar"].as_bool()),
+        (Some("[]"), Some(true))
+    );
+    let (_, v) = run_json(&["narrow", "--json", "[1, 5, 1]"]);
+    assert_eq!(
+        (v["shape"].as_str(), v["scalar"].as_bool()),
+        (Some("[5]"), Some(false))
+    );
+    assert_eq!(v["plan"]["lhs"], serde_json::json!([1]));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let bad: &[&[&str]] = &[
+        &["broadcast", "--json", "[3", "[3]"],
+        &["broadcast", "--json", "3]", "[3]"],
+        &["broadcast", "--json", "[3,,4]", "[3]"],
+        &["broadcast", "--json", "[-1]", "[3]"],
+        &["broadcast", "--json", "[3]", "[99999999999999999999999999]"],
+        &["broadcast", "--json", "[3-x]", "[3]"],
+        &["broadcast", "--json", "[H, H]", "[3]"],
+        &["broadcast", "--json", "[2.5]", "[3]"],
+        &["broadcast", "--json", "--rule", "cubist", "[3]", "[3]"],
+        &[
+            "broadcast",
+            "--json",
+            "--rule",
+            "pdpd",
+            "--axis",
+            "-2",
+            "[3]",
+            "[3]",
+        ],
+        &[
+            "broadcast",
+            "--json",
+            "--rule",
+            "pdpd",
+            "--axis",
+            "x",
+            "[3]",
+            "[3]",
+        ],
+        &[
+            "broadcast",
+            "--json",
+            "--rule",
+            "numpy",
+            "--axis",
+            "1",
+            "[3]",
+            "[3]",
+        ],
+        &["broadcast", "--json", "[3]"],
+        &["narrow", "--json", "[1 1]"],
+        &["pattern", "--json", "[?"],
+        &["transpose", "--json", "[3]"],
+    ];
+    for args in bad {
+        let (code, v) = run_json(args);
+        assert_eq!(code, 2, "{args:?}: {v}");
+        assert_eq!(v["ok"], false, "{args:?}");
+        assert!(!v["error"].as_str().unwrap().is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_input_without_json_explains_on_stderr() {
+    let (code, stdout, stderr) = run(&["broadcast", "[H: -1]", "[3]"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("negative size -1"), "{stderr}");
+}
+
+#[test]
+fn refusal_explains_the_axis_at_fault() {
+    let (code, stdout, _) = run(&["broadcast", "--rule", "numpy", "[2, 3]", "[4, 3]"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("cannot broadcast [2, 3] with [4, 3] (numpy rule): axis 0 has size 2 on the left and 4 on the right"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn explanation_shows_inserted_and_permuted_axes() {
+    let (code, stdout, _) = run(&[
+        "broadcast",
+        "[10, CHANNEL: 3, H: 256, W: 384]",
+        "[10, H: 256, W: 384]",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("gives [10, CHANNEL: 3, H: 256, W: 384]"),
+        "{stdout}"
+    );
+    let right = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("right"))
+        .unwrap();
+    assert!(
+        right.contains("#0 10") && right.contains("+ 1") && right.contains("#1 H: 256"),
+        "{right}"
+    );
+    let (_, stdout, _) = run(&["broadcast", "[H: 2, W: 3]", "[W: 3, H: 2]"]);
+    let right = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("right"))
+        .unwrap();
+    assert!(
+        right.find("#1 H: 2").unwrap() < right.find("#0 W: 3").unwrap(),
+        "{right}"
+    );
+}
+
+#[test]
+fn explanation_lists_run_time_checks() {
+    let (code, stdout, _) = run(&["broadcast", "--rule", "assign", "[?, 3]", "[4, 1]"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("axis 0: the right's 4 must be 1 or equal the left's ?"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn help_exits_0() {
+    let (code, stdout, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("broadcast"));
+}

@@ -1,1 +1,289 @@
-fn main(){}
+//! `shapecast`: explains any broadcast to a person, or to a program with `--json`.
+//!
+//! ```text
+//! shapecast broadcast [--rule RULE] [--axis N] [--json] LHS RHS
+//! shapecast narrow [--json] SHAPE
+//! shapecast pattern [--json] SHAPE
+//! ```
+//!
+//! Exit status: 0 success, 1 the rule refuses the shapes, 2 bad input.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::{json, Value};
+use shapecast::{broadcast, Broadcasted, DynShape, Error, Rule};
+
+/// Explains tensor broadcasting: which axis of each operand lands where, the run-time checks
+/// that `?` sizes leave, or why the rule refuses.
+#[derive(Parser, Debug)]
+#[command(name = "shapecast", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Broadcast two shapes, e.g. `shapecast broadcast "[?, CHANNEL: 3, H, W]" "[?, H, W]"`.
+    Broadcast {
+        /// numpy, named, outer, embed, strict, compare, static, pdpd, bidirectional or assign.
+        #[arg(long, default_value = "named")]
+        rule: String,
+        /// The start axis of the pdpd rule (-1: aligned to the end).
+        #[arg(long, allow_negative_numbers = true)]
+        axis: Option<isize>,
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The left operand (the destination for assign, the input for bidirectional).
+        lhs: String,
+        /// The right operand (the target for bidirectional).
+        rhs: String,
+    },
+    /// Remove every axis of size 1 (narrowcasting).
+    Narrow {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+    },
+    /// Theano's broadcastable pattern: true where an axis is statically 1.
+    Pattern {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+    },
+}
+
+/// What went wrong, and the exit status it maps to.
+enum Failure {
+    /// The rule refuses the shapes (exit 1).
+    Refused(String),
+    /// Malformed shape, bad axis, unknown rule (exit 2).
+    BadInput(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        if e.is_refusal() {
+            Failure::Refused(e.to_string())
+        } else {
+            Failure::BadInput(e.to_string())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let json = args.iter().any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            return finish(
+                json,
+                Err(Failure::BadInput(e.kind().to_string())),
+                Some(e.render().to_string()),
+            )
+        }
+    };
+    let result = match &cli.command {
+        Command::Broadcast {
+            rule,
+            axis,
+            lhs,
+            rhs,
+            json,
+        } => run_broadcast(rule, *axis, lhs, rhs, *json),
+        Command::Narrow { shape, json } => run_narrow(shape, *json),
+        Command::Pattern { shape, json } => run_pattern(shape, *json),
+    };
+    let json = match cli.command {
+        Command::Broadcast { json, .. }
+        | Command::Narrow { json, .. }
+        | Command::Pattern { json, .. } => json,
+    };
+    finish(json, result, None)
+}
+
+/// Prints the outcome and gives the exit status.
+fn finish(json: bool, result: Result<String, Failure>, usage: Option<String>) -> ExitCode {
+    match result {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            let (code, message) = match failure {
+                Failure::Refused(m) => (1, m),
+                Failure::BadInput(m) => (2, m),
+            };
+            if json {
+                println!("{}", json!({ "ok": false, "error": message }));
+            } else if let Some(usage) = usage {
+                eprint!("{usage}");
+            } else if code == 1 {
+                println!("refused: {message}");
+            } else {
+                eprintln!("error: {message}");
+            }
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn parse(s: &str) -> Result<DynShape, Failure> {
+    s.parse::<DynShape>().map_err(Failure::from)
+}
+
+fn run_broadcast(
+    rule: &str,
+    axis: Option<isize>,
+    lhs: &str,
+    rhs: &str,
+    json: bool,
+) -> Result<String, Failure> {
+    let mut rule: Rule = rule
+        .parse()
+        .map_err(|e| Failure::BadInput(format!("{e}")))?;
+    match (&mut rule, axis) {
+        (Rule::Pdpd { axis: a }, Some(axis)) => *a = axis,
+        (_, Some(_)) => {
+            return Err(Failure::BadInput(format!(
+                "--axis applies only to the pdpd rule, not to {rule}"
+            )))
+        }
+        _ => {}
+    }
+    let (lhs, rhs) = (parse(lhs)?, parse(rhs)?);
+    let b = broadcast(rule, &lhs, &rhs)?;
+    Ok(if json {
+        let checks: Vec<Value> = b
+            .checks
+            .iter()
+            .map(|c| {
+                json!({
+                    "axis": c.axis,
+                    "lhs_axis": c.lhs_axis,
+                    "rhs_axis": c.rhs_axis,
+                    "lhs": c.lhs.to_string(),
+                    "rhs": c.rhs.to_string(),
+                    "condition": c.condition.as_str(),
+                    "text": c.to_string(),
+                })
+            })
+            .collect();
+        json!({
+            "ok": true,
+            "shape": b.shape.to_string(),
+            "plan": { "lhs": b.plan.lhs, "rhs": b.plan.rhs },
+            "checks": checks,
+        })
+        .to_string()
+    } else {
+        explain(&b)
+    })
+}
+
+fn run_narrow(shape: &str, json: bool) -> Result<String, Failure> {
+    let shape = parse(shape)?;
+    let n = shape.narrow();
+    Ok(if json {
+        json!({
+            "ok": true,
+            "shape": n.shape.to_string(),
+            "plan": { "lhs": n.kept, "rhs": [] },
+            "checks": [],
+            "scalar": n.scalar,
+        })
+        .to_string()
+    } else {
+        let what = if n.scalar {
+            "the element itself (a scalar)".to_string()
+        } else if n.kept.len() == shape.rank() {
+            "unchanged: no axis has size 1".to_string()
+        } else {
+            let kept: Vec<String> = n.kept.iter().map(|k| k.to_string()).collect();
+            format!("keeps axes {}", kept.join(", "))
+        };
+        format!("narrow {shape} gives {}: {what}", n.shape)
+    })
+}
+
+fn run_pattern(shape: &str, json: bool) -> Result<String, Failure> {
+    let shape = parse(shape)?;
+    let pattern = shape.broadcastable();
+    Ok(if json {
+        json!({ "ok": true, "pattern": pattern }).to_string()
+    } else {
+        let shown: Vec<&str> = pattern
+            .iter()
+            .map(|&b| if b { "True" } else { "False" })
+            .collect();
+        format!(
+            "{shape} is broadcastable ({}) (True: statically 1, may stretch)",
+            shown.join(", ")
+        )
+    })
+}
+
+/// The explanation for a person: the result, an aligned picture of which axis of each
+/// operand lands where, and the run-time checks.
+fn explain(b: &Broadcasted) -> String {
+    let (l, r) = (&b.lhs, &b.rhs);
+    let mut out = format!("{} rule: {l} with {r}\ngives {}\n\n", b.rule, b.shape);
+    if b.shape.rank() == 0 {
+        out.push_str("  both operands are scalars: nothing to align\n");
+    } else {
+        out.push_str(&picture(b));
+    }
+    if b.checks.is_empty() {
+        out.push_str("  nothing left to check at run time\n");
+    } else {
+        out.push_str("  run-time checks:\n");
+        for c in &b.checks {
+            out.push_str(&format!("    {c}\n"));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// One column per output axis; a row per operand and one for the result.
+fn picture(b: &Broadcasted) -> String {
+    let (l, r) = (&b.lhs, &b.rhs);
+    let cell = |shape: &DynShape, src: Option<usize>| match src {
+        Some(k) => format!("#{k} {}", shape.axes()[k]),
+        None => "+ 1".to_string(),
+    };
+    let mut out = String::new();
+    let rows: Vec<(&str, Vec<String>)> = vec![
+        ("axis", (0..b.shape.rank()).map(|i| i.to_string()).collect()),
+        ("left", b.plan.lhs.iter().map(|&s| cell(l, s)).collect()),
+        ("right", b.plan.rhs.iter().map(|&s| cell(r, s)).collect()),
+        (
+            "result",
+            b.shape.axes().iter().map(|a| a.to_string()).collect(),
+        ),
+    ];
+    let widths: Vec<usize> = (0..b.shape.rank())
+        .map(|i| rows.iter().map(|(_, c)| c[i].len()).max().unwrap_or(0))
+        .collect();
+    for (label, cells) in &rows {
+        let mut line = format!("  {label:<8}");
+        for (c, w) in cells.iter().zip(&widths) {
+            line.push_str(&format!("{c:<w$}   "));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str("\n  #k: the operand's axis k feeds this axis; + 1: a singleton inserted there\n");
+    out
+}

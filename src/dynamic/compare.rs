@@ -37,5 +37,12 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
         },
         _ => return identical(Rule::Compare, lhs, rhs),
     };
-    combine(Rule::Compare, lhs, rhs, plan, SizePolicy::Broadcast, NamePolicy::Merge)
+    combine(
+        Rule::Compare,
+        lhs,
+        rhs,
+        plan,
+        SizePolicy::Broadcast,
+        NamePolicy::Merge,
+    )
 }

@@ -63,7 +63,14 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
             rhs: partner,
         }
     };
-    combine(Rule::Embed, lhs, rhs, plan, SizePolicy::Broadcast, NamePolicy::Merge)
+    combine(
+        Rule::Embed,
+        lhs,
+        rhs,
+        plan,
+        SizePolicy::Broadcast,
+        NamePolicy::Merge,
+    )
 }
 
 /// Whether axis `a` of `f` and axis `b` of `e` may be a pair: sizes possibly compatible, and
@@ -93,16 +100,28 @@ mod tests {
 
     #[test]
     fn rightmost_matching() {
-        assert_eq!(run("[3, 3, 3]", "[3]").unwrap(), "[3, 3, 3] | 0,1,2 ; -,-,0");
-        assert_eq!(run("[2, 3, 4]", "[2, 4]").unwrap(), "[2, 3, 4] | 0,1,2 ; 0,-,1");
-        assert_eq!(run("[4]", "[2, 3, 4]").unwrap(), "[2, 3, 4] | -,-,0 ; 0,1,2");
+        assert_eq!(
+            run("[3, 3, 3]", "[3]").unwrap(),
+            "[3, 3, 3] | 0,1,2 ; -,-,0"
+        );
+        assert_eq!(
+            run("[2, 3, 4]", "[2, 4]").unwrap(),
+            "[2, 3, 4] | 0,1,2 ; 0,-,1"
+        );
+        assert_eq!(
+            run("[4]", "[2, 3, 4]").unwrap(),
+            "[2, 3, 4] | -,-,0 ; 0,1,2"
+        );
         assert!(run("[2, 3]", "[3, 2]").is_err());
     }
 
     #[test]
     fn names_never_conflict_or_repeat() {
         assert_eq!(run("[H: 3, 3]", "[H: 3]").unwrap(), "[H: 3, 3] | 0,1 ; 0,-");
-        assert_eq!(run("[H: 3, 3]", "[W: 3]").unwrap(), "[H: 3, W: 3] | 0,1 ; -,0");
+        assert_eq!(
+            run("[H: 3, 3]", "[W: 3]").unwrap(),
+            "[H: 3, W: 3] | 0,1 ; -,0"
+        );
         let err = run("[H: 3, W: 3]", "[C: 3]").unwrap_err().to_string();
         assert!(err.contains("axis 0 of the right"), "{err}");
     }

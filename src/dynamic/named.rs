@@ -29,7 +29,14 @@ use crate::error::{Error, Reason, Side};
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     let pairing = pairing(lhs, rhs);
-    finish(Rule::Named, lhs, rhs, pairing, SizePolicy::Broadcast, NamePolicy::Merge)
+    finish(
+        Rule::Named,
+        lhs,
+        rhs,
+        pairing,
+        SizePolicy::Broadcast,
+        NamePolicy::Merge,
+    )
 }
 
 /// How the named rule paired two shapes.
@@ -98,14 +105,16 @@ pub(crate) fn finish(
     sizes: SizePolicy,
     names: NamePolicy,
 ) -> Result<Broadcasted, Error> {
-    combine(rule, lhs, rhs, pairing.plan, sizes, names).map_err(|err| match (err, pairing.orphans) {
-        (Error::Refused(mut r), Some((side, names))) => {
-            if let Reason::Names { axis, .. } = r.reason {
-                r.reason = Reason::NoNamesake { side, names, axis };
+    combine(rule, lhs, rhs, pairing.plan, sizes, names).map_err(|err| {
+        match (err, pairing.orphans) {
+            (Error::Refused(mut r), Some((side, names))) => {
+                if let Reason::Names { axis, .. } = r.reason {
+                    r.reason = Reason::NoNamesake { side, names, axis };
+                }
+                Error::Refused(r)
             }
-            Error::Refused(r)
+            (err, _) => err,
         }
-        (err, _) => err,
     })
 }
 

@@ -26,7 +26,14 @@ use crate::error::Error;
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     let plan = right_aligned(lhs.rank(), rhs.rank());
-    combine(Rule::Numpy, lhs, rhs, plan, SizePolicy::Broadcast, NamePolicy::Merge)
+    combine(
+        Rule::Numpy,
+        lhs,
+        rhs,
+        plan,
+        SizePolicy::Broadcast,
+        NamePolicy::Merge,
+    )
 }
 
 /// The plan of right alignment: output rank is the larger rank, missing leading axes are

@@ -59,7 +59,14 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
             push(None, Some(j));
         }
     }
-    combine(Rule::Outer, lhs, rhs, plan, SizePolicy::Broadcast, NamePolicy::Merge)
+    combine(
+        Rule::Outer,
+        lhs,
+        rhs,
+        plan,
+        SizePolicy::Broadcast,
+        NamePolicy::Merge,
+    )
 }
 
 #[cfg(test)]
@@ -88,7 +95,10 @@ mod tests {
     fn unnamed_axes_pair_as_numpy() {
         assert_eq!(run("[3]", "[2, 3]").unwrap(), "[2, 3] | -,0 ; 0,1");
         assert_eq!(run("[2, 3]", "[3]").unwrap(), "[2, 3] | 0,1 ; -,0");
-        assert_eq!(run("[2, H: 1, 3]", "[H: 4, 1]").unwrap(), "[2, H: 4, 3] | 0,1,2 ; -,0,1");
+        assert_eq!(
+            run("[2, H: 1, 3]", "[H: 4, 1]").unwrap(),
+            "[2, H: 4, 3] | 0,1,2 ; -,0,1"
+        );
         assert!(run("[3]", "[2]").is_err());
         assert!(run("[H: 3]", "[H: 2]").is_err());
     }

@@ -40,7 +40,13 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape, axis: isize) -> Result<Broadcas
     if axis < -1 {
         return Err(Error::InvalidAxis { axis });
     }
-    let rank_b = rhs.rank() - rhs.axes().iter().rev().take_while(|a| a.size.is_one()).count();
+    let rank_b = rhs.rank()
+        - rhs
+            .axes()
+            .iter()
+            .rev()
+            .take_while(|a| a.size.is_one())
+            .count();
     if rank_b > lhs.rank() {
         let reason = Reason::RhsRank {
             lhs: lhs.rank(),

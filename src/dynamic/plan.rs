@@ -287,7 +287,9 @@ fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, Option<Condi
     match (policy, l, r) {
         (_, Known(n), Known(m)) => {
             let ok = match policy {
-                SizePolicy::Broadcast | SizePolicy::StaticOnly => Condition::Broadcastable.holds(n, m),
+                SizePolicy::Broadcast | SizePolicy::StaticOnly => {
+                    Condition::Broadcastable.holds(n, m)
+                }
                 SizePolicy::Exact => n == m,
                 SizePolicy::Into => m == n || m == 1,
             };
@@ -299,8 +301,12 @@ fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, Option<Condi
             ok.then_some((Known(out), None))
         }
         // A static 1 stretches to the unknown size, with nothing to check.
-        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Known(1), Unknown) => Some((Unknown, None)),
-        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Unknown, Known(1)) => Some((Unknown, None)),
+        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Known(1), Unknown) => {
+            Some((Unknown, None))
+        }
+        (SizePolicy::Broadcast | SizePolicy::StaticOnly, Unknown, Known(1)) => {
+            Some((Unknown, None))
+        }
         (SizePolicy::Into, Unknown, Known(1)) => Some((Unknown, None)),
         (SizePolicy::Into, _, _) => Some((l, Some(cond))),
         (_, Known(n), Unknown) | (_, Unknown, Known(n)) => Some((Known(n), Some(cond))),
@@ -469,7 +475,10 @@ mod tests {
         let h = Name::new("H").unwrap();
         let w = Name::new("W").unwrap();
         assert_eq!(pair_name(NamePolicy::Merge, Some(&h), Some(&w)), None);
-        assert_eq!(pair_name(NamePolicy::Merge, None, Some(&w)), Some(Some(w.clone())));
+        assert_eq!(
+            pair_name(NamePolicy::Merge, None, Some(&w)),
+            Some(Some(w.clone()))
+        );
         assert_eq!(pair_name(NamePolicy::Identical, None, Some(&w)), None);
         assert_eq!(pair_name(NamePolicy::Lhs, None, Some(&w)), Some(None));
     }

@@ -39,7 +39,14 @@ pub(crate) fn identical(rule: Rule, lhs: &DynShape, rhs: &DynShape) -> Result<Br
         lhs: same.clone(),
         rhs: same,
     };
-    combine(rule, lhs, rhs, plan, SizePolicy::Exact, NamePolicy::Identical)
+    combine(
+        rule,
+        lhs,
+        rhs,
+        plan,
+        SizePolicy::Exact,
+        NamePolicy::Identical,
+    )
 }
 
 #[cfg(test)]
