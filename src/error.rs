@@ -96,7 +96,13 @@ pub enum Error {
     },
     /// A rule refusing two shapes.
     #[error(transparent)]
-    Refused(#[from] Refusal),
+    Refused(Box<Refusal>),
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        Error::Refused(Box::new(r))
+    }
 }
 
 impl Error {

@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{normalise_plan, Expected};
+use common::Expected;
 use serde_json::Value;
 
 /// Runs the command; gives the exit status, stdout and stderr.

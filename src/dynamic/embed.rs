@@ -41,7 +41,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
             .find(|&i| may_pair(f, &f.axes()[i], e, &e.axes()[j]));
         let Some(i) = found else {
             let side = if swapped { Side::Left } else { Side::Right };
-            return Err(Error::Refused(Refusal {
+            return Err(Error::from(Refusal {
                 rule: Rule::Embed,
                 lhs: lhs.clone(),
                 rhs: rhs.clone(),

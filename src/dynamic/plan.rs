@@ -326,7 +326,7 @@ fn pair_name(policy: NamePolicy, l: Option<&Name>, r: Option<&Name>) -> Option<O
 
 /// A refusal of `lhs` and `rhs` by `rule` for `reason`.
 pub(crate) fn refuse(rule: Rule, lhs: &DynShape, rhs: &DynShape, reason: Reason) -> Error {
-    Error::Refused(Refusal {
+    Error::from(Refusal {
         rule,
         lhs: lhs.clone(),
         rhs: rhs.clone(),
