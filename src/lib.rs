@@ -41,14 +41,29 @@
 //! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
 //! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
 #![forbid(unsafe_code)]
+#![recursion_limit = "256"]
 #![warn(missing_docs)]
 
 pub mod dynamic;
 mod error;
+#[doc(hidden)]
+pub mod typed;
+
+pub use shapecast_macros::{names, shape};
+pub use typed::axis::Axis;
+pub use typed::broadcast::{rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::shape::Shape;
+pub use typed::size::{AxisSize, Dyn, S};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::typed::name::Id;
+    pub use typenum;
+}
 
 pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan};
 pub use dynamic::rule::{Rule, UnknownRule};
-pub use dynamic::shape::{Axis, DynShape, Name, Size, MAX_RANK};
+pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};

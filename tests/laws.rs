@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use shapecast::dynamic::{assign, bidirectional, embed, named, numpy, outer};
-use shapecast::{broadcast, Axis, Broadcasted, DynShape, Error, Name, Rule, Size};
+use shapecast::{broadcast, Broadcasted, DynAxis, DynShape, Error, Name, Rule, Size};
 
 const NAMES: [&str; 6] = ["A", "B", "C", "H", "W", "CHANNEL"];
 
@@ -28,7 +28,7 @@ fn shape_of(sizes: BoxedStrategy<Size>, names: bool) -> impl Strategy<Value = Dy
                     used.push(n);
                     Name::new(NAMES[n]).unwrap()
                 });
-                Axis { size, name }
+                DynAxis { size, name }
             });
             DynShape::new(axes).unwrap()
         },

@@ -18,7 +18,7 @@
 
 use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{Axis, DynShape, Size};
+use crate::dynamic::shape::{DynAxis, DynShape, Size};
 use crate::error::{Error, Reason, Refusal, Side};
 
 /// Broadcasts `lhs` with `rhs` by the embedding rule.
@@ -75,7 +75,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
 
 /// Whether axis `a` of `f` and axis `b` of `e` may be a pair: sizes possibly compatible, and
 /// names that neither differ nor leave a name to occur twice in the output.
-fn may_pair(f: &DynShape, a: &Axis, e: &DynShape, b: &Axis) -> bool {
+fn may_pair(f: &DynShape, a: &DynAxis, e: &DynShape, b: &DynAxis) -> bool {
     let sizes = match (a.size, b.size) {
         (Size::Known(n), Size::Known(m)) => n == m || n == 1 || m == 1,
         _ => true,

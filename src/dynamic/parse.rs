@@ -23,7 +23,7 @@
 
 use std::str::FromStr;
 
-use crate::dynamic::shape::{is_identifier, Axis, DynShape, Name, Size, MAX_RANK};
+use crate::dynamic::shape::{is_identifier, DynAxis, DynShape, Name, Size, MAX_RANK};
 use crate::error::{Error, ParseErrorKind};
 
 impl FromStr for DynShape {
@@ -114,7 +114,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn axis(&mut self) -> Result<Axis, Error> {
+    fn axis(&mut self) -> Result<DynAxis, Error> {
         self.skip_ws();
         match self.peek() {
             None => self.fail(self.pos, ParseErrorKind::MissingCloseBracket),
@@ -130,12 +130,12 @@ impl<'a> Parser<'a> {
                 } else {
                     Size::Unknown
                 };
-                Ok(Axis {
+                Ok(DynAxis {
                     size,
                     name: Some(name),
                 })
             }
-            Some(_) => Ok(Axis::unnamed(self.size()?)),
+            Some(_) => Ok(DynAxis::unnamed(self.size()?)),
         }
     }
 

@@ -20,7 +20,7 @@
 use std::fmt;
 
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{Axis, DynShape, Name, Size};
+use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
 use crate::error::{Error, Reason, Refusal};
 
 /// For every output axis, the axis of the left and of the right operand that feeds it, or
@@ -344,7 +344,7 @@ pub(crate) fn combine(
     sizes: SizePolicy,
     names: NamePolicy,
 ) -> Result<Broadcasted, Error> {
-    fn get(shape: &DynShape, k: Option<usize>) -> Option<&Axis> {
+    fn get(shape: &DynShape, k: Option<usize>) -> Option<&DynAxis> {
         k.map(|k| &shape.axes()[k])
     }
     let mut out_names = Vec::with_capacity(plan.rank());
@@ -372,7 +372,7 @@ pub(crate) fn combine(
     let mut axes = Vec::with_capacity(plan.rank());
     let mut checks = Vec::new();
     for (i, ((&l, &r), name)) in plan.lhs.iter().zip(&plan.rhs).zip(out_names).enumerate() {
-        let size_of = |a: Option<&Axis>| a.map_or(Size::Known(1), |a| a.size);
+        let size_of = |a: Option<&DynAxis>| a.map_or(Size::Known(1), |a| a.size);
         let (ls, rs) = (size_of(get(lhs, l)), size_of(get(rhs, r)));
         let Some((size, check)) = pair_size(sizes, ls, rs) else {
             let reason = Reason::Sizes {
@@ -395,7 +395,7 @@ pub(crate) fn combine(
                 condition,
             });
         }
-        axes.push(Axis { size, name });
+        axes.push(DynAxis { size, name });
     }
     for (i, axis) in axes.iter().enumerate() {
         if let Some(name) = &axis.name {

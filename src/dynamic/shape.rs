@@ -146,42 +146,42 @@ pub(crate) fn is_identifier(s: &str) -> bool {
 /// One axis: a size and, optionally, a name.
 ///
 /// ```
-/// use shapecast::{Axis, Size};
+/// use shapecast::{DynAxis, Size};
 ///
-/// let h = Axis::named("H", Size::Known(256))?;
+/// let h = DynAxis::named("H", Size::Known(256))?;
 /// assert_eq!(h.to_string(), "H: 256");
-/// assert_eq!(Axis::named("W", Size::Unknown)?.to_string(), "W");
-/// assert_eq!(Axis::unnamed(Size::Unknown).to_string(), "?");
+/// assert_eq!(DynAxis::named("W", Size::Unknown)?.to_string(), "W");
+/// assert_eq!(DynAxis::unnamed(Size::Unknown).to_string(), "?");
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Axis {
+pub struct DynAxis {
     /// The axis' size.
     pub size: Size,
     /// The axis' name, if any.
     pub name: Option<Name>,
 }
 
-impl Axis {
+impl DynAxis {
     /// An unnamed axis.
     ///
     /// ```
-    /// use shapecast::{Axis, Size};
-    /// assert_eq!(Axis::unnamed(Size::Known(3)).to_string(), "3");
+    /// use shapecast::{DynAxis, Size};
+    /// assert_eq!(DynAxis::unnamed(Size::Known(3)).to_string(), "3");
     /// ```
-    pub fn unnamed(size: Size) -> Axis {
-        Axis { size, name: None }
+    pub fn unnamed(size: Size) -> DynAxis {
+        DynAxis { size, name: None }
     }
 
     /// A named axis; fails if `name` is not an identifier.
     ///
     /// ```
-    /// use shapecast::{Axis, Size};
-    /// assert!(Axis::named("C", Size::Known(3)).is_ok());
-    /// assert!(Axis::named("3C", Size::Known(3)).is_err());
+    /// use shapecast::{DynAxis, Size};
+    /// assert!(DynAxis::named("C", Size::Known(3)).is_ok());
+    /// assert!(DynAxis::named("3C", Size::Known(3)).is_err());
     /// ```
-    pub fn named(name: impl Into<Cow<'static, str>>, size: Size) -> Result<Axis, Error> {
-        Ok(Axis {
+    pub fn named(name: impl Into<Cow<'static, str>>, size: Size) -> Result<DynAxis, Error> {
+        Ok(DynAxis {
             size,
             name: Some(Name::new(name)?),
         })
@@ -190,8 +190,8 @@ impl Axis {
     /// The name as a string, if any.
     ///
     /// ```
-    /// use shapecast::{Axis, Size};
-    /// assert_eq!(Axis::named("H", Size::Unknown)?.name_str(), Some("H"));
+    /// use shapecast::{DynAxis, Size};
+    /// assert_eq!(DynAxis::named("H", Size::Unknown)?.name_str(), Some("H"));
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn name_str(&self) -> Option<&str> {
@@ -199,7 +199,7 @@ impl Axis {
     }
 }
 
-impl fmt::Display for Axis {
+impl fmt::Display for DynAxis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.name, self.size) {
             (None, size) => write!(f, "{size}"),
@@ -225,21 +225,21 @@ impl fmt::Display for Axis {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DynShape {
-    axes: Vec<Axis>,
+    axes: Vec<DynAxis>,
 }
 
 impl DynShape {
     /// A shape from its axes; fails on a repeated name or a rank above [`MAX_RANK`].
     ///
     /// ```
-    /// use shapecast::{Axis, DynShape, Size};
+    /// use shapecast::{DynAxis, DynShape, Size};
     ///
-    /// let s = DynShape::new([Axis::unnamed(Size::Known(2)), Axis::named("W", Size::Known(3))?])?;
+    /// let s = DynShape::new([DynAxis::unnamed(Size::Known(2)), DynAxis::named("W", Size::Known(3))?])?;
     /// assert_eq!(s.to_string(), "[2, W: 3]");
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn new(axes: impl IntoIterator<Item = Axis>) -> Result<DynShape, Error> {
-        let axes: Vec<Axis> = axes.into_iter().collect();
+    pub fn new(axes: impl IntoIterator<Item = DynAxis>) -> Result<DynShape, Error> {
+        let axes: Vec<DynAxis> = axes.into_iter().collect();
         if axes.len() > MAX_RANK {
             return Err(Error::RankTooLarge {
                 rank: axes.len(),
@@ -279,7 +279,7 @@ impl DynShape {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn from_sizes(sizes: &[usize]) -> Result<DynShape, Error> {
-        DynShape::new(sizes.iter().map(|&n| Axis::unnamed(Size::Known(n))))
+        DynShape::new(sizes.iter().map(|&n| DynAxis::unnamed(Size::Known(n))))
     }
 
     /// Theano's `row`: `[1, ?]`, broadcastable along its first axis.
@@ -290,7 +290,10 @@ impl DynShape {
     /// ```
     pub fn row() -> DynShape {
         DynShape {
-            axes: vec![Axis::unnamed(Size::Known(1)), Axis::unnamed(Size::Unknown)],
+            axes: vec![
+                DynAxis::unnamed(Size::Known(1)),
+                DynAxis::unnamed(Size::Unknown),
+            ],
         }
     }
 
@@ -302,7 +305,10 @@ impl DynShape {
     /// ```
     pub fn col() -> DynShape {
         DynShape {
-            axes: vec![Axis::unnamed(Size::Unknown), Axis::unnamed(Size::Known(1))],
+            axes: vec![
+                DynAxis::unnamed(Size::Unknown),
+                DynAxis::unnamed(Size::Known(1)),
+            ],
         }
     }
 
@@ -325,11 +331,11 @@ impl DynShape {
     /// assert_eq!(s.axes()[1].size, Size::Unknown);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn axes(&self) -> &[Axis] {
+    pub fn axes(&self) -> &[DynAxis] {
         &self.axes
     }
 
-    /// Axis `i`, if the shape has one.
+    /// DynAxis `i`, if the shape has one.
     ///
     /// ```
     /// use shapecast::DynShape;
@@ -338,7 +344,7 @@ impl DynShape {
     /// assert!(s.axis(2).is_none());
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn axis(&self, i: usize) -> Option<&Axis> {
+    pub fn axis(&self, i: usize) -> Option<&DynAxis> {
         self.axes.get(i)
     }
 
@@ -456,7 +462,7 @@ impl DynShape {
     }
 
     /// Builds a shape whose validity the caller guarantees (no repeated names, rank in range).
-    pub(crate) fn from_axes_unchecked(axes: Vec<Axis>) -> DynShape {
+    pub(crate) fn from_axes_unchecked(axes: Vec<DynAxis>) -> DynShape {
         debug_assert!(DynShape::new(axes.clone()).is_ok());
         DynShape { axes }
     }

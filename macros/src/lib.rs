@@ -1,0 +1,251 @@
+//! The macros of [shapecast](https://docs.rs/shapecast): `shape!` writes a type-level shape in
+//! the notation of the rule book, `names!` declares axis names. Use them through `shapecast`,
+//! which re-exports both.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2};
+use quote::{format_ident, quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Ident, LitInt, Token, Visibility};
+
+/// One axis as written: `10`, `?`, `H`, `H: 256`, `H: ?`.
+enum AxisSpec {
+    Size(Option<LitInt>),
+    Named(Ident, Option<LitInt>),
+}
+
+fn parse_size(input: ParseStream) -> syn::Result<Option<LitInt>> {
+    if input.peek(Token![?]) {
+        input.parse::<Token![?]>()?;
+        return Ok(None);
+    }
+    if input.peek(Token![-]) {
+        let minus: Token![-] = input.parse()?;
+        return Err(syn::Error::new(
+            minus.spans[0],
+            "negative size: an axis size is a whole number (0 allowed) or `?`",
+        ));
+    }
+    let lookahead = input.lookahead1();
+    if lookahead.peek(syn::LitFloat) {
+        let f: syn::LitFloat = input.parse()?;
+        return Err(syn::Error::new(
+            f.span(),
+            format!("`{f}` is not a size: an axis size is a whole number or `?`"),
+        ));
+    }
+    if !lookahead.peek(LitInt) {
+        return Err(input.error("expected an axis: a size (`3`), `?`, a name (`H`) or `H: 3`"));
+    }
+    let lit: LitInt = input.parse()?;
+    if !lit.suffix().is_empty() {
+        return Err(syn::Error::new(
+            lit.span(),
+            "write the size without a suffix (`3`, not `3usize`)",
+        ));
+    }
+    lit.base10_parse::<usize>()
+        .map_err(|_| syn::Error::new(lit.span(), format!("size {lit} does not fit usize")))?;
+    Ok(Some(lit))
+}
+
+impl Parse for AxisSpec {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Ident) {
+            let name: Ident = input.parse()?;
+            if name == "_" {
+                return Err(syn::Error::new(name.span(), "`_` cannot name an axis"));
+            }
+            let size = if input.peek(Token![:]) {
+                input.parse::<Token![:]>()?;
+                parse_size(input)?
+            } else {
+                None
+            };
+            Ok(AxisSpec::Named(name, size))
+        } else {
+            Ok(AxisSpec::Size(parse_size(input)?))
+        }
+    }
+}
+
+struct ShapeSpec(Punctuated<AxisSpec, Token![,]>);
+
+impl Parse for ShapeSpec {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Ok(ShapeSpec(Punctuated::parse_terminated(input)?))
+    }
+}
+
+/// The ranks the type level supports (tuples of up to this many axes).
+const MAX_TYPE_RANK: usize = 16;
+
+/// Whether typenum's `Const<N>: ToUInt` covers `n`: 0..=1024, 2^k, 2^k - 1 and 10^k.
+fn in_typenum_table(n: usize) -> bool {
+    let n = n as u128;
+    n <= 1024 || (n & (n + 1)) == 0 || (n & (n - 1)) == 0 || {
+        let mut p: u128 = 1;
+        while p < n {
+            p *= 10;
+        }
+        p == n
+    }
+}
+
+/// The size type for a literal: `S<N>`, or `S<N, bits>` beyond typenum's table.
+fn size_type(lit: Option<&LitInt>) -> TokenStream2 {
+    let Some(lit) = lit else {
+        return quote!(::shapecast::Dyn);
+    };
+    let n: usize = lit.base10_parse().expect("checked when parsed");
+    let span = lit.span();
+    let n_lit = proc_macro2::Literal::usize_unsuffixed(n);
+    if in_typenum_table(n) {
+        return quote_spanned!(span=> ::shapecast::S<#n_lit>);
+    }
+    let mut bits = quote!(::shapecast::__private::typenum::UTerm);
+    for i in (0..usize::BITS - n.leading_zeros()).rev() {
+        let bit = if (n >> i) & 1 == 1 {
+            quote!(::shapecast::__private::typenum::B1)
+        } else {
+            quote!(::shapecast::__private::typenum::B0)
+        };
+        bits = quote!(::shapecast::__private::typenum::UInt<#bits, #bit>);
+    }
+    quote_spanned!(span=> ::shapecast::S<#n_lit, #bits>)
+}
+
+/// A type-level shape in the notation of the rule book: `shape![10, CHANNEL: 3, H, W]`.
+///
+/// `10` is an unnamed axis of size 10, `?` an unnamed axis whose size is known at run time,
+/// `H: 256` an axis named `H` of size 256 and `H` an axis named `H` whose size is known at run
+/// time; names are declared with `names!`. `shape![]` is the scalar shape. A repeated name, a
+/// negative or fractional size, or a stray token is a compile error pointing at it.
+#[proc_macro]
+pub fn shape(input: TokenStream) -> TokenStream {
+    let spec = match syn::parse::<ShapeSpec>(input) {
+        Ok(spec) => spec,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let axes: Vec<&AxisSpec> = spec.0.iter().collect();
+    if axes.len() > MAX_TYPE_RANK {
+        return syn::Error::new(
+            Span::call_site(),
+            format!(
+                "rank {} is above the type level's limit of {MAX_TYPE_RANK}; use a run-time \
+                 shape (`DynShape`) for higher ranks",
+                axes.len()
+            ),
+        )
+        .to_compile_error()
+        .into();
+    }
+    let mut seen: Vec<&Ident> = Vec::new();
+    let mut types = Vec::new();
+    for axis in axes {
+        match axis {
+            AxisSpec::Size(size) => types.push(size_type(size.as_ref())),
+            AxisSpec::Named(name, size) => {
+                if let Some(first) = seen.iter().find(|n| *n == &name) {
+                    let mut err = syn::Error::new(
+                        name.span(),
+                        format!("repeated name `{name}`: a name may occur at most once in a shape"),
+                    );
+                    err.combine(syn::Error::new(first.span(), "first used here"));
+                    return err.to_compile_error().into();
+                }
+                seen.push(name);
+                let size = size_type(size.as_ref());
+                types.push(quote!(#name<#size>));
+            }
+        }
+    }
+    let out = if types.len() == 1 {
+        let t = &types[0];
+        quote!((#t,))
+    } else {
+        quote!((#(#types),*))
+    };
+    out.into()
+}
+
+/// One declared name, with its visibility.
+struct NameDecl {
+    vis: Visibility,
+    name: Ident,
+}
+
+impl Parse for NameDecl {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let vis: Visibility = input.parse()?;
+        let name: Ident = input.parse()?;
+        Ok(NameDecl { vis, name })
+    }
+}
+
+struct NamesSpec(Punctuated<NameDecl, Token![,]>);
+
+impl Parse for NamesSpec {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Ok(NamesSpec(Punctuated::parse_terminated(input)?))
+    }
+}
+
+/// FNV-1a, 64 bits: the name's identity at the type level (names compare as strings).
+fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Declares axis names: `names!(H, W, pub(crate) CHANNEL);`.
+///
+/// Each name becomes a zero-sized type `H<Size = Dyn>` usable in `shape!`; a name without a
+/// visibility is `pub`. Names compare as strings: `H` declared in two modules or crates is the
+/// same axis name.
+#[proc_macro]
+pub fn names(input: TokenStream) -> TokenStream {
+    let spec = match syn::parse::<NamesSpec>(input) {
+        Ok(spec) => spec,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let mut out = TokenStream2::new();
+    for decl in spec.0 {
+        let NameDecl { vis, name } = decl;
+        let vis = match vis {
+            Visibility::Inherited => quote!(pub),
+            v => quote!(#v),
+        };
+        let text = name.to_string();
+        let text = text.strip_prefix("r#").unwrap_or(&text).to_string();
+        let hash = fnv1a(&text);
+        let mut id = quote!(());
+        for i in 0..64 {
+            let bit = if (hash >> i) & 1 == 1 {
+                quote!(::shapecast::__private::typenum::B1)
+            } else {
+                quote!(::shapecast::__private::typenum::B0)
+            };
+            id = quote!((#bit, #id));
+        }
+        let doc = format!("The axis name `{text}`: `{text}` alone has a size known at run time, `{text}<S<N>>` has size N.");
+        let marker = format_ident!("{}", name);
+        out.extend(quote! {
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            #vis struct #marker<Size = ::shapecast::Dyn>(::core::marker::PhantomData<Size>);
+
+            impl<Size: ::shapecast::AxisSize> ::shapecast::Axis for #marker<Size> {
+                type Size = Size;
+                type Name = ::shapecast::__private::Id<#id>;
+                type Resize<T> = #marker<T>;
+                const NAME: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);
+            }
+        });
+    }
+    out.into()
+}

@@ -1,0 +1,36 @@
+//! Type-level booleans: typenum's `B0`/`B1`, with `If`, `Not` and `Or` as generic associated
+//! types, so rules can choose between types without extra bounds.
+
+pub use typenum::{B0, B1};
+
+/// A type-level boolean: `<B1 as Cond>::If<T, E> = T`, `<B0 as Cond>::If<T, E> = E`.
+pub trait Cond {
+    /// `T` when true, `E` when false.
+    type If<T, E>;
+    /// The negation.
+    type Not: Cond;
+    /// `Self or B`.
+    type Or<B: Cond>: Cond;
+    /// The value.
+    const VALUE: bool;
+}
+
+impl Cond for B1 {
+    type If<T, E> = T;
+    type Not = B0;
+    type Or<B: Cond> = B1;
+    const VALUE: bool = true;
+}
+
+impl Cond for B0 {
+    type If<T, E> = E;
+    type Not = B1;
+    type Or<B: Cond> = B;
+    const VALUE: bool = false;
+}
+
+/// `A or B`.
+pub type Or<A, B> = <A as Cond>::Or<B>;
+
+/// `not A`.
+pub type Not<A> = <A as Cond>::Not;

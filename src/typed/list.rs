@@ -1,0 +1,232 @@
+//! The lists the rules work on. A shape's axes, last first, each tagged with its index
+//! (`(At<1, W>, (At<0, H>, ()))`), so right alignment is a plain zip; the rules produce a
+//! list of output elements `P<left source, right source, axis>` (or `Bad<error>`), which
+//! [`Collect`] turns into the output shape or the first error.
+
+use core::marker::PhantomData;
+
+use super::axis::Axis;
+use super::bits::{Cond, B0, B1};
+use super::name::{Anon, Id, SameName};
+
+/// Axis `I` of an operand, of type `X`.
+pub struct At<const I: usize, X>(PhantomData<X>);
+
+/// An inserted singleton.
+pub struct Ins;
+
+/// Source axis `I`.
+pub struct Ix<const I: usize>;
+
+/// No source axis (an inserted singleton).
+pub struct No;
+
+/// An output axis `A` fed by left source `L` and right source `R`.
+pub struct P<L, R, A>(PhantomData<(L, R, A)>);
+
+/// A refused pair.
+pub struct Bad<E>(PhantomData<E>);
+
+/// A successful output: the output axes, last first.
+pub struct Ok<Xs>(PhantomData<Xs>);
+
+/// A source marker's index.
+pub trait Source {
+    /// The index, `None` for an inserted singleton.
+    const INDEX: Option<usize>;
+}
+impl<const I: usize> Source for Ix<I> {
+    const INDEX: Option<usize> = Some(I);
+}
+impl Source for No {
+    const INDEX: Option<usize> = None;
+}
+
+/// Output elements to `Ok<axes>` or the first `Bad<error>` (from the right).
+pub trait Collect {
+    /// `Ok<axes, last first>` or `Bad<E>`.
+    type Out;
+}
+impl Collect for () {
+    type Out = Ok<()>;
+}
+impl<L, R, A, Rest: Collect> Collect for (P<L, R, A>, Rest)
+where
+    Rest::Out: Prepend<A>,
+{
+    type Out = <Rest::Out as Prepend<A>>::Out;
+}
+impl<E, Rest> Collect for (Bad<E>, Rest) {
+    type Out = Bad<E>;
+}
+
+/// Adds an axis in front of a successful list; an error stays.
+pub trait Prepend<A> {
+    /// The longer list, or the error.
+    type Out;
+}
+impl<A, Xs> Prepend<A> for Ok<Xs> {
+    type Out = Ok<(A, Xs)>;
+}
+impl<A, E> Prepend<A> for Bad<E> {
+    type Out = Bad<E>;
+}
+
+/// The error itself, for the diagnostic; a success stays.
+pub trait Unwrap {
+    /// `Ok<_>` or the bare error.
+    type Out;
+}
+impl<Xs> Unwrap for Ok<Xs> {
+    type Out = Ok<Xs>;
+}
+impl<E> Unwrap for Bad<E> {
+    type Out = E;
+}
+
+/// A reversed list of axes back to the tuple `shape!` writes (one impl per rank, generated).
+pub trait FromRev {
+    /// The tuple.
+    type Out: super::shape::Shape;
+}
+
+/// The plan carried by a list of output elements (total: an error element adds nothing).
+pub trait PlanOf {
+    /// Pushes the sources of each element, last output axis first.
+    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>);
+}
+impl PlanOf for () {
+    fn push(_: &mut Vec<Option<usize>>, _: &mut Vec<Option<usize>>) {}
+}
+impl<L: Source, R: Source, A, Rest: PlanOf> PlanOf for (P<L, R, A>, Rest) {
+    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>) {
+        lhs.push(L::INDEX);
+        rhs.push(R::INDEX);
+        Rest::push(lhs, rhs);
+    }
+}
+impl<E, Rest: PlanOf> PlanOf for (Bad<E>, Rest) {
+    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>) {
+        Rest::push(lhs, rhs);
+    }
+}
+
+/// Whether a list is at least as long as another.
+pub trait NotShorter<O> {
+    /// `B1` when `len(Self) >= len(O)`.
+    type Out: Cond;
+}
+impl NotShorter<()> for () {
+    type Out = B1;
+}
+impl<X, Xs> NotShorter<()> for (X, Xs) {
+    type Out = B1;
+}
+impl<Y, Ys> NotShorter<(Y, Ys)> for () {
+    type Out = B0;
+}
+impl<X, Xs: NotShorter<Ys>, Y, Ys> NotShorter<(Y, Ys)> for (X, Xs) {
+    type Out = Xs::Out;
+}
+
+/// A namesake found: the tagged axis.
+pub struct Found<T>(PhantomData<T>);
+
+/// No namesake.
+pub struct Missing;
+
+/// Looks a name up in a tagged list: `Found<At<J, Y>>` or `Missing`; unnamed finds nothing.
+pub trait Lookup<List> {
+    /// `Found<_>` or `Missing`.
+    type Out;
+}
+impl<List> Lookup<List> for Anon {
+    type Out = Missing;
+}
+impl<Bits, List: FindId<Id<Bits>>> Lookup<List> for Id<Bits> {
+    type Out = List::Out;
+}
+
+/// [`Lookup`] of a name over a list.
+pub trait FindId<N> {
+    /// `Found<_>` or `Missing`.
+    type Out;
+}
+impl<N> FindId<N> for () {
+    type Out = Missing;
+}
+impl<N, const J: usize, Y: Axis, Ys> FindId<N> for (At<J, Y>, Ys)
+where
+    Y::Name: SameName<N>,
+    <Y::Name as SameName<N>>::Out: FindStep<At<J, Y>, Ys, N>,
+{
+    type Out = <<Y::Name as SameName<N>>::Out as FindStep<At<J, Y>, Ys, N>>::Out;
+}
+
+/// Stops at a match, or goes on with the rest (lazily: only the branch taken is computed).
+pub trait FindStep<Here, Rest, N> {
+    /// `Found<_>` or `Missing`.
+    type Out;
+}
+impl<Here, Rest, N> FindStep<Here, Rest, N> for B1 {
+    type Out = Found<Here>;
+}
+impl<Here, Rest: FindId<N>, N> FindStep<Here, Rest, N> for B0 {
+    type Out = Rest::Out;
+}
+
+/// The axes of a tagged list that have no namesake in `Other`.
+pub trait WithoutNamesakes<Other> {
+    /// The filtered list.
+    type Out;
+}
+impl<Other> WithoutNamesakes<Other> for () {
+    type Out = ();
+}
+impl<Other, const J: usize, Y: Axis, Ys: WithoutNamesakes<Other>> WithoutNamesakes<Other>
+    for (At<J, Y>, Ys)
+where
+    Y::Name: Lookup<Other>,
+    <Y::Name as Lookup<Other>>::Out: KeepUnless<At<J, Y>, Ys::Out>,
+{
+    type Out = <<Y::Name as Lookup<Other>>::Out as KeepUnless<At<J, Y>, Ys::Out>>::Out;
+}
+
+/// Keeps `Here` in front of `Rest` when no namesake was found.
+pub trait KeepUnless<Here, Rest> {
+    /// The list.
+    type Out;
+}
+impl<Here, Rest> KeepUnless<Here, Rest> for Missing {
+    type Out = (Here, Rest);
+}
+impl<T, Here, Rest> KeepUnless<Here, Rest> for Found<T> {
+    type Out = Rest;
+}
+
+/// The unnamed axes of a tagged list.
+pub trait UnnamedOf {
+    /// The filtered list.
+    type Out;
+}
+impl UnnamedOf for () {
+    type Out = ();
+}
+impl<const J: usize, Y: Axis, Ys: UnnamedOf> UnnamedOf for (At<J, Y>, Ys)
+where
+    Y::Name: KeepIfAnon<At<J, Y>, Ys::Out>,
+{
+    type Out = <Y::Name as KeepIfAnon<At<J, Y>, Ys::Out>>::Out;
+}
+
+/// Keeps `Here` when the name is [`Anon`].
+pub trait KeepIfAnon<Here, Rest> {
+    /// The list.
+    type Out;
+}
+impl<Here, Rest> KeepIfAnon<Here, Rest> for Anon {
+    type Out = (Here, Rest);
+}
+impl<B, Here, Rest> KeepIfAnon<Here, Rest> for Id<B> {
+    type Out = Rest;
+}

@@ -1,0 +1,140 @@
+//! Named rule at the type level (SPEC §2): the twin of [`dynamic::named`](crate::dynamic::named).
+//!
+//! The frame F is the longer operand (the left on ties); E is embedded into it. E's axes
+//! without a namesake in F form a queue, last first; walking F from its last axis, an axis
+//! with a namesake pairs with it, a *target* axis takes the next axis of the queue, any other
+//! axis meets an inserted singleton. Targets are F's unnamed axes when there are at least as
+//! many as the queue (step 2), else all of F's axes without a namesake (step 3). Without any
+//! names the rule is NumPy's and costs what NumPy costs.
+//!
+//! ```
+//! use shapecast::{names, shape, Broadcast};
+//! names!(CHANNEL, H, W);
+//! static_assertions::assert_type_eq_all!(
+//!     Broadcast<shape![10, CHANNEL: 3, H: 256, W: 384], shape![10, H: 256, W: 384]>,
+//!     shape![10, CHANNEL: 3, H: 256, W: 384]
+//! );
+//! ```
+
+use super::axis::Axis;
+use super::bits::{Cond, Not, B0, B1};
+use super::list::{At, Found, Ins, Lookup, Missing, NotShorter, UnnamedOf, WithoutNamesakes};
+use super::name::NameKind;
+use super::numpy::ZipRight;
+use super::pair::Pair;
+
+/// Named pairing of reversed lists `Self` (left) and `RB` (right), by whether either has names.
+pub trait NamedOrNumpy<RA, RB> {
+    /// The output elements, last first.
+    type Out;
+}
+
+/// No names anywhere: NumPy's zip.
+impl<RA: ZipRight<RB>, RB> NamedOrNumpy<RA, RB> for B0 {
+    type Out = RA::Out;
+}
+
+/// Names: pick the frame.
+impl<RA: NotShorter<RB>, RB> NamedOrNumpy<RA, RB> for B1
+where
+    RA::Out: FrameOf<RA, RB>,
+{
+    type Out = <RA::Out as FrameOf<RA, RB>>::Out;
+}
+
+/// The frame is the left (`B1`) or the right (`B0`).
+pub trait FrameOf<RA, RB> {
+    /// The output elements, last first.
+    type Out;
+}
+impl<RA: NamedFrame<RB, B0>, RB> FrameOf<RA, RB> for B1 {
+    type Out = RA::Out;
+}
+impl<RA, RB: NamedFrame<RA, B1>> FrameOf<RA, RB> for B0 {
+    type Out = RB::Out;
+}
+
+/// The named rule with `Self` as the frame F and `E` embedded; `Sw` is `B1` when F is the
+/// right operand.
+pub trait NamedFrame<E, Sw> {
+    /// The output elements, last first.
+    type Out;
+}
+
+type Queue<F, E> = <E as WithoutNamesakes<F>>::Out;
+type Mode<F, E> = <<F as UnnamedOf>::Out as NotShorter<Queue<F, E>>>::Out;
+
+impl<F, E, Sw> NamedFrame<E, Sw> for F
+where
+    E: WithoutNamesakes<F>,
+    F: UnnamedOf,
+    <F as UnnamedOf>::Out: NotShorter<Queue<F, E>>,
+    F: Walk<E, Queue<F, E>, Mode<F, E>, Sw>,
+{
+    type Out = <F as Walk<E, Queue<F, E>, Mode<F, E>, Sw>>::Out;
+}
+
+/// Walks F from its last axis, pairing with namesakes, the queue, or inserted singletons.
+pub trait Walk<E, Q, M, Sw> {
+    /// The output elements, last first.
+    type Out;
+}
+
+impl<E, Q, M, Sw> Walk<E, Q, M, Sw> for () {
+    type Out = ();
+}
+
+type IsTarget<X, M> = <M as Cond>::If<Not<<<X as Axis>::Name as NameKind>::IsNamed>, B1>;
+type Class<X, E> = <<X as Axis>::Name as Lookup<E>>::Out;
+type PartnerOf<X, E, M, Q> = <Class<X, E> as Classify<IsTarget<X, M>, Q>>::Partner;
+type RestOf<X, E, M, Q> = <Class<X, E> as Classify<IsTarget<X, M>, Q>>::Rest;
+
+impl<const I: usize, X: Axis, Xs, E, Q, M: Cond, Sw> Walk<E, Q, M, Sw> for (At<I, X>, Xs)
+where
+    X::Name: Lookup<E>,
+    Class<X, E>: Classify<IsTarget<X, M>, Q>,
+    Sw: Orient<At<I, X>, PartnerOf<X, E, M, Q>>,
+    Xs: Walk<E, RestOf<X, E, M, Q>, M, Sw>,
+{
+    type Out = (
+        <Sw as Orient<At<I, X>, PartnerOf<X, E, M, Q>>>::Out,
+        <Xs as Walk<E, RestOf<X, E, M, Q>, M, Sw>>::Out,
+    );
+}
+
+/// An axis of F pairs with its namesake; else, if it is a target, with the head of the
+/// queue; else with an inserted singleton.
+pub trait Classify<T, Q> {
+    /// E's axis (or `Ins`).
+    type Partner;
+    /// The queue afterwards.
+    type Rest;
+}
+impl<Y, T, Q> Classify<T, Q> for Found<Y> {
+    type Partner = Y;
+    type Rest = Q;
+}
+impl<Qh, Qt> Classify<B1, (Qh, Qt)> for Missing {
+    type Partner = Qh;
+    type Rest = Qt;
+}
+impl Classify<B1, ()> for Missing {
+    type Partner = Ins;
+    type Rest = ();
+}
+impl<Q> Classify<B0, Q> for Missing {
+    type Partner = Ins;
+    type Rest = Q;
+}
+
+/// Puts a pair back in the operands' order: F is the left (`B0`) or the right (`B1`).
+pub trait Orient<Fx, Ex> {
+    /// The output element.
+    type Out;
+}
+impl<Fx: Pair<Ex>, Ex> Orient<Fx, Ex> for B0 {
+    type Out = Fx::Out;
+}
+impl<Fx, Ex: Pair<Fx>> Orient<Fx, Ex> for B1 {
+    type Out = Ex::Out;
+}

@@ -1,0 +1,68 @@
+//! One pair of axes (SPEC §2 step 4): the broadcast size and the name of either side, or the
+//! error that names both axes. The twin of `combine` in `dynamic::plan`.
+
+use super::axis::Axis;
+use super::bits::{Cond, Not};
+use super::list::{At, Bad, Ins, Ix, No, P};
+use super::name::{Anon, Id, SameBits};
+use super::size::{IsClash, SizePair};
+use super::verdict::{Left, NamesDiffer, Right, SizesDiffer};
+
+/// The output element of a pair: `P<left source, right source, axis>` or `Bad<error>`.
+pub trait Pair<R> {
+    /// The element.
+    type Out;
+}
+
+impl<const I: usize, X: Axis> Pair<Ins> for At<I, X> {
+    type Out = P<Ix<I>, No, X>;
+}
+
+impl<const J: usize, Y: Axis> Pair<At<J, Y>> for Ins {
+    type Out = P<No, Ix<J>, Y>;
+}
+
+type PairSize<X, Y> = <<X as Axis>::Size as SizePair<<Y as Axis>::Size>>::Out;
+
+impl<const I: usize, X: Axis, const J: usize, Y: Axis> Pair<At<J, Y>> for At<I, X>
+where
+    X::Size: SizePair<Y::Size>,
+    PairSize<X, Y>: IsClash,
+    (X::Name, Y::Name): NamePick<X, Y, PairSize<X, Y>>,
+{
+    type Out = <<PairSize<X, Y> as IsClash>::Out as Cond>::If<
+        Bad<SizesDiffer<Left<I, X>, Right<J, Y>>>,
+        <<(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Conflict as Cond>::If<
+            Bad<NamesDiffer<Left<I, X>, Right<J, Y>>>,
+            P<Ix<I>, Ix<J>, <(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Axis>,
+        >,
+    >;
+}
+
+/// The output axis of a pair of size `Sz`, by the two names: either name, never two.
+pub trait NamePick<X, Y, Sz> {
+    /// Whether the names conflict.
+    type Conflict: Cond;
+    /// The output axis.
+    type Axis;
+}
+
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (Anon, Anon) {
+    type Conflict = super::bits::B0;
+    type Axis = Sz;
+}
+
+impl<X: Axis, Y, Sz, B> NamePick<X, Y, Sz> for (Id<B>, Anon) {
+    type Conflict = super::bits::B0;
+    type Axis = X::Resize<Sz>;
+}
+
+impl<X, Y: Axis, Sz, B> NamePick<X, Y, Sz> for (Anon, Id<B>) {
+    type Conflict = super::bits::B0;
+    type Axis = Y::Resize<Sz>;
+}
+
+impl<X: Axis, Y, Sz, A: SameBits<B>, B> NamePick<X, Y, Sz> for (Id<A>, Id<B>) {
+    type Conflict = Not<A::Out>;
+    type Axis = X::Resize<Sz>;
+}

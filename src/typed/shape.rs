@@ -1,0 +1,60 @@
+//! Type-level shapes (the twin of [`DynShape`]): tuples of axes, written with
+//! [`shape!`](crate::shape) in the notation of the rule book.
+//!
+//! ```
+//! use shapecast::{names, shape, Shape};
+//! names!(CHANNEL, H, W);
+//! type Img = shape![?, CHANNEL: 3, H, W];
+//! assert_eq!(<Img as Shape>::RANK, 4);
+//! assert_eq!(<Img as Shape>::SIZES, &[None, Some(3), None, None]);
+//! assert_eq!(<Img as Shape>::NAMES, &[None, Some("CHANNEL"), Some("H"), Some("W")]);
+//! assert_eq!(<Img as Shape>::to_dyn().to_string(), "[?, CHANNEL: 3, H, W]");
+//! ```
+
+use std::borrow::Cow;
+
+use super::bits::Cond;
+use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
+
+/// A shape at the type level: rank, static sizes and names as constants, and the conversion
+/// to the run-time shape. Implemented by the tuples [`shape!`](crate::shape) writes (up to
+/// rank 16); zero-sized.
+///
+/// ```
+/// use shapecast::{shape, Shape};
+/// assert_eq!(<shape![] as Shape>::RANK, 0);
+/// assert_eq!(core::mem::size_of::<shape![2, 3]>(), 0);
+/// ```
+pub trait Shape {
+    /// The number of axes.
+    const RANK: usize;
+    /// The static sizes, `None` for `?`.
+    const SIZES: &'static [Option<usize>];
+    /// The names, `None` for unnamed axes.
+    const NAMES: &'static [Option<&'static str>];
+    /// The axes last first, each tagged with its index.
+    #[doc(hidden)]
+    type Rev;
+    /// Whether any axis has a name.
+    #[doc(hidden)]
+    type HasNames: Cond;
+
+    /// The run-time twin of this shape.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Shape};
+    /// names!(W);
+    /// assert_eq!(<shape![3, W: 4]>::to_dyn().to_string(), "[3, W: 4]");
+    /// ```
+    fn to_dyn() -> DynShape {
+        let axes = Self::SIZES
+            .iter()
+            .zip(Self::NAMES)
+            .map(|(size, name)| DynAxis {
+                size: size.map_or(Size::Unknown, Size::Known),
+                name: name
+                    .map(|n| Name::new(Cow::Borrowed(n)).expect("names! declares identifiers")),
+            });
+        DynShape::new(axes).expect("shape! refuses repeated names")
+    }
+}

@@ -1,0 +1,149 @@
+//! Type-level sizes (the twin of [`Size`](crate::Size)): `S<N>` for a static size, [`Dyn`]
+//! for `?`; and the size rule of a pair (SPEC §0 and §14).
+//!
+//! ```
+//! use shapecast::{AxisSize, Dyn, S};
+//! assert_eq!(<S<3> as AxisSize>::SIZE, Some(3));
+//! assert_eq!(<Dyn as AxisSize>::SIZE, None);
+//! ```
+
+use core::marker::PhantomData;
+
+use typenum::{Const, IsEqual, ToUInt, Unsigned, U, U1};
+
+use super::bits::{Cond, B0, B1};
+
+/// A static size `N`. The second parameter is an implementation detail: sizes outside
+/// typenum's table (0..=1024, powers of two, 2^k − 1 and powers of ten) carry their binary
+/// digits there, which `shape!` writes for you.
+///
+/// ```
+/// use shapecast::{shape, S};
+/// static_assertions::assert_type_eq_all!(shape![3], (S<3>,));
+/// ```
+pub struct S<const N: usize, Bits = Table>(PhantomData<Bits>);
+
+/// The size of an axis known only at run time, written `?`.
+///
+/// ```
+/// use shapecast::{shape, Dyn};
+/// static_assertions::assert_type_eq_all!(shape![?], (Dyn,));
+/// ```
+pub struct Dyn;
+
+/// Marker: the binary digits of `S<N>` come from typenum's table.
+#[doc(hidden)]
+pub struct Table;
+
+/// A type-level size: [`S<N>`](S) or [`Dyn`].
+///
+/// ```
+/// use shapecast::{AxisSize, S};
+/// assert_eq!(<S<1> as AxisSize>::SIZE, Some(1));
+/// ```
+pub trait AxisSize {
+    /// The size, `None` for `?`.
+    const SIZE: Option<usize>;
+    #[doc(hidden)]
+    type Known: Cond;
+    #[doc(hidden)]
+    type One: Cond;
+    #[doc(hidden)]
+    type Bits;
+}
+
+impl<const N: usize> AxisSize for S<N, Table>
+where
+    Const<N>: ToUInt,
+    U<N>: IsEqual<U1>,
+    <U<N> as IsEqual<U1>>::Output: Cond,
+{
+    const SIZE: Option<usize> = Some(N);
+    type Known = B1;
+    type One = <U<N> as IsEqual<U1>>::Output;
+    type Bits = U<N>;
+}
+
+impl<const N: usize, Bits: Unsigned + IsEqual<U1>> AxisSize for S<N, Bits>
+where
+    <Bits as IsEqual<U1>>::Output: Cond,
+{
+    const SIZE: Option<usize> = Some(N);
+    type Known = B1;
+    type One = <Bits as IsEqual<U1>>::Output;
+    type Bits = Bits;
+}
+
+impl AxisSize for Dyn {
+    const SIZE: Option<usize> = None;
+    type Known = B0;
+    type One = B0;
+    type Bits = ();
+}
+
+/// The sizes of a pair clash (neither equal nor 1).
+#[doc(hidden)]
+pub struct Clash;
+
+/// The broadcast size of a pair: the size that is not 1, `Dyn` where run time decides, or
+/// [`Clash`]. SPEC §0 and §14.
+#[doc(hidden)]
+pub trait SizePair<R> {
+    type Out;
+}
+
+impl<L: AxisSize, R: AxisSize> SizePair<R> for L
+where
+    (L::Known, R::Known): SizeCase<L, R>,
+{
+    type Out = <(L::Known, R::Known) as SizeCase<L, R>>::Out;
+}
+
+/// [`SizePair`] by which sides are static.
+#[doc(hidden)]
+pub trait SizeCase<L, R> {
+    type Out;
+}
+
+/// Both static: 1 stretches, equal sizes stay, anything else clashes.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B1, B1)
+where
+    L::Bits: IsEqual<R::Bits>,
+    <L::Bits as IsEqual<R::Bits>>::Output: Cond,
+{
+    type Out = <L::One as Cond>::If<
+        R,
+        <R::One as Cond>::If<L, <<L::Bits as IsEqual<R::Bits>>::Output as Cond>::If<L, Clash>>,
+    >;
+}
+
+/// `?` with static n: n (checked at run time), or `?` when n is 1.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B0, B1) {
+    type Out = <R::One as Cond>::If<L, R>;
+}
+
+/// Static n with `?`: n (checked at run time), or `?` when n is 1.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B1, B0) {
+    type Out = <L::One as Cond>::If<R, L>;
+}
+
+/// `?` with `?`: `?`.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B0, B0) {
+    type Out = L;
+}
+
+/// Whether a pair's size is a clash.
+#[doc(hidden)]
+pub trait IsClash {
+    type Out: Cond;
+}
+
+impl<const N: usize, B> IsClash for S<N, B> {
+    type Out = B0;
+}
+impl IsClash for Dyn {
+    type Out = B0;
+}
+impl IsClash for Clash {
+    type Out = B1;
+}

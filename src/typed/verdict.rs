@@ -1,0 +1,62 @@
+//! Compile errors are part of the API. A rule never fails half-way with a missing trait
+//! impl; it computes either the output or an error type that names the axes at fault, and
+//! this module turns an error type into one short diagnostic naming both shapes and the rule:
+//!
+//! ```text
+//! error[E0277]: cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the `Numpy` rule
+//!   |
+//!   = help: the pair at fault: `SizesDiffer<Left<1, S<4>>, Right<0, S<5>>>`
+//! ```
+//!
+//! `Left<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
+//! `H` of size 2, `H` alone one whose size is known at run time, `Dyn` an unnamed `?`.
+
+use core::marker::PhantomData;
+
+use super::list::{FromRev, Ok};
+use super::shape::Shape;
+
+/// Axis `I` of the left operand, of type `X`.
+pub struct Left<const I: usize, X>(PhantomData<X>);
+
+/// Axis `J` of the right operand, of type `X`.
+pub struct Right<const J: usize, X>(PhantomData<X>);
+
+/// The pair's sizes are neither equal nor 1.
+pub struct SizesDiffer<L, R>(PhantomData<(L, R)>);
+
+/// The pair's axes carry two different names.
+pub struct NamesDiffer<L, R>(PhantomData<(L, R)>);
+
+/// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
+/// type reaching it becomes the diagnostic.
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast `{A}` with `{B}` under the `{R}` rule",
+    label = "`{A}` and `{B}` do not broadcast under the `{R}` rule",
+    note = "the pair at fault: `{Self}`",
+    note = "`Left<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)",
+    note = "a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both"
+)]
+pub trait Verdict<R, A, B> {
+    /// The output shape.
+    type Output: Shape;
+}
+
+impl<R, A, B, Xs: FromRev> Verdict<R, A, B> for Ok<Xs> {
+    type Output = Xs::Out;
+}
+
+/// Whether an outcome is a success (for [`Accepts`](super::broadcast::Accepts)).
+pub trait Accepted {
+    /// True for a success.
+    const VALUE: bool;
+}
+impl<Xs> Accepted for Ok<Xs> {
+    const VALUE: bool = true;
+}
+impl<L, R> Accepted for SizesDiffer<L, R> {
+    const VALUE: bool = false;
+}
+impl<L, R> Accepted for NamesDiffer<L, R> {
+    const VALUE: bool = false;
+}
