@@ -55,6 +55,20 @@ pub use typed::broadcast::{rule, Accepts, Broadcast, BroadcastBy, BroadcastWith,
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
 
+// The error types of the type level live at the crate root so that compile errors print
+// them with a short path (see `typed::verdict`).
+/// Axis `I` of the left operand, of type `X`.
+pub struct LhsAxis<const I: usize, X>(core::marker::PhantomData<X>);
+
+/// Axis `J` of the right operand, of type `X`.
+pub struct RhsAxis<const J: usize, X>(core::marker::PhantomData<X>);
+
+/// The pair's sizes are neither equal nor 1.
+pub struct SizesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
+
+/// The pair's axes carry two different names.
+pub struct NamesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
+
 #[doc(hidden)]
 pub mod __private {
     pub use crate::typed::name::Id;

@@ -147,13 +147,11 @@ pub fn shape(input: TokenStream) -> TokenStream {
         match axis {
             AxisSpec::Size(size) => types.push(size_type(size.as_ref())),
             AxisSpec::Named(name, size) => {
-                if let Some(first) = seen.iter().find(|n| *n == &name) {
-                    let mut err = syn::Error::new(
-                        name.span(),
-                        format!("repeated name `{name}`: a name may occur at most once in a shape"),
+                if seen.contains(&name) {
+                    let message = format!(
+                        "repeated name `{name}`: a name may occur at most once in a shape"
                     );
-                    err.combine(syn::Error::new(first.span(), "first used here"));
-                    return err.to_compile_error().into();
+                    return syn::Error::new(name.span(), message).to_compile_error().into();
                 }
                 seen.push(name);
                 let size = size_type(size.as_ref());

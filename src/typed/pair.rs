@@ -1,12 +1,12 @@
 //! One pair of axes (SPEC §2 step 4): the broadcast size and the name of either side, or the
-//! error that names both axes. The twin of `combine` in `dynamic::plan`.
+//! error that names both axes (a name conflict before a size conflict, as at run time). The twin of `combine` in `dynamic::plan`.
 
 use super::axis::Axis;
 use super::bits::{Cond, Not};
 use super::list::{At, Bad, Ins, Ix, No, P};
 use super::name::{Anon, Id, SameBits};
 use super::size::{IsClash, SizePair};
-use super::verdict::{Left, NamesDiffer, Right, SizesDiffer};
+use super::verdict::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
 /// The output element of a pair: `P<left source, right source, axis>` or `Bad<error>`.
 pub trait Pair<R> {
@@ -30,10 +30,10 @@ where
     PairSize<X, Y>: IsClash,
     (X::Name, Y::Name): NamePick<X, Y, PairSize<X, Y>>,
 {
-    type Out = <<PairSize<X, Y> as IsClash>::Out as Cond>::If<
-        Bad<SizesDiffer<Left<I, X>, Right<J, Y>>>,
-        <<(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Conflict as Cond>::If<
-            Bad<NamesDiffer<Left<I, X>, Right<J, Y>>>,
+    type Out = <<(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Conflict as Cond>::If<
+        Bad<NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
+        <<PairSize<X, Y> as IsClash>::Out as Cond>::If<
+            Bad<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
             P<Ix<I>, Ix<J>, <(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Axis>,
         >,
     >;

@@ -5,28 +5,17 @@
 //! ```text
 //! error[E0277]: cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the `Numpy` rule
 //!   |
-//!   = help: the pair at fault: `SizesDiffer<Left<1, S<4>>, Right<0, S<5>>>`
+//!   = help: the pair at fault: `SizesDiffer<LhsAxis<1, S<4>>, RhsAxis<0, S<5>>>`
 //! ```
 //!
-//! `Left<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
+//! `LhsAxis<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
 //! `H` of size 2, `H` alone one whose size is known at run time, `Dyn` an unnamed `?`.
 
-use core::marker::PhantomData;
 
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-/// Axis `I` of the left operand, of type `X`.
-pub struct Left<const I: usize, X>(PhantomData<X>);
-
-/// Axis `J` of the right operand, of type `X`.
-pub struct Right<const J: usize, X>(PhantomData<X>);
-
-/// The pair's sizes are neither equal nor 1.
-pub struct SizesDiffer<L, R>(PhantomData<(L, R)>);
-
-/// The pair's axes carry two different names.
-pub struct NamesDiffer<L, R>(PhantomData<(L, R)>);
+pub use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
@@ -34,7 +23,7 @@ pub struct NamesDiffer<L, R>(PhantomData<(L, R)>);
     message = "cannot broadcast `{A}` with `{B}` under the `{R}` rule",
     label = "`{A}` and `{B}` do not broadcast under the `{R}` rule",
     note = "the pair at fault: `{Self}`",
-    note = "`Left<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)",
+    note = "`LhsAxis<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)",
     note = "a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both"
 )]
 pub trait Verdict<R, A, B> {
@@ -42,6 +31,7 @@ pub trait Verdict<R, A, B> {
     type Output: Shape;
 }
 
+#[diagnostic::do_not_recommend]
 impl<R, A, B, Xs: FromRev> Verdict<R, A, B> for Ok<Xs> {
     type Output = Xs::Out;
 }

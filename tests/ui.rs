@@ -1,0 +1,26 @@
+//! Compile errors are part of the API: every file in `ui-tests/` must fail to compile with
+//! exactly the diagnostic in its `.stderr` (at most 20 lines, no typenum internals).
+
+#[test]
+fn rejected_shapes_read_well() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui-tests/*.rs");
+}
+
+#[test]
+fn stderr_files_are_short_and_free_of_typenum() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui-tests");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "stderr") {
+            count += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.lines().count() <= 20, "{path:?} has more than 20 lines");
+            for noise in ["UInt<", "UTerm", "B0", "B1"] {
+                assert!(!text.contains(noise), "{path:?} shows {noise}");
+            }
+        }
+    }
+    assert!(count >= 25, "only {count} rejected cases");
+}

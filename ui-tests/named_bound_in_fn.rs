@@ -1,0 +1,6 @@
+// A generic function that asks for a broadcast gets the same message at the call.
+use shapecast::{shape, BroadcastWith, Shape};
+fn add<A: BroadcastWith<B>, B: Shape>() {}
+fn main() {
+    add::<shape![2, 3], shape![3, 2]>();
+}

@@ -1,0 +1,2 @@
+shapecast::names!(H, 3);
+fn main() {}

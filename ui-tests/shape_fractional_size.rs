@@ -1,0 +1,3 @@
+use shapecast::shape;
+type Bad = shape![3.5];
+fn main() {}

@@ -1,0 +1,3 @@
+use shapecast::shape;
+type Bad = shape![3usize];
+fn main() {}

@@ -1,0 +1,3 @@
+use shapecast::shape;
+type Bad = shape![_: 3];
+fn main() {}
