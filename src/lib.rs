@@ -69,6 +69,10 @@ pub struct SizesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 /// The pair's axes carry two different names.
 pub struct NamesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 
+/// The output would name two axes alike (the NumPy rule pairs by position, so `[H: 1, 3]`
+/// with `[H: 3]` gives `H` twice).
+pub struct RepeatedName<X>(core::marker::PhantomData<X>);
+
 #[doc(hidden)]
 pub mod __private {
     pub use crate::typed::name::Id;

@@ -16,7 +16,10 @@ fn stderr_files_are_short_and_free_of_typenum() {
         if path.extension().is_some_and(|e| e == "stderr") {
             count += 1;
             let text = std::fs::read_to_string(&path).unwrap();
-            assert!(text.lines().count() <= 20, "{path:?} has more than 20 lines");
+            assert!(
+                text.lines().count() <= 20,
+                "{path:?} has more than 20 lines"
+            );
             for noise in ["UInt<", "UTerm", "B0", "B1"] {
                 assert!(!text.contains(noise), "{path:?} shows {noise}");
             }

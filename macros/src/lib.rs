@@ -148,10 +148,11 @@ pub fn shape(input: TokenStream) -> TokenStream {
             AxisSpec::Size(size) => types.push(size_type(size.as_ref())),
             AxisSpec::Named(name, size) => {
                 if seen.contains(&name) {
-                    let message = format!(
-                        "repeated name `{name}`: a name may occur at most once in a shape"
-                    );
-                    return syn::Error::new(name.span(), message).to_compile_error().into();
+                    let message =
+                        format!("repeated name `{name}`: a name may occur at most once in a shape");
+                    return syn::Error::new(name.span(), message)
+                        .to_compile_error()
+                        .into();
                 }
                 seen.push(name);
                 let size = size_type(size.as_ref());

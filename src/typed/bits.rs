@@ -11,6 +11,8 @@ pub trait Cond {
     type Not: Cond;
     /// `Self or B`.
     type Or<B: Cond>: Cond;
+    /// `Self and B`.
+    type And<B: Cond>: Cond;
     /// The value.
     const VALUE: bool;
 }
@@ -19,6 +21,7 @@ impl Cond for B1 {
     type If<T, E> = T;
     type Not = B0;
     type Or<B: Cond> = B1;
+    type And<B: Cond> = B;
     const VALUE: bool = true;
 }
 
@@ -26,6 +29,7 @@ impl Cond for B0 {
     type If<T, E> = E;
     type Not = B1;
     type Or<B: Cond> = B;
+    type And<B: Cond> = B0;
     const VALUE: bool = false;
 }
 
@@ -34,3 +38,6 @@ pub type Or<A, B> = <A as Cond>::Or<B>;
 
 /// `not A`.
 pub type Not<A> = <A as Cond>::Not;
+
+/// `A and B`.
+pub type And<A, B> = <A as Cond>::And<B>;

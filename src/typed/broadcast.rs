@@ -12,8 +12,8 @@
 //! assert_eq!(<Img as BroadcastWith<Lbl>>::checks().len(), 3);
 //! ```
 
-use super::bits::Or;
-use super::list::{Collect, PlanOf, Unwrap};
+use super::bits::{And, Or};
+use super::list::{Collect, DistinctIf, PlanOf, Unwrap};
 use super::named::NamedOrNumpy;
 use super::numpy::ZipRight;
 use super::shape::Shape;
@@ -45,27 +45,40 @@ pub mod rule {
 
 use rule::{Named, Numpy};
 
-/// How a rule pairs two shapes: the output elements, last first.
+/// How a rule pairs two shapes: the output elements (last first), and the outcome: the
+/// output axes or the error.
 #[doc(hidden)]
 pub trait Compute<A, B> {
-    type Elems;
+    type Elems: PlanOf;
+    type Outcome;
 }
+
+type Collected<E> = <E as Collect>::Out;
 
 impl<A: Shape, B: Shape> Compute<A, B> for Numpy
 where
     A::Rev: ZipRight<B::Rev>,
+    <A::Rev as ZipRight<B::Rev>>::Out: Collect + PlanOf,
+    And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>,
+    <And<A::HasNames, B::HasNames> as DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>>::Out:
+        Unwrap,
 {
     type Elems = <A::Rev as ZipRight<B::Rev>>::Out;
+    /// Positional pairing can name two output axes alike; only possible when both have names.
+    type Outcome = <<And<A::HasNames, B::HasNames> as DistinctIf<Collected<Self::Elems>>>::Out as Unwrap>::Out;
 }
 
 impl<A: Shape, B: Shape> Compute<A, B> for Named
 where
     Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev>,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out: Collect + PlanOf,
+    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out>: Unwrap,
 {
     type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out;
+    type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
 }
 
-type Outcome<R, A, B> = <<<R as Compute<A, B>>::Elems as Collect>::Out as Unwrap>::Out;
+type Outcome<R, A, B> = <R as Compute<A, B>>::Outcome;
 
 /// `Self` broadcasts with `Rhs` under the rule `R`: the output shape as a type, and the plan
 /// and run-time checks read off the types.
@@ -109,8 +122,6 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
 impl<R, A: Shape, B: Shape> BroadcastsUnder<R, B> for A
 where
     R: Compute<A, B>,
-    R::Elems: Collect + PlanOf,
-    <R::Elems as Collect>::Out: Unwrap,
     Outcome<R, A, B>: Verdict<R, A, B>,
 {
     type Output = <Outcome<R, A, B> as Verdict<R, A, B>>::Output;
@@ -234,8 +245,6 @@ pub trait Accepts<R, Rhs> {
 impl<R, A: Shape, B: Shape> Accepts<R, B> for A
 where
     R: Compute<A, B>,
-    R::Elems: Collect,
-    <R::Elems as Collect>::Out: Unwrap,
     Outcome<R, A, B>: Accepted,
 {
     const VALUE: bool = <Outcome<R, A, B> as Accepted>::VALUE;

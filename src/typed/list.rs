@@ -230,3 +230,73 @@ impl<Here, Rest> KeepIfAnon<Here, Rest> for Anon {
 impl<B, Here, Rest> KeepIfAnon<Here, Rest> for Id<B> {
     type Out = Rest;
 }
+
+/// Whether a name occurs in a plain list of axes (unnamed never does).
+pub trait NameIn<List> {
+    /// `B1` when it does.
+    type Out: Cond;
+}
+impl<List> NameIn<List> for Anon {
+    type Out = B0;
+}
+impl<Bits> NameIn<()> for Id<Bits> {
+    type Out = B0;
+}
+impl<Bits, Y: Axis, Ys> NameIn<(Y, Ys)> for Id<Bits>
+where
+    Y::Name: SameName<Id<Bits>>,
+    Id<Bits>: NameIn<Ys>,
+{
+    type Out = super::bits::Or<<Y::Name as SameName<Id<Bits>>>::Out, <Id<Bits> as NameIn<Ys>>::Out>;
+}
+
+/// No axis of a list repeats a name.
+pub struct NoRepeat;
+
+/// The first axis (from the right) whose name occurs again further left.
+pub struct Repeated<X>(PhantomData<X>);
+
+/// Finds a repeated name in a plain list of axes.
+pub trait Repeats {
+    /// `NoRepeat` or `Repeated<X>`.
+    type Out;
+}
+impl Repeats for () {
+    type Out = NoRepeat;
+}
+impl<X: Axis, Xs: Repeats> Repeats for (X, Xs)
+where
+    X::Name: NameIn<Xs>,
+{
+    type Out = <<X::Name as NameIn<Xs>>::Out as Cond>::If<Repeated<X>, Xs::Out>;
+}
+
+/// An outcome with no repeated name in its output (checked only when `Self` is `B1`).
+pub trait DistinctIf<Outcome> {
+    /// The outcome, or `Bad<RepeatedName<X>>`.
+    type Out;
+}
+impl<O> DistinctIf<O> for B0 {
+    type Out = O;
+}
+impl<E> DistinctIf<Bad<E>> for B1 {
+    type Out = Bad<E>;
+}
+impl<Xs: Repeats> DistinctIf<Ok<Xs>> for B1
+where
+    Xs::Out: RepeatVerdict<Xs>,
+{
+    type Out = <Xs::Out as RepeatVerdict<Xs>>::Out;
+}
+
+/// `Ok<Xs>` when nothing repeats, else the error.
+pub trait RepeatVerdict<Xs> {
+    /// The outcome.
+    type Out;
+}
+impl<Xs> RepeatVerdict<Xs> for NoRepeat {
+    type Out = Ok<Xs>;
+}
+impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
+    type Out = Bad<crate::RepeatedName<X>>;
+}

@@ -11,18 +11,17 @@
 //! `LhsAxis<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
 //! `H` of size 2, `H` alone one whose size is known at run time, `Dyn` an unnamed `?`.
 
-
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-pub use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
+pub use crate::{LhsAxis, NamesDiffer, RepeatedName, RhsAxis, SizesDiffer};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{A}` with `{B}` under the `{R}` rule",
     label = "`{A}` and `{B}` do not broadcast under the `{R}` rule",
-    note = "the pair at fault: `{Self}`",
+    note = "at fault: `{Self}`",
     note = "`LhsAxis<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)",
     note = "a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both"
 )]
@@ -48,5 +47,8 @@ impl<L, R> Accepted for SizesDiffer<L, R> {
     const VALUE: bool = false;
 }
 impl<L, R> Accepted for NamesDiffer<L, R> {
+    const VALUE: bool = false;
+}
+impl<X> Accepted for RepeatedName<X> {
     const VALUE: bool = false;
 }
