@@ -236,12 +236,14 @@ pub fn names(input: TokenStream) -> TokenStream {
         out.extend(quote! {
             #[doc = #doc]
             #[allow(non_camel_case_types)]
-            #vis struct #marker<Size = ::shapecast::Dyn>(::core::marker::PhantomData<Size>);
+            #vis struct #marker<__ShapecastSize = ::shapecast::Dyn>(
+                ::core::marker::PhantomData<__ShapecastSize>,
+            );
 
-            impl<Size: ::shapecast::AxisSize> ::shapecast::Axis for #marker<Size> {
-                type Size = Size;
+            impl<__ShapecastSize: ::shapecast::AxisSize> ::shapecast::Axis for #marker<__ShapecastSize> {
+                type Size = __ShapecastSize;
                 type Name = ::shapecast::__private::Id<#id>;
-                type Resize<T> = #marker<T>;
+                type Resize<__ShapecastNew> = #marker<__ShapecastNew>;
                 const NAME: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);
             }
         });

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Compile-time cost of type-level broadcasting: generates a crate with N distinct broadcast
+expressions at rank R, and times `cargo check` of that crate alone (dependencies are
+checked once beforehand). Prints a table. Not a test; run by hand:
+
+    python3 benches/compile_time.py            # the standard table
+    python3 benches/compile_time.py --n 100    # fewer expressions
+"""
+import argparse, os, random, shutil, subprocess, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAMES = ["N", "C", "H", "W", "D", "T", "K", "L", "M", "P", "Q", "R", "U", "V", "X", "Y"]
+
+
+def expr(rng, kind, rank, rule):
+    """One accepted broadcast of two shapes of rank `rank` (the right one shorter by one)."""
+    sizes = [rng.choice([2, 3, 4, 5, 7, 8, 16, 32, 64, 128]) for _ in range(rank)]
+    if kind == "baseline":
+        dims = ", ".join(map(str, sizes))
+        return f"Same<[{dims}], [{dims}]>"
+    if kind == "unnamed":
+        lhs = ", ".join(map(str, sizes))
+        rhs = ", ".join("1" if rng.random() < 0.3 else str(s) for s in sizes[1:])
+    else:
+        names = NAMES[:rank]
+        lhs = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        rhs_axes = [f"{n}: {1 if rng.random() < 0.3 else s}" for n, s in zip(names[1:], sizes[1:])]
+        rng.shuffle(rhs_axes)
+        rhs = ", ".join(rhs_axes)
+    return f"BroadcastBy<{rule}, shape![{lhs}], shape![{rhs}]>"
+
+
+def crate(dir, kind, rank, n, rule, seed=1):
+    rng = random.Random(seed)
+    os.makedirs(os.path.join(dir, "src"), exist_ok=True)
+    with open(os.path.join(dir, "Cargo.toml"), "w") as f:
+        f.write(f"""[package]
+name = "ctbench"
+version = "0.0.0"
+edition = "2021"
+[dependencies]
+shapecast = {{ path = "{ROOT}" }}
+[workspace]
+""")
+    lines = ["#![allow(dead_code)]", "use shapecast::{names, shape, BroadcastBy, Shape, rule::*};",
+             f"names!({', '.join(NAMES)});",
+             "struct Same<A, B>(A, B);",
+             "trait Rank { const RANK: usize; }",
+             "impl<const N: usize> Rank for Same<[usize; N], [usize; N]> { const RANK: usize = N; }"]
+    if kind == "baseline":
+        lines = lines[:1] + lines[3:]
+        lines.append("struct Z;")
+    for i in range(n):
+        e = expr(rng, kind, rank, rule)
+        if kind == "baseline":
+            # A const-generic shape that only accepts equal shapes: arrays stand in for shapes.
+            dims = e[len("Same<["):e.index("]")]
+            lines.append(f"fn f{i}() -> usize {{ <Same<[usize; {rank}], [usize; {rank}]> as Rank>::RANK + {dims.count(',')} }}")
+        else:
+            lines.append(f"fn f{i}() -> usize {{ <{e} as Shape>::RANK }}")
+    with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def check_time(dir, runs):
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(dir, "target"))
+    subprocess.run(["cargo", "check", "-q"], cwd=dir, env=env, check=True)  # dependencies
+    best = None
+    for _ in range(runs):
+        os.utime(os.path.join(dir, "src", "lib.rs"))
+        t = time.perf_counter()
+        subprocess.run(["cargo", "check", "-q"], cwd=dir, env=env, check=True)
+        dt = time.perf_counter() - t
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    rows = [
+        ("const-generic baseline (equal shapes only)", "baseline", 16, "Numpy", None),
+        ("unnamed, numpy rule", "unnamed", 16, "Numpy", 2.0),
+        ("unnamed, named rule", "unnamed", 16, "Named", 2.0),
+        ("named, named rule", "named", 4, "Named", 3.0),
+        ("named, named rule", "named", 8, "Named", 8.0),
+        ("named, named rule", "named", 16, "Named", None),
+    ]
+    print(f"| expressions | rank | kind | cargo check (s) | target (s) |")
+    print(f"|---|---|---|---|---|")
+    for label, kind, rank, rule, target in rows:
+        with tempfile.TemporaryDirectory() as d:
+            crate(d, kind, rank, args.n, rule)
+            t = check_time(d, args.runs)
+        tgt = f"{target:.1f}" if target else "-"
+        print(f"| {args.n} | {rank} | {label} | {t:.2f} | {tgt} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
