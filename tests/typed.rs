@@ -41,7 +41,10 @@ fn run_time_sizes_follow_spec_14() {
     type B = <shape![3, 1, ?] as BroadcastWith<shape![?, ?, ?]>>::Output;
     assert_type_eq_all!(B, shape![3, ?, ?]);
     let checks = <shape![3, 1, ?] as BroadcastWith<shape![?, ?, ?]>>::checks();
-    assert_eq!(checks.iter().map(|c| c.axis).collect::<Vec<_>>(), vec![0, 2]);
+    assert_eq!(
+        checks.iter().map(|c| c.axis).collect::<Vec<_>>(),
+        vec![0, 2]
+    );
 }
 
 #[test]
@@ -56,13 +59,22 @@ fn names_compare_as_strings() {
 #[test]
 fn sizes_beyond_typenums_table_work() {
     assert_type_eq_all!(BroadcastBy<Numpy, shape![3072, 1], shape![50257]>, shape![3072, 50257]);
-    assert_eq!(<shape![3072, 50257] as Shape>::SIZES, &[Some(3072), Some(50257)]);
+    assert_eq!(
+        <shape![3072, 50257] as Shape>::SIZES,
+        &[Some(3072), Some(50257)]
+    );
 }
 
 #[test]
 fn shapes_are_zero_sized_and_carry_their_facts() {
-    assert_eq!(core::mem::size_of::<shape![10, CHANNEL: 3, H: 256, W: 384]>(), 0);
-    assert_eq!(core::mem::size_of::<Broadcast<shape![?, H], shape![?, ?, H]>>(), 0);
+    assert_eq!(
+        core::mem::size_of::<shape![10, CHANNEL: 3, H: 256, W: 384]>(),
+        0
+    );
+    assert_eq!(
+        core::mem::size_of::<Broadcast<shape![?, H], shape![?, ?, H]>>(),
+        0
+    );
     type Img = shape![?, CHANNEL: 3, H, W];
     assert_eq!(Img::to_dyn().to_string(), "[?, CHANNEL: 3, H, W]");
     assert_eq!(<Img as Shape>::RANK, 4);
