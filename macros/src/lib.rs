@@ -242,9 +242,13 @@ pub fn names(input: TokenStream) -> TokenStream {
 
             impl<__ShapecastSize: ::shapecast::AxisSize> ::shapecast::Axis for #marker<__ShapecastSize> {
                 type Size = __ShapecastSize;
-                type Name = ::shapecast::__private::Id<#id>;
+                type Name = ::shapecast::__private::Named<#marker>;
                 type Resize<__ShapecastNew> = #marker<__ShapecastNew>;
                 const NAME: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);
+            }
+
+            impl ::shapecast::__private::NameId for #marker {
+                type Bits = #id;
             }
         });
     }

@@ -48,8 +48,8 @@ use rule::{Named, Numpy};
 /// How a rule pairs two shapes: the output elements (last first), and the outcome: the
 /// output axes or the error.
 #[doc(hidden)]
-pub trait Compute<A, B> {
-    type Elems: PlanOf;
+pub trait Compute<A: ?Sized, B> {
+    type Elems;
     type Outcome;
 }
 
@@ -58,7 +58,7 @@ type Collected<E> = <E as Collect>::Out;
 impl<A: Shape, B: Shape> Compute<A, B> for Numpy
 where
     A::Rev: ZipRight<B::Rev>,
-    <A::Rev as ZipRight<B::Rev>>::Out: Collect + PlanOf,
+    <A::Rev as ZipRight<B::Rev>>::Out: Collect,
     And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>,
     <And<A::HasNames, B::HasNames> as DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>>::Out:
         Unwrap,
@@ -71,7 +71,7 @@ where
 impl<A: Shape, B: Shape> Compute<A, B> for Named
 where
     Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev>,
-    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out: Collect + PlanOf,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out: Collect,
     Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out>: Unwrap,
 {
     type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out;
@@ -93,14 +93,28 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
     /// The output shape.
     type Output: Shape;
 
-    /// For every output axis, the axis of each operand that feeds it.
+    /// For every output axis, the axis of each operand that feeds it. (Read off the types
+    /// only when asked for, so that a broadcast that nobody plans costs nothing more.)
     ///
     /// ```
     /// use shapecast::{rule::Numpy, shape, BroadcastsUnder};
     /// let plan = <shape![3] as BroadcastsUnder<Numpy, shape![2, 3]>>::plan();
     /// assert_eq!(plan.lhs, vec![None, Some(0)]);
     /// ```
-    fn plan() -> Plan;
+    fn plan() -> Plan
+    where
+        R: Compute<Self, Rhs>,
+        <R as Compute<Self, Rhs>>::Elems: PlanOf,
+    {
+        let (mut lhs, mut rhs) = (
+            Vec::with_capacity(Self::RANK),
+            Vec::with_capacity(Self::RANK),
+        );
+        <R as Compute<Self, Rhs>>::Elems::push(&mut lhs, &mut rhs);
+        lhs.reverse();
+        rhs.reverse();
+        Plan { lhs, rhs }
+    }
 
     /// The checks left for run time (SPEC §14): pairs where a `?` meets anything but a
     /// static 1.
@@ -109,7 +123,11 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
     /// use shapecast::{rule::Numpy, shape, BroadcastsUnder};
     /// assert_eq!(<shape![3, ?] as BroadcastsUnder<Numpy, shape![?, 1]>>::checks().len(), 1);
     /// ```
-    fn checks() -> Vec<Check> {
+    fn checks() -> Vec<Check>
+    where
+        R: Compute<Self, Rhs>,
+        <R as Compute<Self, Rhs>>::Elems: PlanOf,
+    {
         checks_of(
             &Self::plan(),
             Self::SIZES,
@@ -125,14 +143,6 @@ where
     Outcome<R, A, B>: Verdict<R, A, B>,
 {
     type Output = <Outcome<R, A, B> as Verdict<R, A, B>>::Output;
-
-    fn plan() -> Plan {
-        let (mut lhs, mut rhs) = (Vec::with_capacity(A::RANK), Vec::with_capacity(A::RANK));
-        R::Elems::push(&mut lhs, &mut rhs);
-        lhs.reverse();
-        rhs.reverse();
-        Plan { lhs, rhs }
-    }
 }
 
 /// The run-time checks of a plan: every pair with a `?` facing anything but a static 1.
@@ -188,7 +198,14 @@ pub trait BroadcastWith<Rhs: Shape>: Shape {
     /// use shapecast::{shape, BroadcastWith};
     /// assert_eq!(<shape![4, 3] as BroadcastWith<shape![1, 3]>>::plan().to_string(), "0,1 ; 0,1");
     /// ```
-    fn plan() -> Plan;
+    fn plan() -> Plan
+    where
+        Self: BroadcastsUnder<Named, Rhs>,
+        Named: Compute<Self, Rhs>,
+        <Named as Compute<Self, Rhs>>::Elems: PlanOf,
+    {
+        <Self as BroadcastsUnder<Named, Rhs>>::plan()
+    }
 
     /// The checks left for run time.
     ///
@@ -196,7 +213,14 @@ pub trait BroadcastWith<Rhs: Shape>: Shape {
     /// use shapecast::{shape, BroadcastWith};
     /// assert!(<shape![4, 3] as BroadcastWith<shape![1, ?]>>::checks()[0].to_string().contains("axis 1"));
     /// ```
-    fn checks() -> Vec<Check>;
+    fn checks() -> Vec<Check>
+    where
+        Self: BroadcastsUnder<Named, Rhs>,
+        Named: Compute<Self, Rhs>,
+        <Named as Compute<Self, Rhs>>::Elems: PlanOf,
+    {
+        <Self as BroadcastsUnder<Named, Rhs>>::checks()
+    }
 }
 
 impl<A: Shape, B: Shape> BroadcastWith<B> for A
@@ -204,12 +228,6 @@ where
     A: BroadcastsUnder<Named, B>,
 {
     type Output = <A as BroadcastsUnder<Named, B>>::Output;
-    fn plan() -> Plan {
-        <A as BroadcastsUnder<Named, B>>::plan()
-    }
-    fn checks() -> Vec<Check> {
-        <A as BroadcastsUnder<Named, B>>::checks()
-    }
 }
 
 /// The shape of `A` broadcast with `B` by the named rule.

@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::name::{Anon, Id, SameName};
+use super::name::{Anon, Named, SameName};
 
 /// Axis `I` of an operand, of type `X`.
 pub struct At<const I: usize, X>(PhantomData<X>);
@@ -135,73 +135,45 @@ pub struct Found<T>(PhantomData<T>);
 /// No namesake.
 pub struct Missing;
 
-/// Looks a name up in a tagged list: `Found<At<J, Y>>` or `Missing`; unnamed finds nothing.
-pub trait Lookup<List> {
+/// Takes a name's namesake out of a tagged list: `Out` is `Found<At<J, Y>>` or `Missing`,
+/// `Rest` the list without it. Unnamed finds nothing.
+pub trait Extract<List> {
     /// `Found<_>` or `Missing`.
     type Out;
+    /// The list without the namesake.
+    type Rest;
 }
-impl<List> Lookup<List> for Anon {
+impl<List> Extract<List> for Anon {
     type Out = Missing;
+    type Rest = List;
 }
-impl<Bits, List: FindId<Id<Bits>>> Lookup<List> for Id<Bits> {
-    type Out = List::Out;
-}
-
-/// [`Lookup`] of a name over a list.
-pub trait FindId<N> {
-    /// `Found<_>` or `Missing`.
-    type Out;
-}
-impl<N> FindId<N> for () {
+impl<N> Extract<()> for Named<N> {
     type Out = Missing;
+    type Rest = ();
 }
-impl<N, const J: usize, Y: Axis, Ys> FindId<N> for (At<J, Y>, Ys)
+impl<N, const J: usize, Y: Axis, Ys> Extract<(At<J, Y>, Ys)> for Named<N>
 where
-    Y::Name: SameName<N>,
-    <Y::Name as SameName<N>>::Out: FindStep<At<J, Y>, Ys, N>,
+    Y::Name: SameName<Named<N>>,
+    <Y::Name as SameName<Named<N>>>::Out: ExtractStep<Named<N>, At<J, Y>, Ys>,
 {
-    type Out = <<Y::Name as SameName<N>>::Out as FindStep<At<J, Y>, Ys, N>>::Out;
+    type Out = <<Y::Name as SameName<Named<N>>>::Out as ExtractStep<Named<N>, At<J, Y>, Ys>>::Out;
+    type Rest = <<Y::Name as SameName<Named<N>>>::Out as ExtractStep<Named<N>, At<J, Y>, Ys>>::Rest;
 }
 
 /// Stops at a match, or goes on with the rest (lazily: only the branch taken is computed).
-pub trait FindStep<Here, Rest, N> {
+pub trait ExtractStep<N, Here, Ys> {
     /// `Found<_>` or `Missing`.
     type Out;
+    /// The list without the namesake.
+    type Rest;
 }
-impl<Here, Rest, N> FindStep<Here, Rest, N> for B1 {
+impl<N, Here, Ys> ExtractStep<N, Here, Ys> for B1 {
     type Out = Found<Here>;
+    type Rest = Ys;
 }
-impl<Here, Rest: FindId<N>, N> FindStep<Here, Rest, N> for B0 {
-    type Out = Rest::Out;
-}
-
-/// The axes of a tagged list that have no namesake in `Other`.
-pub trait WithoutNamesakes<Other> {
-    /// The filtered list.
-    type Out;
-}
-impl<Other> WithoutNamesakes<Other> for () {
-    type Out = ();
-}
-impl<Other, const J: usize, Y: Axis, Ys: WithoutNamesakes<Other>> WithoutNamesakes<Other>
-    for (At<J, Y>, Ys)
-where
-    Y::Name: Lookup<Other>,
-    <Y::Name as Lookup<Other>>::Out: KeepUnless<At<J, Y>, Ys::Out>,
-{
-    type Out = <<Y::Name as Lookup<Other>>::Out as KeepUnless<At<J, Y>, Ys::Out>>::Out;
-}
-
-/// Keeps `Here` in front of `Rest` when no namesake was found.
-pub trait KeepUnless<Here, Rest> {
-    /// The list.
-    type Out;
-}
-impl<Here, Rest> KeepUnless<Here, Rest> for Missing {
-    type Out = (Here, Rest);
-}
-impl<T, Here, Rest> KeepUnless<Here, Rest> for Found<T> {
-    type Out = Rest;
+impl<N: Extract<Ys>, Here, Ys> ExtractStep<N, Here, Ys> for B0 {
+    type Out = N::Out;
+    type Rest = (Here, N::Rest);
 }
 
 /// The unnamed axes of a tagged list.
@@ -227,7 +199,7 @@ pub trait KeepIfAnon<Here, Rest> {
 impl<Here, Rest> KeepIfAnon<Here, Rest> for Anon {
     type Out = (Here, Rest);
 }
-impl<B, Here, Rest> KeepIfAnon<Here, Rest> for Id<B> {
+impl<N, Here, Rest> KeepIfAnon<Here, Rest> for Named<N> {
     type Out = Rest;
 }
 
@@ -239,15 +211,15 @@ pub trait NameIn<List> {
 impl<List> NameIn<List> for Anon {
     type Out = B0;
 }
-impl<Bits> NameIn<()> for Id<Bits> {
+impl<N> NameIn<()> for Named<N> {
     type Out = B0;
 }
-impl<Bits, Y: Axis, Ys> NameIn<(Y, Ys)> for Id<Bits>
+impl<N, Y: Axis, Ys> NameIn<(Y, Ys)> for Named<N>
 where
-    Y::Name: SameName<Id<Bits>>,
-    Id<Bits>: NameIn<Ys>,
+    Y::Name: SameName<Named<N>>,
+    Named<N>: NameIn<Ys>,
 {
-    type Out = super::bits::Or<<Y::Name as SameName<Id<Bits>>>::Out, <Id<Bits> as NameIn<Ys>>::Out>;
+    type Out = super::bits::Or<<Y::Name as SameName<Named<N>>>::Out, <Named<N> as NameIn<Ys>>::Out>;
 }
 
 /// No axis of a list repeats a name.

@@ -1,7 +1,9 @@
 //! Type-level names (the twin of [`Name`](crate::Name)): an axis is unnamed ([`Anon`]) or
-//! carries the 64-bit FNV-1a hash of its name as a list of bits ([`Id`]), so that names
-//! declared in different modules or crates compare as strings. Equality walks the bits and
-//! stops at the first difference.
+//! named ([`Named<H>`](Named), where `H` is the name type `names!` declared). Each name type
+//! carries the 64-bit FNV-1a hash of its name as a list of bits ([`NameId`]), so that names
+//! declared in different modules or crates compare as strings. The bits are only read when
+//! two names are compared (a small type travels through the rules), and equality walks them
+//! and stops at the first difference.
 
 use core::marker::PhantomData;
 
@@ -11,9 +13,15 @@ use super::bits::{Cond, B0, B1};
 #[doc(hidden)]
 pub struct Anon;
 
-/// A name's identity: its hash as a cons list of bits.
+/// The name of a named axis: the name type declared by `names!`.
 #[doc(hidden)]
-pub struct Id<Bits>(PhantomData<Bits>);
+pub struct Named<N>(PhantomData<N>);
+
+/// A name type's identity: the hash of its name as a cons list of bits.
+#[doc(hidden)]
+pub trait NameId {
+    type Bits;
+}
 
 /// Anon or named.
 #[doc(hidden)]
@@ -25,7 +33,7 @@ impl NameKind for Anon {
     type IsNamed = B0;
 }
 
-impl<Bits> NameKind for Id<Bits> {
+impl<N> NameKind for Named<N> {
     type IsNamed = B1;
 }
 
@@ -60,12 +68,15 @@ pub trait SameName<R> {
 impl SameName<Anon> for Anon {
     type Out = B0;
 }
-impl<B> SameName<Id<B>> for Anon {
+impl<M> SameName<Named<M>> for Anon {
     type Out = B0;
 }
-impl<B> SameName<Anon> for Id<B> {
+impl<N> SameName<Anon> for Named<N> {
     type Out = B0;
 }
-impl<X: SameBits<Y>, Y> SameName<Id<Y>> for Id<X> {
-    type Out = X::Out;
+impl<N: NameId, M: NameId> SameName<Named<M>> for Named<N>
+where
+    N::Bits: SameBits<M::Bits>,
+{
+    type Out = <N::Bits as SameBits<M::Bits>>::Out;
 }

@@ -1,11 +1,13 @@
 //! Named rule at the type level (SPEC §2): the twin of [`dynamic::named`](crate::dynamic::named).
 //!
-//! The frame F is the longer operand (the left on ties); E is embedded into it. E's axes
-//! without a namesake in F form a queue, last first; walking F from its last axis, an axis
-//! with a namesake pairs with it, a *target* axis takes the next axis of the queue, any other
-//! axis meets an inserted singleton. Targets are F's unnamed axes when there are at least as
-//! many as the queue (step 2), else all of F's axes without a namesake (step 3). Without any
-//! names the rule is NumPy's and costs what NumPy costs.
+//! The frame F is the longer operand (the left on ties); E is embedded into it. A first pass
+//! over F finds each axis' namesake in E and takes it out of E, so what is left of E is the
+//! queue of axes without a namesake, last first (each name is compared once). A second pass
+//! walks F from its last axis: an axis with a namesake pairs with it, a *target* axis takes
+//! the next axis of the queue, any other axis meets an inserted singleton. Targets are F's
+//! unnamed axes when there are at least as many as the queue (step 2), else all of F's axes
+//! without a namesake (step 3). Without any names the rule is NumPy's and costs what NumPy
+//! costs.
 //!
 //! ```
 //! use shapecast::{names, shape, Broadcast};
@@ -18,7 +20,7 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
-use super::list::{At, Found, Ins, Lookup, Missing, NotShorter, UnnamedOf, WithoutNamesakes};
+use super::list::{At, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
 use super::name::NameKind;
 use super::numpy::ZipRight;
 use super::pair::Pair;
@@ -61,44 +63,69 @@ pub trait NamedFrame<E, Sw> {
     type Out;
 }
 
-type Queue<F, E> = <E as WithoutNamesakes<F>>::Out;
+type Marked<F, E> = <F as Namesakes<E>>::Marked;
+type Queue<F, E> = <F as Namesakes<E>>::Rest;
 type Mode<F, E> = <<F as UnnamedOf>::Out as NotShorter<Queue<F, E>>>::Out;
 
 impl<F, E, Sw> NamedFrame<E, Sw> for F
 where
-    E: WithoutNamesakes<F>,
-    F: UnnamedOf,
+    F: Namesakes<E> + UnnamedOf,
     <F as UnnamedOf>::Out: NotShorter<Queue<F, E>>,
-    F: Walk<E, Queue<F, E>, Mode<F, E>, Sw>,
+    Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, Sw>,
 {
-    type Out = <F as Walk<E, Queue<F, E>, Mode<F, E>, Sw>>::Out;
+    type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, Sw>>::Out;
 }
 
-/// Walks F from its last axis, pairing with namesakes, the queue, or inserted singletons.
-pub trait Walk<E, Q, M, Sw> {
+/// First pass (step 1): marks each axis of F with its namesake in E (`Found<At<J, Y>>`) or
+/// `Missing`, taking the namesakes out of E; `Rest` is the queue.
+pub trait Namesakes<E> {
+    /// F's axes as `(Found<_> | Missing, At<I, X>)`, last first.
+    type Marked;
+    /// E without the namesakes, last first.
+    type Rest;
+}
+
+impl<E> Namesakes<E> for () {
+    type Marked = ();
+    type Rest = E;
+}
+
+impl<const I: usize, X: Axis, Xs, E> Namesakes<E> for (At<I, X>, Xs)
+where
+    X::Name: Extract<E>,
+    Xs: Namesakes<<X::Name as Extract<E>>::Rest>,
+{
+    type Marked = (
+        (<X::Name as Extract<E>>::Out, At<I, X>),
+        <Xs as Namesakes<<X::Name as Extract<E>>::Rest>>::Marked,
+    );
+    type Rest = <Xs as Namesakes<<X::Name as Extract<E>>::Rest>>::Rest;
+}
+
+/// Second pass: walks F's marked axes from the last, pairing with namesakes, the queue `Q`,
+/// or inserted singletons.
+pub trait Walk<Q, M, Sw> {
     /// The output elements, last first.
     type Out;
 }
 
-impl<E, Q, M, Sw> Walk<E, Q, M, Sw> for () {
+impl<Q, M, Sw> Walk<Q, M, Sw> for () {
     type Out = ();
 }
 
 type IsTarget<X, M> = <M as Cond>::If<Not<<<X as Axis>::Name as NameKind>::IsNamed>, B1>;
-type Class<X, E> = <<X as Axis>::Name as Lookup<E>>::Out;
-type PartnerOf<X, E, M, Q> = <Class<X, E> as Classify<IsTarget<X, M>, Q>>::Partner;
-type RestOf<X, E, M, Q> = <Class<X, E> as Classify<IsTarget<X, M>, Q>>::Rest;
+type PartnerOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Partner;
+type RestOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Rest;
 
-impl<const I: usize, X: Axis, Xs, E, Q, M: Cond, Sw> Walk<E, Q, M, Sw> for (At<I, X>, Xs)
+impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Sw> Walk<Q, M, Sw> for ((C, At<I, X>), Xs)
 where
-    X::Name: Lookup<E>,
-    Class<X, E>: Classify<IsTarget<X, M>, Q>,
-    Sw: Orient<At<I, X>, PartnerOf<X, E, M, Q>>,
-    Xs: Walk<E, RestOf<X, E, M, Q>, M, Sw>,
+    C: Classify<IsTarget<X, M>, Q>,
+    Sw: Orient<At<I, X>, PartnerOf<C, X, M, Q>>,
+    Xs: Walk<RestOf<C, X, M, Q>, M, Sw>,
 {
     type Out = (
-        <Sw as Orient<At<I, X>, PartnerOf<X, E, M, Q>>>::Out,
-        <Xs as Walk<E, RestOf<X, E, M, Q>, M, Sw>>::Out,
+        <Sw as Orient<At<I, X>, PartnerOf<C, X, M, Q>>>::Out,
+        <Xs as Walk<RestOf<C, X, M, Q>, M, Sw>>::Out,
     );
 }
 

@@ -4,7 +4,7 @@
 use super::axis::Axis;
 use super::bits::{Cond, Not};
 use super::list::{At, Bad, Ins, Ix, No, P};
-use super::name::{Anon, Id, SameBits};
+use super::name::{Anon, NameId, Named, SameBits};
 use super::size::{IsClash, SizePair};
 use super::verdict::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
@@ -52,17 +52,20 @@ impl<X, Y, Sz> NamePick<X, Y, Sz> for (Anon, Anon) {
     type Axis = Sz;
 }
 
-impl<X: Axis, Y, Sz, B> NamePick<X, Y, Sz> for (Id<B>, Anon) {
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Named<N>, Anon) {
     type Conflict = super::bits::B0;
     type Axis = X::Resize<Sz>;
 }
 
-impl<X, Y: Axis, Sz, B> NamePick<X, Y, Sz> for (Anon, Id<B>) {
+impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Anon, Named<M>) {
     type Conflict = super::bits::B0;
     type Axis = Y::Resize<Sz>;
 }
 
-impl<X: Axis, Y, Sz, A: SameBits<B>, B> NamePick<X, Y, Sz> for (Id<A>, Id<B>) {
-    type Conflict = Not<A::Out>;
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Named<N>, Named<M>)
+where
+    N::Bits: SameBits<M::Bits>,
+{
+    type Conflict = Not<<N::Bits as SameBits<M::Bits>>::Out>;
     type Axis = X::Resize<Sz>;
 }

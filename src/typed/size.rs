@@ -9,7 +9,7 @@
 
 use core::marker::PhantomData;
 
-use typenum::{Const, IsEqual, ToUInt, Unsigned, U, U1};
+use typenum::{Const, ToUInt, UInt, UTerm, Unsigned, U};
 
 use super::bits::{Cond, B0, B1};
 
@@ -55,23 +55,65 @@ pub trait AxisSize {
 impl<const N: usize> AxisSize for S<N, Table>
 where
     Const<N>: ToUInt,
-    U<N>: IsEqual<U1>,
-    <U<N> as IsEqual<U1>>::Output: Cond,
+    U<N>: IsOneBits,
 {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
-    type One = <U<N> as IsEqual<U1>>::Output;
+    type One = <U<N> as IsOneBits>::Out;
     type Bits = U<N>;
 }
 
-impl<const N: usize, Bits: Unsigned + IsEqual<U1>> AxisSize for S<N, Bits>
-where
-    <Bits as IsEqual<U1>>::Output: Cond,
-{
+impl<const N: usize, Bits: Unsigned + IsOneBits> AxisSize for S<N, Bits> {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
-    type One = <Bits as IsEqual<U1>>::Output;
+    type One = <Bits as IsOneBits>::Out;
     type Bits = Bits;
+}
+
+/// Whether typenum bits are 1, in constant depth.
+#[doc(hidden)]
+pub trait IsOneBits {
+    type Out: Cond;
+}
+impl IsOneBits for UTerm {
+    type Out = B0;
+}
+impl IsOneBits for UInt<UTerm, B1> {
+    type Out = B1;
+}
+impl<U, B> IsOneBits for UInt<UInt<U, B>, B1> {
+    type Out = B0;
+}
+impl<U> IsOneBits for UInt<U, B0> {
+    type Out = B0;
+}
+
+/// Equality of typenum bits from the least significant bit, stopping at the first
+/// difference (two different sizes usually differ early).
+#[doc(hidden)]
+pub trait SameSize<R> {
+    type Out: Cond;
+}
+impl SameSize<UTerm> for UTerm {
+    type Out = B1;
+}
+impl<U, B> SameSize<UInt<U, B>> for UTerm {
+    type Out = B0;
+}
+impl<U, B> SameSize<UTerm> for UInt<U, B> {
+    type Out = B0;
+}
+impl<U: SameSize<V>, V> SameSize<UInt<V, B0>> for UInt<U, B0> {
+    type Out = U::Out;
+}
+impl<U: SameSize<V>, V> SameSize<UInt<V, B1>> for UInt<U, B1> {
+    type Out = U::Out;
+}
+impl<U, V> SameSize<UInt<V, B1>> for UInt<U, B0> {
+    type Out = B0;
+}
+impl<U, V> SameSize<UInt<V, B0>> for UInt<U, B1> {
+    type Out = B0;
 }
 
 impl AxisSize for Dyn {
@@ -108,12 +150,11 @@ pub trait SizeCase<L, R> {
 /// Both static: 1 stretches, equal sizes stay, anything else clashes.
 impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B1, B1)
 where
-    L::Bits: IsEqual<R::Bits>,
-    <L::Bits as IsEqual<R::Bits>>::Output: Cond,
+    L::Bits: SameSize<R::Bits>,
 {
     type Out = <L::One as Cond>::If<
         R,
-        <R::One as Cond>::If<L, <<L::Bits as IsEqual<R::Bits>>::Output as Cond>::If<L, Clash>>,
+        <R::One as Cond>::If<L, <<L::Bits as SameSize<R::Bits>>::Out as Cond>::If<L, Clash>>,
     >;
 }
 
