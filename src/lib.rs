@@ -75,7 +75,7 @@ pub struct RepeatedName<X>(core::marker::PhantomData<X>);
 
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::typed::name::{NameId, Named};
+    pub use crate::typed::name::*;
     pub use typenum;
 }
 

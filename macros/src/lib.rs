@@ -222,14 +222,11 @@ pub fn names(input: TokenStream) -> TokenStream {
         let text = name.to_string();
         let text = text.strip_prefix("r#").unwrap_or(&text).to_string();
         let hash = fnv1a(&text);
+        // The hash as 16 hex digits, `Nib3<Nib10<...<()>>>` (see `typed::name`).
         let mut id = quote!(());
-        for i in 0..64 {
-            let bit = if (hash >> i) & 1 == 1 {
-                quote!(::shapecast::__private::typenum::B1)
-            } else {
-                quote!(::shapecast::__private::typenum::B0)
-            };
-            id = quote!((#bit, #id));
+        for i in 0..16 {
+            let digit = format_ident!("Nib{}", (hash >> (4 * i)) & 0xf);
+            id = quote!(::shapecast::__private::#digit<#id>);
         }
         let doc = format!("The axis name `{text}`: `{text}` alone has a size known at run time, `{text}<S<N>>` has size N.");
         let marker = format_ident!("{}", name);

@@ -17,6 +17,8 @@
 pub mod axis;
 pub mod bits;
 pub mod broadcast;
+#[doc(hidden)]
+pub mod digits;
 pub mod list;
 pub mod name;
 pub mod named;

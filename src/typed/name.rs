@@ -37,7 +37,9 @@ impl<N> NameKind for Named<N> {
     type IsNamed = B1;
 }
 
-/// Equality of two bit lists, short-circuiting at the first difference.
+/// Equality of two hashes written as hex digits, `Nib3<Nib10<...<()>>>`, stopping at the first
+/// digit that differs. Each digit is its own type constructor, so the solver picks among 16
+/// impls per step, and an equal pair of 64-bit hashes takes 16 steps.
 #[doc(hidden)]
 pub trait SameBits<R> {
     type Out: Cond;
@@ -46,18 +48,8 @@ pub trait SameBits<R> {
 impl SameBits<()> for () {
     type Out = B1;
 }
-impl<X: SameBits<Y>, Y> SameBits<(B0, Y)> for (B0, X) {
-    type Out = X::Out;
-}
-impl<X: SameBits<Y>, Y> SameBits<(B1, Y)> for (B1, X) {
-    type Out = X::Out;
-}
-impl<X, Y> SameBits<(B1, Y)> for (B0, X) {
-    type Out = B0;
-}
-impl<X, Y> SameBits<(B0, Y)> for (B1, X) {
-    type Out = B0;
-}
+
+pub use super::digits::*;
 
 /// Whether two names are the same name (two unnamed axes are not "the same name").
 #[doc(hidden)]
