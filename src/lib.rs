@@ -5,9 +5,22 @@
 //! ONNX, each with a plan of which axis feeds which and the run-time checks that sizes known
 //! only at run time leave.
 //!
-//! This release holds the run-time engine ([`dynamic`]): shapes parsed from the notation of
-//! the rule book, every rule, and one error type whose messages name both shapes, the axis
-//! at fault and the rule.
+//! Every rule exists at run time ([`dynamic`]): shapes parsed from the notation of the rule
+//! book, and one error type whose messages name both shapes, the axis at fault and the rule.
+//! The NumPy and named rules also exist at compile time: [`shape!`] writes a shape as a type,
+//! [`Broadcast`] computes the result type, and a mismatch is a compile error that names both
+//! shapes (see [`BroadcastWith`]).
+//!
+//! ```
+//! use shapecast::{names, shape, Broadcast};
+//! names!(CHANNEL, H, W);
+//! static_assertions::assert_type_eq_all!(
+//!     Broadcast<shape![?, CHANNEL: 3, H, W], shape![?, H, W]>,
+//!     shape![?, CHANNEL: 3, H, W]
+//! );
+//! ```
+//!
+//! At run time:
 //!
 //! ```
 //! use shapecast::{broadcast, DynShape, Rule};
@@ -41,7 +54,6 @@
 //! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
 //! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
 #![forbid(unsafe_code)]
-#![recursion_limit = "256"]
 #![warn(missing_docs)]
 
 pub mod dynamic;
@@ -72,6 +84,11 @@ pub struct NamesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 /// The output would name two axes alike (the NumPy rule pairs by position, so `[H: 1, 3]`
 /// with `[H: 3]` gives `H` twice).
 pub struct RepeatedName<X>(core::marker::PhantomData<X>);
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[doc(hidden)]
 pub mod __private {
