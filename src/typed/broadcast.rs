@@ -17,6 +17,7 @@ use super::list::{Collect, DistinctIf, PlanOf, Unwrap};
 use super::named::NamedOrNumpy;
 use super::numpy::ZipRight;
 use super::shape::Shape;
+use super::size::policy::Bcast;
 use super::verdict::{Accepted, Verdict};
 use crate::dynamic::plan::{Check, Condition, Plan};
 use crate::dynamic::shape::Size;
@@ -57,24 +58,26 @@ type Collected<E> = <E as Collect>::Out;
 
 impl<A: Shape, B: Shape> Compute<A, B> for Numpy
 where
-    A::Rev: ZipRight<B::Rev>,
-    <A::Rev as ZipRight<B::Rev>>::Out: Collect,
-    And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>,
-    <And<A::HasNames, B::HasNames> as DistinctIf<Collected<<A::Rev as ZipRight<B::Rev>>::Out>>>::Out:
-        Unwrap,
+    A::Rev: ZipRight<B::Rev, Bcast>,
+    <A::Rev as ZipRight<B::Rev, Bcast>>::Out: Collect,
+    And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>>,
+    <And<A::HasNames, B::HasNames> as DistinctIf<
+        Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>,
+    >>::Out: Unwrap,
 {
-    type Elems = <A::Rev as ZipRight<B::Rev>>::Out;
+    type Elems = <A::Rev as ZipRight<B::Rev, Bcast>>::Out;
     /// Positional pairing can name two output axes alike; only possible when both have names.
-    type Outcome = <<And<A::HasNames, B::HasNames> as DistinctIf<Collected<Self::Elems>>>::Out as Unwrap>::Out;
+    type Outcome =
+        <<And<A::HasNames, B::HasNames> as DistinctIf<Collected<Self::Elems>>>::Out as Unwrap>::Out;
 }
 
 impl<A: Shape, B: Shape> Compute<A, B> for Named
 where
-    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev>,
-    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out: Collect,
-    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out>: Unwrap,
+    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, Bcast>,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out: Collect,
+    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out>: Unwrap,
 {
-    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev>>::Out;
+    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out;
     type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
 }
 

@@ -26,39 +26,39 @@ use super::numpy::ZipRight;
 use super::pair::Pair;
 
 /// Named pairing of reversed lists `Self` (left) and `RB` (right), by whether either has names.
-pub trait NamedOrNumpy<RA, RB> {
+pub trait NamedOrNumpy<RA, RB, Pol> {
     /// The output elements, last first.
     type Out;
 }
 
 /// No names anywhere: NumPy's zip.
-impl<RA: ZipRight<RB>, RB> NamedOrNumpy<RA, RB> for B0 {
+impl<RA: ZipRight<RB, Pol>, RB, Pol> NamedOrNumpy<RA, RB, Pol> for B0 {
     type Out = RA::Out;
 }
 
 /// Names: pick the frame.
-impl<RA: NotShorter<RB>, RB> NamedOrNumpy<RA, RB> for B1
+impl<RA: NotShorter<RB>, RB, Pol> NamedOrNumpy<RA, RB, Pol> for B1
 where
-    RA::Out: FrameOf<RA, RB>,
+    RA::Out: FrameOf<RA, RB, Pol>,
 {
-    type Out = <RA::Out as FrameOf<RA, RB>>::Out;
+    type Out = <RA::Out as FrameOf<RA, RB, Pol>>::Out;
 }
 
 /// The frame is the left (`B1`) or the right (`B0`).
-pub trait FrameOf<RA, RB> {
+pub trait FrameOf<RA, RB, Pol> {
     /// The output elements, last first.
     type Out;
 }
-impl<RA: NamedFrame<RB, B0>, RB> FrameOf<RA, RB> for B1 {
+impl<RA: NamedFrame<RB, B0, Pol>, RB, Pol> FrameOf<RA, RB, Pol> for B1 {
     type Out = RA::Out;
 }
-impl<RA, RB: NamedFrame<RA, B1>> FrameOf<RA, RB> for B0 {
+impl<RA, RB: NamedFrame<RA, B1, Pol>, Pol> FrameOf<RA, RB, Pol> for B0 {
     type Out = RB::Out;
 }
 
 /// The named rule with `Self` as the frame F and `E` embedded; `Sw` is `B1` when F is the
-/// right operand.
-pub trait NamedFrame<E, Sw> {
+/// right operand; pairs follow policy `Pol`.
+pub trait NamedFrame<E, Sw, Pol> {
     /// The output elements, last first.
     type Out;
 }
@@ -67,13 +67,13 @@ type Marked<F, E> = <F as Namesakes<E>>::Marked;
 type Queue<F, E> = <F as Namesakes<E>>::Rest;
 type Mode<F, E> = <<F as UnnamedOf>::Out as NotShorter<Queue<F, E>>>::Out;
 
-impl<F, E, Sw> NamedFrame<E, Sw> for F
+impl<F, E, Sw, Pol> NamedFrame<E, Sw, Pol> for F
 where
     F: Namesakes<E> + UnnamedOf,
     <F as UnnamedOf>::Out: NotShorter<Queue<F, E>>,
-    Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, Sw>,
+    Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>,
 {
-    type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, Sw>>::Out;
+    type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>>::Out;
 }
 
 /// First pass (step 1): marks each axis of F with its namesake in E (`Found<At<J, Y>>`) or
@@ -103,7 +103,7 @@ where
 }
 
 /// Second pass: walks F's marked axes from the last, pairing with namesakes, the queue `Q`,
-/// or inserted singletons.
+/// or inserted singletons; `Sw` is `(F is the right, policy)`.
 pub trait Walk<Q, M, Sw> {
     /// The output elements, last first.
     type Out;
@@ -154,14 +154,14 @@ impl<Q> Classify<B0, Q> for Missing {
     type Rest = Q;
 }
 
-/// Puts a pair back in the operands' order: F is the left (`B0`) or the right (`B1`).
+/// Puts a pair back in the operands' order: `Self` is `(F is the right, policy)`.
 pub trait Orient<Fx, Ex> {
     /// The output element.
     type Out;
 }
-impl<Fx: Pair<Ex>, Ex> Orient<Fx, Ex> for B0 {
+impl<Fx: Pair<Ex, Pol>, Ex, Pol> Orient<Fx, Ex> for (B0, Pol) {
     type Out = Fx::Out;
 }
-impl<Fx, Ex: Pair<Fx>> Orient<Fx, Ex> for B1 {
+impl<Fx, Ex: Pair<Fx, Pol>, Pol> Orient<Fx, Ex> for (B1, Pol) {
     type Out = Ex::Out;
 }

@@ -13,28 +13,28 @@
 use super::list::Ins;
 use super::pair::Pair;
 
-/// Right-aligned pairing of two reversed lists.
-pub trait ZipRight<R> {
+/// Right-aligned pairing of two reversed lists under policy `Pol`.
+pub trait ZipRight<R, Pol> {
     /// The output elements, last first.
     type Out;
 }
 
-impl ZipRight<()> for () {
+impl<Pol> ZipRight<(), Pol> for () {
     type Out = ();
 }
 
-impl<X: Pair<Ins>, Xs: ZipRight<()>> ZipRight<()> for (X, Xs) {
+impl<X: Pair<Ins, Pol>, Xs: ZipRight<(), Pol>, Pol> ZipRight<(), Pol> for (X, Xs) {
     type Out = (X::Out, Xs::Out);
 }
 
-impl<Y, Ys> ZipRight<(Y, Ys)> for ()
+impl<Y, Ys, Pol> ZipRight<(Y, Ys), Pol> for ()
 where
-    Ins: Pair<Y>,
-    (): ZipRight<Ys>,
+    Ins: Pair<Y, Pol>,
+    (): ZipRight<Ys, Pol>,
 {
-    type Out = (<Ins as Pair<Y>>::Out, <() as ZipRight<Ys>>::Out);
+    type Out = (<Ins as Pair<Y, Pol>>::Out, <() as ZipRight<Ys, Pol>>::Out);
 }
 
-impl<X: Pair<Y>, Xs: ZipRight<Ys>, Y, Ys> ZipRight<(Y, Ys)> for (X, Xs) {
+impl<X: Pair<Y, Pol>, Xs: ZipRight<Ys, Pol>, Y, Ys, Pol> ZipRight<(Y, Ys), Pol> for (X, Xs) {
     type Out = (X::Out, Xs::Out);
 }

@@ -2,44 +2,48 @@
 //! error that names both axes (a name conflict before a size conflict, as at run time). The twin of `combine` in `dynamic::plan`.
 
 use super::axis::Axis;
-use super::bits::{Cond, Not};
+use super::bits::{Cond, Not, B0, B1};
 use super::list::{At, Bad, Ins, Ix, No, P};
 use super::name::{Anon, NameId, Named, SameBits};
+use super::size::policy::{Bcast, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
 use super::verdict::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
-/// The output element of a pair: `P<left source, right source, axis>` or `Bad<error>`.
-pub trait Pair<R> {
+/// The output element of a pair under policy `Pol`: `P<left source, right source, axis>`
+/// or `Bad<error>`.
+pub trait Pair<R, Pol> {
     /// The element.
     type Out;
 }
 
-impl<const I: usize, X: Axis> Pair<Ins> for At<I, X> {
+impl<const I: usize, X: Axis, Pol> Pair<Ins, Pol> for At<I, X> {
     type Out = P<Ix<I>, No, X>;
 }
 
-impl<const J: usize, Y: Axis> Pair<At<J, Y>> for Ins {
+impl<const J: usize, Y: Axis, Pol> Pair<At<J, Y>, Pol> for Ins {
     type Out = P<No, Ix<J>, Y>;
 }
 
-type PairSize<X, Y> = <<X as Axis>::Size as SizePair<<Y as Axis>::Size>>::Out;
+type PairSize<X, Y, Pol> = <<X as Axis>::Size as SizePair<<Y as Axis>::Size, Pol>>::Out;
+type Names<X, Y, Pol> = (Pol, <X as Axis>::Name, <Y as Axis>::Name);
 
-impl<const I: usize, X: Axis, const J: usize, Y: Axis> Pair<At<J, Y>> for At<I, X>
+impl<const I: usize, X: Axis, const J: usize, Y: Axis, Pol> Pair<At<J, Y>, Pol> for At<I, X>
 where
-    X::Size: SizePair<Y::Size>,
-    PairSize<X, Y>: IsClash,
-    (X::Name, Y::Name): NamePick<X, Y, PairSize<X, Y>>,
+    X::Size: SizePair<Y::Size, Pol>,
+    PairSize<X, Y, Pol>: IsClash,
+    Names<X, Y, Pol>: NamePick<X, Y, PairSize<X, Y, Pol>>,
 {
-    type Out = <<(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Conflict as Cond>::If<
+    type Out = <<Names<X, Y, Pol> as NamePick<X, Y, PairSize<X, Y, Pol>>>::Conflict as Cond>::If<
         Bad<NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
-        <<PairSize<X, Y> as IsClash>::Out as Cond>::If<
+        <<PairSize<X, Y, Pol> as IsClash>::Out as Cond>::If<
             Bad<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
-            P<Ix<I>, Ix<J>, <(X::Name, Y::Name) as NamePick<X, Y, PairSize<X, Y>>>::Axis>,
+            P<Ix<I>, Ix<J>, <Names<X, Y, Pol> as NamePick<X, Y, PairSize<X, Y, Pol>>>::Axis>,
         >,
     >;
 }
 
-/// The output axis of a pair of size `Sz`, by the two names: either name, never two.
+/// The output axis of a pair of size `Sz`, by the policy and the two names. `Self` is
+/// `(policy, left name, right name)`.
 pub trait NamePick<X, Y, Sz> {
     /// Whether the names conflict.
     type Conflict: Cond;
@@ -47,25 +51,67 @@ pub trait NamePick<X, Y, Sz> {
     type Axis;
 }
 
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (Anon, Anon) {
-    type Conflict = super::bits::B0;
+type SameNames<N, M> = <<N as NameId>::Bits as SameBits<<M as NameId>::Bits>>::Out;
+
+// Broadcasting: either name, never two.
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (Bcast, Anon, Anon) {
+    type Conflict = B0;
     type Axis = Sz;
 }
-
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Named<N>, Anon) {
-    type Conflict = super::bits::B0;
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Bcast, Named<N>, Anon) {
+    type Conflict = B0;
     type Axis = X::Resize<Sz>;
 }
-
-impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Anon, Named<M>) {
-    type Conflict = super::bits::B0;
+impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Bcast, Anon, Named<M>) {
+    type Conflict = B0;
     type Axis = Y::Resize<Sz>;
 }
-
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Named<N>, Named<M>)
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Bcast, Named<N>, Named<M>)
 where
     N::Bits: SameBits<M::Bits>,
 {
-    type Conflict = Not<<N::Bits as SameBits<M::Bits>>::Out>;
+    type Conflict = Not<SameNames<N, M>>;
+    type Axis = X::Resize<Sz>;
+}
+
+// Exact: identical names, absence included.
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (Exact, Anon, Anon) {
+    type Conflict = B0;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Exact, Named<N>, Anon) {
+    type Conflict = B1;
+    type Axis = X::Resize<Sz>;
+}
+impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Exact, Anon, Named<M>) {
+    type Conflict = B1;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Exact, Named<N>, Named<M>)
+where
+    N::Bits: SameBits<M::Bits>,
+{
+    type Conflict = Not<SameNames<N, M>>;
+    type Axis = X::Resize<Sz>;
+}
+
+// Into the left: two different names conflict; the left's name (or none) stays.
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (IntoLhs, Anon, Anon) {
+    type Conflict = B0;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (IntoLhs, Named<N>, Anon) {
+    type Conflict = B0;
+    type Axis = X::Resize<Sz>;
+}
+impl<X, Y, Sz, M> NamePick<X, Y, Sz> for (IntoLhs, Anon, Named<M>) {
+    type Conflict = B0;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (IntoLhs, Named<N>, Named<M>)
+where
+    N::Bits: SameBits<M::Bits>,
+{
+    type Conflict = Not<SameNames<N, M>>;
     type Axis = X::Resize<Sz>;
 }

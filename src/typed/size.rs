@@ -127,49 +127,92 @@ impl AxisSize for Dyn {
 #[doc(hidden)]
 pub struct Clash;
 
-/// The broadcast size of a pair: the size that is not 1, `Dyn` where run time decides, or
-/// [`Clash`]. SPEC §0 and §14.
+/// How a rule treats a pair (the twin of the run-time `SizePolicy`/`NamePolicy`).
+pub mod policy {
+    /// Equal, or one is 1; the output takes either name (NumPy, named, static, outer, embed).
+    pub struct Bcast;
+    /// Equal sizes and identical names only (strict, compare).
+    pub struct Exact;
+    /// The right must be 1 or equal the left; the output is the left's axis (assign, pdpd).
+    pub struct IntoLhs;
+}
+use policy::{Bcast, Exact, IntoLhs};
+
+/// The size of a pair under policy `Pol`: a size type, or [`Clash`]. SPEC §0 and §14.
 #[doc(hidden)]
-pub trait SizePair<R> {
+pub trait SizePair<R, Pol> {
     type Out;
 }
 
-impl<L: AxisSize, R: AxisSize> SizePair<R> for L
+impl<L: AxisSize, R: AxisSize, Pol> SizePair<R, Pol> for L
 where
-    (L::Known, R::Known): SizeCase<L, R>,
+    (L::Known, R::Known): SizeCase<L, R, Pol>,
 {
-    type Out = <(L::Known, R::Known) as SizeCase<L, R>>::Out;
+    type Out = <(L::Known, R::Known) as SizeCase<L, R, Pol>>::Out;
 }
 
 /// [`SizePair`] by which sides are static.
 #[doc(hidden)]
-pub trait SizeCase<L, R> {
+pub trait SizeCase<L, R, Pol> {
     type Out;
 }
 
+type Same<L, R> = <<L as AxisSize>::Bits as SameSize<<R as AxisSize>::Bits>>::Out;
+
 /// Both static: 1 stretches, equal sizes stay, anything else clashes.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B1, B1)
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B1, B1)
 where
     L::Bits: SameSize<R::Bits>,
 {
-    type Out = <L::One as Cond>::If<
-        R,
-        <R::One as Cond>::If<L, <<L::Bits as SameSize<R::Bits>>::Out as Cond>::If<L, Clash>>,
-    >;
+    type Out = <L::One as Cond>::If<R, <R::One as Cond>::If<L, <Same<L, R> as Cond>::If<L, Clash>>>;
 }
-
 /// `?` with static n: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B0, B1) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B0, B1) {
     type Out = <R::One as Cond>::If<L, R>;
 }
-
 /// Static n with `?`: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B1, B0) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B1, B0) {
     type Out = <L::One as Cond>::If<R, L>;
 }
-
 /// `?` with `?`: `?`.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R> for (B0, B0) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B0, B0) {
+    type Out = L;
+}
+
+/// Both static: equal or clash.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B1, B1)
+where
+    L::Bits: SameSize<R::Bits>,
+{
+    type Out = <Same<L, R> as Cond>::If<L, Clash>;
+}
+/// `?` with static n: n, checked at run time.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B0, B1) {
+    type Out = R;
+}
+/// Static n with `?`, or `?` with `?`: the left, checked at run time.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B1, B0) {
+    type Out = L;
+}
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B0, B0) {
+    type Out = L;
+}
+
+/// Both static: the right is 1 or equal to the left, which stays.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B1)
+where
+    L::Bits: SameSize<R::Bits>,
+{
+    type Out = <Same<L, R> as Cond>::If<L, <R::One as Cond>::If<L, Clash>>;
+}
+/// Any `?`: the left stays, checked at run time where needed.
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B0, B1) {
+    type Out = L;
+}
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B0) {
+    type Out = L;
+}
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B0, B0) {
     type Out = L;
 }
 
