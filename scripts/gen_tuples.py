@@ -32,11 +32,13 @@ for n in range(MAX + 1):
         named = f"Or<{named}, <<{t} as Axis>::Name as NameKind>::IsNamed>"
     sizes = ", ".join(f"<{t}::Size as super::size::AxisSize>::SIZE" for t in ts)
     names = ", ".join(f"{t}::NAME" for t in ts)
+    pattern = ", ".join(f"matches!(<{t}::Size as super::size::AxisSize>::SIZE, Some(1))" for t in ts)
     out.append(f'''
 impl<{gens}> Shape for {tup} {{
     const RANK: usize = {n};
     const SIZES: &'static [Option<usize>] = &[{sizes}];
     const NAMES: &'static [Option<&'static str>] = &[{names}];
+    const BROADCASTABLE: &'static [bool] = &[{pattern}];
     type Rev = {rev};
     type HasNames = {named};
 }}

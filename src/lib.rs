@@ -63,9 +63,13 @@ pub mod typed;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
-pub use typed::broadcast::{rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::broadcast::{
+    rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker,
+};
+pub use typed::narrow::Narrow;
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
+pub use typed::theano::{Col, Row};
 
 // The error types of the type level live at the crate root so that compile errors print
 // them with a short path (see `typed::verdict`).
@@ -80,6 +84,12 @@ pub struct SizesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 
 /// The pair's axes carry two different names.
 pub struct NamesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
+
+/// The ranks differ where the rule wants identical shapes (strict, compare).
+pub struct RanksDiffer;
+
+/// The right operand has more axes than the left, which the rule forbids (assign).
+pub struct RhsLonger;
 
 /// The output would name two axes alike (the NumPy rule pairs by position, so `[H: 1, 3]`
 /// with `[H: 3]` gives `H` twice).

@@ -251,6 +251,20 @@ impl Broadcasted {
     }
 }
 
+impl Rule {
+    /// How this rule treats the sizes of a pair (shared by both levels for run-time checks).
+    pub(crate) fn size_policy(self) -> SizePolicy {
+        match self {
+            Rule::Numpy | Rule::Named | Rule::Outer | Rule::Embed | Rule::Bidirectional => {
+                SizePolicy::Broadcast
+            }
+            Rule::Static => SizePolicy::StaticOnly,
+            Rule::Strict | Rule::Compare => SizePolicy::Exact,
+            Rule::Pdpd { .. } | Rule::Assign => SizePolicy::Into,
+        }
+    }
+}
+
 /// How a rule treats the sizes of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SizePolicy {
@@ -277,7 +291,7 @@ pub(crate) enum NamePolicy {
 
 /// Sizes of a pair under a policy: the output size and the run-time check it leaves, or
 /// `None` when the rule refuses them.
-fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, Option<Condition>)> {
+pub(crate) fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, Option<Condition>)> {
     use Size::{Known, Unknown};
     let cond = match policy {
         SizePolicy::Broadcast => Condition::Broadcastable,

@@ -19,7 +19,8 @@ use super::numpy::ZipRight;
 use super::shape::Shape;
 use super::size::policy::Bcast;
 use super::verdict::{Accepted, Verdict};
-use crate::dynamic::plan::{Check, Condition, Plan};
+use crate::dynamic::plan::{pair_size, Check, Plan};
+use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::Size;
 
 /// The rule markers of the type level, the twins of [`Rule`](crate::Rule).
@@ -42,9 +43,89 @@ pub mod rule {
     /// ```
     #[derive(Clone, Copy, Debug, Default)]
     pub struct Named;
+
+    /// SPEC §5: identical shapes only (OpenVINO `NONE`).
+    ///
+    /// ```
+    /// use shapecast::{rule::Strict, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Strict, shape![2, 3], shape![2, 3]>, shape![2, 3]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Strict;
+
+    /// SPEC §6: one operand is a scalar, or both shapes are identical (comparisons, logic).
+    ///
+    /// ```
+    /// use shapecast::{rule::Compare, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Compare, shape![], shape![3, 3]>, shape![3, 3]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Compare;
+
+    /// SPEC §7 (Theano): paired as the named rule, but only statically-1 axes stretch; a `?`
+    /// must equal its partner at run time.
+    ///
+    /// ```
+    /// use shapecast::{rule::Static, shape, BroadcastBy, BroadcastsUnder};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Static, shape![1, ?], shape![?, ?]>, shape![?, ?]);
+    /// let checks = <shape![1, ?] as BroadcastsUnder<Static, shape![?, ?]>>::checks();
+    /// assert_eq!(checks[0].condition, shapecast::Condition::Equal);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Static;
+
+    /// SPEC §9 (OpenVINO BIDIRECTIONAL, ONNX Expand): the input broadcast with the target.
+    ///
+    /// ```
+    /// use shapecast::{rule::Bidirectional, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Bidirectional, shape![3, 1], shape![2, 1, 6]>, shape![2, 3, 6]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Bidirectional;
+
+    /// SPEC §10: the right operand into the left (the destination), whose shape never changes.
+    ///
+    /// ```
+    /// use shapecast::{rule::Assign, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Assign, shape![3, 3], shape![3]>, shape![3, 3]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Assign;
 }
 
-use rule::{Named, Numpy};
+use rule::{Assign, Bidirectional, Compare, Named, Numpy, Static, Strict};
+
+/// The run-time twin of a rule marker.
+///
+/// ```
+/// use shapecast::{rule, RuleMarker, Rule};
+/// assert_eq!(<rule::Static as RuleMarker>::RULE, Rule::Static);
+/// ```
+pub trait RuleMarker {
+    /// The run-time rule.
+    const RULE: Rule;
+}
+impl RuleMarker for Numpy {
+    const RULE: Rule = Rule::Numpy;
+}
+impl RuleMarker for Named {
+    const RULE: Rule = Rule::Named;
+}
+impl RuleMarker for Strict {
+    const RULE: Rule = Rule::Strict;
+}
+impl RuleMarker for Compare {
+    const RULE: Rule = Rule::Compare;
+}
+impl RuleMarker for Static {
+    const RULE: Rule = Rule::Static;
+}
+impl RuleMarker for Bidirectional {
+    const RULE: Rule = Rule::Bidirectional;
+}
+impl RuleMarker for Assign {
+    const RULE: Rule = Rule::Assign;
+}
 
 /// How a rule pairs two shapes: the output elements (last first), and the outcome: the
 /// output axes or the error.
@@ -82,6 +163,9 @@ where
 }
 
 type Outcome<R, A, B> = <R as Compute<A, B>>::Outcome;
+
+/// The outcome of a list of output elements: the output axes or the first error.
+pub(crate) type Finish<E> = <<E as Collect>::Out as Unwrap>::Out;
 
 /// `Self` broadcasts with `Rhs` under the rule `R`: the output shape as a type, and the plan
 /// and run-time checks read off the types.
@@ -128,15 +212,10 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
     /// ```
     fn checks() -> Vec<Check>
     where
-        R: Compute<Self, Rhs>,
+        R: Compute<Self, Rhs> + RuleMarker,
         <R as Compute<Self, Rhs>>::Elems: PlanOf,
     {
-        checks_of(
-            &Self::plan(),
-            Self::SIZES,
-            Rhs::SIZES,
-            Condition::Broadcastable,
-        )
+        checks_of(&Self::plan(), Self::SIZES, Rhs::SIZES, R::RULE)
     }
 }
 
@@ -148,22 +227,22 @@ where
     type Output = <Outcome<R, A, B> as Verdict<R, A, B>>::Output;
 }
 
-/// The run-time checks of a plan: every pair with a `?` facing anything but a static 1.
+/// The run-time checks of a plan under a rule's size policy (SPEC §14): the same per-pair
+/// function the run-time engine uses. An inserted singleton always stretches.
 pub(crate) fn checks_of(
     plan: &Plan,
     lhs: &[Option<usize>],
     rhs: &[Option<usize>],
-    condition: Condition,
+    rule: Rule,
 ) -> Vec<Check> {
-    let size = |sizes: &[Option<usize>], k: Option<usize>| match k {
-        None => Size::Known(1),
-        Some(k) => sizes[k].map_or(Size::Unknown, Size::Known),
-    };
+    let size = |sizes: &[Option<usize>], k: usize| sizes[k].map_or(Size::Unknown, Size::Known);
     let mut checks = Vec::new();
     for (axis, (&l, &r)) in plan.lhs.iter().zip(&plan.rhs).enumerate() {
-        let (ls, rs) = (size(lhs, l), size(rhs, r));
-        let unknown = ls == Size::Unknown || rs == Size::Unknown;
-        if unknown && !ls.is_one() && !rs.is_one() {
+        let (Some(lk), Some(rk)) = (l, r) else {
+            continue;
+        };
+        let (ls, rs) = (size(lhs, lk), size(rhs, rk));
+        if let Some((_, Some(condition))) = pair_size(rule.size_policy(), ls, rs) {
             checks.push(Check {
                 axis,
                 lhs_axis: l,

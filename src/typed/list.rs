@@ -272,3 +272,18 @@ impl<Xs> RepeatVerdict<Xs> for NoRepeat {
 impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
     type Out = Bad<crate::RepeatedName<X>>;
 }
+
+/// Whether a list is empty.
+pub trait IsEmpty {
+    /// `B1` for `()`.
+    type Out: Cond;
+}
+impl IsEmpty for () {
+    type Out = B1;
+}
+impl<X, Xs> IsEmpty for (X, Xs) {
+    type Out = B0;
+}
+
+/// Whether two lists have the same length.
+pub type SameLen<A, B> = super::bits::And<<A as NotShorter<B>>::Out, <B as NotShorter<A>>::Out>;

@@ -14,17 +14,23 @@
 //! );
 //! ```
 
+pub mod assign;
 pub mod axis;
+pub mod bidirectional;
 pub mod bits;
 pub mod broadcast;
+pub mod compare;
 #[doc(hidden)]
 pub mod digits;
 pub mod list;
 pub mod name;
 pub mod named;
+pub mod narrow;
 pub mod numpy;
 pub mod pair;
 pub mod shape;
 pub mod size;
+pub mod strict;
+pub mod theano;
 mod tuples;
 pub mod verdict;

@@ -32,6 +32,13 @@ pub trait Shape {
     const SIZES: &'static [Option<usize>];
     /// The names, `None` for unnamed axes.
     const NAMES: &'static [Option<&'static str>];
+    /// Theano's broadcastable pattern (SPEC §7): true where the axis is statically 1.
+    ///
+    /// ```
+    /// use shapecast::{shape, Shape};
+    /// assert_eq!(<shape![1, ?, 3] as Shape>::BROADCASTABLE, &[true, false, false]);
+    /// ```
+    const BROADCASTABLE: &'static [bool];
     /// The axes last first, each tagged with its index.
     #[doc(hidden)]
     type Rev;

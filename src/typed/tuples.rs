@@ -11,6 +11,7 @@ impl Shape for () {
     const RANK: usize = 0;
     const SIZES: &'static [Option<usize>] = &[];
     const NAMES: &'static [Option<&'static str>] = &[];
+    const BROADCASTABLE: &'static [bool] = &[];
     type Rev = ();
     type HasNames = super::bits::B0;
 }
@@ -23,6 +24,8 @@ impl<X0: Axis> Shape for (X0,) {
     const RANK: usize = 1;
     const SIZES: &'static [Option<usize>] = &[<X0::Size as super::size::AxisSize>::SIZE];
     const NAMES: &'static [Option<&'static str>] = &[X0::NAME];
+    const BROADCASTABLE: &'static [bool] =
+        &[matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1))];
     type Rev = (At<0, X0>, ());
     type HasNames = Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>;
 }
@@ -38,6 +41,10 @@ impl<X0: Axis, X1: Axis> Shape for (X0, X1) {
         <X1::Size as super::size::AxisSize>::SIZE,
     ];
     const NAMES: &'static [Option<&'static str>] = &[X0::NAME, X1::NAME];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (At<1, X1>, (At<0, X0>, ()));
     type HasNames = Or<
         Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
@@ -57,6 +64,11 @@ impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2) {
         <X2::Size as super::size::AxisSize>::SIZE,
     ];
     const NAMES: &'static [Option<&'static str>] = &[X0::NAME, X1::NAME, X2::NAME];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (At<2, X2>, (At<1, X1>, (At<0, X0>, ())));
     type HasNames = Or<
         Or<
@@ -80,6 +92,12 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3) {
         <X3::Size as super::size::AxisSize>::SIZE,
     ];
     const NAMES: &'static [Option<&'static str>] = &[X0::NAME, X1::NAME, X2::NAME, X3::NAME];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))));
     type HasNames = Or<
         Or<
@@ -108,6 +126,13 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3
     ];
     const NAMES: &'static [Option<&'static str>] =
         &[X0::NAME, X1::NAME, X2::NAME, X3::NAME, X4::NAME];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (
         At<4, X4>,
         (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
@@ -147,6 +172,14 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape
     ];
     const NAMES: &'static [Option<&'static str>] =
         &[X0::NAME, X1::NAME, X2::NAME, X3::NAME, X4::NAME, X5::NAME];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (
         At<5, X5>,
         (
@@ -199,6 +232,15 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
         X4::NAME,
         X5::NAME,
         X6::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<6, X6>,
@@ -260,6 +302,16 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
         X5::NAME,
         X6::NAME,
         X7::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<7, X7>,
@@ -329,6 +381,17 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
         X6::NAME,
         X7::NAME,
         X8::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<8, X8>,
@@ -416,6 +479,18 @@ impl<
         X7::NAME,
         X8::NAME,
         X9::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<9, X9>,
@@ -525,6 +600,19 @@ impl<
         X8::NAME,
         X9::NAME,
         X10::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<10, X10>,
@@ -648,6 +736,20 @@ impl<
         X9::NAME,
         X10::NAME,
         X11::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X11::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<11, X11>,
@@ -784,6 +886,21 @@ impl<
         X10::NAME,
         X11::NAME,
         X12::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X11::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X12::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<12, X12>,
@@ -934,6 +1051,22 @@ impl<
         X12::NAME,
         X13::NAME,
     ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X11::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X12::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X13::Size as super::size::AxisSize>::SIZE, Some(1)),
+    ];
     type Rev = (
         At<13, X13>,
         (
@@ -1070,6 +1203,23 @@ impl<
         X12::NAME,
         X13::NAME,
         X14::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X11::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X12::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X13::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X14::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<14, X14>,
@@ -1237,6 +1387,24 @@ impl<
         X13::NAME,
         X14::NAME,
         X15::NAME,
+    ];
+    const BROADCASTABLE: &'static [bool] = &[
+        matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X1::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X2::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X3::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X4::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X5::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X6::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X7::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X8::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X9::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X10::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X11::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X12::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X13::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X14::Size as super::size::AxisSize>::SIZE, Some(1)),
+        matches!(<X15::Size as super::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (
         At<15, X15>,

@@ -14,7 +14,7 @@
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-pub use crate::{LhsAxis, NamesDiffer, RepeatedName, RhsAxis, SizesDiffer};
+pub use crate::{LhsAxis, NamesDiffer, RanksDiffer, RepeatedName, RhsAxis, RhsLonger, SizesDiffer};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
@@ -50,5 +50,11 @@ impl<L, R> Accepted for NamesDiffer<L, R> {
     const VALUE: bool = false;
 }
 impl<X> Accepted for RepeatedName<X> {
+    const VALUE: bool = false;
+}
+impl Accepted for RanksDiffer {
+    const VALUE: bool = false;
+}
+impl Accepted for RhsLonger {
     const VALUE: bool = false;
 }

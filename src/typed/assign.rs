@@ -1,0 +1,50 @@
+//! Assignment rule at the type level (SPEC §10): the twin of
+//! [`dynamic::assign`](crate::dynamic::assign). The source (right) has at most the
+//! destination's rank, pairs into the destination's frame by the named rule, and each of its
+//! axes is 1 or equal to the destination's; the result is the destination itself.
+//!
+//! ```
+//! use shapecast::{names, rule::Assign, shape, Accepts, BroadcastBy};
+//! names!(H, W);
+//! static_assertions::assert_type_eq_all!(BroadcastBy<Assign, shape![H: 2, W: 3], shape![W: 3, H: 1]>, shape![H: 2, W: 3]);
+//! assert!(!<shape![1] as Accepts<Assign, shape![3]>>::VALUE); // would grow the destination
+//! assert!(!<shape![3] as Accepts<Assign, shape![1, 3]>>::VALUE);
+//! ```
+
+use super::bits::{Or, B0, B1};
+use super::broadcast::{Compute, Finish};
+use super::list::{Bad, Collect, NotShorter, Unwrap};
+use super::named::NamedOrNumpy;
+use super::shape::Shape;
+use super::size::policy::IntoLhs;
+use crate::rule::Assign;
+use crate::RhsLonger;
+
+/// The source fits the destination's rank (`B1`): named pairing in the destination's frame,
+/// each pair into the left; else the error. `Nm` is whether either has names.
+pub trait AssignCase<RA, RB, Nm> {
+    /// The output elements, last first.
+    type Out;
+}
+impl<RA, RB, Nm: NamedOrNumpy<RA, RB, IntoLhs>> AssignCase<RA, RB, Nm> for B1 {
+    type Out = Nm::Out;
+}
+impl<RA, RB, Nm> AssignCase<RA, RB, Nm> for B0 {
+    type Out = (Bad<RhsLonger>, ());
+}
+
+type HasNames<A, B> = Or<<A as Shape>::HasNames, <B as Shape>::HasNames>;
+type Fits<A, B> = <<A as Shape>::Rev as NotShorter<<B as Shape>::Rev>>::Out;
+type Elems<A, B> =
+    <Fits<A, B> as AssignCase<<A as Shape>::Rev, <B as Shape>::Rev, HasNames<A, B>>>::Out;
+
+impl<A: Shape, B: Shape> Compute<A, B> for Assign
+where
+    A::Rev: NotShorter<B::Rev>,
+    Fits<A, B>: AssignCase<A::Rev, B::Rev, HasNames<A, B>>,
+    Elems<A, B>: Collect,
+    <Elems<A, B> as Collect>::Out: Unwrap,
+{
+    type Elems = Elems<A, B>;
+    type Outcome = Finish<Self::Elems>;
+}
