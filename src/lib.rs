@@ -91,6 +91,12 @@ pub struct RanksDiffer;
 /// The right operand has more axes than the left, which the rule forbids (assign).
 pub struct RhsLonger;
 
+/// Embedding rule: this axis of the shorter operand finds no compatible partner in order.
+pub struct NoMatch<X>(core::marker::PhantomData<X>);
+
+/// PDPD rule: the start axis plus the (trimmed) right operand's rank exceeds the left's rank.
+pub struct PdpdRange;
+
 /// The output would name two axes alike (the NumPy rule pairs by position, so `[H: 1, 3]`
 /// with `[H: 3]` gives `H` twice).
 pub struct RepeatedName<X>(core::marker::PhantomData<X>);

@@ -44,6 +44,25 @@ pub mod rule {
     #[derive(Clone, Copy, Debug, Default)]
     pub struct Named;
 
+    /// SPEC §4: the shorter shape matched to the rightmost order-preserving subsequence.
+    ///
+    /// ```
+    /// use shapecast::{rule::Embed, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Embed, shape![2, 3, 4], shape![2, 4]>, shape![2, 3, 4]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Embed;
+
+    /// SPEC §3: every axis of both sides; names pair by name, unnamed axes by NumPy.
+    ///
+    /// ```
+    /// use shapecast::{names, rule::Outer, shape, BroadcastBy};
+    /// names!(H, W);
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Outer, shape![H: 2], shape![W: 3]>, shape![H: 2, W: 3]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Outer;
+
     /// SPEC §5: identical shapes only (OpenVINO `NONE`).
     ///
     /// ```
@@ -91,6 +110,34 @@ pub mod rule {
     /// ```
     #[derive(Clone, Copy, Debug, Default)]
     pub struct Assign;
+
+    /// SPEC §8: the right operand onto the left from axis `A`: [`AutoAxis`] (the default,
+    /// axis -1), a typenum unsigned (`typenum::U1`) or [`Start<K>`].
+    ///
+    /// ```
+    /// use shapecast::{rule::{Pdpd, Start}, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Pdpd<Start<0>>, shape![2, 3, 4, 5], shape![1, 3]>, shape![2, 3, 4, 5]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Pdpd<A = AutoAxis>(core::marker::PhantomData<A>);
+
+    /// The PDPD rule's default start axis (-1): the right operand aligned to the end.
+    ///
+    /// ```
+    /// use shapecast::{rule::{AutoAxis, Pdpd}, shape, BroadcastBy};
+    /// static_assertions::assert_type_eq_all!(BroadcastBy<Pdpd<AutoAxis>, shape![2, 3], shape![3]>, shape![2, 3]);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct AutoAxis;
+
+    /// A PDPD start axis written as a number: `Pdpd<Start<1>>` (prints as written in errors).
+    ///
+    /// ```
+    /// use shapecast::{rule::{Pdpd, Start}, shape, Accepts};
+    /// assert!(<shape![2, 3, 4, 5] as Accepts<Pdpd<Start<1>>, shape![3, 4]>>::VALUE);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Start<const K: usize>;
 }
 
 use rule::{Assign, Bidirectional, Compare, Named, Numpy, Static, Strict};
@@ -123,8 +170,17 @@ impl RuleMarker for Static {
 impl RuleMarker for Bidirectional {
     const RULE: Rule = Rule::Bidirectional;
 }
+impl RuleMarker for rule::Embed {
+    const RULE: Rule = Rule::Embed;
+}
+impl RuleMarker for rule::Outer {
+    const RULE: Rule = Rule::Outer;
+}
 impl RuleMarker for Assign {
     const RULE: Rule = Rule::Assign;
+}
+impl<K: super::pdpd::PdpdAxis> RuleMarker for rule::Pdpd<K> {
+    const RULE: Rule = Rule::Pdpd { axis: K::AXIS };
 }
 
 /// How a rule pairs two shapes: the output elements (last first), and the outcome: the

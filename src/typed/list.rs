@@ -287,3 +287,74 @@ impl<X, Xs> IsEmpty for (X, Xs) {
 
 /// Whether two lists have the same length.
 pub type SameLen<A, B> = super::bits::And<<A as NotShorter<B>>::Out, <B as NotShorter<A>>::Out>;
+
+/// A list reversed onto an accumulator: `(X, Xs)` onto `Acc` is `Xs` onto `(X, Acc)`.
+pub trait ReverseOnto<Acc> {
+    /// The reversed list followed by `Acc`.
+    type Out;
+}
+impl<Acc> ReverseOnto<Acc> for () {
+    type Out = Acc;
+}
+impl<X, Xs: ReverseOnto<(X, Acc)>, Acc> ReverseOnto<Acc> for (X, Xs) {
+    type Out = Xs::Out;
+}
+
+/// Two lists one after the other.
+pub trait Append<L> {
+    /// `Self` then `L`.
+    type Out;
+}
+impl<L> Append<L> for () {
+    type Out = L;
+}
+impl<X, Xs: Append<L>, L> Append<L> for (X, Xs) {
+    type Out = (X, Xs::Out);
+}
+
+/// Whether a name occurs in a tagged list (unnamed never does).
+pub trait NameInTagged<List> {
+    /// `B1` when it does.
+    type Out: Cond;
+}
+impl<List> NameInTagged<List> for Anon {
+    type Out = B0;
+}
+impl<N> NameInTagged<()> for Named<N> {
+    type Out = B0;
+}
+impl<N, const J: usize, Y: Axis, Ys> NameInTagged<(At<J, Y>, Ys)> for Named<N>
+where
+    Y::Name: SameName<Named<N>>,
+    Named<N>: NameInTagged<Ys>,
+{
+    type Out =
+        super::bits::Or<<Y::Name as SameName<Named<N>>>::Out, <Named<N> as NameInTagged<Ys>>::Out>;
+}
+
+/// The named axes of a tagged list.
+pub trait NamedOf {
+    /// The filtered list.
+    type Out;
+}
+impl NamedOf for () {
+    type Out = ();
+}
+impl<const J: usize, Y: Axis, Ys: NamedOf> NamedOf for (At<J, Y>, Ys)
+where
+    Y::Name: KeepIfNamed<At<J, Y>, Ys::Out>,
+{
+    type Out = <Y::Name as KeepIfNamed<At<J, Y>, Ys::Out>>::Out;
+}
+
+/// Keeps `Here` when the name is not [`Anon`].
+pub trait KeepIfNamed<Here, Rest> {
+    /// The list.
+    type Out;
+}
+impl<Here, Rest> KeepIfNamed<Here, Rest> for Anon {
+    type Out = Rest;
+}
+impl<N, Here, Rest> KeepIfNamed<Here, Rest> for Named<N> {
+    type Out = (Here, Rest);
+}

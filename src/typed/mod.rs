@@ -22,12 +22,15 @@ pub mod broadcast;
 pub mod compare;
 #[doc(hidden)]
 pub mod digits;
+pub mod embed;
 pub mod list;
 pub mod name;
 pub mod named;
 pub mod narrow;
 pub mod numpy;
+pub mod outer;
 pub mod pair;
+pub mod pdpd;
 pub mod shape;
 pub mod size;
 pub mod strict;

@@ -107,10 +107,13 @@ where
 pub trait Walk<Q, M, Sw> {
     /// The output elements, last first.
     type Out;
+    /// What is left of the queue.
+    type Left;
 }
 
 impl<Q, M, Sw> Walk<Q, M, Sw> for () {
     type Out = ();
+    type Left = Q;
 }
 
 type IsTarget<X, M> = <M as Cond>::If<Not<<<X as Axis>::Name as NameKind>::IsNamed>, B1>;
@@ -127,6 +130,7 @@ where
         <Sw as Orient<At<I, X>, PartnerOf<C, X, M, Q>>>::Out,
         <Xs as Walk<RestOf<C, X, M, Q>, M, Sw>>::Out,
     );
+    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, Sw>>::Left;
 }
 
 /// An axis of F pairs with its namesake; else, if it is a target, with the head of the

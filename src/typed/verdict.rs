@@ -14,7 +14,10 @@
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-pub use crate::{LhsAxis, NamesDiffer, RanksDiffer, RepeatedName, RhsAxis, RhsLonger, SizesDiffer};
+pub use crate::{
+    LhsAxis, NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsAxis, RhsLonger,
+    SizesDiffer,
+};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
@@ -56,5 +59,11 @@ impl Accepted for RanksDiffer {
     const VALUE: bool = false;
 }
 impl Accepted for RhsLonger {
+    const VALUE: bool = false;
+}
+impl<X> Accepted for NoMatch<X> {
+    const VALUE: bool = false;
+}
+impl Accepted for PdpdRange {
     const VALUE: bool = false;
 }

@@ -1,0 +1,59 @@
+//! Outer rule at the type level (SPEC §3): the twin of [`dynamic::outer`](crate::dynamic::outer).
+//! Names pair by name, unnamed axes by NumPy among the unnamed axes. The output is the
+//! right's extra leading unnamed axes, then the left's axes, then the right's named axes
+//! the left lacks. Built from the named rule's two passes: the namesakes come out of the
+//! right, then the left is walked with the right's unnamed axes as the queue.
+//!
+//! ```
+//! use shapecast::{names, rule::Outer, shape, BroadcastBy};
+//! names!(H, W);
+//! static_assertions::assert_type_eq_all!(BroadcastBy<Outer, shape![2, H: 3], shape![W: 4, 5, 1]>, shape![5, 2, H: 3, W: 4]);
+//! ```
+
+use super::bits::{B0, B1};
+use super::broadcast::{Compute, Finish};
+use super::list::{Append, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
+use super::named::{Namesakes, Walk};
+use super::pair::Pair;
+use super::shape::Shape;
+use super::size::policy::Bcast;
+use crate::rule::Outer;
+
+/// Axes of the right only: each faces an inserted singleton on the left.
+pub trait RightOnly {
+    /// The output elements.
+    type Out;
+}
+impl RightOnly for () {
+    type Out = ();
+}
+impl<Y, Ys: RightOnly> RightOnly for (Y, Ys)
+where
+    Ins: Pair<Y, Bcast>,
+{
+    type Out = (<Ins as Pair<Y, Bcast>>::Out, Ys::Out);
+}
+
+type Marked<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Marked;
+type RestB<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Rest;
+type Queue<A, B> = <RestB<A, B> as UnnamedOf>::Out;
+type Walked<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Out;
+type Leftover<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Left;
+type Tail<A, B> = <Walked<A, B> as Append<<Leftover<A, B> as RightOnly>::Out>>::Out;
+type Elems<A, B> = <<<RestB<A, B> as NamedOf>::Out as RightOnly>::Out as Append<Tail<A, B>>>::Out;
+
+impl<A: Shape, B: Shape> Compute<A, B> for Outer
+where
+    A::Rev: Namesakes<B::Rev>,
+    RestB<A, B>: UnnamedOf + NamedOf,
+    Marked<A, B>: Walk<Queue<A, B>, B1, (B0, Bcast)>,
+    Leftover<A, B>: RightOnly,
+    Walked<A, B>: Append<<Leftover<A, B> as RightOnly>::Out>,
+    <RestB<A, B> as NamedOf>::Out: RightOnly,
+    <<RestB<A, B> as NamedOf>::Out as RightOnly>::Out: Append<Tail<A, B>>,
+    Elems<A, B>: Collect,
+    <Elems<A, B> as Collect>::Out: Unwrap,
+{
+    type Elems = Elems<A, B>;
+    type Outcome = Finish<Self::Elems>;
+}
