@@ -18,9 +18,15 @@ def expr(rng, kind, rank, rule):
     if kind == "baseline":
         dims = ", ".join(map(str, sizes))
         return f"Same<[{dims}], [{dims}]>"
-    if kind == "unnamed":
+    if kind == "same":
         lhs = ", ".join(map(str, sizes))
-        rhs = ", ".join("1" if rng.random() < 0.3 else str(s) for s in sizes[1:])
+        rhs = lhs
+    elif kind in ("unnamed", "pdpd"):
+        lhs = ", ".join(map(str, sizes))
+        rhs_sizes = ["1" if rng.random() < 0.3 else str(s) for s in sizes[1:]]
+        if kind == "pdpd":
+            rhs_sizes[-1] = str(sizes[-1])  # no trailing 1: PDPD would drop it
+        rhs = ", ".join(rhs_sizes)
     else:
         names = NAMES[:rank]
         lhs = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
@@ -82,6 +88,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--only", help="run only the rows whose label contains this text")
     args = ap.parse_args()
     rows = [
         ("const-generic baseline (equal shapes only)", "baseline", 16, "Numpy", None),
@@ -91,6 +98,20 @@ def main():
         ("named, named rule", "named", 8, "Named", 8.0),
         ("named, named rule", "named", 16, "Named", None),
     ]
+    # One row per rule at rank 8 (target: within 2x of the named rule at rank 8).
+    rows += [
+        ("unnamed, numpy rule", "unnamed", 8, "Numpy", None),
+        ("named, outer rule", "named", 8, "Outer", None),
+        ("unnamed, embed rule", "unnamed", 8, "Embed", None),
+        ("identical, strict rule", "same", 8, "Strict", None),
+        ("identical, compare rule", "same", 8, "Compare", None),
+        ("named, static rule", "named", 8, "Static", None),
+        ("unnamed, pdpd rule (auto axis)", "pdpd", 8, "Pdpd", None),
+        ("named, bidirectional rule", "named", 8, "Bidirectional", None),
+        ("named, assign rule", "named", 8, "Assign", None),
+    ]
+    if args.only:
+        rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]
     print(f"| expressions | rank | kind | cargo check (s) | target (s) |")
     print(f"|---|---|---|---|---|")
     for label, kind, rank, rule, target in rows:
