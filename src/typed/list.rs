@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::name::{Anon, Named, SameName};
+use super::name::{Anon, NameKind, Named, SameName};
 
 /// Axis `I` of an operand, of type `X`.
 pub struct At<const I: usize, X>(PhantomData<X>);
@@ -176,32 +176,26 @@ impl<N: Extract<Ys>, Here, Ys> ExtractStep<N, Here, Ys> for B0 {
     type Rest = (Here, N::Rest);
 }
 
-/// The unnamed axes of a tagged list.
-pub trait UnnamedOf {
+/// The axes of a tagged list that are named (`Want` = `B1`) or unnamed (`B0`).
+pub trait ByName<Want> {
     /// The filtered list.
     type Out;
 }
-impl UnnamedOf for () {
+impl<Want> ByName<Want> for () {
     type Out = ();
 }
-impl<const J: usize, Y: Axis, Ys: UnnamedOf> UnnamedOf for (At<J, Y>, Ys)
-where
-    Y::Name: KeepIfAnon<At<J, Y>, Ys::Out>,
-{
-    type Out = <Y::Name as KeepIfAnon<At<J, Y>, Ys::Out>>::Out;
+impl<const J: usize, Y: Axis, Ys: ByName<Want>, Want: Cond> ByName<Want> for (At<J, Y>, Ys) {
+    type Out = <<Y::Name as NameKind>::IsNamed as Cond>::If<
+        Want::If<(At<J, Y>, Ys::Out), Ys::Out>,
+        Want::If<Ys::Out, (At<J, Y>, Ys::Out)>,
+    >;
 }
 
-/// Keeps `Here` when the name is [`Anon`].
-pub trait KeepIfAnon<Here, Rest> {
-    /// The list.
-    type Out;
-}
-impl<Here, Rest> KeepIfAnon<Here, Rest> for Anon {
-    type Out = (Here, Rest);
-}
-impl<N, Here, Rest> KeepIfAnon<Here, Rest> for Named<N> {
-    type Out = Rest;
-}
+/// The unnamed axes of a tagged list.
+pub type UnnamedOf<L> = <L as ByName<B0>>::Out;
+
+/// The named axes of a tagged list.
+pub type NamedOf<L> = <L as ByName<B1>>::Out;
 
 /// Whether a name occurs in a plain list of axes (unnamed never does).
 pub trait NameIn<List> {
@@ -332,29 +326,14 @@ where
         super::bits::Or<<Y::Name as SameName<Named<N>>>::Out, <Named<N> as NameInTagged<Ys>>::Out>;
 }
 
-/// The named axes of a tagged list.
-pub trait NamedOf {
-    /// The filtered list.
+/// Zips two lists under policy `Pol` when `Self` is `B1`, else refuses with `E`.
+pub trait ZipOrRefuse<RA, RB, Pol, E> {
+    /// The output elements, last first.
     type Out;
 }
-impl NamedOf for () {
-    type Out = ();
+impl<RA: super::numpy::ZipRight<RB, Pol>, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B1 {
+    type Out = RA::Out;
 }
-impl<const J: usize, Y: Axis, Ys: NamedOf> NamedOf for (At<J, Y>, Ys)
-where
-    Y::Name: KeepIfNamed<At<J, Y>, Ys::Out>,
-{
-    type Out = <Y::Name as KeepIfNamed<At<J, Y>, Ys::Out>>::Out;
-}
-
-/// Keeps `Here` when the name is not [`Anon`].
-pub trait KeepIfNamed<Here, Rest> {
-    /// The list.
-    type Out;
-}
-impl<Here, Rest> KeepIfNamed<Here, Rest> for Anon {
-    type Out = Rest;
-}
-impl<N, Here, Rest> KeepIfNamed<Here, Rest> for Named<N> {
-    type Out = (Here, Rest);
+impl<RA, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B0 {
+    type Out = (Bad<E>, ());
 }

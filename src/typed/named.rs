@@ -20,7 +20,7 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
-use super::list::{At, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
+use super::list::{At, ByName, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
 use super::name::NameKind;
 use super::numpy::ZipRight;
 use super::pair::Pair;
@@ -65,12 +65,12 @@ pub trait NamedFrame<E, Sw, Pol> {
 
 type Marked<F, E> = <F as Namesakes<E>>::Marked;
 type Queue<F, E> = <F as Namesakes<E>>::Rest;
-type Mode<F, E> = <<F as UnnamedOf>::Out as NotShorter<Queue<F, E>>>::Out;
+type Mode<F, E> = <UnnamedOf<F> as NotShorter<Queue<F, E>>>::Out;
 
 impl<F, E, Sw, Pol> NamedFrame<E, Sw, Pol> for F
 where
-    F: Namesakes<E> + UnnamedOf,
-    <F as UnnamedOf>::Out: NotShorter<Queue<F, E>>,
+    F: Namesakes<E> + ByName<B0>,
+    UnnamedOf<F>: NotShorter<Queue<F, E>>,
     Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>,
 {
     type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>>::Out;

@@ -12,7 +12,7 @@
 
 use super::bits::{B0, B1};
 use super::broadcast::{Compute, Finish};
-use super::list::{Append, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
+use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
 use super::named::{Namesakes, Walk};
 use super::pair::Pair;
 use super::shape::Shape;
@@ -36,21 +36,21 @@ where
 
 type Marked<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Marked;
 type RestB<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Rest;
-type Queue<A, B> = <RestB<A, B> as UnnamedOf>::Out;
+type Queue<A, B> = UnnamedOf<RestB<A, B>>;
 type Walked<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Out;
 type Leftover<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Left;
 type Tail<A, B> = <Walked<A, B> as Append<<Leftover<A, B> as RightOnly>::Out>>::Out;
-type Elems<A, B> = <<<RestB<A, B> as NamedOf>::Out as RightOnly>::Out as Append<Tail<A, B>>>::Out;
+type Elems<A, B> = <<NamedOf<RestB<A, B>> as RightOnly>::Out as Append<Tail<A, B>>>::Out;
 
 impl<A: Shape, B: Shape> Compute<A, B> for Outer
 where
     A::Rev: Namesakes<B::Rev>,
-    RestB<A, B>: UnnamedOf + NamedOf,
+    RestB<A, B>: ByName<B0> + ByName<B1>,
     Marked<A, B>: Walk<Queue<A, B>, B1, (B0, Bcast)>,
     Leftover<A, B>: RightOnly,
     Walked<A, B>: Append<<Leftover<A, B> as RightOnly>::Out>,
-    <RestB<A, B> as NamedOf>::Out: RightOnly,
-    <<RestB<A, B> as NamedOf>::Out as RightOnly>::Out: Append<Tail<A, B>>,
+    NamedOf<RestB<A, B>>: RightOnly,
+    <NamedOf<RestB<A, B>> as RightOnly>::Out: Append<Tail<A, B>>,
     Elems<A, B>: Collect,
     <Elems<A, B> as Collect>::Out: Unwrap,
 {

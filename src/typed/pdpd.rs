@@ -20,10 +20,9 @@ use core::ops::Sub;
 use typenum::{Const, ToUInt, UInt, UTerm, Unsigned, B1};
 
 use super::axis::Axis;
-use super::bits::{Cond, B0};
+use super::bits::Cond;
 use super::broadcast::{Compute, Finish};
-use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap};
-use super::numpy::ZipRight;
+use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap, ZipOrRefuse};
 use super::pair::Pair;
 use super::shape::Shape;
 use super::size::policy::IntoLhs;
@@ -76,21 +75,9 @@ pub trait Place<RB, K> {
 /// The default axis: B aligned to the end of A, if it is not longer.
 impl<RA: NotShorter<RB>, RB> Place<RB, AutoAxis> for RA
 where
-    RA::Out: AlignEnd<RA, RB>,
+    RA::Out: ZipOrRefuse<RA, RB, IntoLhs, RhsLonger>,
 {
-    type Out = <RA::Out as AlignEnd<RA, RB>>::Out;
-}
-
-/// B aligned to the end of A (`B1`: B is not longer), else the error.
-pub trait AlignEnd<RA, RB> {
-    /// The output elements, last first.
-    type Out;
-}
-impl<RA: ZipRight<RB, IntoLhs>, RB> AlignEnd<RA, RB> for B1 {
-    type Out = RA::Out;
-}
-impl<RA, RB> AlignEnd<RA, RB> for B0 {
-    type Out = (Bad<RhsLonger>, ());
+    type Out = <RA::Out as ZipOrRefuse<RA, RB, IntoLhs, RhsLonger>>::Out;
 }
 
 /// An explicit axis: walk A from its first axis, skip `K` axes, then zip B from its first.

@@ -9,26 +9,20 @@
 //! assert!(!<shape![3] as Accepts<Strict, shape![1, 3]>>::VALUE);
 //! ```
 
-use super::bits::B0;
-use super::bits::B1;
 use super::broadcast::{Compute, Finish};
-use super::list::{Bad, Collect, NotShorter, SameLen, Unwrap};
-use super::numpy::ZipRight;
+use super::list::{Collect, NotShorter, SameLen, Unwrap, ZipOrRefuse};
 use super::shape::Shape;
 use super::size::policy::Exact;
 use crate::rule::Strict;
 use crate::RanksDiffer;
 
-/// Identical shapes: an exact zip when the ranks are equal (`B1`), else the error.
+/// Identical shapes: an exact zip when the ranks are equal (`Self` is `B1`), else the error.
 pub trait Identical<RA, RB> {
     /// The output elements, last first.
     type Out;
 }
-impl<RA: ZipRight<RB, Exact>, RB> Identical<RA, RB> for B1 {
-    type Out = RA::Out;
-}
-impl<RA, RB> Identical<RA, RB> for B0 {
-    type Out = (Bad<RanksDiffer>, ());
+impl<Eq: ZipOrRefuse<RA, RB, Exact, RanksDiffer>, RA, RB> Identical<RA, RB> for Eq {
+    type Out = Eq::Out;
 }
 
 impl<A: Shape, B: Shape> Compute<A, B> for Strict
