@@ -1,7 +1,7 @@
 //! What a rule computes: the output shape, the *plan* (which axis of each operand feeds each
 //! output axis) and the run-time checks that `?` sizes leave (SPEC §14).
 //!
-//! Every rule first decides a pairing of axes, then [`combine`] turns the pairing into sizes
+//! Every rule first decides a pairing of axes, then `combine` turns the pairing into sizes
 //! and names under the rule's size and name policies. Keeping that second step in one place is
 //! what makes the rules agree with each other where the spec says they must.
 //!

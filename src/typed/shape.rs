@@ -48,12 +48,21 @@ pub trait Shape {
 
     /// The run-time twin of this shape.
     ///
+    /// A tuple written by hand that names two axes alike (which `shape!` refuses) is
+    /// refused here too: building a program that calls this on it fails at compile time.
+    ///
     /// ```
     /// use shapecast::{names, shape, Shape};
     /// names!(W);
     /// assert_eq!(<shape![3, W: 4]>::to_dyn().to_string(), "[3, W: 4]");
     /// ```
     fn to_dyn() -> DynShape {
+        const {
+            assert!(
+                distinct(Self::NAMES),
+                "a shape type names two axes alike: write shapes with shape!, which refuses it"
+            )
+        };
         let axes = Self::SIZES
             .iter()
             .zip(Self::NAMES)
@@ -62,6 +71,52 @@ pub trait Shape {
                 name: name
                     .map(|n| Name::new(Cow::Borrowed(n)).expect("names! declares identifiers")),
             });
-        DynShape::new(axes).expect("shape! refuses repeated names")
+        DynShape::new(axes).expect("checked at compile time above")
+    }
+}
+
+/// Whether no name occurs twice (compared as strings, in a const context).
+const fn distinct(names: &[Option<&str>]) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        let mut j = i + 1;
+        while j < names.len() {
+            if let (Some(a), Some(b)) = (names[i], names[j]) {
+                if same_str(a, b) {
+                    return false;
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// String equality in a const context.
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distinct;
+
+    #[test]
+    fn distinct_compares_names_as_strings() {
+        assert!(distinct(&[Some("H"), None, Some("W"), None]));
+        assert!(!distinct(&[Some("H"), None, Some("H")]));
+        assert!(distinct(&[Some("H"), Some("HW")]));
     }
 }
