@@ -62,6 +62,13 @@ mod error;
 pub mod typed;
 
 pub use shapecast_macros::{names, shape};
+/// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
+///
+/// ```
+/// use shapecast::{rule::Pdpd, shape, typenum::U1, Accepts};
+/// assert!(<shape![2, 3, 4, 5] as Accepts<Pdpd<U1>, shape![3, 4]>>::VALUE);
+/// ```
+pub use typenum;
 pub use typed::axis::Axis;
 pub use typed::broadcast::{
     rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker,
