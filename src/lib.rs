@@ -62,13 +62,6 @@ mod error;
 pub mod typed;
 
 pub use shapecast_macros::{names, shape};
-/// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
-///
-/// ```
-/// use shapecast::{rule::Pdpd, shape, typenum::U1, Accepts};
-/// assert!(<shape![2, 3, 4, 5] as Accepts<Pdpd<U1>, shape![3, 4]>>::VALUE);
-/// ```
-pub use typenum;
 pub use typed::axis::Axis;
 pub use typed::broadcast::{
     rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker,
@@ -77,35 +70,92 @@ pub use typed::narrow::Narrow;
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::theano::{Col, Row};
+/// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
+///
+/// ```
+/// use shapecast::{rule::Pdpd, shape, typenum::U1, Accepts};
+/// assert!(<shape![2, 3, 4, 5] as Accepts<Pdpd<U1>, shape![3, 4]>>::VALUE);
+/// ```
+pub use typenum;
 
 // The error types of the type level live at the crate root so that compile errors print
 // them with a short path (see `typed::verdict`).
-/// Axis `I` of the left operand, of type `X`.
+/// Axis `I` of the left operand, of type `X`, as a compile error names it.
+///
+/// ```compile_fail
+/// // error: ... at fault: `SizesDiffer<LhsAxis<1, S<4>>, RhsAxis<0, S<5>>>`
+/// use shapecast::{shape, Broadcast};
+/// let _: Option<Broadcast<shape![3, 4], shape![5]>> = None;
+/// ```
 pub struct LhsAxis<const I: usize, X>(core::marker::PhantomData<X>);
 
-/// Axis `J` of the right operand, of type `X`.
+/// Axis `J` of the right operand, of type `X`, as a compile error names it.
+///
+/// ```compile_fail
+/// // error: ... at fault: `SizesDiffer<LhsAxis<0, S<2>>, RhsAxis<0, S<4>>>`
+/// use shapecast::{shape, Broadcast};
+/// let _: Option<Broadcast<shape![2, 3], shape![4, 3]>> = None;
+/// ```
 pub struct RhsAxis<const J: usize, X>(core::marker::PhantomData<X>);
 
-/// The pair's sizes are neither equal nor 1.
+/// The pair's sizes are neither equal nor 1 (or, under the strict and compare rules, not
+/// equal; under assign and pdpd, the right's is neither 1 nor the left's).
+///
+/// ```compile_fail
+/// use shapecast::{rule::Numpy, shape, BroadcastBy};
+/// let _: Option<BroadcastBy<Numpy, shape![3, 1, 5], shape![4, 4, 5]>> = None;
+/// ```
 pub struct SizesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 
 /// The pair's axes carry two different names.
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Broadcast};
+/// names!(H, W, C);
+/// let _: Option<Broadcast<shape![H: 2, W: 3], shape![C: 3]>> = None;
+/// ```
 pub struct NamesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 
 /// The ranks differ where the rule wants identical shapes (strict, compare).
+///
+/// ```compile_fail
+/// use shapecast::{rule::Strict, shape, BroadcastBy};
+/// let _: Option<BroadcastBy<Strict, shape![3], shape![1, 3]>> = None;
+/// ```
 pub struct RanksDiffer;
 
-/// The right operand has more axes than the left, which the rule forbids (assign).
+/// The right operand has more axes than the left, which the rule forbids (assign, pdpd).
+///
+/// ```compile_fail
+/// use shapecast::{rule::Assign, shape, BroadcastBy};
+/// let _: Option<BroadcastBy<Assign, shape![3], shape![1, 3]>> = None;
+/// ```
 pub struct RhsLonger;
 
 /// Embedding rule: this axis of the shorter operand finds no compatible partner in order.
+///
+/// ```compile_fail
+/// use shapecast::{rule::Embed, shape, BroadcastBy};
+/// let _: Option<BroadcastBy<Embed, shape![2, 3], shape![3, 2]>> = None;
+/// ```
 pub struct NoMatch<X>(core::marker::PhantomData<X>);
 
 /// PDPD rule: the start axis plus the (trimmed) right operand's rank exceeds the left's rank.
+///
+/// ```compile_fail
+/// use shapecast::{rule::{Pdpd, Start}, shape, BroadcastBy};
+/// let _: Option<BroadcastBy<Pdpd<Start<3>>, shape![2, 3, 4, 5], shape![3, 4]>> = None;
+/// ```
 pub struct PdpdRange;
 
 /// The output would name two axes alike (the NumPy rule pairs by position, so `[H: 1, 3]`
 /// with `[H: 3]` gives `H` twice).
+///
+/// ```compile_fail
+/// use shapecast::{names, rule::Numpy, shape, BroadcastBy};
+/// names!(H);
+/// let _: Option<BroadcastBy<Numpy, shape![H: 1, 3], shape![H: 3]>> = None;
+/// ```
 pub struct RepeatedName<X>(core::marker::PhantomData<X>);
 
 /// The README's examples, run as doctests.
