@@ -94,6 +94,12 @@ pub enum Error {
         /// The sizes given.
         sizes: Vec<usize>,
     },
+    /// Data and strides that do not fit together (see [`kernel`](crate::kernel)).
+    #[error("bad layout: {what}")]
+    Layout {
+        /// What does not fit.
+        what: String,
+    },
     /// A rule refusing two shapes.
     #[error(transparent)]
     Refused(Box<Refusal>),

@@ -58,6 +58,7 @@
 
 pub mod dynamic;
 mod error;
+pub mod kernel;
 #[doc(hidden)]
 pub mod typed;
 
