@@ -100,6 +100,14 @@ pub enum Error {
         /// What does not fit.
         what: String,
     },
+    /// An index that index-access broadcasting refuses (SPEC §12).
+    #[error("cannot index {shape}: {reason}")]
+    Index {
+        /// The tensor's shape.
+        shape: DynShape,
+        /// Why.
+        reason: String,
+    },
     /// A rule refusing two shapes.
     #[error(transparent)]
     Refused(Box<Refusal>),

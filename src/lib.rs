@@ -59,6 +59,7 @@
 pub mod dynamic;
 mod error;
 pub mod kernel;
+mod tensor;
 #[doc(hidden)]
 pub mod typed;
 
@@ -176,3 +177,4 @@ pub use dynamic::plan::{Broadcasted, Check, Condition, Plan};
 pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
+pub use tensor::DynTensor;
