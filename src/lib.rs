@@ -56,12 +56,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The macros write `::shapecast::…` paths; this makes them resolve inside the crate too.
+extern crate self as shapecast;
+
 pub mod dynamic;
 mod error;
 pub mod kernel;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;
+mod typed_tensor;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
@@ -178,3 +182,4 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::DynTensor;
+pub use typed_tensor::Tensor;
