@@ -29,8 +29,9 @@ use core::ops;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
+use crate::rule::{Assign, Compare};
 use crate::tensor::DynTensor;
-use crate::typed::broadcast::{Broadcast, BroadcastWith};
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
 use crate::typed::shape::Shape;
 
 /// A tensor of `T` with the type-level shape `S`.
@@ -243,6 +244,162 @@ impl<T, S: Shape> Tensor<T, S> {
     }
 }
 
+impl<T: Copy, S: Shape> Tensor<T, S> {
+    /// `f(self, rhs)` elementwise under the rule `R` (a marker of [`rule`](crate::rule)): the
+    /// shapes are checked at compile time, `?` sizes at run time.
+    ///
+    /// ```
+    /// use shapecast::{rule::Pdpd, rule::Start, shape, Tensor};
+    /// let a = Tensor::<i32, shape![2, 3, 2]>::from_fn(&[2, 3, 2], |i| i[1] as i32)?;
+    /// let b = Tensor::<i32, shape![3, 1]>::from_vec(vec![10, 20, 30])?;
+    /// let c = a.zip_with_rule::<Pdpd<Start<1>>, _, _, _>(&b, |x, y| x + y)?;
+    /// assert_eq!(*c.at(&[1, 2, 1])?, 32);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zip_with_rule<R: RuleMarker, U: Copy, V, B: Shape>(
+        &self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, U) -> V,
+    ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
+    where
+        S: BroadcastsUnder<R, B>,
+    {
+        let inner = self.inner.zip_with(R::RULE, &rhs.inner, f)?;
+        Ok(Tensor {
+            inner,
+            shape: PhantomData,
+        })
+    }
+
+    /// `f` applied to every element.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.map(|x| x * x).data(), &[1, 4, 9]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn map<V>(&self, f: impl Fn(T) -> V) -> Tensor<V, S> {
+        let data = self.inner.data().iter().map(|&x| f(x)).collect();
+        let inner = DynTensor::from_vec(self.inner.shape().clone(), data)
+            .expect("the same shape holds the same number of elements");
+        Tensor {
+            inner,
+            shape: PhantomData,
+        }
+    }
+
+    /// `self = f(self, rhs)` by the assignment rule (SPEC §10): `rhs` broadcasts into `self`,
+    /// whose shape never changes; fails only on a `?` size that does not fit.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![3, 3]>::full(0)?;
+    /// a.try_assign_with(&Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?, |_, y| y)?;
+    /// assert_eq!(a.data(), &[1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_assign_with<U: Copy, B: Shape>(
+        &mut self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, U) -> T,
+    ) -> Result<(), Error>
+    where
+        S: BroadcastsUnder<Assign, B>,
+    {
+        self.inner = self.inner.zip_with(Rule::Assign, &rhs.inner, f)?;
+        Ok(())
+    }
+
+    /// Copies `rhs` into `self` by the assignment rule (TML's `a = b`).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![2]>::full(0)?;
+    /// a.assign(&Tensor::<i32, shape![]>::from_vec(vec![7])?);
+    /// assert_eq!(a.data(), &[7, 7]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn assign<B: Shape>(&mut self, rhs: &Tensor<T, B>)
+    where
+        S: BroadcastsUnder<Assign, B>,
+    {
+        self.try_assign_with(rhs, |_, y| y)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Comparisons (SPEC §6): a scalar operand, or identical shapes; the result holds booleans.
+macro_rules! comparison {
+    ($name:ident, $op:tt, $doc:literal) => {
+        impl<T: Copy + PartialOrd, S: Shape> Tensor<T, S> {
+            #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (SPEC §6).")]
+            ///
+            /// ```
+            /// use shapecast::{shape, Tensor};
+            /// let a = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+            /// let b = Tensor::<i32, shape![]>::from_vec(vec![2])?;
+            #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b)?.sizes(), &[3]);")]
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn $name<B: Shape>(
+                &self,
+                rhs: &Tensor<T, B>,
+            ) -> Result<Tensor<bool, BroadcastBy<Compare, S, B>>, Error>
+            where
+                S: BroadcastsUnder<Compare, B>,
+            {
+                self.zip_with_rule::<Compare, _, _, _>(rhs, |x, y| x $op y)
+            }
+        }
+    };
+}
+
+comparison!(eq_elem, ==, "==");
+comparison!(ne_elem, !=, "!=");
+comparison!(lt, <, "<");
+comparison!(le, <=, "<=");
+comparison!(gt, >, ">");
+comparison!(ge, >=, ">=");
+
+/// One compound-assignment operator (`+=` …) by the assignment rule.
+macro_rules! assign_op {
+    ($Op:ident, $op:ident, $Base:ident, $base:ident) => {
+        impl<'a, T: Copy + ops::$Base<Output = T>, A: BroadcastsUnder<Assign, B>, B: Shape>
+            ops::$Op<&'a Tensor<T, B>> for Tensor<T, A>
+        {
+            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            fn $op(&mut self, rhs: &'a Tensor<T, B>) {
+                self.try_assign_with(rhs, |x, y| ops::$Base::$base(x, y))
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    };
+}
+
+assign_op!(AddAssign, add_assign, Add, add);
+assign_op!(SubAssign, sub_assign, Sub, sub);
+assign_op!(MulAssign, mul_assign, Mul, mul);
+assign_op!(DivAssign, div_assign, Div, div);
+assign_op!(RemAssign, rem_assign, Rem, rem);
+assign_op!(BitAndAssign, bitand_assign, BitAnd, bitand);
+assign_op!(BitOrAssign, bitor_assign, BitOr, bitor);
+assign_op!(BitXorAssign, bitxor_assign, BitXor, bitxor);
+
+impl<T: Copy + ops::Neg, S: Shape> ops::Neg for &Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn neg(self) -> Self::Output {
+        self.map(|x| -x)
+    }
+}
+
+impl<T: Copy + ops::Not, S: Shape> ops::Not for &Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn not(self) -> Self::Output {
+        self.map(|x| !x)
+    }
+}
+
 /// The checked and the panicking form of one binary operator.
 macro_rules! binary_op {
     ($Op:ident, $op:ident, $try_op:ident, $doc:literal) => {
@@ -341,6 +498,28 @@ mod tests {
         let a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
         let b = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3]).unwrap();
         let _ = &a * &b;
+    }
+
+    #[test]
+    fn assignment_comparison_and_unary() {
+        let mut a = Tensor::<i32, shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+        a += &Tensor::<i32, shape![3]>::from_vec(vec![10, 20, 30]).unwrap();
+        assert_eq!(a.data(), &[11, 22, 33, 14, 25, 36]);
+        let big = a
+            .gt(&Tensor::<i32, shape![]>::from_vec(vec![20]).unwrap())
+            .unwrap();
+        assert_eq!(big.data(), &[false, true, true, false, true, true]);
+        assert_eq!((-&a).data()[0], -11);
+        assert_eq!((!&big).data(), &[true, false, false, true, false, false]);
+        let same = a.eq_elem(&a.clone()).unwrap();
+        assert!(same.data().iter().all(|&b| b));
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot assign [3] into [2] (assign rule)")]
+    fn assignment_panics_on_a_run_time_size_that_does_not_fit() {
+        let mut a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
+        a += &Tensor::<i32, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3]).unwrap();
     }
 
     #[test]
