@@ -1,0 +1,183 @@
+//! `out = a + b` (f32, single thread, preallocated output) for the eight cases of the tensor
+//! issue, each timed in the same run three ways: shapecast's kernel over the plan, a
+//! hand-written loop that knows the shapes, and ndarray's `Zip` with broadcasting.
+//!
+//! Run: `cargo bench --bench kernels`. The ratio of medians (kernel / hand loop) is the
+//! number the README reports.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use ndarray::{ArrayD, IxDyn, Zip};
+use shapecast::{broadcast, kernel, DynShape, Rule};
+
+/// One case: the operands' sizes and a hand-written loop for it.
+struct Case {
+    name: &'static str,
+    a: &'static [usize],
+    b: &'static [usize],
+    hand: fn(&[f32], &[f32], &mut [f32]),
+}
+
+fn hand_same(a: &[f32], b: &[f32], out: &mut [f32]) {
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        *o = x + y;
+    }
+}
+
+fn hand_row(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = b.len();
+    for (orow, arow) in out.chunks_exact_mut(n).zip(a.chunks_exact(n)) {
+        for ((o, x), y) in orow.iter_mut().zip(arow).zip(b) {
+            *o = x + y;
+        }
+    }
+}
+
+fn hand_col(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = a.len() / b.len();
+    for ((orow, arow), y) in out.chunks_exact_mut(n).zip(a.chunks_exact(n)).zip(b) {
+        for (o, x) in orow.iter_mut().zip(arow) {
+            *o = x + y;
+        }
+    }
+}
+
+fn hand_c4(a: &[f32], b: &[f32], out: &mut [f32]) {
+    // (64, 1, 128, 1) + (32, 1, 64) -> (64, 32, 128, 64)
+    let mut k = 0;
+    for i in 0..64 {
+        for j in 0..32 {
+            let brow = &b[j * 64..j * 64 + 64];
+            for l in 0..128 {
+                let x = a[i * 128 + l];
+                for (o, y) in out[k..k + 64].iter_mut().zip(brow) {
+                    *o = x + y;
+                }
+                k += 64;
+            }
+        }
+    }
+}
+
+fn hand_scalar(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let y = b[0];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = x + y;
+    }
+}
+
+fn hand_outer(a: &[f32], b: &[f32], out: &mut [f32]) {
+    let n = b.len();
+    for (orow, &x) in out.chunks_exact_mut(n).zip(a) {
+        for (o, y) in orow.iter_mut().zip(b) {
+            *o = x + y;
+        }
+    }
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "C1 (1024,1024)+(1024,1024)",
+        a: &[1024, 1024],
+        b: &[1024, 1024],
+        hand: hand_same,
+    },
+    Case {
+        name: "C2 (1024,1024)+(1024)",
+        a: &[1024, 1024],
+        b: &[1024],
+        hand: hand_row,
+    },
+    Case {
+        name: "C3 (1024,1024)+(1024,1)",
+        a: &[1024, 1024],
+        b: &[1024, 1],
+        hand: hand_col,
+    },
+    Case {
+        name: "C4 (64,1,128,1)+(32,1,64)",
+        a: &[64, 1, 128, 1],
+        b: &[32, 1, 64],
+        hand: hand_c4,
+    },
+    Case {
+        name: "C5 (1024,1024)+scalar",
+        a: &[1024, 1024],
+        b: &[],
+        hand: hand_scalar,
+    },
+    Case {
+        name: "C6 (4,4)+(4)",
+        a: &[4, 4],
+        b: &[4],
+        hand: hand_row,
+    },
+    Case {
+        name: "C7 (16,1024,1024)+(16,1024,1024)",
+        a: &[16, 1024, 1024],
+        b: &[16, 1024, 1024],
+        hand: hand_same,
+    },
+    Case {
+        name: "C8 (4096,1)+(1,4096)",
+        a: &[4096, 1],
+        b: &[1, 4096],
+        hand: hand_outer,
+    },
+];
+
+fn kernels(c: &mut Criterion) {
+    for case in CASES {
+        let na: usize = case.a.iter().product();
+        let nb: usize = case.b.iter().product();
+        let a: Vec<f32> = (0..na).map(|i| i as f32).collect();
+        let b: Vec<f32> = (0..nb).map(|i| i as f32 * 0.5).collect();
+        let (sa, sb) = (
+            DynShape::from_sizes(case.a).unwrap(),
+            DynShape::from_sizes(case.b).unwrap(),
+        );
+        let plan = broadcast(Rule::Numpy, &sa, &sb).unwrap();
+        let sizes = plan.resolve(case.a, case.b).unwrap();
+        let (fa, fb) = (
+            kernel::frame_strides(&plan.plan.lhs, case.a),
+            kernel::frame_strides(&plan.plan.rhs, case.b),
+        );
+        let n: usize = sizes.iter().product();
+        let mut out: Vec<f32> = Vec::with_capacity(n);
+        let mut hand_out = vec![0f32; n];
+        let mut group = c.benchmark_group(case.name);
+        group.sample_size(20);
+        group.bench_function(BenchmarkId::new("shapecast", ""), |bench| {
+            bench.iter(|| {
+                kernel::zip_map(
+                    &sizes,
+                    (black_box(&a), &fa),
+                    (black_box(&b), &fb),
+                    &mut out,
+                    |x, y| x + y,
+                )
+                .unwrap();
+            })
+        });
+        group.bench_function(BenchmarkId::new("hand loop", ""), |bench| {
+            bench.iter(|| (case.hand)(black_box(&a), black_box(&b), &mut hand_out))
+        });
+        let xa = ArrayD::from_shape_vec(IxDyn(case.a), a.clone()).unwrap();
+        let xb = ArrayD::from_shape_vec(IxDyn(case.b), b.clone()).unwrap();
+        let mut xo = ArrayD::<f32>::zeros(IxDyn(&sizes));
+        group.bench_function(BenchmarkId::new("ndarray Zip", ""), |bench| {
+            bench.iter(|| {
+                Zip::from(&mut xo)
+                    .and_broadcast(black_box(&xa))
+                    .and_broadcast(black_box(&xb))
+                    .for_each(|o, &x, &y| *o = x + y)
+            })
+        });
+        group.finish();
+        // The three agree.
+        assert_eq!(out, hand_out, "{}", case.name);
+        assert_eq!(xo.as_slice().unwrap(), &hand_out[..], "{}", case.name);
+    }
+}
+
+criterion_group!(benches, kernels);
+criterion_main!(benches);
