@@ -23,6 +23,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
 
 /// The strides (in elements) of an operand stored contiguously, row-major, over its own
@@ -70,26 +71,47 @@ pub fn row_major(sizes: &[usize]) -> Vec<usize> {
 /// assert_eq!(merge(&[4, 5], &[5, 1], &[0, 1]), (vec![4, 5], vec![5, 1], vec![0, 1]));
 /// ```
 pub fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
-    let (mut ms, mut ma, mut mb): (Vec<usize>, Vec<usize>, Vec<usize>) = (vec![], vec![], vec![]);
-    for i in 0..sizes.len() {
-        if sizes[i] == 1 {
-            continue;
-        }
-        if let (Some(&sa), Some(&sb)) = (ma.last(), mb.last()) {
-            // The previous (outer) axis continues this one in both operands.
-            if sa == a[i] * sizes[i] && sb == b[i] * sizes[i] {
-                let last = ms.len() - 1;
-                ms[last] *= sizes[i];
-                ma[last] = a[i];
-                mb[last] = b[i];
+    let m = Merged::new(sizes, a, b);
+    let n = m.len;
+    (m.sizes[..n].to_vec(), m.a[..n].to_vec(), m.b[..n].to_vec())
+}
+
+/// [`merge`] without allocating: at most [`MAX_RANK`] merged axes, held inline.
+struct Merged {
+    len: usize,
+    sizes: [usize; MAX_RANK],
+    a: [usize; MAX_RANK],
+    b: [usize; MAX_RANK],
+}
+
+impl Merged {
+    /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths.
+    fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
+        let mut m = Merged {
+            len: 0,
+            sizes: [0; MAX_RANK],
+            a: [0; MAX_RANK],
+            b: [0; MAX_RANK],
+        };
+        for i in 0..sizes.len() {
+            if sizes[i] == 1 {
                 continue;
             }
+            // The previous (outer) axis continues this one in both operands.
+            if m.len > 0 && m.a[m.len - 1] == a[i] * sizes[i] && m.b[m.len - 1] == b[i] * sizes[i] {
+                let last = m.len - 1;
+                m.sizes[last] *= sizes[i];
+                m.a[last] = a[i];
+                m.b[last] = b[i];
+                continue;
+            }
+            m.sizes[m.len] = sizes[i];
+            m.a[m.len] = a[i];
+            m.b[m.len] = b[i];
+            m.len += 1;
         }
-        ms.push(sizes[i]);
-        ma.push(a[i]);
-        mb.push(b[i]);
+        m
     }
-    (ms, ma, mb)
 }
 
 /// The number of elements an operand's data must hold to cover every offset.
@@ -106,7 +128,8 @@ fn required_len(sizes: &[usize], strides: &[usize]) -> Option<usize> {
 /// `f(a[i], b[i])` for every output index `i`, where each operand is `(data, strides)` in the
 /// output frame (see [`frame_strides`]).
 ///
-/// Fails, without touching `out`, if a stride list does not match the rank or an operand's
+/// Fails, without touching `out`, if the rank exceeds [`MAX_RANK`], a stride list does not
+/// match the rank, or an operand's
 /// data is too short for its strides, or if the element count overflows `usize`.
 ///
 /// ```
@@ -131,6 +154,12 @@ pub fn zip_map<A: Copy, B: Copy, O>(
     if sa.len() != sizes.len() || sb.len() != sizes.len() {
         return Err(bad("a stride list does not match the output's rank"));
     }
+    if sizes.len() > MAX_RANK {
+        return Err(Error::RankTooLarge {
+            rank: sizes.len(),
+            max: MAX_RANK,
+        });
+    }
     let total = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
@@ -149,7 +178,12 @@ pub fn zip_map<A: Copy, B: Copy, O>(
     if total == 0 {
         return Ok(());
     }
-    let (ms, ma, mb) = merge(sizes, sa, sb);
+    let merged = Merged::new(sizes, sa, sb);
+    let (ms, ma, mb) = (
+        &merged.sizes[..merged.len],
+        &merged.a[..merged.len],
+        &merged.b[..merged.len],
+    );
     let Some((&n, outer)) = ms.split_last() else {
         // Every axis has size 1: one element.
         out.push(f(a[0], b[0]));
@@ -157,7 +191,7 @@ pub fn zip_map<A: Copy, B: Copy, O>(
     };
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
     let rank = outer.len();
-    let mut index = vec![0usize; rank];
+    let mut index = [0usize; MAX_RANK];
     let (mut oa, mut ob) = (0usize, 0usize);
     loop {
         inner(n, (a, oa, ia), (b, ob, ib), out, &f);
