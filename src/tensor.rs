@@ -239,18 +239,58 @@ impl<T> DynTensor<T> {
     where
         T: Copy,
     {
+        let mut out = DynTensor {
+            shape: DynShape::scalar(),
+            sizes: Vec::new(),
+            data: Vec::new(),
+        };
+        self.zip_with_into(rule, other, &mut out, f)?;
+        Ok(out)
+    }
+
+    /// [`zip_with`](Self::zip_with) into `out`, reusing its allocation; `out` takes the
+    /// result's shape. On error `out` is left as it was.
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, Rule};
+    /// let a = DynTensor::from_vec("[2, 2]".parse()?, vec![1, 2, 3, 4])?;
+    /// let b = DynTensor::from_vec("[2]".parse()?, vec![10, 20])?;
+    /// let mut out = DynTensor::full("[]".parse()?, 0)?;
+    /// a.zip_with_into(Rule::Numpy, &b, &mut out, |x, y| x + y)?;
+    /// assert_eq!(out.data(), &[11, 22, 13, 24]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zip_with_into<U: Copy, V>(
+        &self,
+        rule: Rule,
+        other: &DynTensor<U>,
+        out: &mut DynTensor<V>,
+        f: impl Fn(T, U) -> V,
+    ) -> Result<(), Error>
+    where
+        T: Copy,
+    {
         let plan = broadcast(rule, &self.shape, &other.shape)?;
         let sizes = plan.resolve(&self.sizes, &other.sizes)?;
         let shape = plan.shape.resolve(&sizes)?;
-        let mut data = Vec::new();
-        zip_map(
+        let mut data = core::mem::take(&mut out.data);
+        let run = zip_map(
             &sizes,
             (&self.data, &frame_strides(&plan.plan.lhs, &self.sizes)),
             (&other.data, &frame_strides(&plan.plan.rhs, &other.sizes)),
             &mut data,
             f,
-        )?;
-        Ok(DynTensor { shape, sizes, data })
+        );
+        match run {
+            Ok(()) => {
+                *out = DynTensor { shape, sizes, data };
+                Ok(())
+            }
+            Err(e) => {
+                out.data = data;
+                Err(e)
+            }
+        }
     }
 }
 

@@ -400,9 +400,44 @@ impl<T: Copy + ops::Not, S: Shape> ops::Not for &Tensor<T, S> {
     }
 }
 
-/// The checked and the panicking form of one binary operator.
+/// The checked and the panicking form of one binary operator, into a caller's tensor, and
+/// with a scalar on the right.
 macro_rules! binary_op {
-    ($Op:ident, $op:ident, $try_op:ident, $doc:literal) => {
+    ($Op:ident, $op:ident, $try_op:ident, $op_into:ident, $doc:literal) => {
+        impl<T: Copy + ops::$Op<Output = T>, S: Shape> Tensor<T, S> {
+            #[doc = concat!("`out = a ", $doc, " b` by the named rule, written into `out` (its allocation is reused).")]
+            ///
+            /// The output's type is the broadcast of the operands' shapes, so only a `?` size
+            /// can make this fail.
+            ///
+            /// ```
+            /// use shapecast::{shape, Tensor};
+            /// let a = Tensor::<i32, shape![2, 2]>::from_vec(vec![8, 6, 4, 2])?;
+            /// let b = Tensor::<i32, shape![2]>::from_vec(vec![2, 1])?;
+            /// let mut out = Tensor::<i32, shape![2, 2]>::full(0)?;
+            #[doc = concat!("Tensor::", stringify!($op_into), "(&a, &b, &mut out)?;")]
+            /// assert_eq!(out.sizes(), &[2, 2]);
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn $op_into<A: BroadcastWith<B, Output = S>, B: Shape>(
+                a: &Tensor<T, A>,
+                b: &Tensor<T, B>,
+                out: &mut Tensor<T, S>,
+            ) -> Result<(), Error> {
+                a.inner
+                    .zip_with_into(Rule::Named, &b.inner, &mut out.inner, |x, y| ops::$Op::$op(x, y))
+            }
+        }
+
+        impl<'a, T: Copy + ops::$Op, S: Shape> ops::$Op<T> for &'a Tensor<T, S> {
+            type Output = Tensor<<T as ops::$Op>::Output, S>;
+
+            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            fn $op(self, rhs: T) -> Self::Output {
+                self.map(|x| ops::$Op::$op(x, rhs))
+            }
+        }
+
         impl<T: Copy, S: Shape> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` by the named rule, or the error when a `?` size does not fit.")]
             ///
@@ -450,14 +485,14 @@ macro_rules! binary_op {
     };
 }
 
-binary_op!(Add, add, try_add, "+");
-binary_op!(Sub, sub, try_sub, "-");
-binary_op!(Mul, mul, try_mul, "*");
-binary_op!(Div, div, try_div, "/");
-binary_op!(Rem, rem, try_rem, "%");
-binary_op!(BitAnd, bitand, try_bitand, "&");
-binary_op!(BitOr, bitor, try_bitor, "|");
-binary_op!(BitXor, bitxor, try_bitxor, "^");
+binary_op!(Add, add, try_add, add_into, "+");
+binary_op!(Sub, sub, try_sub, sub_into, "-");
+binary_op!(Mul, mul, try_mul, mul_into, "*");
+binary_op!(Div, div, try_div, div_into, "/");
+binary_op!(Rem, rem, try_rem, rem_into, "%");
+binary_op!(BitAnd, bitand, try_bitand, bitand_into, "&");
+binary_op!(BitOr, bitor, try_bitor, bitor_into, "|");
+binary_op!(BitXor, bitxor, try_bitxor, bitxor_into, "^");
 
 #[cfg(test)]
 mod tests {
@@ -520,6 +555,22 @@ mod tests {
     fn assignment_panics_on_a_run_time_size_that_does_not_fit() {
         let mut a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
         a += &Tensor::<i32, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3]).unwrap();
+    }
+
+    #[test]
+    fn into_a_callers_tensor_and_with_scalars() {
+        let a =
+            Tensor::<i32, shape![?, 3]>::from_vec_sized(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+        let b = Tensor::<i32, shape![3]>::from_vec(vec![10, 20, 30]).unwrap();
+        let mut out = Tensor::<i32, shape![?, 3]>::from_vec_sized(&[2, 3], vec![0; 6]).unwrap();
+        Tensor::mul_into(&a, &b, &mut out).unwrap();
+        assert_eq!(out.data(), &[10, 40, 90, 40, 100, 180]);
+        assert_eq!((&a * 2).data(), &[2, 4, 6, 8, 10, 12]);
+        let wrong = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
+        let mut keep = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[1, 1], vec![7]).unwrap();
+        let c = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[2, 3], vec![0; 6]).unwrap();
+        assert!(Tensor::add_into(&c, &wrong, &mut keep).is_err());
+        assert_eq!(keep.data(), &[7], "left as it was on error");
     }
 
     #[test]
