@@ -238,9 +238,9 @@ impl Broadcasted {
                 Size::Unknown => {
                     let l = self.plan.lhs[i].map_or(1, |k| lhs[k]);
                     let r = self.plan.rhs[i].map_or(1, |k| rhs[k]);
-                    match self.rule {
-                        // These rules keep the left operand's shape.
-                        Rule::Assign | Rule::Pdpd { .. } => l,
+                    match self.rule.size_policy() {
+                        // Rules that broadcast into the left keep its sizes.
+                        SizePolicy::Into => l,
                         _ if l == 1 => r,
                         _ => l,
                     }

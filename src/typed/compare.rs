@@ -10,12 +10,13 @@
 
 use super::bits::{Or, B0, B1};
 use super::broadcast::{Compute, Finish};
-use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap};
+use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap, ZipOrRefuse};
 use super::numpy::ZipRight;
 use super::shape::Shape;
-use super::size::policy::Bcast;
+use super::size::policy::{Bcast, Exact};
 use super::strict::Identical;
 use crate::rule::Compare;
+use crate::RanksDiffer;
 
 /// A scalar operand (`B1`): the other shape, its axes facing inserted singletons; else
 /// identical shapes.
@@ -28,9 +29,9 @@ impl<RA: ZipRight<RB, Bcast>, RB> CompareCase<RA, RB> for B1 {
 }
 impl<RA: NotShorter<RB>, RB: NotShorter<RA>> CompareCase<RA, RB> for B0
 where
-    SameLen<RA, RB>: Identical<RA, RB>,
+    SameLen<RA, RB>: ZipOrRefuse<RA, RB, Exact, RanksDiffer>,
 {
-    type Out = <SameLen<RA, RB> as Identical<RA, RB>>::Out;
+    type Out = Identical<RA, RB>;
 }
 
 type Scalar<A, B> = Or<<<A as Shape>::Rev as IsEmpty>::Out, <<B as Shape>::Rev as IsEmpty>::Out>;

@@ -16,23 +16,18 @@ use super::size::policy::Exact;
 use crate::rule::Strict;
 use crate::RanksDiffer;
 
-/// Identical shapes: an exact zip when the ranks are equal (`Self` is `B1`), else the error.
-pub trait Identical<RA, RB> {
-    /// The output elements, last first.
-    type Out;
-}
-impl<Eq: ZipOrRefuse<RA, RB, Exact, RanksDiffer>, RA, RB> Identical<RA, RB> for Eq {
-    type Out = Eq::Out;
-}
+/// Identical shapes: an exact zip of the two lists when their lengths are equal, else the error.
+pub(crate) type Identical<RA, RB> =
+    <SameLen<RA, RB> as ZipOrRefuse<RA, RB, Exact, RanksDiffer>>::Out;
 
 impl<A: Shape, B: Shape> Compute<A, B> for Strict
 where
     A::Rev: NotShorter<B::Rev>,
     B::Rev: NotShorter<A::Rev>,
-    SameLen<A::Rev, B::Rev>: Identical<A::Rev, B::Rev>,
-    <SameLen<A::Rev, B::Rev> as Identical<A::Rev, B::Rev>>::Out: Collect,
-    <<SameLen<A::Rev, B::Rev> as Identical<A::Rev, B::Rev>>::Out as Collect>::Out: Unwrap,
+    SameLen<A::Rev, B::Rev>: ZipOrRefuse<A::Rev, B::Rev, Exact, RanksDiffer>,
+    Identical<A::Rev, B::Rev>: Collect,
+    <Identical<A::Rev, B::Rev> as Collect>::Out: Unwrap,
 {
-    type Elems = <SameLen<A::Rev, B::Rev> as Identical<A::Rev, B::Rev>>::Out;
+    type Elems = Identical<A::Rev, B::Rev>;
     type Outcome = Finish<Self::Elems>;
 }
