@@ -36,11 +36,26 @@ use crate::error::Error;
 /// assert_eq!(frame_strides(&[None, Some(0), Some(1)], &[3, 1]), vec![0, 1, 0]);
 /// ```
 pub fn frame_strides(plan_side: &[Option<usize>], sizes: &[usize]) -> Vec<usize> {
-    let own = row_major(sizes);
+    frame_strides_of(plan_side, sizes, &row_major(sizes))
+}
+
+/// [`frame_strides`] for an operand laid out with its own `strides` (a view): the stride of
+/// the axis feeding each output axis, 0 for an inserted singleton and for an axis of size 1.
+///
+/// ```
+/// use shapecast::kernel::frame_strides_of;
+/// // A transposed [3, 2] operand (strides [1, 3]) feeding output axes 0 and 1.
+/// assert_eq!(frame_strides_of(&[Some(0), Some(1)], &[3, 2], &[1, 3]), vec![1, 3]);
+/// ```
+pub fn frame_strides_of(
+    plan_side: &[Option<usize>],
+    sizes: &[usize],
+    strides: &[usize],
+) -> Vec<usize> {
     plan_side
         .iter()
         .map(|src| match src {
-            Some(k) if sizes[*k] != 1 => own[*k],
+            Some(k) if sizes[*k] != 1 => strides[*k],
             _ => 0,
         })
         .collect()
@@ -143,10 +158,30 @@ fn required_len(sizes: &[usize], strides: &[usize]) -> Option<usize> {
 /// ```
 pub fn zip_map<A: Copy, B: Copy, O>(
     sizes: &[usize],
+    a: (&[A], &[usize]),
+    b: (&[B], &[usize]),
+    out: &mut Vec<O>,
+    f: impl Fn(A, B) -> O,
+) -> Result<(), Error> {
+    zip_map_ref(sizes, a, b, out, |x, y| f(*x, *y))
+}
+
+/// [`zip_map`] for elements that are not `Copy` (nested tensors, strings): `f` borrows them.
+///
+/// ```
+/// use shapecast::kernel::zip_map_ref;
+/// let names = ["a".to_string(), "b".to_string()];
+/// let mut out = Vec::new();
+/// zip_map_ref(&[2, 2], (&names, &[1, 0]), (&names, &[0, 1]), &mut out, |x, y| format!("{x}{y}"))?;
+/// assert_eq!(out, ["aa", "ab", "ba", "bb"]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn zip_map_ref<A, B, O>(
+    sizes: &[usize],
     (a, sa): (&[A], &[usize]),
     (b, sb): (&[B], &[usize]),
     out: &mut Vec<O>,
-    f: impl Fn(A, B) -> O,
+    f: impl Fn(&A, &B) -> O,
 ) -> Result<(), Error> {
     let bad = |what: &str| Error::Layout {
         what: what.to_string(),
@@ -186,7 +221,7 @@ pub fn zip_map<A: Copy, B: Copy, O>(
     );
     let Some((&n, outer)) = ms.split_last() else {
         // Every axis has size 1: one element.
-        out.push(f(a[0], b[0]));
+        out.push(f(&a[0], &b[0]));
         return Ok(());
     };
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
@@ -217,41 +252,41 @@ pub fn zip_map<A: Copy, B: Copy, O>(
 
 /// One inner run of `n` elements, specialised on the two strides.
 #[inline(always)]
-fn inner<A: Copy, B: Copy, O>(
+fn inner<A, B, O>(
     n: usize,
     (a, oa, sa): (&[A], usize, usize),
     (b, ob, sb): (&[B], usize, usize),
     out: &mut Vec<O>,
-    f: &impl Fn(A, B) -> O,
+    f: &impl Fn(&A, &B) -> O,
 ) {
     match (sa, sb) {
         (1, 1) => {
             let (a, b) = (&a[oa..oa + n], &b[ob..ob + n]);
-            out.extend(a.iter().zip(b).map(|(&x, &y)| f(x, y)));
+            out.extend(a.iter().zip(b).map(|(x, y)| f(x, y)));
         }
         (1, 0) => {
-            let (a, y) = (&a[oa..oa + n], b[ob]);
-            out.extend(a.iter().map(|&x| f(x, y)));
+            let (a, y) = (&a[oa..oa + n], &b[ob]);
+            out.extend(a.iter().map(|x| f(x, y)));
         }
         (0, 1) => {
-            let (x, b) = (a[oa], &b[ob..ob + n]);
-            out.extend(b.iter().map(|&y| f(x, y)));
+            let (x, b) = (&a[oa], &b[ob..ob + n]);
+            out.extend(b.iter().map(|y| f(x, y)));
         }
         (0, 0) => {
-            let (x, y) = (a[oa], b[ob]);
+            let (x, y) = (&a[oa], &b[ob]);
             out.extend((0..n).map(|_| f(x, y)));
         }
         (0, _) => {
-            let x = a[oa];
-            out.extend(b[ob..].iter().step_by(sb).take(n).map(|&y| f(x, y)));
+            let x = &a[oa];
+            out.extend(b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)));
         }
         (_, 0) => {
-            let y = b[ob];
-            out.extend(a[oa..].iter().step_by(sa).take(n).map(|&x| f(x, y)));
+            let y = &b[ob];
+            out.extend(a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)));
         }
         _ => {
             let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
-            out.extend(a.zip(b).take(n).map(|(&x, &y)| f(x, y)));
+            out.extend(a.zip(b).take(n).map(|(x, y)| f(x, y)));
         }
     }
 }

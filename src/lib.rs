@@ -66,6 +66,7 @@ mod tensor;
 #[doc(hidden)]
 pub mod typed;
 mod typed_tensor;
+mod view;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
@@ -182,4 +183,5 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::DynTensor;
-pub use typed_tensor::Tensor;
+pub use typed_tensor::{Depth, ElementOr, NestedArray, Scalar, Tensor};
+pub use view::{TensorView, TensorViewMut};

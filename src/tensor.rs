@@ -18,7 +18,7 @@ use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use crate::kernel::{frame_strides, zip_map};
+use crate::kernel::{frame_strides, frame_strides_of, row_major, zip_map_ref};
 
 /// A tensor whose rank, sizes and names are known at run time. Every size is known (no `?`).
 ///
@@ -159,31 +159,10 @@ impl<T> DynTensor<T> {
 
     /// The offset of an element under index-access broadcasting (SPEC §12).
     fn offset(&self, index: &[usize]) -> Result<usize, Error> {
-        if index.len() < self.sizes.len() {
-            return Err(Error::Index {
-                shape: self.shape.clone(),
-                reason: format!(
-                    "{} indices for rank {}: give at least one per axis",
-                    index.len(),
-                    self.sizes.len()
-                ),
-            });
-        }
-        let mut offset = 0;
-        for (axis, (&n, &i)) in self.sizes.iter().zip(index).enumerate() {
-            let i = match n {
-                1 => 0,
-                _ if i < n => i,
-                _ => {
-                    return Err(Error::Index {
-                        shape: self.shape.clone(),
-                        reason: format!("index {i} is out of range for axis {axis} of size {n}"),
-                    })
-                }
-            };
-            offset = offset * n + i;
-        }
-        Ok(offset)
+        iab_offset(&self.sizes, &row_major(&self.sizes), index).map_err(|reason| Error::Index {
+            shape: self.shape.clone(),
+            reason,
+        })
     }
 
     /// Index-access broadcasting (SPEC §12, TML): at least one index per axis, left-aligned;
@@ -270,19 +249,20 @@ impl<T> DynTensor<T> {
     where
         T: Copy,
     {
-        let plan = broadcast(rule, &self.shape, &other.shape)?;
-        let sizes = plan.resolve(&self.sizes, &other.sizes)?;
-        let shape = plan.shape.resolve(&sizes)?;
+        self.zip_ref_into(rule, other, out, |x, y| f(*x, *y))
+    }
+
+    /// [`zip_with_into`](Self::zip_with_into) with `f` borrowing the elements.
+    pub(crate) fn zip_ref_into<U, V>(
+        &self,
+        rule: Rule,
+        other: &DynTensor<U>,
+        out: &mut DynTensor<V>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<(), Error> {
         let mut data = core::mem::take(&mut out.data);
-        let run = zip_map(
-            &sizes,
-            (&self.data, &frame_strides(&plan.plan.lhs, &self.sizes)),
-            (&other.data, &frame_strides(&plan.plan.rhs, &other.sizes)),
-            &mut data,
-            f,
-        );
-        match run {
-            Ok(()) => {
+        match zip_operands(rule, self.operand(), other.operand(), &mut data, f) {
+            Ok((shape, sizes)) => {
                 *out = DynTensor { shape, sizes, data };
                 Ok(())
             }
@@ -292,7 +272,143 @@ impl<T> DynTensor<T> {
             }
         }
     }
+
+    /// The tensor as an operand of [`zip_operands`].
+    pub(crate) fn operand(&self) -> Operand<'_, T> {
+        Operand {
+            shape: self.shape.clone(),
+            sizes: &self.sizes,
+            strides: None,
+            data: &self.data,
+        }
+    }
+
+    /// A tensor from parts the caller has already checked (sizes resolved from `shape`, data
+    /// of the element count).
+    pub(crate) fn from_parts(shape: DynShape, sizes: Vec<usize>, data: Vec<T>) -> DynTensor<T> {
+        debug_assert_eq!(data.len(), sizes.iter().product::<usize>());
+        DynTensor { shape, sizes, data }
+    }
+
+    /// The data, mutably.
+    pub(crate) fn data_mut(&mut self) -> &mut [T] {
+        &mut self.data
+    }
 }
+
+/// One operand of an elementwise operation: its concrete shape (every size known), its
+/// sizes, its strides (`None`: contiguous, row-major) and its data.
+pub(crate) struct Operand<'a, T> {
+    pub(crate) shape: DynShape,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: Option<&'a [usize]>,
+    pub(crate) data: &'a [T],
+}
+
+impl<T> Operand<'_, T> {
+    /// The operand's strides in the output frame given by one side of a plan.
+    fn frame(&self, plan_side: &[Option<usize>]) -> Vec<usize> {
+        match self.strides {
+            Some(strides) => frame_strides_of(plan_side, self.sizes, strides),
+            None => frame_strides(plan_side, self.sizes),
+        }
+    }
+}
+
+/// `f(a, b)` elementwise under `rule` into `out` (left untouched on error): the rule's plan,
+/// its run-time checks, then the kernel. Gives the output's shape and sizes.
+pub(crate) fn zip_operands<A, B, O>(
+    rule: Rule,
+    a: Operand<'_, A>,
+    b: Operand<'_, B>,
+    out: &mut Vec<O>,
+    f: impl Fn(&A, &B) -> O,
+) -> Result<(DynShape, Vec<usize>), Error> {
+    let plan = broadcast(rule, &a.shape, &b.shape)?;
+    let sizes = plan.resolve(a.sizes, b.sizes)?;
+    let shape = plan.shape.resolve(&sizes)?;
+    let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
+    zip_map_ref(&sizes, (a.data, &sa), (b.data, &sb), out, f)?;
+    Ok((shape, sizes))
+}
+
+/// The offset of an element under index-access broadcasting (SPEC §12) in data laid out with
+/// `strides`, or why the index is refused.
+pub(crate) fn iab_offset(
+    sizes: &[usize],
+    strides: &[usize],
+    index: &[usize],
+) -> Result<usize, String> {
+    if index.len() < sizes.len() {
+        return Err(format!(
+            "{} indices for rank {}: give at least one per axis",
+            index.len(),
+            sizes.len()
+        ));
+    }
+    let mut offset = 0;
+    for (axis, ((&n, &s), &i)) in sizes.iter().zip(strides).zip(index).enumerate() {
+        match n {
+            1 => {}
+            _ if i < n => offset += i * s,
+            _ => {
+                return Err(format!(
+                    "index {i} is out of range for axis {axis} of size {n}"
+                ))
+            }
+        }
+    }
+    Ok(offset)
+}
+
+/// The offsets of every element of a strided layout, in row-major order of the index.
+pub(crate) struct Offsets {
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    index: Vec<usize>,
+    offset: usize,
+    remaining: usize,
+}
+
+impl Offsets {
+    pub(crate) fn new(sizes: &[usize], strides: &[usize]) -> Offsets {
+        Offsets {
+            sizes: sizes.to_vec(),
+            strides: strides.to_vec(),
+            index: vec![0; sizes.len()],
+            offset: 0,
+            remaining: sizes.iter().product(),
+        }
+    }
+}
+
+impl Iterator for Offsets {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let here = self.offset;
+        for axis in (0..self.sizes.len()).rev() {
+            self.index[axis] += 1;
+            self.offset += self.strides[axis];
+            if self.index[axis] < self.sizes[axis] {
+                break;
+            }
+            self.offset -= self.strides[axis] * self.sizes[axis];
+            self.index[axis] = 0;
+        }
+        Some(here)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Offsets {}
 
 impl<T> DynTensor<T> {
     /// Narrowcasting (SPEC §11) on data: the same elements without the axes of size 1.

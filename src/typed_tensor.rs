@@ -29,10 +29,13 @@ use core::ops;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use crate::rule::{Assign, Compare};
-use crate::tensor::DynTensor;
+use crate::rule::{Assign, Bidirectional, Compare};
+use crate::tensor::{zip_operands, DynTensor};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
+use crate::typed::list::FromRev;
+use crate::typed::narrow::{DropOnes, Narrow};
 use crate::typed::shape::Shape;
+use crate::view::{TensorView, TensorViewMut};
 
 /// A tensor of `T` with the type-level shape `S`.
 ///
@@ -153,10 +156,231 @@ impl<T, S: Shape> Tensor<T, S> {
     }
 
     fn wrap(inner: DynTensor<T>) -> Result<Self, Error> {
-        Ok(Tensor {
+        Ok(Self::from_inner(inner))
+    }
+
+    /// A tensor from a run-time tensor the caller has checked against `S`.
+    pub(crate) fn from_inner(inner: DynTensor<T>) -> Self {
+        Tensor {
             inner,
             shape: PhantomData,
-        })
+        }
+    }
+
+    /// A tensor of a fully static shape with every element zero.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<f32, shape![2]>::zeros()?.data(), &[0.0, 0.0]);
+    /// assert!(Tensor::<f32, shape![?]>::zeros().is_err()); // say the `?` size: zeros_sized
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zeros() -> Result<Self, Error>
+    where
+        T: Clone + num_traits::Zero,
+    {
+        Self::full(T::zero())
+    }
+
+    /// A tensor of a fully static shape with every element one.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![3]>::ones()?.data(), &[1, 1, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn ones() -> Result<Self, Error>
+    where
+        T: Clone + num_traits::One,
+    {
+        Self::full(T::one())
+    }
+
+    /// A tensor of zeros with the given sizes (all of them, `?` ones included).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<i64, shape![?, 2]>::zeros_sized(&[2, 2])?.data(), &[0; 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zeros_sized(sizes: &[usize]) -> Result<Self, Error>
+    where
+        T: Clone + num_traits::Zero,
+    {
+        Self::wrap(DynTensor::full(Self::resolved(sizes)?, T::zero())?)
+    }
+
+    /// A tensor of ones with the given sizes (all of them, `?` ones included).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<f64, shape![?]>::ones_sized(&[2])?.data(), &[1.0, 1.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn ones_sized(sizes: &[usize]) -> Result<Self, Error>
+    where
+        T: Clone + num_traits::One,
+    {
+        Self::wrap(DynTensor::full(Self::resolved(sizes)?, T::one())?)
+    }
+
+    /// A tensor of a fully static shape from nested arrays, outermost axis first. The
+    /// array's dimensions must be `S`'s sizes; anything else does not compile.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 3]>::from_array([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(t.data(), &[1, 2, 3, 4, 5, 6]);
+    /// let s = Tensor::<i32, shape![]>::from_array(7);
+    /// assert_eq!(s.data(), &[7]);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3, 2]>::from_array([[1, 2, 3], [4, 5, 6]]); // 2x3, not 3x2
+    /// ```
+    pub fn from_array<A: NestedArray<T, D>, D>(array: A) -> Self {
+        const {
+            assert!(
+                dims_are(A::DIMS, S::SIZES),
+                "from_array: the array's dimensions are not the shape's static sizes"
+            )
+        };
+        let shape = S::to_dyn();
+        let data = array.into_elements();
+        Self::from_inner(DynTensor::from_parts(shape, A::DIMS.to_vec(), data))
+    }
+
+    /// A read-only view (see [`TensorView`]).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// assert_eq!(t.view().iter().count(), 2);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn view(&self) -> TensorView<'_, T, S> {
+        TensorView::contiguous(self.inner.data(), self.inner.sizes())
+    }
+
+    /// A writable view (see [`TensorViewMut`]).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// t.view_mut().fill(0);
+    /// assert_eq!(t.data(), &[0, 0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
+        let sizes = self.inner.sizes().to_vec();
+        TensorViewMut::contiguous(self.inner.data_mut(), &sizes)
+    }
+
+    /// A zero-copy view broadcast to `Target` by the bidirectional rule (SPEC §9); see
+    /// [`TensorView::broadcast_to`].
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3, 1]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.broadcast_to::<shape![1, 1]>()?.sizes(), &[3, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcast_to<Target: Shape>(
+        &self,
+    ) -> Result<TensorView<'_, T, BroadcastBy<Bidirectional, S, Target>>, Error>
+    where
+        S: BroadcastsUnder<Bidirectional, Target>,
+    {
+        self.view().broadcast_to::<Target>()
+    }
+
+    /// A zero-copy view with the axes in `Target`'s order; see [`TensorView::align_to`].
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(C, H);
+    /// let t = Tensor::<i32, shape![C: 2, H: 2]>::from_vec(vec![1, 2, 3, 4])?;
+    /// assert_eq!(t.align_to::<shape![H: 2, C: 2]>()?.to_tensor().data(), &[1, 3, 2, 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn align_to<Target>(&self) -> Result<TensorView<'_, T, Target>, Error>
+    where
+        Target: BroadcastsUnder<Assign, S>,
+    {
+        self.view().align_to::<Target>()
+    }
+
+    /// The elements in row-major order.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.iter().max(), Some(&3));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn iter(&self) -> core::slice::Iter<'_, T> {
+        self.inner.data().iter()
+    }
+
+    /// The data, row-major, for writing.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// t.data_mut()[1] = 5;
+    /// assert_eq!(t.data(), &[1, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn data_mut(&mut self) -> &mut [T] {
+        self.inner.data_mut()
+    }
+
+    /// The data, row-major, by value.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![2]>::from_vec(vec![4, 5])?.into_vec(), vec![4, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn into_vec(self) -> Vec<T> {
+        self.inner.into_vec()
+    }
+
+    /// Narrowcasting (SPEC §11): the same elements without the axes that are statically 1;
+    /// when every axis is statically 1, the element itself. A `?` axis stays, whatever its
+    /// run-time size; only the outer level of a nested tensor is narrowed.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![1, 3, 1]>::from_vec(vec![1, 2, 3])?;
+    /// let n: Tensor<i32, shape![3]> = t.narrow();
+    /// assert_eq!(n.data(), &[1, 2, 3]);
+    /// let one = Tensor::<i32, shape![1, 1, 1]>::from_vec(vec![42])?;
+    /// let x: i32 = one.narrow(); // [1, 1, 1] of i32 gives i32
+    /// assert_eq!(x, 42);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn narrow(self) -> <Narrow<S> as ElementOr<T>>::Out
+    where
+        S::Rev: DropOnes,
+        <S::Rev as DropOnes>::Out: FromRev,
+        Narrow<S>: ElementOr<T> + Shape,
+    {
+        let kept = self
+            .inner
+            .sizes()
+            .iter()
+            .zip(S::SIZES)
+            .filter(|(_, known)| **known != Some(1))
+            .map(|(&n, _)| n)
+            .collect::<Vec<_>>();
+        let shape = <Narrow<S>>::to_dyn()
+            .resolve(&kept)
+            .expect("the kept axes' sizes fit the narrowed shape");
+        let data = self.inner.into_vec();
+        <Narrow<S> as ElementOr<T>>::wrap(DynTensor::from_parts(shape, kept, data))
     }
 
     /// The run-time tensor.
@@ -236,11 +460,55 @@ impl<T, S: Shape> Tensor<T, S> {
         T: Copy,
         S: BroadcastWith<B>,
     {
-        let inner = self.inner.zip_with(Rule::Named, &rhs.inner, f)?;
-        Ok(Tensor {
-            inner,
-            shape: PhantomData,
-        })
+        self.zip_by(Rule::Named, rhs, |x, y| f(*x, *y))
+    }
+
+    /// The kernel under a run-time rule whose output type `O` the caller has checked.
+    fn zip_by<U, V, O: Shape, B: Shape>(
+        &self,
+        rule: Rule,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<Tensor<V, O>, Error> {
+        let mut data = Vec::new();
+        let (shape, sizes) = zip_operands(
+            rule,
+            self.inner.operand(),
+            rhs.inner.operand(),
+            &mut data,
+            f,
+        )?;
+        Ok(Tensor::from_inner(DynTensor::from_parts(
+            shape, sizes, data,
+        )))
+    }
+
+    /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
+    fn assign_by<U, B: Shape>(
+        &mut self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(&T, &U) -> T,
+    ) -> Result<(), Error> {
+        let mut data = Vec::new();
+        let (shape, sizes) = zip_operands(
+            Rule::Assign,
+            self.inner.operand(),
+            rhs.inner.operand(),
+            &mut data,
+            f,
+        )?;
+        self.inner = DynTensor::from_parts(shape, sizes, data);
+        Ok(())
+    }
+
+    /// `f` applied to every element, borrowed.
+    fn map_ref<V>(&self, f: impl Fn(&T) -> V) -> Tensor<V, S> {
+        let data = self.inner.data().iter().map(f).collect();
+        Tensor::from_inner(DynTensor::from_parts(
+            self.inner.shape().clone(),
+            self.inner.sizes().to_vec(),
+            data,
+        ))
     }
 }
 
@@ -264,11 +532,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     where
         S: BroadcastsUnder<R, B>,
     {
-        let inner = self.inner.zip_with(R::RULE, &rhs.inner, f)?;
-        Ok(Tensor {
-            inner,
-            shape: PhantomData,
-        })
+        self.zip_by(R::RULE, rhs, |x, y| f(*x, *y))
     }
 
     /// `f` applied to every element.
@@ -280,13 +544,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn map<V>(&self, f: impl Fn(T) -> V) -> Tensor<V, S> {
-        let data = self.inner.data().iter().map(|&x| f(x)).collect();
-        let inner = DynTensor::from_vec(self.inner.shape().clone(), data)
-            .expect("the same shape holds the same number of elements");
-        Tensor {
-            inner,
-            shape: PhantomData,
-        }
+        self.map_ref(|&x| f(x))
     }
 
     /// `self = f(self, rhs)` by the assignment rule (SPEC §10): `rhs` broadcasts into `self`,
@@ -307,8 +565,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     where
         S: BroadcastsUnder<Assign, B>,
     {
-        self.inner = self.inner.zip_with(Rule::Assign, &rhs.inner, f)?;
-        Ok(())
+        self.assign_by(rhs, |x, y| f(*x, *y))
     }
 
     /// Copies `rhs` into `self` by the assignment rule (TML's `a = b`).
@@ -365,12 +622,12 @@ comparison!(ge, >=, ">=");
 /// One compound-assignment operator (`+=` …) by the assignment rule.
 macro_rules! assign_op {
     ($Op:ident, $op:ident, $Base:ident, $base:ident) => {
-        impl<'a, T: Copy + ops::$Base<Output = T>, A: BroadcastsUnder<Assign, B>, B: Shape>
-            ops::$Op<&'a Tensor<T, B>> for Tensor<T, A>
+        impl<T: Clone + ops::$Base<Output = T>, A: BroadcastsUnder<Assign, B>, B: Shape>
+            ops::$Op<&Tensor<T, B>> for Tensor<T, A>
         {
             /// Panics with the SPEC §15 message when a `?` size does not fit.
-            fn $op(&mut self, rhs: &'a Tensor<T, B>) {
-                self.try_assign_with(rhs, |x, y| ops::$Base::$base(x, y))
+            fn $op(&mut self, rhs: &Tensor<T, B>) {
+                self.assign_by(rhs, |x, y| ops::$Base::$base(x.clone(), y.clone()))
                     .unwrap_or_else(|e| panic!("{e}"));
             }
         }
@@ -386,29 +643,206 @@ assign_op!(BitAndAssign, bitand_assign, BitAnd, bitand);
 assign_op!(BitOrAssign, bitor_assign, BitOr, bitor);
 assign_op!(BitXorAssign, bitxor_assign, BitXor, bitxor);
 
-impl<T: Copy + ops::Neg, S: Shape> ops::Neg for &Tensor<T, S> {
+impl<T: Clone + ops::Neg, S: Shape> ops::Neg for &Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn neg(self) -> Self::Output {
-        self.map(|x| -x)
+        self.map_ref(|x| -x.clone())
     }
 }
 
-impl<T: Copy + ops::Not, S: Shape> ops::Not for &Tensor<T, S> {
+impl<T: Clone + ops::Neg, S: Shape> ops::Neg for Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn neg(self) -> Self::Output {
+        -&self
+    }
+}
+
+impl<T: Clone + ops::Not, S: Shape> ops::Not for &Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn not(self) -> Self::Output {
-        self.map(|x| !x)
+        self.map_ref(|x| !x.clone())
     }
+}
+
+impl<T: Clone + ops::Not, S: Shape> ops::Not for Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn not(self) -> Self::Output {
+        !&self
+    }
+}
+
+/// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
+/// numbers and `bool`. A tensor is never a scalar, which keeps `tensor + scalar` apart from
+/// `tensor + tensor` (and lets a nested tensor's element meet a scalar, SPEC §13).
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let t = Tensor::<f64, shape![2]>::from_vec(vec![1.0, 2.0])?;
+/// assert_eq!((&t * 2.0).data(), &[2.0, 4.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait Scalar: Clone {}
+
+macro_rules! scalars {
+    ($($t:ty),*) => { $(impl Scalar for $t {})* };
+}
+scalars!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool);
+
+/// The result of narrowing to a shape: the element itself for `shape![]`, a tensor
+/// otherwise (SPEC §11). Used by [`Tensor::narrow`].
+///
+/// ```
+/// use shapecast::{shape, ElementOr, Tensor};
+/// static_assertions::assert_type_eq_all!(<shape![] as ElementOr<u8>>::Out, u8);
+/// static_assertions::assert_type_eq_all!(<shape![2] as ElementOr<u8>>::Out, Tensor<u8, shape![2]>);
+/// ```
+pub trait ElementOr<T> {
+    /// `T` or `Tensor<T, Self>`.
+    type Out;
+    #[doc(hidden)]
+    fn wrap(tensor: DynTensor<T>) -> Self::Out;
+}
+
+impl<T> ElementOr<T> for () {
+    type Out = T;
+    fn wrap(tensor: DynTensor<T>) -> T {
+        tensor
+            .into_vec()
+            .pop()
+            .expect("a tensor of shape [] holds one element")
+    }
+}
+
+macro_rules! element_or {
+    ($($X:ident),+) => {
+        impl<T, $($X: crate::Axis),+> ElementOr<T> for ($($X,)+) {
+            type Out = Tensor<T, Self>;
+            fn wrap(tensor: DynTensor<T>) -> Tensor<T, Self> {
+                Tensor::from_inner(tensor)
+            }
+        }
+    };
+}
+element_or!(X0);
+element_or!(X0, X1);
+element_or!(X0, X1, X2);
+element_or!(X0, X1, X2, X3);
+element_or!(X0, X1, X2, X3, X4);
+element_or!(X0, X1, X2, X3, X4, X5);
+element_or!(X0, X1, X2, X3, X4, X5, X6);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15);
+
+/// Nested arrays of `T` with `D` levels (`D` is [`Depth`]`<N>`, inferred): what
+/// [`Tensor::from_array`] takes. A bare `T` is depth 0.
+///
+/// ```
+/// use shapecast::NestedArray;
+/// assert_eq!(<[[u8; 3]; 2] as NestedArray<u8, _>>::DIMS, &[2, 3]);
+/// assert_eq!(NestedArray::<u8, _>::into_elements([[1u8, 2], [3, 4]]), vec![1, 2, 3, 4]);
+/// ```
+pub trait NestedArray<T, D> {
+    /// The dimensions, outermost first.
+    const DIMS: &'static [usize];
+    /// The elements in row-major order.
+    fn into_elements(self) -> Vec<T>;
+}
+
+/// The depth of a [`NestedArray`]: how many array levels lie above the element.
+///
+/// ```
+/// use shapecast::{Depth, NestedArray};
+/// fn dims<A: NestedArray<i32, Depth<2>>>(_: &A) -> &'static [usize] { A::DIMS }
+/// assert_eq!(dims(&[[1, 2, 3]]), &[1, 3]);
+/// ```
+pub struct Depth<const N: usize>;
+
+impl<T> NestedArray<T, Depth<0>> for T {
+    const DIMS: &'static [usize] = &[];
+    fn into_elements(self) -> Vec<T> {
+        vec![self]
+    }
+}
+
+macro_rules! nested {
+    ($depth:literal, $ty:ty, [$($n:ident),+], $flat:expr) => {
+        impl<T, $(const $n: usize),+> NestedArray<T, Depth<$depth>> for $ty {
+            const DIMS: &'static [usize] = &[$($n),+];
+            fn into_elements(self) -> Vec<T> {
+                let flat: fn(Self) -> Vec<T> = $flat;
+                flat(self)
+            }
+        }
+    };
+}
+nested!(1, [T; A], [A], |a| a.into_iter().collect());
+nested!(2, [[T; B]; A], [A, B], |a| a
+    .into_iter()
+    .flatten()
+    .collect());
+nested!(3, [[[T; C]; B]; A], [A, B, C], |a| a
+    .into_iter()
+    .flatten()
+    .flatten()
+    .collect());
+nested!(4, [[[[T; D]; C]; B]; A], [A, B, C, D], |a| {
+    a.into_iter().flatten().flatten().flatten().collect()
+});
+nested!(5, [[[[[T; E]; D]; C]; B]; A], [A, B, C, D, E], |a| {
+    a.into_iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .flatten()
+        .collect()
+});
+nested!(
+    6,
+    [[[[[[T; F]; E]; D]; C]; B]; A],
+    [A, B, C, D, E, F],
+    |a| {
+        a.into_iter()
+            .flatten()
+            .flatten()
+            .flatten()
+            .flatten()
+            .flatten()
+            .collect()
+    }
+);
+
+/// Whether nested-array dimensions are exactly a shape's sizes, all static.
+const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
+    if dims.len() != sizes.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < dims.len() {
+        match sizes[i] {
+            Some(n) if n == dims[i] => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The checked and the panicking form of one binary operator, into a caller's tensor, and
 /// with a scalar on the right.
 macro_rules! binary_op {
     ($Op:ident, $op:ident, $try_op:ident, $op_into:ident, $doc:literal) => {
-        impl<T: Copy + ops::$Op<Output = T>, S: Shape> Tensor<T, S> {
+        impl<T: Clone + ops::$Op<Output = T>, S: Shape> Tensor<T, S> {
             #[doc = concat!("`out = a ", $doc, " b` by the named rule, written into `out` (its allocation is reused).")]
             ///
             /// The output's type is the broadcast of the operands' shapes, so only a `?` size
-            /// can make this fail.
+            /// can make this fail; `out` is left as it was on error.
             ///
             /// ```
             /// use shapecast::{shape, Tensor};
@@ -424,21 +858,31 @@ macro_rules! binary_op {
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.inner
-                    .zip_with_into(Rule::Named, &b.inner, &mut out.inner, |x, y| ops::$Op::$op(x, y))
+                a.inner.zip_ref_into(Rule::Named, &b.inner, &mut out.inner, |x, y| {
+                    ops::$Op::$op(x.clone(), y.clone())
+                })
             }
         }
 
-        impl<'a, T: Copy + ops::$Op, S: Shape> ops::$Op<T> for &'a Tensor<T, S> {
+        impl<T: Scalar + ops::$Op, S: Shape> ops::$Op<T> for &Tensor<T, S> {
             type Output = Tensor<<T as ops::$Op>::Output, S>;
 
             #[doc = concat!("Every element `", $doc, "` the scalar.")]
             fn $op(self, rhs: T) -> Self::Output {
-                self.map(|x| ops::$Op::$op(x, rhs))
+                self.map_ref(|x| ops::$Op::$op(x.clone(), rhs.clone()))
             }
         }
 
-        impl<T: Copy, S: Shape> Tensor<T, S> {
+        impl<T: Scalar + ops::$Op, S: Shape> ops::$Op<T> for Tensor<T, S> {
+            type Output = Tensor<<T as ops::$Op>::Output, S>;
+
+            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            fn $op(self, rhs: T) -> Self::Output {
+                ops::$Op::$op(&self, rhs)
+            }
+        }
+
+        impl<T: Clone, S: Shape> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` by the named rule, or the error when a `?` size does not fit.")]
             ///
             /// ```
@@ -449,36 +893,44 @@ macro_rules! binary_op {
             /// assert_eq!(c.sizes(), &[2, 2]);
             /// # Ok::<(), shapecast::Error>(())
             /// ```
-            pub fn $try_op<B: Shape>(
+            pub fn $try_op<U: Clone, B: Shape>(
                 &self,
-                rhs: &Tensor<T, B>,
-            ) -> Result<Tensor<<T as ops::$Op>::Output, Broadcast<S, B>>, Error>
+                rhs: &Tensor<U, B>,
+            ) -> Result<Tensor<<T as ops::$Op<U>>::Output, Broadcast<S, B>>, Error>
             where
-                T: ops::$Op,
+                T: ops::$Op<U>,
                 S: BroadcastWith<B>,
             {
-                self.try_zip_with(rhs, |x, y| ops::$Op::$op(x, y))
+                self.zip_by(Rule::Named, rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 
-        impl<'a, T: Copy + ops::$Op, A: BroadcastWith<B>, B: Shape> ops::$Op<&'a Tensor<T, B>>
-            for &'a Tensor<T, A>
+        impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for &Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
         {
-            type Output = Tensor<<T as ops::$Op>::Output, Broadcast<A, B>>;
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
             /// Panics with the SPEC §15 message when a `?` size does not fit.
-            fn $op(self, rhs: &'a Tensor<T, B>) -> Self::Output {
+            fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
                 self.$try_op(rhs).unwrap_or_else(|e| panic!("{e}"))
             }
         }
 
-        impl<T: Copy + ops::$Op, A: BroadcastWith<B>, B: Shape> ops::$Op<Tensor<T, B>>
-            for Tensor<T, A>
+        impl<T, U, A, B> ops::$Op<Tensor<U, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
         {
-            type Output = Tensor<<T as ops::$Op>::Output, Broadcast<A, B>>;
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
             /// Panics with the SPEC §15 message when a `?` size does not fit.
-            fn $op(self, rhs: Tensor<T, B>) -> Self::Output {
+            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
                 ops::$Op::$op(&self, &rhs)
             }
         }

@@ -1,0 +1,581 @@
+//! Borrowed, strided views of a [`Tensor`]: [`TensorView`] and [`TensorViewMut`].
+//!
+//! A view is the tensor's data with sizes and strides (in elements). A broadcast axis has
+//! stride 0, so [`broadcast_to`](TensorView::broadcast_to) copies nothing; a permutation by
+//! names ([`align_to`](TensorView::align_to)) only reorders the strides. Views zip with each
+//! other through the same kernel as tensors, by the same rules.
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor};
+//! names!(H, W);
+//! let col = Tensor::<i32, shape![H: 3, 1]>::from_vec(vec![1, 2, 3])?;
+//! // [H: 3, 1] to [H: 3, W: 4], no copy: the W axis has stride 0.
+//! let wide = col.broadcast_to::<shape![H: 3, W: 4]>()?;
+//! assert_eq!((wide.sizes(), wide.strides()), (&[3, 4][..], &[1, 0][..]));
+//! assert_eq!(*wide.at(&[2, 3])?, 3);
+//! // The same data with W first, still no copy.
+//! let t = wide.align_to::<shape![W: 4, H: 3]>()?;
+//! assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+use core::ops;
+
+use crate::dynamic::broadcast;
+use crate::dynamic::rule::Rule;
+use crate::dynamic::shape::DynShape;
+use crate::error::Error;
+use crate::kernel::frame_strides_of;
+use crate::rule::{Assign, Bidirectional};
+use crate::tensor::{iab_offset, zip_operands, DynTensor, Offsets, Operand};
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
+use crate::typed::shape::Shape;
+use crate::typed_tensor::Tensor;
+
+/// A borrowed, read-only view of `T`s with the type-level shape `S`, laid out by strides.
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let t = Tensor::<i32, shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6])?;
+/// let v = t.view();
+/// assert_eq!((v.sizes(), v.strides()), (&[2, 3][..], &[3, 1][..]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub struct TensorView<'a, T, S> {
+    data: &'a [T],
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    shape: PhantomData<S>,
+}
+
+/// A borrowed, writable view of `T`s with the type-level shape `S`. No two indices share an
+/// element (it has no broadcast axis).
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let mut t = Tensor::<i32, shape![2, 2]>::from_vec(vec![1, 2, 3, 4])?;
+/// t.view_mut().fill(0);
+/// assert_eq!(t.data(), &[0, 0, 0, 0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub struct TensorViewMut<'a, T, S> {
+    data: &'a mut [T],
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    shape: PhantomData<S>,
+}
+
+impl<T, S> Clone for TensorView<'_, T, S> {
+    fn clone(&self) -> Self {
+        TensorView {
+            data: self.data,
+            sizes: self.sizes.clone(),
+            strides: self.strides.clone(),
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<T: fmt::Debug, S> fmt::Debug for TensorView<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let elems: Vec<&T> = Offsets::new(&self.sizes, &self.strides)
+            .map(|o| &self.data[o])
+            .collect();
+        f.debug_struct("TensorView")
+            .field("sizes", &self.sizes)
+            .field("strides", &self.strides)
+            .field("elements", &elems)
+            .finish()
+    }
+}
+
+impl<T: fmt::Debug, S> fmt::Debug for TensorViewMut<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TensorViewMut")
+            .field("sizes", &self.sizes)
+            .field("strides", &self.strides)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The sizes and strides of `Target`'s frame filled from a source by the assignment rule's
+/// pairing, when that pairing is a permutation (every axis fed, no size changed).
+fn permutation<S: Shape, Target: Shape>(
+    sizes: &[usize],
+    strides: &[usize],
+) -> Result<(Vec<usize>, Vec<usize>), Error> {
+    let source = S::to_dyn().resolve(sizes)?;
+    let target = Target::to_dyn();
+    let refused = |out: Vec<usize>| Error::SizesMismatch {
+        shape: target.clone(),
+        sizes: out,
+    };
+    let plan = broadcast(Rule::Assign, &target, &source)?.plan;
+    let mut out = (Vec::new(), Vec::new());
+    for side in &plan.rhs {
+        let Some(k) = *side else {
+            return Err(refused(sizes.to_vec()));
+        };
+        out.0.push(sizes[k]);
+        out.1.push(strides[k]);
+    }
+    if Target::SIZES
+        .iter()
+        .zip(&out.0)
+        .any(|(known, &n)| known.is_some_and(|m| m != n))
+    {
+        return Err(refused(out.0));
+    }
+    Ok(out)
+}
+
+impl<'a, T, S: Shape> TensorView<'a, T, S> {
+    /// A view of contiguous, row-major data with the given sizes.
+    pub(crate) fn contiguous(data: &'a [T], sizes: &[usize]) -> Self {
+        TensorView {
+            data,
+            sizes: sizes.to_vec(),
+            strides: crate::kernel::row_major(sizes),
+            shape: PhantomData,
+        }
+    }
+
+    /// The sizes, `?` ones resolved.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<u8, shape![?, 2]>::from_vec_sized(&[3, 2], vec![0; 6])?;
+    /// assert_eq!(t.view().sizes(), &[3, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// The strides in elements: 0 on a broadcast axis.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<u8, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.broadcast_to::<shape![2, 3]>()?.strides(), &[0, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn strides(&self) -> &[usize] {
+        &self.strides
+    }
+
+    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`].
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
+    /// assert_eq!(*t.view().at(&[999, 1, 1000])?, 4);
+    /// assert!(t.view().at(&[0, 2]).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn at(&self, index: &[usize]) -> Result<&'a T, Error> {
+        let offset =
+            iab_offset(&self.sizes, &self.strides, index).map_err(|reason| Error::Index {
+                shape: self.shape_dyn(),
+                reason,
+            })?;
+        Ok(&self.data[offset])
+    }
+
+    /// The elements in row-major order of the index.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// let v = t.broadcast_to::<shape![2, 2]>()?;
+    /// assert_eq!(v.iter().sum::<i32>(), 6);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a T> + '_ {
+        let data = self.data;
+        Offsets::new(&self.sizes, &self.strides).map(move |o| &data[o])
+    }
+
+    /// The view copied into a contiguous tensor.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// let wide: Tensor<i32, shape![3, 2]> = t.broadcast_to::<shape![3, 2]>()?.to_tensor();
+    /// assert_eq!(wide.data(), &[1, 2, 1, 2, 1, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn to_tensor(&self) -> Tensor<T, S>
+    where
+        T: Clone,
+    {
+        let data = self.iter().cloned().collect();
+        Tensor::from_inner(DynTensor::from_parts(
+            self.shape_dyn(),
+            self.sizes.clone(),
+            data,
+        ))
+    }
+
+    /// The view's concrete shape (`S` with the view's sizes).
+    fn shape_dyn(&self) -> DynShape {
+        S::to_dyn()
+            .resolve(&self.sizes)
+            .expect("a view's sizes fit its shape")
+    }
+
+    pub(crate) fn operand(&self) -> Operand<'_, T> {
+        Operand {
+            shape: self.shape_dyn(),
+            sizes: &self.sizes,
+            strides: Some(&self.strides),
+            data: self.data,
+        }
+    }
+
+    /// This view broadcast to the shape `Target` (all of whose sizes are static) by the
+    /// bidirectional rule (SPEC §9): the result is the broadcast of both shapes, so it may
+    /// be larger than `Target`. No element is copied: a broadcast axis has stride 0.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3, 1]>::from_vec(vec![1, 2, 3])?;
+    /// let v = t.view().broadcast_to::<shape![2, 1, 6]>()?; // (3, 1) to [2, 1, 6]: (2, 3, 6)
+    /// assert_eq!(v.sizes(), &[2, 3, 6]);
+    /// assert!(Tensor::<i32, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3])?
+    ///     .broadcast_to::<shape![4]>()
+    ///     .is_err()); // 3 to 4
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcast_to<Target: Shape>(
+        &self,
+    ) -> Result<TensorView<'a, T, BroadcastBy<Bidirectional, S, Target>>, Error>
+    where
+        S: BroadcastsUnder<Bidirectional, Target>,
+    {
+        let target = Target::to_dyn();
+        let sizes = target
+            .known_sizes()
+            .ok_or(Error::UnknownSize { shape: target })?;
+        self.broadcast_to_sized::<Target>(&sizes)
+    }
+
+    /// [`broadcast_to`](Self::broadcast_to) with `Target`'s sizes given (all of them, `?`
+    /// ones included).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// let v = t.view().broadcast_to_sized::<shape![?, 3]>(&[2, 3])?;
+    /// assert_eq!(v.sizes(), &[2, 3]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcast_to_sized<Target: Shape>(
+        &self,
+        target: &[usize],
+    ) -> Result<TensorView<'a, T, BroadcastBy<Bidirectional, S, Target>>, Error>
+    where
+        S: BroadcastsUnder<Bidirectional, Target>,
+    {
+        let target_shape = Target::to_dyn().resolve(target)?;
+        let b = broadcast(Rule::Bidirectional, &self.shape_dyn(), &target_shape)?;
+        let sizes = b.resolve(&self.sizes, target)?;
+        let strides = frame_strides_of(&b.plan.lhs, &self.sizes, &self.strides);
+        Ok(TensorView {
+            data: self.data,
+            sizes,
+            strides,
+            shape: PhantomData,
+        })
+    }
+
+    /// The same elements with the axes in `Target`'s order: named axes go to their
+    /// namesakes, unnamed ones keep their order (the assignment rule's pairing, which must be
+    /// a permutation: the same rank, every size unchanged). No element is copied.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 3]>::from_vec(vec![1, 2, 3, 4, 5, 6])?;
+    /// let v = t.view().align_to::<shape![W: 3, H: 2]>()?;
+    /// assert_eq!(v.to_tensor().data(), &[1, 4, 2, 5, 3, 6]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    ///
+    /// A different rank is a compile error; so is a pairing the assignment rule refuses:
+    ///
+    /// ```compile_fail
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W, C);
+    /// let t = Tensor::<i32, shape![H: 2, W: 3]>::full(0).unwrap();
+    /// let v = t.view().align_to::<shape![W: 3, C: 2]>(); // no namesake for H
+    /// ```
+    pub fn align_to<Target>(&self) -> Result<TensorView<'a, T, Target>, Error>
+    where
+        Target: BroadcastsUnder<Assign, S>,
+    {
+        const {
+            assert!(
+                S::RANK == Target::RANK,
+                "align_to only reorders axes: the target must have the source's rank"
+            )
+        };
+        let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
+        Ok(TensorView {
+            data: self.data,
+            sizes,
+            strides,
+            shape: PhantomData,
+        })
+    }
+
+    /// `f(self, rhs)` elementwise by the named rule into a new tensor; only a `?` size can
+    /// make it fail (the shapes are checked at compile time).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<i32, shape![2, 1]>::from_vec(vec![1, 2])?;
+    /// let b = Tensor::<i32, shape![3]>::from_vec(vec![10, 20, 30])?;
+    /// let c = a.view().try_zip_with(&b.view(), |x, y| x * y)?;
+    /// assert_eq!(c.data(), &[10, 20, 30, 20, 40, 60]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_zip_with<U, V, B: Shape>(
+        &self,
+        rhs: &TensorView<'_, U, B>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<Tensor<V, Broadcast<S, B>>, Error>
+    where
+        S: BroadcastWith<B>,
+    {
+        self.zip_by(Rule::Named, rhs, f)
+    }
+
+    /// `f(self, rhs)` elementwise under the rule `R` (a marker of [`rule`](crate::rule)).
+    ///
+    /// ```
+    /// use shapecast::{rule::Outer, names, shape, Tensor};
+    /// names!(I, J);
+    /// let a = Tensor::<i32, shape![I: 2]>::from_vec(vec![1, 2])?;
+    /// let b = Tensor::<i32, shape![J: 3]>::from_vec(vec![1, 10, 100])?;
+    /// let c = a.view().zip_with_rule::<Outer, _, _, _>(&b.view(), |x, y| x * y)?;
+    /// assert_eq!(c.data(), &[1, 10, 100, 2, 20, 200]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zip_with_rule<R: RuleMarker, U, V, B: Shape>(
+        &self,
+        rhs: &TensorView<'_, U, B>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
+    where
+        S: BroadcastsUnder<R, B>,
+    {
+        self.zip_by(R::RULE, rhs, f)
+    }
+
+    /// The kernel under a run-time rule whose output type the caller has checked.
+    fn zip_by<U, V, O: Shape, B: Shape>(
+        &self,
+        rule: Rule,
+        rhs: &TensorView<'_, U, B>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<Tensor<V, O>, Error> {
+        let mut data = Vec::new();
+        let (shape, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
+        Ok(Tensor::from_inner(DynTensor::from_parts(
+            shape, sizes, data,
+        )))
+    }
+}
+
+impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
+    /// A writable view of contiguous, row-major data with the given sizes.
+    pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
+        TensorViewMut {
+            data,
+            sizes: sizes.to_vec(),
+            strides: crate::kernel::row_major(sizes),
+            shape: PhantomData,
+        }
+    }
+
+    /// The sizes, `?` ones resolved.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<u8, shape![2, 2]>::full(0)?;
+    /// assert_eq!(t.view_mut().sizes(), &[2, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// The strides in elements.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<u8, shape![2, 3]>::full(0)?;
+    /// assert_eq!(t.view_mut().strides(), &[3, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn strides(&self) -> &[usize] {
+        &self.strides
+    }
+
+    /// A read-only view of the same elements.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<u8, shape![2]>::from_vec(vec![1, 2])?;
+    /// let m = t.view_mut();
+    /// assert_eq!(m.view().iter().count(), 2);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn view(&self) -> TensorView<'_, T, S> {
+        TensorView {
+            data: self.data,
+            sizes: self.sizes.clone(),
+            strides: self.strides.clone(),
+            shape: PhantomData,
+        }
+    }
+
+    /// Index-access broadcasting (SPEC §12) for writing.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
+    /// *t.view_mut().at_mut(&[7, 1])? = 5;
+    /// assert_eq!(t.data(), &[3, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn at_mut(&mut self, index: &[usize]) -> Result<&mut T, Error> {
+        match iab_offset(&self.sizes, &self.strides, index) {
+            Ok(offset) => Ok(&mut self.data[offset]),
+            Err(reason) => Err(Error::Index {
+                shape: self.view().shape_dyn(),
+                reason,
+            }),
+        }
+    }
+
+    /// Every element set to `value`.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// t.view_mut().fill(9);
+    /// assert_eq!(t.data(), &[9, 9]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn fill(&mut self, value: T)
+    where
+        T: Clone,
+    {
+        self.for_each_mut(|x| *x = value.clone());
+    }
+
+    /// `f` on every element, in row-major order of the index.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// t.view_mut().for_each_mut(|x| *x *= 10);
+    /// assert_eq!(t.data(), &[10, 20, 30]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut T)) {
+        for o in Offsets::new(&self.sizes, &self.strides) {
+            f(&mut self.data[o]);
+        }
+    }
+
+    /// `src` written into this view by the assignment rule (SPEC §10): it broadcasts into
+    /// the view's shape, which never changes. Only a `?` size can make it fail.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2, 3]>::full(0)?;
+    /// let row = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// t.view_mut().assign(&row.view())?;
+    /// assert_eq!(t.data(), &[1, 2, 3, 1, 2, 3]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn assign<B: Shape>(&mut self, src: &TensorView<'_, T, B>) -> Result<(), Error>
+    where
+        T: Clone,
+        S: BroadcastsUnder<Assign, B>,
+    {
+        let b = broadcast(Rule::Assign, &self.view().shape_dyn(), &src.shape_dyn())?;
+        b.resolve(&self.sizes, &src.sizes)?;
+        let from = frame_strides_of(&b.plan.rhs, &src.sizes, &src.strides);
+        let reads = Offsets::new(&self.sizes, &from);
+        for (o, r) in Offsets::new(&self.sizes, &self.strides).zip(reads) {
+            self.data[o] = src.data[r].clone();
+        }
+        Ok(())
+    }
+
+    /// The same elements with the axes in `Target`'s order, as
+    /// [`TensorView::align_to`].
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let mut t = Tensor::<i32, shape![H: 2, W: 2]>::from_vec(vec![1, 2, 3, 4])?;
+    /// *t.view_mut().align_to::<shape![W: 2, H: 2]>()?.at_mut(&[1, 0])? = 7; // W 1, H 0
+    /// assert_eq!(t.data(), &[1, 7, 3, 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn align_to<Target>(self) -> Result<TensorViewMut<'a, T, Target>, Error>
+    where
+        Target: BroadcastsUnder<Assign, S>,
+    {
+        const {
+            assert!(
+                S::RANK == Target::RANK,
+                "align_to only reorders axes: the target must have the source's rank"
+            )
+        };
+        let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
+        Ok(TensorViewMut {
+            data: self.data,
+            sizes,
+            strides,
+            shape: PhantomData,
+        })
+    }
+}
+
+/// One binary operator on two views, by the named rule.
+macro_rules! view_op {
+    ($Op:ident, $op:ident) => {
+        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
+                self.try_zip_with(&rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                    .unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    };
+}
+
+view_op!(Add, add);
+view_op!(Sub, sub);
+view_op!(Mul, mul);
+view_op!(Div, div);
+view_op!(Rem, rem);
+view_op!(BitAnd, bitand);
+view_op!(BitOr, bitor);
+view_op!(BitXor, bitxor);
