@@ -76,6 +76,7 @@ pub use typed::broadcast::{
 pub use typed::narrow::Narrow;
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
+pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::theano::{Col, Row};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///

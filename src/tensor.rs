@@ -290,8 +290,16 @@ impl<T> DynTensor<T> {
         DynTensor { shape, sizes, data }
     }
 
-    /// The data, mutably.
-    pub(crate) fn data_mut(&mut self) -> &mut [T] {
+    /// The data, row-major, for writing.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let mut t = DynTensor::from_vec("[2]".parse()?, vec![1, 2])?;
+    /// t.data_mut()[0] = 7;
+    /// assert_eq!(t.data(), &[7, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn data_mut(&mut self) -> &mut [T] {
         &mut self.data
     }
 }

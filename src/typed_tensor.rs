@@ -23,18 +23,19 @@
 //! ```
 
 use core::fmt;
-use core::marker::PhantomData;
 use core::ops;
 
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
+use crate::kernel::row_major;
 use crate::rule::{Assign, Bidirectional, Compare};
-use crate::tensor::{zip_operands, DynTensor};
+use crate::tensor::{iab_offset, zip_operands, DynTensor, Operand};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
 use crate::typed::list::FromRev;
 use crate::typed::narrow::{DropOnes, Narrow};
 use crate::typed::shape::Shape;
+use crate::typed::storage::{Buffer, Storage};
 use crate::view::{TensorView, TensorViewMut};
 
 /// A tensor of `T` with the type-level shape `S`.
@@ -45,30 +46,90 @@ use crate::view::{TensorView, TensorViewMut};
 /// assert_eq!(t.sizes(), &[2, 2]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub struct Tensor<T, S> {
-    inner: DynTensor<T>,
-    shape: PhantomData<S>,
+///
+/// The elements live inline (no heap) when every size of `S` is static and there are at most
+/// [`INLINE_MAX`](crate::INLINE_MAX) of them, in a `Vec` otherwise; see [`Storage`].
+pub struct Tensor<T, S: Storage<T>> {
+    sizes: [usize; MAX_TYPED_RANK],
+    data: S::Buf,
 }
 
-impl<T: Clone, S> Clone for Tensor<T, S> {
+/// The largest rank a shape type has (`shape!` writes at most 16 axes).
+const MAX_TYPED_RANK: usize = 16;
+
+impl<T, S: Storage<T>> Clone for Tensor<T, S>
+where
+    S::Buf: Clone,
+{
     fn clone(&self) -> Self {
         Tensor {
-            inner: self.inner.clone(),
-            shape: PhantomData,
+            sizes: self.sizes,
+            data: self.data.clone(),
         }
     }
 }
 
-impl<T: fmt::Debug, S> fmt::Debug for Tensor<T, S> {
+impl<T: fmt::Debug, S: Storage<T>> fmt::Debug for Tensor<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tensor")
-            .field("shape", &self.inner.shape().to_string())
-            .field("data", &self.inner.data())
+            .field("shape", &self.shape().to_string())
+            .field("data", &self.data())
             .finish()
     }
 }
 
-impl<T, S: Shape> Tensor<T, S> {
+/// Equal sizes and equal elements.
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let a = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+/// assert_eq!(a, Tensor::from_array([1, 2]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+impl<T: PartialEq, S: Storage<T>> PartialEq for Tensor<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.sizes() == other.sizes() && self.data() == other.data()
+    }
+}
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// A tensor from parts the caller has checked: `sizes` fit `S` and `data` holds their
+    /// element count.
+    pub(crate) fn from_parts(sizes: &[usize], data: Vec<T>) -> Self {
+        let mut all = [0; MAX_TYPED_RANK];
+        all[..sizes.len()].copy_from_slice(sizes);
+        let data = match S::Buf::from_vec(data) {
+            Ok(buf) => buf,
+            Err(_) => unreachable!("the element count was checked against the sizes"),
+        };
+        Tensor { sizes: all, data }
+    }
+
+    /// `S` with this tensor's sizes: the run-time shape.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H);
+    /// let t = Tensor::<u8, shape![?, H: 2]>::from_vec_sized(&[3, 2], vec![0; 6])?;
+    /// assert_eq!(t.shape().to_string(), "[3, H: 2]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn shape(&self) -> DynShape {
+        S::to_dyn()
+            .resolve(self.sizes())
+            .expect("a tensor's sizes fit its shape")
+    }
+
+    /// The tensor as an operand of the kernel.
+    pub(crate) fn operand(&self) -> Operand<'_, T> {
+        Operand {
+            shape: self.shape(),
+            sizes: self.sizes(),
+            strides: None,
+            data: self.data(),
+        }
+    }
+
     /// `S` with its `?` sizes taken from `sizes` (all of `S`'s sizes, in order).
     fn resolved(sizes: &[usize]) -> Result<DynShape, Error> {
         S::to_dyn().resolve(sizes)
@@ -155,16 +216,10 @@ impl<T, S: Shape> Tensor<T, S> {
         Self::wrap(tensor)
     }
 
-    fn wrap(inner: DynTensor<T>) -> Result<Self, Error> {
-        Ok(Self::from_inner(inner))
-    }
-
-    /// A tensor from a run-time tensor the caller has checked against `S`.
-    pub(crate) fn from_inner(inner: DynTensor<T>) -> Self {
-        Tensor {
-            inner,
-            shape: PhantomData,
-        }
+    /// The tensor holding a run-time tensor's data, which the caller has checked against `S`.
+    fn wrap(checked: DynTensor<T>) -> Result<Self, Error> {
+        let sizes = checked.sizes().to_vec();
+        Ok(Self::from_parts(&sizes, checked.into_vec()))
     }
 
     /// A tensor of a fully static shape with every element zero.
@@ -247,9 +302,7 @@ impl<T, S: Shape> Tensor<T, S> {
                 "from_array: the array's dimensions are not the shape's static sizes"
             )
         };
-        let shape = S::to_dyn();
-        let data = array.into_elements();
-        Self::from_inner(DynTensor::from_parts(shape, A::DIMS.to_vec(), data))
+        Self::from_parts(A::DIMS, array.into_elements())
     }
 
     /// A read-only view (see [`TensorView`]).
@@ -261,7 +314,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn view(&self) -> TensorView<'_, T, S> {
-        TensorView::contiguous(self.inner.data(), self.inner.sizes())
+        TensorView::contiguous(self.data(), self.sizes())
     }
 
     /// A writable view (see [`TensorViewMut`]).
@@ -274,8 +327,8 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
-        let sizes = self.inner.sizes().to_vec();
-        TensorViewMut::contiguous(self.inner.data_mut(), &sizes)
+        let sizes = self.sizes;
+        TensorViewMut::contiguous(self.data.as_mut_slice(), &sizes[..S::RANK])
     }
 
     /// A zero-copy view broadcast to `Target` by the bidirectional rule (SPEC §9); see
@@ -321,7 +374,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn iter(&self) -> core::slice::Iter<'_, T> {
-        self.inner.data().iter()
+        self.data().iter()
     }
 
     /// The data, row-major, for writing.
@@ -334,7 +387,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn data_mut(&mut self) -> &mut [T] {
-        self.inner.data_mut()
+        self.data.as_mut_slice()
     }
 
     /// The data, row-major, by value.
@@ -345,7 +398,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn into_vec(self) -> Vec<T> {
-        self.inner.into_vec()
+        self.data.into_vec()
     }
 
     /// Narrowcasting (SPEC §11): the same elements without the axes that are statically 1;
@@ -369,18 +422,13 @@ impl<T, S: Shape> Tensor<T, S> {
         Narrow<S>: ElementOr<T> + Shape,
     {
         let kept = self
-            .inner
             .sizes()
             .iter()
             .zip(S::SIZES)
             .filter(|(_, known)| **known != Some(1))
             .map(|(&n, _)| n)
             .collect::<Vec<_>>();
-        let shape = <Narrow<S>>::to_dyn()
-            .resolve(&kept)
-            .expect("the kept axes' sizes fit the narrowed shape");
-        let data = self.inner.into_vec();
-        <Narrow<S> as ElementOr<T>>::wrap(DynTensor::from_parts(shape, kept, data))
+        <Narrow<S> as ElementOr<T>>::wrap(&kept, self.data.into_vec())
     }
 
     /// The run-time tensor.
@@ -392,19 +440,23 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn into_dyn(self) -> DynTensor<T> {
-        self.inner
+        let (shape, sizes) = (self.shape(), self.sizes().to_vec());
+        DynTensor::from_parts(shape, sizes, self.data.into_vec())
     }
 
-    /// The run-time tensor, borrowed.
+    /// The run-time tensor, copied.
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
     /// let t = Tensor::<u8, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3])?;
-    /// assert_eq!(t.as_dyn().shape().to_string(), "[3]");
+    /// assert_eq!(t.to_dyn().shape().to_string(), "[3]");
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn as_dyn(&self) -> &DynTensor<T> {
-        &self.inner
+    pub fn to_dyn(&self) -> DynTensor<T>
+    where
+        T: Clone,
+    {
+        DynTensor::from_parts(self.shape(), self.sizes().to_vec(), self.data().to_vec())
     }
 
     /// The sizes, `?` ones resolved.
@@ -415,7 +467,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn sizes(&self) -> &[usize] {
-        self.inner.sizes()
+        &self.sizes[..S::RANK]
     }
 
     /// The data, row-major.
@@ -426,7 +478,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn data(&self) -> &[T] {
-        self.inner.data()
+        self.data.as_slice()
     }
 
     /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`].
@@ -438,7 +490,36 @@ impl<T, S: Shape> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn at(&self, index: &[usize]) -> Result<&T, Error> {
-        self.inner.at(index)
+        let sizes = self.sizes();
+        match iab_offset(sizes, &row_major(sizes), index) {
+            Ok(offset) => Ok(&self.data()[offset]),
+            Err(reason) => Err(Error::Index {
+                shape: self.shape(),
+                reason,
+            }),
+        }
+    }
+
+    /// [`at`](Self::at) for writing.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
+    /// *a.at_mut(&[999, 1])? = 5;
+    /// assert_eq!(a.data(), &[3, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn at_mut(&mut self, index: &[usize]) -> Result<&mut T, Error> {
+        let offset = match iab_offset(self.sizes(), &row_major(self.sizes()), index) {
+            Ok(offset) => offset,
+            Err(reason) => {
+                return Err(Error::Index {
+                    shape: self.shape(),
+                    reason,
+                })
+            }
+        };
+        Ok(&mut self.data.as_mut_slice()[offset])
     }
 
     /// `f(self, rhs)` elementwise by the named rule; fails only on a `?` size that does not
@@ -451,7 +532,7 @@ impl<T, S: Shape> Tensor<T, S> {
     /// assert!(a.try_zip_with(&b, |x, y| x + y).is_err()); // 2 against 3
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn try_zip_with<U: Copy, V, B: Shape>(
+    pub fn try_zip_with<U: Copy, V, B>(
         &self,
         rhs: &Tensor<U, B>,
         f: impl Fn(T, U) -> V,
@@ -459,60 +540,68 @@ impl<T, S: Shape> Tensor<T, S> {
     where
         T: Copy,
         S: BroadcastWith<B>,
+        B: Storage<U>,
+        Broadcast<S, B>: Storage<V>,
     {
         self.zip_by(Rule::Named, rhs, |x, y| f(*x, *y))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
-    fn zip_by<U, V, O: Shape, B: Shape>(
+    fn zip_by<U, V, O: Storage<V>, B: Storage<U>>(
         &self,
         rule: Rule,
         rhs: &Tensor<U, B>,
         f: impl Fn(&T, &U) -> V,
     ) -> Result<Tensor<V, O>, Error> {
         let mut data = Vec::new();
-        let (shape, sizes) = zip_operands(
-            rule,
-            self.inner.operand(),
-            rhs.inner.operand(),
-            &mut data,
-            f,
-        )?;
-        Ok(Tensor::from_inner(DynTensor::from_parts(
-            shape, sizes, data,
-        )))
+        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
+        Ok(Tensor::from_parts(&sizes, data))
+    }
+
+    /// [`zip_by`](Self::zip_by) into `out`, which is left as it was on error.
+    fn zip_into<U, V, O: Storage<V>, B: Storage<U>>(
+        &self,
+        rule: Rule,
+        rhs: &Tensor<U, B>,
+        out: &mut Tensor<V, O>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<(), Error> {
+        let mut sizes = Vec::new();
+        out.data.write_with(|data| {
+            let (_, s) = zip_operands(rule, self.operand(), rhs.operand(), data, f)?;
+            sizes = s;
+            Ok::<(), Error>(())
+        })?;
+        out.sizes[..sizes.len()].copy_from_slice(&sizes);
+        Ok(())
     }
 
     /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
-    fn assign_by<U, B: Shape>(
+    fn assign_by<U, B: Storage<U>>(
         &mut self,
         rhs: &Tensor<U, B>,
         f: impl Fn(&T, &U) -> T,
     ) -> Result<(), Error> {
         let mut data = Vec::new();
-        let (shape, sizes) = zip_operands(
-            Rule::Assign,
-            self.inner.operand(),
-            rhs.inner.operand(),
-            &mut data,
-            f,
-        )?;
-        self.inner = DynTensor::from_parts(shape, sizes, data);
+        zip_operands(Rule::Assign, self.operand(), rhs.operand(), &mut data, f)?;
+        // The assignment rule keeps the destination's shape, sizes included.
+        self.data = match S::Buf::from_vec(data) {
+            Ok(buf) => buf,
+            Err(_) => unreachable!("the assignment rule keeps the element count"),
+        };
         Ok(())
     }
 
     /// `f` applied to every element, borrowed.
-    fn map_ref<V>(&self, f: impl Fn(&T) -> V) -> Tensor<V, S> {
-        let data = self.inner.data().iter().map(f).collect();
-        Tensor::from_inner(DynTensor::from_parts(
-            self.inner.shape().clone(),
-            self.inner.sizes().to_vec(),
-            data,
-        ))
+    fn map_ref<V>(&self, f: impl Fn(&T) -> V) -> Tensor<V, S>
+    where
+        S: Storage<V>,
+    {
+        Tensor::from_parts(self.sizes(), self.data().iter().map(f).collect())
     }
 }
 
-impl<T: Copy, S: Shape> Tensor<T, S> {
+impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     /// `f(self, rhs)` elementwise under the rule `R` (a marker of [`rule`](crate::rule)): the
     /// shapes are checked at compile time, `?` sizes at run time.
     ///
@@ -524,13 +613,15 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     /// assert_eq!(*c.at(&[1, 2, 1])?, 32);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn zip_with_rule<R: RuleMarker, U: Copy, V, B: Shape>(
+    pub fn zip_with_rule<R: RuleMarker, U: Copy, V, B>(
         &self,
         rhs: &Tensor<U, B>,
         f: impl Fn(T, U) -> V,
     ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
     where
         S: BroadcastsUnder<R, B>,
+        B: Storage<U>,
+        BroadcastBy<R, S, B>: Storage<V>,
     {
         self.zip_by(R::RULE, rhs, |x, y| f(*x, *y))
     }
@@ -543,7 +634,10 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     /// assert_eq!(t.map(|x| x * x).data(), &[1, 4, 9]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn map<V>(&self, f: impl Fn(T) -> V) -> Tensor<V, S> {
+    pub fn map<V>(&self, f: impl Fn(T) -> V) -> Tensor<V, S>
+    where
+        S: Storage<V>,
+    {
         self.map_ref(|&x| f(x))
     }
 
@@ -557,7 +651,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     /// assert_eq!(a.data(), &[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn try_assign_with<U: Copy, B: Shape>(
+    pub fn try_assign_with<U: Copy, B: Storage<U>>(
         &mut self,
         rhs: &Tensor<U, B>,
         f: impl Fn(T, U) -> T,
@@ -577,7 +671,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
     /// assert_eq!(a.data(), &[7, 7]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn assign<B: Shape>(&mut self, rhs: &Tensor<T, B>)
+    pub fn assign<B: Storage<T>>(&mut self, rhs: &Tensor<T, B>)
     where
         S: BroadcastsUnder<Assign, B>,
     {
@@ -589,7 +683,7 @@ impl<T: Copy, S: Shape> Tensor<T, S> {
 /// Comparisons (SPEC §6): a scalar operand, or identical shapes; the result holds booleans.
 macro_rules! comparison {
     ($name:ident, $op:tt, $doc:literal) => {
-        impl<T: Copy + PartialOrd, S: Shape> Tensor<T, S> {
+        impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (SPEC §6).")]
             ///
             /// ```
@@ -599,12 +693,13 @@ macro_rules! comparison {
             #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b)?.sizes(), &[3]);")]
             /// # Ok::<(), shapecast::Error>(())
             /// ```
-            pub fn $name<B: Shape>(
+            pub fn $name<B: Storage<T>>(
                 &self,
                 rhs: &Tensor<T, B>,
             ) -> Result<Tensor<bool, BroadcastBy<Compare, S, B>>, Error>
             where
                 S: BroadcastsUnder<Compare, B>,
+                BroadcastBy<Compare, S, B>: Storage<bool>,
             {
                 self.zip_with_rule::<Compare, _, _, _>(rhs, |x, y| x $op y)
             }
@@ -622,8 +717,11 @@ comparison!(ge, >=, ">=");
 /// One compound-assignment operator (`+=` …) by the assignment rule.
 macro_rules! assign_op {
     ($Op:ident, $op:ident, $Base:ident, $base:ident) => {
-        impl<T: Clone + ops::$Base<Output = T>, A: BroadcastsUnder<Assign, B>, B: Shape>
-            ops::$Op<&Tensor<T, B>> for Tensor<T, A>
+        impl<T, A, B> ops::$Op<&Tensor<T, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Base<Output = T>,
+            A: BroadcastsUnder<Assign, B> + Storage<T>,
+            B: Storage<T>,
         {
             /// Panics with the SPEC §15 message when a `?` size does not fit.
             fn $op(&mut self, rhs: &Tensor<T, B>) {
@@ -643,28 +741,28 @@ assign_op!(BitAndAssign, bitand_assign, BitAnd, bitand);
 assign_op!(BitOrAssign, bitor_assign, BitOr, bitor);
 assign_op!(BitXorAssign, bitxor_assign, BitXor, bitxor);
 
-impl<T: Clone + ops::Neg, S: Shape> ops::Neg for &Tensor<T, S> {
+impl<T: Clone + ops::Neg, S: Storage<T> + Storage<T::Output>> ops::Neg for &Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn neg(self) -> Self::Output {
         self.map_ref(|x| -x.clone())
     }
 }
 
-impl<T: Clone + ops::Neg, S: Shape> ops::Neg for Tensor<T, S> {
+impl<T: Clone + ops::Neg, S: Storage<T> + Storage<T::Output>> ops::Neg for Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn neg(self) -> Self::Output {
         -&self
     }
 }
 
-impl<T: Clone + ops::Not, S: Shape> ops::Not for &Tensor<T, S> {
+impl<T: Clone + ops::Not, S: Storage<T> + Storage<T::Output>> ops::Not for &Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn not(self) -> Self::Output {
         self.map_ref(|x| !x.clone())
     }
 }
 
-impl<T: Clone + ops::Not, S: Shape> ops::Not for Tensor<T, S> {
+impl<T: Clone + ops::Not, S: Storage<T> + Storage<T::Output>> ops::Not for Tensor<T, S> {
     type Output = Tensor<T::Output, S>;
     fn not(self) -> Self::Output {
         !&self
@@ -700,25 +798,25 @@ pub trait ElementOr<T> {
     /// `T` or `Tensor<T, Self>`.
     type Out;
     #[doc(hidden)]
-    fn wrap(tensor: DynTensor<T>) -> Self::Out;
+    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
 }
 
 impl<T> ElementOr<T> for () {
     type Out = T;
-    fn wrap(tensor: DynTensor<T>) -> T {
-        tensor
-            .into_vec()
-            .pop()
-            .expect("a tensor of shape [] holds one element")
+    fn wrap(_: &[usize], mut data: Vec<T>) -> T {
+        data.pop().expect("a tensor of shape [] holds one element")
     }
 }
 
 macro_rules! element_or {
     ($($X:ident),+) => {
-        impl<T, $($X: crate::Axis),+> ElementOr<T> for ($($X,)+) {
+        impl<T, $($X: crate::Axis),+> ElementOr<T> for ($($X,)+)
+        where
+            Self: Storage<T>,
+        {
             type Out = Tensor<T, Self>;
-            fn wrap(tensor: DynTensor<T>) -> Tensor<T, Self> {
-                Tensor::from_inner(tensor)
+            fn wrap(sizes: &[usize], data: Vec<T>) -> Tensor<T, Self> {
+                Tensor::from_parts(sizes, data)
             }
         }
     };
@@ -838,7 +936,7 @@ const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
 /// with a scalar on the right.
 macro_rules! binary_op {
     ($Op:ident, $op:ident, $try_op:ident, $op_into:ident, $doc:literal) => {
-        impl<T: Clone + ops::$Op<Output = T>, S: Shape> Tensor<T, S> {
+        impl<T: Clone + ops::$Op<Output = T>, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`out = a ", $doc, " b` by the named rule, written into `out` (its allocation is reused).")]
             ///
             /// The output's type is the broadcast of the operands' shapes, so only a `?` size
@@ -853,18 +951,20 @@ macro_rules! binary_op {
             /// assert_eq!(out.sizes(), &[2, 2]);
             /// # Ok::<(), shapecast::Error>(())
             /// ```
-            pub fn $op_into<A: BroadcastWith<B, Output = S>, B: Shape>(
+            pub fn $op_into<A: BroadcastWith<B, Output = S> + Storage<T>, B: Storage<T>>(
                 a: &Tensor<T, A>,
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.inner.zip_ref_into(Rule::Named, &b.inner, &mut out.inner, |x, y| {
-                    ops::$Op::$op(x.clone(), y.clone())
-                })
+                a.zip_into(Rule::Named, b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 
-        impl<T: Scalar + ops::$Op, S: Shape> ops::$Op<T> for &Tensor<T, S> {
+        impl<T, S> ops::$Op<T> for &Tensor<T, S>
+        where
+            T: Scalar + ops::$Op,
+            S: Storage<T> + Storage<<T as ops::$Op>::Output>,
+        {
             type Output = Tensor<<T as ops::$Op>::Output, S>;
 
             #[doc = concat!("Every element `", $doc, "` the scalar.")]
@@ -873,7 +973,11 @@ macro_rules! binary_op {
             }
         }
 
-        impl<T: Scalar + ops::$Op, S: Shape> ops::$Op<T> for Tensor<T, S> {
+        impl<T, S> ops::$Op<T> for Tensor<T, S>
+        where
+            T: Scalar + ops::$Op,
+            S: Storage<T> + Storage<<T as ops::$Op>::Output>,
+        {
             type Output = Tensor<<T as ops::$Op>::Output, S>;
 
             #[doc = concat!("Every element `", $doc, "` the scalar.")]
@@ -882,7 +986,7 @@ macro_rules! binary_op {
             }
         }
 
-        impl<T: Clone, S: Shape> Tensor<T, S> {
+        impl<T: Clone, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` by the named rule, or the error when a `?` size does not fit.")]
             ///
             /// ```
@@ -893,13 +997,14 @@ macro_rules! binary_op {
             /// assert_eq!(c.sizes(), &[2, 2]);
             /// # Ok::<(), shapecast::Error>(())
             /// ```
-            pub fn $try_op<U: Clone, B: Shape>(
+            pub fn $try_op<U: Clone, B: Storage<U>>(
                 &self,
                 rhs: &Tensor<U, B>,
             ) -> Result<Tensor<<T as ops::$Op<U>>::Output, Broadcast<S, B>>, Error>
             where
                 T: ops::$Op<U>,
                 S: BroadcastWith<B>,
+                Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
                 self.zip_by(Rule::Named, rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
@@ -909,8 +1014,9 @@ macro_rules! binary_op {
         where
             T: Clone + ops::$Op<U>,
             U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
@@ -924,8 +1030,9 @@ macro_rules! binary_op {
         where
             T: Clone + ops::$Op<U>,
             U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
@@ -964,10 +1071,10 @@ mod tests {
                 .unwrap();
         let sum = &img + &lbl;
         let expected = img
-            .as_dyn()
-            .zip_with(Rule::Named, lbl.as_dyn(), |x, y| x + y)
+            .to_dyn()
+            .zip_with(Rule::Named, &lbl.to_dyn(), |x, y| x + y)
             .unwrap();
-        assert_eq!(sum.as_dyn(), &expected);
+        assert_eq!(sum.to_dyn(), expected);
         assert_eq!(*sum.at(&[1, 2, 3, 4]).unwrap(), 1234.0 + 34.0);
     }
 

@@ -29,9 +29,10 @@ use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 use crate::kernel::frame_strides_of;
 use crate::rule::{Assign, Bidirectional};
-use crate::tensor::{iab_offset, zip_operands, DynTensor, Offsets, Operand};
+use crate::tensor::{iab_offset, zip_operands, Offsets, Operand};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
 use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
 use crate::typed_tensor::Tensor;
 
 /// A borrowed, read-only view of `T`s with the type-level shape `S`, laid out by strides.
@@ -210,13 +211,9 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     pub fn to_tensor(&self) -> Tensor<T, S>
     where
         T: Clone,
+        S: Storage<T>,
     {
-        let data = self.iter().cloned().collect();
-        Tensor::from_inner(DynTensor::from_parts(
-            self.shape_dyn(),
-            self.sizes.clone(),
-            data,
-        ))
+        Tensor::from_parts(&self.sizes, self.iter().cloned().collect())
     }
 
     /// The view's concrete shape (`S` with the view's sizes).
@@ -349,6 +346,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     ) -> Result<Tensor<V, Broadcast<S, B>>, Error>
     where
         S: BroadcastWith<B>,
+        Broadcast<S, B>: Storage<V>,
     {
         self.zip_by(Rule::Named, rhs, f)
     }
@@ -371,22 +369,21 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
     where
         S: BroadcastsUnder<R, B>,
+        BroadcastBy<R, S, B>: Storage<V>,
     {
         self.zip_by(R::RULE, rhs, f)
     }
 
     /// The kernel under a run-time rule whose output type the caller has checked.
-    fn zip_by<U, V, O: Shape, B: Shape>(
+    fn zip_by<U, V, O: Storage<V>, B: Shape>(
         &self,
         rule: Rule,
         rhs: &TensorView<'_, U, B>,
         f: impl Fn(&T, &U) -> V,
     ) -> Result<Tensor<V, O>, Error> {
         let mut data = Vec::new();
-        let (shape, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
-        Ok(Tensor::from_inner(DynTensor::from_parts(
-            shape, sizes, data,
-        )))
+        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
+        Ok(Tensor::from_parts(&sizes, data))
     }
 }
 
@@ -559,6 +556,7 @@ macro_rules! view_op {
             U: Clone,
             A: BroadcastWith<B>,
             B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 

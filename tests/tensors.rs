@@ -58,7 +58,7 @@ proptest! {
         let a = Tensor::<i64, shape![?, ?, ?]>::from_vec_sized(&sa, iota(&sa, 0)).unwrap();
         let b = Tensor::<i64, shape![?, ?]>::from_vec_sized(&sb, iota(&sb, 500)).unwrap();
         let got = a.view().try_zip_with(&b.view(), |x, y| x * 1000 + y);
-        let want = numpy_reference(a.as_dyn(), b.as_dyn());
+        let want = numpy_reference(&a.to_dyn(), &b.to_dyn());
         match (got, want) {
             (Ok(t), Some((sizes, data))) => {
                 prop_assert_eq!(t.sizes(), &sizes[..]);
@@ -76,11 +76,11 @@ proptest! {
         let a = Tensor::<i64, shape![?, ?]>::from_vec_sized(&sa, iota(&sa, 0)).unwrap();
         let zeros = DynTensor::full(format!("{target:?}").parse().unwrap(), 0i64).unwrap();
         let Ok(wide) = a.view().broadcast_to_sized::<shape![?, ?, ?]>(&target) else {
-            prop_assert!(numpy_reference(a.as_dyn(), &zeros).is_none());
+            prop_assert!(numpy_reference(&a.to_dyn(), &zeros).is_none());
             return Ok(());
         };
         let copied = wide.to_tensor();
-        let (sizes, data) = numpy_reference(a.as_dyn(), &zeros).unwrap();
+        let (sizes, data) = numpy_reference(&a.to_dyn(), &zeros).unwrap();
         prop_assert_eq!(copied.sizes(), &sizes[..]);
         prop_assert_eq!(copied.data().iter().map(|x| x * 1000).collect::<Vec<_>>(), data);
         let b = Tensor::<i64, shape![?, ?, ?]>::from_vec_sized(&sb, iota(&sb, 500)).unwrap();
@@ -205,4 +205,31 @@ fn constructors_and_accessors() {
     assert_eq!(m.into_vec(), vec![1.0, 2.0, 3.0, 0.0]);
     let d = DynTensor::from_vec("[2]".parse().unwrap(), vec![1, 2]).unwrap();
     assert!(d.zip_with(Rule::Numpy, &d, |x, y| x + y).is_ok());
+}
+
+#[test]
+fn small_static_tensors_live_inline() {
+    use shapecast::INLINE_MAX;
+    // Sixteen f32 inline plus the sizes: no pointer to a heap buffer.
+    let size = core::mem::size_of::<Tensor<f32, shape![4, 4]>>();
+    assert_eq!(size, 16 * 4 + 16 * core::mem::size_of::<usize>());
+    let big = core::mem::size_of::<Tensor<f32, shape![1024, 1024]>>();
+    assert_eq!(
+        big,
+        core::mem::size_of::<Vec<f32>>() + 16 * core::mem::size_of::<usize>()
+    );
+    assert_eq!(INLINE_MAX, 64);
+    // Inline and heap tensors meet in one operation.
+    let small = Tensor::<f32, shape![4]>::from_array([1.0, 2.0, 3.0, 4.0]);
+    let large = Tensor::<f32, shape![?, 4]>::ones_sized(&[100, 4]).unwrap();
+    let sum = &large + &small;
+    assert_eq!(sum.at(&[99, 3]).unwrap(), &5.0);
+    let mut out = Tensor::<f32, shape![4, 4]>::zeros().unwrap();
+    Tensor::add_into(
+        &Tensor::<f32, shape![4, 4]>::ones().unwrap(),
+        &small,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(&out.data()[12..], &[2.0, 3.0, 4.0, 5.0]);
 }

@@ -33,6 +33,7 @@ pub mod pair;
 pub mod pdpd;
 pub mod shape;
 pub mod size;
+pub mod storage;
 pub mod strict;
 pub mod theano;
 mod tuples;
