@@ -25,11 +25,10 @@
 use core::fmt;
 use core::ops;
 
-use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use crate::kernel::row_major;
-use crate::rule::{Assign, Bidirectional, Compare};
+use crate::kernel::{row_major, zip_static, StaticLayout};
+use crate::rule::{Assign, Bidirectional, Compare, Named};
 use crate::tensor::{iab_offset, zip_operands, DynTensor, Operand};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
 use crate::typed::list::FromRev;
@@ -543,32 +542,50 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by(Rule::Named, rhs, |x, y| f(*x, *y))
+        self.zip_by::<Named, _, _, _, _>(rhs, |x, y| f(*x, *y))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
-    fn zip_by<U, V, O: Storage<V>, B: Storage<U>>(
+    ///
+    /// When all three shapes are static the plan is a compile-time constant: no check is
+    /// left, and the kernel runs over a layout worked out at compile time.
+    fn zip_by<R: RuleMarker, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
-        rule: Rule,
         rhs: &Tensor<U, B>,
         f: impl Fn(&T, &U) -> V,
-    ) -> Result<Tensor<V, O>, Error> {
+    ) -> Result<Tensor<V, O>, Error>
+    where
+        S: BroadcastsUnder<R, B>,
+    {
+        if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
+            let layout = const { static_layout::<R, S, B, O>() };
+            let mut data = Vec::with_capacity(layout.total());
+            zip_static(&layout, self.data(), rhs.data(), &mut data, f);
+            return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
+        }
         let mut data = Vec::new();
-        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
+        let (_, sizes) = zip_operands(R::RULE, self.operand(), rhs.operand(), &mut data, f)?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 
     /// [`zip_by`](Self::zip_by) into `out`, which is left as it was on error.
-    fn zip_into<U, V, O: Storage<V>, B: Storage<U>>(
+    fn zip_into<R: RuleMarker, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
-        rule: Rule,
         rhs: &Tensor<U, B>,
         out: &mut Tensor<V, O>,
         f: impl Fn(&T, &U) -> V,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Error>
+    where
+        S: BroadcastsUnder<R, B>,
+    {
+        if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
+            let layout = const { static_layout::<R, S, B, O>() };
+            zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), f);
+            return Ok(());
+        }
         let mut sizes = Vec::new();
         out.data.write_with(|data| {
-            let (_, s) = zip_operands(rule, self.operand(), rhs.operand(), data, f)?;
+            let (_, s) = zip_operands(R::RULE, self.operand(), rhs.operand(), data, f)?;
             sizes = s;
             Ok::<(), Error>(())
         })?;
@@ -583,7 +600,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl Fn(&T, &U) -> T,
     ) -> Result<(), Error> {
         let mut data = Vec::new();
-        zip_operands(Rule::Assign, self.operand(), rhs.operand(), &mut data, f)?;
+        zip_operands(Assign::RULE, self.operand(), rhs.operand(), &mut data, f)?;
         // The assignment rule keeps the destination's shape, sizes included.
         self.data = match S::Buf::from_vec(data) {
             Ok(buf) => buf,
@@ -623,7 +640,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by(R::RULE, rhs, |x, y| f(*x, *y))
+        self.zip_by::<R, _, _, _, _>(rhs, |x, y| f(*x, *y))
     }
 
     /// `f` applied to every element.
@@ -916,6 +933,28 @@ nested!(
     }
 );
 
+/// Whether every size is static.
+const fn all_static(sizes: &[Option<usize>]) -> bool {
+    let mut i = 0;
+    while i < sizes.len() {
+        if sizes[i].is_none() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The sizes of a shape whose sizes are all static.
+fn static_sizes(sizes: &[Option<usize>]) -> Vec<usize> {
+    sizes.iter().map(|n| n.unwrap_or(1)).collect()
+}
+
+/// The compile-time layout of `O = f(S, B)` under the rule `R`.
+const fn static_layout<R, S: BroadcastsUnder<R, B>, B: Shape, O: Shape>() -> StaticLayout {
+    StaticLayout::new(O::SIZES, &S::STATIC_PLAN, S::SIZES, B::SIZES)
+}
+
 /// Whether nested-array dimensions are exactly a shape's sizes, all static.
 const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
     if dims.len() != sizes.len() {
@@ -956,7 +995,7 @@ macro_rules! binary_op {
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.zip_into(Rule::Named, b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                a.zip_into::<Named, _, _, _, _>(b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 
@@ -1006,7 +1045,7 @@ macro_rules! binary_op {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
-                self.zip_by(Rule::Named, rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                self.zip_by::<Named, _, _, _, _>(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 

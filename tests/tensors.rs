@@ -233,3 +233,36 @@ fn small_static_tensors_live_inline() {
     .unwrap();
     assert_eq!(&out.data()[12..], &[2.0, 3.0, 4.0, 5.0]);
 }
+
+/// The same operands with static shapes (the compile-time layout) and with `?` shapes (the
+/// run-time plan) give the same tensors.
+macro_rules! static_agrees_with_dynamic {
+    ($rule:ty, [$($a:tt)*] = [$($ad:tt)*] $asz:expr, [$($b:tt)*] = [$($bd:tt)*] $bsz:expr) => {{
+        let (asz, bsz): (&[usize], &[usize]) = (&$asz, &$bsz);
+        let sa = Tensor::<i64, shape![$($a)*]>::from_fn(asz, |i| i.iter().fold(0, |x, &k| x * 10 + k as i64)).unwrap();
+        let sb = Tensor::<i64, shape![$($b)*]>::from_fn(bsz, |i| i.iter().fold(0, |x, &k| x * 10 + k as i64) * 1000).unwrap();
+        let da = Tensor::<i64, shape![$($ad)*]>::from_vec_sized(asz, sa.data().to_vec()).unwrap();
+        let db = Tensor::<i64, shape![$($bd)*]>::from_vec_sized(bsz, sb.data().to_vec()).unwrap();
+        let s = sa.zip_with_rule::<$rule, _, _, _>(&sb, |x, y| x + y).unwrap();
+        let d = da.zip_with_rule::<$rule, _, _, _>(&db, |x, y| x + y).unwrap();
+        assert_eq!((s.sizes(), s.data()), (d.sizes(), d.data()), "{}", stringify!($rule));
+    }};
+}
+
+#[test]
+fn static_layouts_agree_with_run_time_plans() {
+    use shapecast::rule::{Assign, Bidirectional, Embed, Named, Numpy, Outer, Pdpd, Start, Strict};
+    static_agrees_with_dynamic!(Numpy, [4, 4] = [?, ?] [4, 4], [4] = [?] [4]);
+    static_agrees_with_dynamic!(Numpy, [2, 1, 3] = [?, ?, ?] [2, 1, 3], [4, 1] = [?, ?] [4, 1]);
+    static_agrees_with_dynamic!(Numpy, [3, 1] = [?, ?] [3, 1], [1, 5] = [?, ?] [1, 5]);
+    static_agrees_with_dynamic!(Numpy, [] = [] [], [2, 3] = [?, ?] [2, 3]);
+    static_agrees_with_dynamic!(Numpy, [0, 3] = [?, ?] [0, 3], [3] = [?] [3]);
+    static_agrees_with_dynamic!(Named, [H: 2, W: 3] = [H, W] [2, 3], [W: 3, H: 1] = [W, H] [3, 1]);
+    static_agrees_with_dynamic!(Named, [C: 3, H: 2, W: 2] = [C, H, W] [3, 2, 2], [W: 2, 1] = [W, ?] [2, 1]);
+    static_agrees_with_dynamic!(Outer, [H: 2] = [H] [2], [W: 3] = [W] [3]);
+    static_agrees_with_dynamic!(Embed, [2, 3, 4] = [?, ?, ?] [2, 3, 4], [2, 4] = [?, ?] [2, 4]);
+    static_agrees_with_dynamic!(Strict, [2, 3] = [?, ?] [2, 3], [2, 3] = [?, ?] [2, 3]);
+    static_agrees_with_dynamic!(Bidirectional, [3, 1] = [?, ?] [3, 1], [2, 1, 6] = [?, ?, ?] [2, 1, 6]);
+    static_agrees_with_dynamic!(Assign, [2, 3] = [?, ?] [2, 3], [1, 3] = [?, ?] [1, 3]);
+    static_agrees_with_dynamic!(Pdpd<Start<1>>, [2, 3, 4] = [?, ?, ?] [2, 3, 4], [3, 1] = [?, 1] [3, 1]);
+}

@@ -13,7 +13,7 @@
 //! ```
 
 use super::bits::{And, Or};
-use super::list::{Collect, DistinctIf, PlanOf, Unwrap};
+use super::list::{Collect, DistinctIf, PlanOf, StaticPlan, Unwrap};
 use super::named::NamedOrNumpy;
 use super::numpy::ZipRight;
 use super::shape::Shape;
@@ -236,6 +236,10 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
     /// The output shape.
     type Output: Shape;
 
+    /// The plan as a constant, for kernels specialised on static shapes.
+    #[doc(hidden)]
+    const STATIC_PLAN: StaticPlan;
+
     /// For every output axis, the axis of each operand that feeds it. (Read off the types
     /// only when asked for, so that a broadcast that nobody plans costs nothing more.)
     ///
@@ -279,8 +283,10 @@ impl<R, A: Shape, B: Shape> BroadcastsUnder<R, B> for A
 where
     R: Compute<A, B>,
     Outcome<R, A, B>: Verdict<R, A, B>,
+    <R as Compute<A, B>>::Elems: PlanOf,
 {
     type Output = <Outcome<R, A, B> as Verdict<R, A, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <<R as Compute<A, B>>::Elems as PlanOf>::PLAN;
 }
 
 /// The run-time checks of a plan under a rule's size policy (SPEC §14): the same per-pair
@@ -326,7 +332,7 @@ pub(crate) fn checks_of(
     message = "cannot broadcast `{Self}` with `{Rhs}` under the named rule",
     label = "no broadcast of `{Self}` with `{Rhs}`"
 )]
-pub trait BroadcastWith<Rhs: Shape>: Shape {
+pub trait BroadcastWith<Rhs: Shape>: BroadcastsUnder<Named, Rhs> {
     /// The output shape.
     type Output: Shape;
 
