@@ -1111,7 +1111,7 @@ mod tests {
         let sum = &img + &lbl;
         let expected = img
             .to_dyn()
-            .zip_with(Rule::Named, &lbl.to_dyn(), |x, y| x + y)
+            .zip_with(crate::Rule::Named, &lbl.to_dyn(), |x, y| x + y)
             .unwrap();
         assert_eq!(sum.to_dyn(), expected);
         assert_eq!(*sum.at(&[1, 2, 3, 4]).unwrap(), 1234.0 + 34.0);
