@@ -27,7 +27,11 @@ fn main() -> Result<(), shapecast::Error> {
     let lbl = Tensor::<f32, Lbl>::from_fn(&[2, 4, 5], |i| (i[1] * 10 + i[2]) as f32)?;
     let sum = &img + &lbl;
     assert_eq!(*sum.at(&[1, 2, 3, 4])?, 234.0);
-    println!("img + lbl on data: {:?} -> element [1, 2, 3, 4] = {}", sum.sizes(), sum.at(&[1, 2, 3, 4])?);
+    println!(
+        "img + lbl on data: {:?} -> element [1, 2, 3, 4] = {}",
+        sum.sizes(),
+        sum.at(&[1, 2, 3, 4])?
+    );
 
     // The label tensors: truth (20, 512, 512) ? H W; probabilities (20, 3, 512, 512)
     // ? CLASS H W; predictions (20, 1, 17, 15, 512, 512) ? SCALE1 SCALE2 SCALE3 H W.
@@ -36,7 +40,10 @@ fn main() -> Result<(), shapecast::Error> {
     type Pred = shape![?, SCALE1: 1, SCALE2: 17, SCALE3: 15, H, W];
     static_assertions::assert_type_eq_all!(Broadcast<Prob, Truth>, Prob);
     static_assertions::assert_type_eq_all!(Broadcast<Pred, Truth>, Pred);
-    for (a, b) in [(Prob::to_dyn(), Truth::to_dyn()), (Pred::to_dyn(), Truth::to_dyn())] {
+    for (a, b) in [
+        (Prob::to_dyn(), Truth::to_dyn()),
+        (Pred::to_dyn(), Truth::to_dyn()),
+    ] {
         let r = broadcast(Rule::Named, &a, &b)?;
         println!("{a} + {b} = {}", r.shape);
     }
@@ -51,6 +58,9 @@ fn main() -> Result<(), shapecast::Error> {
     // (64, 32, 8) it does not.
     let x: DynShape = "[64, 32, 8, 5]".parse()?;
     assert!(broadcast(Rule::Numpy, &x, &"[32, 8, 1]".parse()?).is_ok());
-    println!("{}", broadcast(Rule::Numpy, &x, &"[64, 32, 8]".parse()?).unwrap_err());
+    println!(
+        "{}",
+        broadcast(Rule::Numpy, &x, &"[64, 32, 8]".parse()?).unwrap_err()
+    );
     Ok(())
 }

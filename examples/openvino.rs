@@ -39,7 +39,7 @@ fn main() -> Result<(), shapecast::Error> {
         check(Rule::Numpy, a, b, out)?;
     }
     static_assertions::assert_type_eq_all!(BroadcastBy<Numpy, shape![1, 5, 3], shape![5, 2, 1, 3]>, shape![5, 2, 5, 3]);
-    assert!(!<shape![3, 1, 5] as Accepts<Numpy, shape![4, 4, 5]>>::VALUE);
+    const { assert!(!<shape![3, 1, 5] as Accepts<Numpy, shape![4, 4, 5]>>::VALUE) };
 
     // PDPD, A = (2, 3, 4, 5).
     let a = "[2, 3, 4, 5]";
@@ -56,8 +56,11 @@ fn main() -> Result<(), shapecast::Error> {
         check(Rule::Pdpd { axis }, a, b, ok.then_some(a))?;
     }
     check(Rule::Pdpd { axis: 1 }, "[8, 1, 6, 1]", "[7, 1, 5]", None)?;
-    static_assertions::assert_type_eq_all!(BroadcastBy<Pdpd<Start<1>>, shape![2, 3, 4, 5], shape![3, 1]>, shape![2, 3, 4, 5]);
-    assert!(!<shape![8, 1, 6, 1] as Accepts<Pdpd<Start<1>>, shape![7, 1, 5]>>::VALUE);
+    static_assertions::assert_type_eq_all!(
+        BroadcastBy<Pdpd<Start<1>>, shape![2, 3, 4, 5], shape![3, 1]>,
+        shape![2, 3, 4, 5]
+    );
+    const { assert!(!<shape![8, 1, 6, 1] as Accepts<Pdpd<Start<1>>, shape![7, 1, 5]>>::VALUE) };
     // On data: B (3, 1) with axis 1 adds b[j] along A's axis 1.
     let ta = Tensor::<i32, shape![2, 3, 4, 5]>::zeros()?;
     let tb = Tensor::<i32, shape![3, 1]>::from_array([[10], [20], [30]]);
@@ -79,6 +82,10 @@ fn main() -> Result<(), shapecast::Error> {
     let x = Tensor::<i32, shape![3, 1]>::from_array([[1], [2], [3]]);
     let v = x.broadcast_to::<shape![2, 1, 6]>()?;
     assert_eq!((v.sizes(), v.strides()), (&[2, 3, 6][..], &[0, 1, 0][..]));
-    println!("broadcast_to: (3, 1) to [2, 1, 6] is a view of sizes {:?}, strides {:?}", v.sizes(), v.strides());
+    println!(
+        "broadcast_to: (3, 1) to [2, 1, 6] is a view of sizes {:?}, strides {:?}",
+        v.sizes(),
+        v.strides()
+    );
     Ok(())
 }

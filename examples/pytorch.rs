@@ -17,9 +17,12 @@ fn main() -> Result<(), shapecast::Error> {
     // x (5, 3, 4, 1) and y (3, 1, 1) are broadcastable.
     static_assertions::assert_type_eq_all!(Broadcast<shape![5, 3, 4, 1], shape![3, 1, 1]>, shape![5, 3, 4, 1]);
     // x (5, 2, 4, 1) and y (3, 1, 1) are not: 2 != 3 at the third trailing axis.
-    assert!(!<shape![5, 2, 4, 1] as Accepts<Numpy, shape![3, 1, 1]>>::VALUE);
+    const { assert!(!<shape![5, 2, 4, 1] as Accepts<Numpy, shape![3, 1, 1]>>::VALUE) };
     let x: DynShape = "[5, 2, 4, 1]".parse()?;
-    println!("{}", broadcast(Rule::Numpy, &x, &"[3, 1, 1]".parse()?).unwrap_err());
+    println!(
+        "{}",
+        broadcast(Rule::Numpy, &x, &"[3, 1, 1]".parse()?).unwrap_err()
+    );
     // x (5, 1, 4, 1) + y (3, 1, 2) = s (5, 3, 4, 2): y is prepended a 1.
     static_assertions::assert_type_eq_all!(Broadcast<shape![5, 1, 4, 1], shape![3, 1, 2]>, shape![5, 3, 4, 2]);
     let r = broadcast(Rule::Numpy, &"[5, 1, 4, 1]".parse()?, &"[3, 1, 2]".parse()?)?;
@@ -27,7 +30,10 @@ fn main() -> Result<(), shapecast::Error> {
 
     // torch.ones(0) has shape [0] (rank 1, not 0); with [3, 4] it does not broadcast
     // because 0 faces 4. (The seed says "rank 0"; the refusal is by size.)
-    assert!(!<shape![0] as Accepts<Numpy, shape![3, 4]>>::VALUE);
-    println!("{}", broadcast(Rule::Numpy, &"[0]".parse()?, &"[3, 4]".parse()?).unwrap_err());
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![3, 4]>>::VALUE) };
+    println!(
+        "{}",
+        broadcast(Rule::Numpy, &"[0]".parse()?, &"[3, 4]".parse()?).unwrap_err()
+    );
     Ok(())
 }

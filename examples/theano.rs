@@ -29,7 +29,9 @@ fn main() -> Result<(), shapecast::Error> {
     // A matrix whose first size is only known at run time is not broadcastable, even when
     // it turns out to be 1: Theano needs to know at compile time.
     let one_row = Tensor::<f64, shape![?, ?]>::from_vec_sized(&[1, 3], vec![0.0, 1.0, 2.0])?;
-    let refused = one_row.zip_with_rule::<Static, _, _, _>(&m, |x, y| x + y).unwrap_err();
+    let refused = one_row
+        .zip_with_rule::<Static, _, _, _>(&m, |x, y| x + y)
+        .unwrap_err();
     println!("matrix (1 at run time) + M: {refused}");
     Ok(())
 }

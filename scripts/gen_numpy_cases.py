@@ -11,7 +11,7 @@ Outputs:
 - tests/numpy_typed.rs: the first accepted and refused cases as typed-tensor tests (static
   shapes; the answer checked at compile time where it is a refusal).
 """
-import json, os, random
+import json, os, random, subprocess
 
 import numpy as np
 
@@ -96,10 +96,12 @@ def write_typed(ok, bad):
     out.append("#[test]")
     out.append("fn typed_shapes_refuse_what_numpy_refuses() {")
     for c in bad:
-        out.append(f"    assert!(!<{ty(c['a'])} as Accepts<Numpy, {ty(c['b'])}>>::VALUE);")
+        out.append(f"    const {{ assert!(!<{ty(c['a'])} as Accepts<Numpy, {ty(c['b'])}>>::VALUE) }};")
     out.append("}")
-    with open(os.path.join(ROOT, "tests", "numpy_typed.rs"), "w") as f:
+    path = os.path.join(ROOT, "tests", "numpy_typed.rs")
+    with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
+    subprocess.run(["rustfmt", "--edition", "2021", path], check=True)
 
 
 if __name__ == "__main__":

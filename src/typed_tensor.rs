@@ -119,10 +119,12 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             .expect("a tensor's sizes fit its shape")
     }
 
-    /// The tensor as an operand of the kernel.
+    /// The tensor as an operand of the kernel. Its shape is `S` as written, `?` and all, so
+    /// that the rule sees what the types say (under the static rule a `?` that happens to be
+    /// 1 must still not stretch); the run-time checks then meet the actual sizes.
     pub(crate) fn operand(&self) -> Operand<'_, T> {
         Operand {
-            shape: self.shape(),
+            shape: S::to_dyn(),
             sizes: self.sizes(),
             strides: None,
             data: self.data(),

@@ -225,7 +225,8 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     pub(crate) fn operand(&self) -> Operand<'_, T> {
         Operand {
-            shape: self.shape_dyn(),
+            // `S` as written, as for a tensor (see `Tensor::operand`).
+            shape: S::to_dyn(),
             sizes: &self.sizes,
             strides: Some(&self.strides),
             data: self.data,

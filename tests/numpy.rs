@@ -21,16 +21,27 @@ struct Values {
 }
 
 fn sizes(v: &Value) -> Vec<usize> {
-    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect()
 }
 
 fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/numpy.jsonl"))
-        .expect("tests/data/numpy.jsonl");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/numpy.jsonl"
+    ))
+    .expect("tests/data/numpy.jsonl");
     text.lines()
         .map(|line| {
             let v: Value = serde_json::from_str(line).expect("a JSON line");
@@ -43,7 +54,12 @@ fn cases() -> Vec<Case> {
                     b: ints(&v["b_data"]),
                     add: ints(&v["add"]),
                     mul: ints(&v["mul"]),
-                    lt: v["lt"].as_array().unwrap().iter().map(|x| x.as_bool().unwrap()).collect(),
+                    lt: v["lt"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_bool().unwrap())
+                        .collect(),
                 }),
             }
         })
@@ -63,7 +79,10 @@ fn the_data_is_there() {
 #[test]
 fn shapes_agree_with_numpy() {
     for c in cases() {
-        let (a, b) = (DynShape::from_sizes(&c.a).unwrap(), DynShape::from_sizes(&c.b).unwrap());
+        let (a, b) = (
+            DynShape::from_sizes(&c.a).unwrap(),
+            DynShape::from_sizes(&c.b).unwrap(),
+        );
         for rule in [Rule::Numpy, Rule::Named, Rule::Outer, Rule::Bidirectional] {
             let got = broadcast(rule, &a, &b).map(|r| r.shape.known_sizes().unwrap());
             assert_eq!(got.ok(), c.out, "{rule} {:?} with {:?}", c.a, c.b);
@@ -82,7 +101,15 @@ fn values_agree_with_numpy() {
         let sum = a.zip_with(Rule::Numpy, &b, |x, y| x + y).unwrap();
         assert_eq!(Some(sum.sizes().to_vec()), c.out, "{what}");
         assert_eq!(sum.data(), &v.add[..], "a + b: {what}");
-        assert_eq!(a.zip_with(Rule::Numpy, &b, |x, y| x * y).unwrap().data(), &v.mul[..], "a * b: {what}");
-        assert_eq!(a.zip_with(Rule::Numpy, &b, |x, y| x < y).unwrap().data(), &v.lt[..], "a < b: {what}");
+        assert_eq!(
+            a.zip_with(Rule::Numpy, &b, |x, y| x * y).unwrap().data(),
+            &v.mul[..],
+            "a * b: {what}"
+        );
+        assert_eq!(
+            a.zip_with(Rule::Numpy, &b, |x, y| x < y).unwrap().data(),
+            &v.lt[..],
+            "a < b: {what}"
+        );
     }
 }

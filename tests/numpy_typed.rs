@@ -11,7 +11,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-14][..]);
         assert_eq!((&a * &b).data(), &[45][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 0, 1]>::from_vec(vec![]).unwrap();
@@ -19,7 +24,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 0, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 1]>::from_vec(vec![-1]).unwrap();
@@ -27,7 +37,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[1][..]);
         assert_eq!((&a * &b).data(), &[-2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 1]>::from_vec(vec![6]).unwrap();
@@ -35,7 +50,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5, 1]> = &a + &b;
         assert_eq!(sum.data(), &[15, 8, 7, -1, -2][..]);
         assert_eq!((&a * &b).data(), &[54, 12, 6, -42, -48][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![2]).unwrap();
@@ -43,7 +63,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 4]> = &a + &b;
         assert_eq!(sum.data(), &[4, 6, 7, 3][..]);
         assert_eq!((&a * &b).data(), &[4, 8, 10, 2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![0, 3]>::from_vec(vec![]).unwrap();
@@ -51,7 +76,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 2, 0, 3]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -59,7 +89,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[1][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-5]).unwrap();
@@ -67,7 +102,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[3][..]);
         assert_eq!((&a * &b).data(), &[-40][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 3]>::from_vec(vec![7, 4, -5]).unwrap();
@@ -75,7 +115,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 3]> = &a + &b;
         assert_eq!(sum.data(), &[7, 4, -5][..]);
         assert_eq!((&a * &b).data(), &[0, 0, 0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![4]).unwrap();
@@ -83,7 +128,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[-1, 12, 5][..]);
         assert_eq!((&a * &b).data(), &[-20, 32, 4][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -91,7 +141,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[2][..]);
         assert_eq!((&a * &b).data(), &[-48][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5]>::from_vec(vec![-9, 6, -8, 0, 5]).unwrap();
@@ -99,7 +154,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[-2, 15, -12, -3, 2][..]);
         assert_eq!((&a * &b).data(), &[-63, 54, 32, 0, -15][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![-9, 3, -1, -9]).unwrap();
@@ -107,7 +167,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4]> = &a + &b;
         assert_eq!(sum.data(), &[-18, -6, -10, -18][..]);
         assert_eq!((&a * &b).data(), &[81, -27, 9, 81][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-3]).unwrap();
@@ -115,7 +180,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2]> = &a + &b;
         assert_eq!(sum.data(), &[0, -12][..]);
         assert_eq!((&a * &b).data(), &[-9, 27][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3]>::from_vec(vec![2, -8, -2]).unwrap();
@@ -123,7 +193,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[-6, -16, -10][..]);
         assert_eq!((&a * &b).data(), &[-16, 64, 16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-3]).unwrap();
@@ -131,7 +206,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[-6, -1, -7][..]);
         assert_eq!((&a * &b).data(), &[9, -6, 12][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3]>::from_vec(vec![7, -5, -5]).unwrap();
@@ -139,7 +219,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[10, -2, -2][..]);
         assert_eq!((&a * &b).data(), &[21, -15, -15][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-7]).unwrap();
@@ -147,7 +232,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-1][..]);
         assert_eq!((&a * &b).data(), &[-42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![-8]).unwrap();
@@ -155,7 +245,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3]>::from_vec(vec![-5, 4, -5]).unwrap();
@@ -163,7 +258,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[3, 12, 3][..]);
         assert_eq!((&a * &b).data(), &[-40, 32, -40][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -171,7 +271,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2]> = &a + &b;
         assert_eq!(sum.data(), &[0, -6][..]);
         assert_eq!((&a * &b).data(), &[-1, 5][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 4]>::from_vec(vec![-8, -7, 1, 5]).unwrap();
@@ -179,7 +284,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 4]> = &a + &b;
         assert_eq!(sum.data(), &[-4, -3, 5, 9][..]);
         assert_eq!((&a * &b).data(), &[-32, -28, 4, 20][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![-9]).unwrap();
@@ -187,7 +297,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3]>::from_vec(vec![-1, -5, -9]).unwrap();
@@ -195,7 +310,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 0, 0, 3]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -203,7 +323,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[3][..]);
         assert_eq!((&a * &b).data(), &[-54][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
@@ -211,7 +336,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 2]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 3]>::from_vec(vec![6, -4, 2]).unwrap();
@@ -219,7 +349,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 3]> = &a + &b;
         assert_eq!(sum.data(), &[10, 0, 6][..]);
         assert_eq!((&a * &b).data(), &[24, -16, 8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5, 5, 0]>::from_vec(vec![]).unwrap();
@@ -227,7 +362,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![5, 5, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![9]).unwrap();
@@ -235,7 +375,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[15][..]);
         assert_eq!((&a * &b).data(), &[54][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -243,7 +388,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-8][..]);
         assert_eq!((&a * &b).data(), &[-9][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-7]).unwrap();
@@ -251,7 +401,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![0]).unwrap();
@@ -259,15 +414,33 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-6][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![5, -4, -8, 6]).unwrap();
-        let b = Tensor::<i64, shape![3, 4]>::from_vec(vec![4, 6, 2, -7, -3, -8, -9, -8, 5, 6, 4, 2]).unwrap();
+        let b =
+            Tensor::<i64, shape![3, 4]>::from_vec(vec![4, 6, 2, -7, -3, -8, -9, -8, 5, 6, 4, 2])
+                .unwrap();
         let sum: Tensor<i64, shape![3, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[9, 2, -6, -1, 2, -12, -17, -2, 10, 2, -4, 8][..]);
-        assert_eq!((&a * &b).data(), &[20, -24, -16, -42, -15, 32, 72, -48, 25, -24, -32, 12][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, false, false, false, false, false, false, true, true, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[9, 2, -6, -1, 2, -12, -17, -2, 10, 2, -4, 8][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[20, -24, -16, -42, -15, 32, 72, -48, 25, -24, -32, 12][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true, false, false, false, false, false, false, true, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![9]).unwrap();
@@ -275,15 +448,29 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[10][..]);
         assert_eq!((&a * &b).data(), &[9][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 1]>::from_vec(vec![-3]).unwrap();
-        let b = Tensor::<i64, shape![1, 2, 5]>::from_vec(vec![-2, -4, -4, 8, -3, 7, 6, -7, 6, 9]).unwrap();
+        let b = Tensor::<i64, shape![1, 2, 5]>::from_vec(vec![-2, -4, -4, 8, -3, 7, 6, -7, 6, 9])
+            .unwrap();
         let sum: Tensor<i64, shape![1, 2, 5]> = &a + &b;
         assert_eq!(sum.data(), &[-5, -7, -7, 5, -6, 4, 3, -10, 3, 6][..]);
-        assert_eq!((&a * &b).data(), &[6, 12, 12, -24, 9, -21, -18, 21, -18, -27][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, false, true, false, true, true, false, true, true][..]);
+        assert_eq!(
+            (&a * &b).data(),
+            &[6, 12, 12, -24, 9, -21, -18, 21, -18, -27][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, false, true, false, true, true, false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 3]>::from_vec(vec![8, -5, 1]).unwrap();
@@ -291,7 +478,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3, 2, 0, 3]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4, 1]>::from_vec(vec![7, 1, 6, -2]).unwrap();
@@ -299,7 +491,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4, 1]> = &a + &b;
         assert_eq!(sum.data(), &[11, 5, 10, 2][..]);
         assert_eq!((&a * &b).data(), &[28, 4, 24, -8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-4]).unwrap();
@@ -307,7 +504,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-13][..]);
         assert_eq!((&a * &b).data(), &[36][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![0]).unwrap();
@@ -315,7 +517,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-5][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -323,7 +530,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[0][..]);
         assert_eq!((&a * &b).data(), &[-1][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2, 0, 1]>::from_vec(vec![]).unwrap();
@@ -331,7 +543,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 0, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 3]>::from_vec(vec![6, -7, -3]).unwrap();
@@ -339,7 +556,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 3]> = &a + &b;
         assert_eq!(sum.data(), &[-1, -13, 2][..]);
         assert_eq!((&a * &b).data(), &[-42, 42, -15][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -347,7 +569,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 4]> = &a + &b;
         assert_eq!(sum.data(), &[1, 5, 5, 4][..]);
         assert_eq!((&a * &b).data(), &[-2, -6, -6, -5][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3, 1]>::from_vec(vec![8, 2, -3]).unwrap();
@@ -355,7 +582,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3, 1]> = &a + &b;
         assert_eq!(sum.data(), &[15, 9, 4][..]);
         assert_eq!((&a * &b).data(), &[56, 14, -21][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![4]).unwrap();
@@ -363,15 +595,41 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[8][..]);
         assert_eq!((&a * &b).data(), &[16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5]>::from_vec(vec![7, 8, 7, 7, -5]).unwrap();
         let b = Tensor::<i64, shape![5, 1]>::from_vec(vec![-4, 0, 9, 6, 1]).unwrap();
         let sum: Tensor<i64, shape![5, 5]> = &a + &b;
-        assert_eq!(sum.data(), &[3, 4, 3, 3, -9, 7, 8, 7, 7, -5, 16, 17, 16, 16, 4, 13, 14, 13, 13, 1, 8, 9, 8, 8, -4][..]);
-        assert_eq!((&a * &b).data(), &[-28, -32, -28, -28, 20, 0, 0, 0, 0, 0, 63, 72, 63, 63, -45, 42, 48, 42, 42, -30, 7, 8, 7, 7, -5][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false, true, false, false, false, false, true, true, true, true, true, true, false, false, false, false, true, false, false, false, false, true][..]);
+        assert_eq!(
+            sum.data(),
+            &[
+                3, 4, 3, 3, -9, 7, 8, 7, 7, -5, 16, 17, 16, 16, 4, 13, 14, 13, 13, 1, 8, 9, 8, 8,
+                -4
+            ][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[
+                -28, -32, -28, -28, 20, 0, 0, 0, 0, 0, 63, 72, 63, 63, -45, 42, 48, 42, 42, -30, 7,
+                8, 7, 7, -5
+            ][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                false, false, false, false, true, false, false, false, false, true, true, true,
+                true, true, true, false, false, false, false, true, false, false, false, false,
+                true
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5]>::from_vec(vec![-8, 8, 2, 3, -6]).unwrap();
@@ -379,7 +637,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![5]> = &a + &b;
         assert_eq!(sum.data(), &[-6, 10, 4, 5, -4][..]);
         assert_eq!((&a * &b).data(), &[-16, 16, 4, 6, -12][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, false, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, false, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2, 2]>::from_vec(vec![2, -2, 9, 0]).unwrap();
@@ -387,7 +650,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 2]> = &a + &b;
         assert_eq!(sum.data(), &[-6, -10, 1, -8][..]);
         assert_eq!((&a * &b).data(), &[-16, 16, -72, 0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![7]).unwrap();
@@ -395,7 +663,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[13][..]);
         assert_eq!((&a * &b).data(), &[42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![2]).unwrap();
@@ -403,7 +676,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-7][..]);
         assert_eq!((&a * &b).data(), &[-18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![7]).unwrap();
@@ -411,7 +689,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[7][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![-8, 4, 1, -2]).unwrap();
@@ -419,15 +702,34 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4]> = &a + &b;
         assert_eq!(sum.data(), &[-1, 11, 8, 5][..]);
         assert_eq!((&a * &b).data(), &[-56, 28, 7, -14][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![4, 5, -1, 1]).unwrap();
         let b = Tensor::<i64, shape![5, 1]>::from_vec(vec![-7, 3, -1, 8, -3]).unwrap();
         let sum: Tensor<i64, shape![5, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[-3, -2, -8, -6, 7, 8, 2, 4, 3, 4, -2, 0, 12, 13, 7, 9, 1, 2, -4, -2][..]);
-        assert_eq!((&a * &b).data(), &[-28, -35, 7, -7, 12, 15, -3, 3, -4, -5, 1, -1, 32, 40, -8, 8, -12, -15, 3, -3][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false, false, false, true, true, false, false, false, false, true, true, true, true, false, false, false, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[-3, -2, -8, -6, 7, 8, 2, 4, 3, 4, -2, 0, 12, 13, 7, 9, 1, 2, -4, -2][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[-28, -35, 7, -7, 12, 15, -3, 3, -4, -5, 1, -1, 32, 40, -8, 8, -12, -15, 3, -3][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                false, false, false, false, false, false, true, true, false, false, false, false,
+                true, true, true, true, false, false, false, false
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2, 1]>::from_vec(vec![8, -1]).unwrap();
@@ -435,7 +737,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 2, 4]> = &a + &b;
         assert_eq!(sum.data(), &[15, 14, 8, 0, 6, 5, -1, -9][..]);
         assert_eq!((&a * &b).data(), &[56, 48, 0, -64, -7, -6, 0, 8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false, true, true, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false, false, true, true, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -443,7 +750,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[0][..]);
         assert_eq!((&a * &b).data(), &[-1][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-9]).unwrap();
@@ -451,7 +763,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-12][..]);
         assert_eq!((&a * &b).data(), &[27][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![6]).unwrap();
@@ -459,7 +776,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[13][..]);
         assert_eq!((&a * &b).data(), &[42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-9]).unwrap();
@@ -467,7 +789,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-12][..]);
         assert_eq!((&a * &b).data(), &[27][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-5]).unwrap();
@@ -475,7 +802,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-12][..]);
         assert_eq!((&a * &b).data(), &[35][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
@@ -483,7 +815,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![7]).unwrap();
@@ -491,7 +828,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 3, 1]>::from_vec(vec![4, -5, 6]).unwrap();
@@ -499,7 +841,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 3, 1]> = &a + &b;
         assert_eq!(sum.data(), &[1, -8, 3][..]);
         assert_eq!((&a * &b).data(), &[-12, 15, -18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-5]).unwrap();
@@ -507,7 +854,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[-1, -4, -1, -13, -12][..]);
         assert_eq!((&a * &b).data(), &[-20, -5, -20, 40, 35][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-7]).unwrap();
@@ -515,7 +867,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[1][..]);
         assert_eq!((&a * &b).data(), &[-56][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![3]).unwrap();
@@ -523,7 +880,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-3][..]);
         assert_eq!((&a * &b).data(), &[-18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![8]).unwrap();
@@ -531,7 +893,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[10][..]);
         assert_eq!((&a * &b).data(), &[16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4, 1]>::from_vec(vec![0, -2, 7, 0]).unwrap();
@@ -539,7 +906,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 0, 4, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-8]).unwrap();
@@ -547,7 +919,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-9][..]);
         assert_eq!((&a * &b).data(), &[8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2, 1]>::from_vec(vec![4, -6]).unwrap();
@@ -555,7 +932,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 1]> = &a + &b;
         assert_eq!(sum.data(), &[0, -10][..]);
         assert_eq!((&a * &b).data(), &[-16, 24][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 2]>::from_vec(vec![4, -1]).unwrap();
@@ -563,7 +945,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 2]> = &a + &b;
         assert_eq!(sum.data(), &[-1, 6][..]);
         assert_eq!((&a * &b).data(), &[-20, -7][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![5]).unwrap();
@@ -571,7 +958,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 1, 2]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![8]).unwrap();
@@ -579,7 +971,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[16][..]);
         assert_eq!((&a * &b).data(), &[64][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3, 1]>::from_vec(vec![6, -6, -2]).unwrap();
@@ -587,7 +984,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3, 2]> = &a + &b;
         assert_eq!(sum.data(), &[13, 4, -8, -9, 3, -10][..]);
         assert_eq!((&a * &b).data(), &[42, -12, 12, 18, -10, 16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, true, true, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, true, true, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
@@ -595,7 +997,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-9]).unwrap();
@@ -603,7 +1010,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 3, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-18, -12, -3][..]);
         assert_eq!((&a * &b).data(), &[81, 27, -54][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![7]).unwrap();
@@ -611,7 +1023,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[2][..]);
         assert_eq!((&a * &b).data(), &[-35][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -619,15 +1036,40 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[5][..]);
         assert_eq!((&a * &b).data(), &[4][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5, 1, 1]>::from_vec(vec![-3, -4, -8, 8, 9]).unwrap();
         let b = Tensor::<i64, shape![1, 5]>::from_vec(vec![7, 5, -5, -2, -5]).unwrap();
         let sum: Tensor<i64, shape![5, 1, 5]> = &a + &b;
-        assert_eq!(sum.data(), &[4, 2, -8, -5, -8, 3, 1, -9, -6, -9, -1, -3, -13, -10, -13, 15, 13, 3, 6, 3, 16, 14, 4, 7, 4][..]);
-        assert_eq!((&a * &b).data(), &[-21, -15, 15, 6, 15, -28, -20, 20, 8, 20, -56, -40, 40, 16, 40, 56, 40, -40, -16, -40, 63, 45, -45, -18, -45][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, false, true, false, true, true, false, true, false, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[
+                4, 2, -8, -5, -8, 3, 1, -9, -6, -9, -1, -3, -13, -10, -13, 15, 13, 3, 6, 3, 16, 14,
+                4, 7, 4
+            ][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[
+                -21, -15, 15, 6, 15, -28, -20, 20, 8, 20, -56, -40, 40, 16, 40, 56, 40, -40, -16,
+                -40, 63, 45, -45, -18, -45
+            ][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                true, true, false, true, false, true, true, false, true, false, true, true, true,
+                true, true, false, false, false, false, false, false, false, false, false, false
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2]>::from_vec(vec![7, 3]).unwrap();
@@ -635,7 +1077,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2]> = &a + &b;
         assert_eq!(sum.data(), &[6, -3][..]);
         assert_eq!((&a * &b).data(), &[-7, -18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -643,7 +1090,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[5][..]);
         assert_eq!((&a * &b).data(), &[-6][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-2]).unwrap();
@@ -651,7 +1103,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-3][..]);
         assert_eq!((&a * &b).data(), &[2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![2]).unwrap();
@@ -659,7 +1116,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-2][..]);
         assert_eq!((&a * &b).data(), &[-8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4, 0, 1]>::from_vec(vec![]).unwrap();
@@ -667,7 +1129,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4, 0, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![8, -4, 1, -3]).unwrap();
@@ -675,15 +1142,34 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4]> = &a + &b;
         assert_eq!(sum.data(), &[9, -3, 2, -2][..]);
         assert_eq!((&a * &b).data(), &[8, -4, 1, -3][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 4, 1]>::from_vec(vec![-8, 6, 8, -7]).unwrap();
-        let b = Tensor::<i64, shape![4, 3]>::from_vec(vec![-4, -8, -1, -9, -4, -7, -6, 3, -2, -5, -9, -2]).unwrap();
+        let b = Tensor::<i64, shape![4, 3]>::from_vec(vec![
+            -4, -8, -1, -9, -4, -7, -6, 3, -2, -5, -9, -2,
+        ])
+        .unwrap();
         let sum: Tensor<i64, shape![1, 4, 3]> = &a + &b;
-        assert_eq!(sum.data(), &[-12, -16, -9, -3, 2, -1, 2, 11, 6, -12, -16, -9][..]);
-        assert_eq!((&a * &b).data(), &[32, 64, 8, -54, -24, -42, -48, 24, -16, 35, 63, 14][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, true, false, false, false, false, false, false, true, false, true][..]);
+        assert_eq!(
+            sum.data(),
+            &[-12, -16, -9, -3, 2, -1, 2, 11, 6, -12, -16, -9][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[32, 64, 8, -54, -24, -42, -48, 24, -16, 35, 63, 14][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, true, false, false, false, false, false, false, true, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![2]).unwrap();
@@ -691,7 +1177,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4]> = &a + &b;
         assert_eq!(sum.data(), &[8, -1, 4, -2][..]);
         assert_eq!((&a * &b).data(), &[12, -6, 4, -8][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -699,7 +1190,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[5][..]);
         assert_eq!((&a * &b).data(), &[4][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![8]).unwrap();
@@ -707,7 +1203,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[0][..]);
         assert_eq!((&a * &b).data(), &[-64][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -715,7 +1216,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[6][..]);
         assert_eq!((&a * &b).data(), &[-7][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 5]>::from_vec(vec![-2, 7, -3, -8, 6]).unwrap();
@@ -723,7 +1229,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[7, 16, 6, 1, 15][..]);
         assert_eq!((&a * &b).data(), &[-18, 63, -27, -72, 54][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-3]).unwrap();
@@ -731,7 +1242,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-6][..]);
         assert_eq!((&a * &b).data(), &[9][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-3]).unwrap();
@@ -739,7 +1255,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[4][..]);
         assert_eq!((&a * &b).data(), &[-21][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -747,7 +1268,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[1][..]);
         assert_eq!((&a * &b).data(), &[-42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 5, 1]>::from_vec(vec![4, 3, -2, -1, -6]).unwrap();
@@ -755,15 +1281,37 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5, 1]> = &a + &b;
         assert_eq!(sum.data(), &[0, -1, -6, -5, -10][..]);
         assert_eq!((&a * &b).data(), &[-16, -12, 8, 4, 24][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false, false, true][..]
+        );
     }
     {
-        let a = Tensor::<i64, shape![4, 4]>::from_vec(vec![-3, -6, -6, 4, 5, 2, 8, 4, -2, 6, 3, 2, -1, 5, -3, 2]).unwrap();
+        let a = Tensor::<i64, shape![4, 4]>::from_vec(vec![
+            -3, -6, -6, 4, 5, 2, 8, 4, -2, 6, 3, 2, -1, 5, -3, 2,
+        ])
+        .unwrap();
         let b = Tensor::<i64, shape![1, 1, 1]>::from_vec(vec![-3]).unwrap();
         let sum: Tensor<i64, shape![1, 4, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[-6, -9, -9, 1, 2, -1, 5, 1, -5, 3, 0, -1, -4, 2, -6, -1][..]);
-        assert_eq!((&a * &b).data(), &[9, 18, 18, -12, -15, -6, -24, -12, 6, -18, -9, -6, 3, -15, 9, -6][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[-6, -9, -9, 1, 2, -1, 5, 1, -5, 3, 0, -1, -4, 2, -6, -1][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[9, 18, 18, -12, -15, -6, -24, -12, 6, -18, -9, -6, 3, -15, 9, -6][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                false, true, true, false, false, false, false, false, false, false, false, false,
+                false, false, false, false
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-8]).unwrap();
@@ -771,15 +1319,41 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-1][..]);
         assert_eq!((&a * &b).data(), &[-56][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
-        let a = Tensor::<i64, shape![3, 2, 4]>::from_vec(vec![-3, -9, -2, 2, 8, -2, 6, -4, 8, 9, -7, -3, -2, -1, 2, -5, -5, 7, 9, -9, 7, 1, 7, 9]).unwrap();
+        let a = Tensor::<i64, shape![3, 2, 4]>::from_vec(vec![
+            -3, -9, -2, 2, 8, -2, 6, -4, 8, 9, -7, -3, -2, -1, 2, -5, -5, 7, 9, -9, 7, 1, 7, 9,
+        ])
+        .unwrap();
         let b = Tensor::<i64, shape![]>::from_vec(vec![2]).unwrap();
         let sum: Tensor<i64, shape![3, 2, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[-1, -7, 0, 4, 10, 0, 8, -2, 10, 11, -5, -1, 0, 1, 4, -3, -3, 9, 11, -7, 9, 3, 9, 11][..]);
-        assert_eq!((&a * &b).data(), &[-6, -18, -4, 4, 16, -4, 12, -8, 16, 18, -14, -6, -4, -2, 4, -10, -10, 14, 18, -18, 14, 2, 14, 18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, false, false, true, false, true, false, false, true, true, true, true, false, true, true, false, false, true, false, true, false, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[-1, -7, 0, 4, 10, 0, 8, -2, 10, 11, -5, -1, 0, 1, 4, -3, -3, 9, 11, -7, 9, 3, 9, 11]
+                [..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[
+                -6, -18, -4, 4, 16, -4, 12, -8, 16, 18, -14, -6, -4, -2, 4, -10, -10, 14, 18, -18,
+                14, 2, 14, 18
+            ][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                true, true, true, false, false, true, false, true, false, false, true, true, true,
+                true, false, true, true, false, false, true, false, true, false, false
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![5]).unwrap();
@@ -787,7 +1361,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[9][..]);
         assert_eq!((&a * &b).data(), &[20][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 1, 1]>::from_vec(vec![2]).unwrap();
@@ -795,7 +1374,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 1, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -803,7 +1387,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[2][..]);
         assert_eq!((&a * &b).data(), &[-3][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![8]).unwrap();
@@ -811,7 +1400,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[8, 11, 10][..]);
         assert_eq!((&a * &b).data(), &[0, 24, 16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -819,7 +1413,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-1][..]);
         assert_eq!((&a * &b).data(), &[-2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![3]).unwrap();
@@ -827,7 +1426,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-6][..]);
         assert_eq!((&a * &b).data(), &[-27][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![7]).unwrap();
@@ -835,23 +1439,66 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 2]> = &a + &b;
         assert_eq!(sum.data(), &[6, 1, 15, 12][..]);
         assert_eq!((&a * &b).data(), &[-7, -42, 56, 35][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5, 1]>::from_vec(vec![-9, 8, 2, 0, 5]).unwrap();
         let b = Tensor::<i64, shape![5]>::from_vec(vec![8, 2, -2, -7, 4]).unwrap();
         let sum: Tensor<i64, shape![5, 5]> = &a + &b;
-        assert_eq!(sum.data(), &[-1, -7, -11, -16, -5, 16, 10, 6, 1, 12, 10, 4, 0, -5, 6, 8, 2, -2, -7, 4, 13, 7, 3, -2, 9][..]);
-        assert_eq!((&a * &b).data(), &[-72, -18, 18, 63, -36, 64, 16, -16, -56, 32, 16, 4, -4, -14, 8, 0, 0, 0, 0, 0, 40, 10, -10, -35, 20][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true, true, false, false, false, false, false, true, false, false, false, true, true, true, false, false, true, true, false, false, false, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[
+                -1, -7, -11, -16, -5, 16, 10, 6, 1, 12, 10, 4, 0, -5, 6, 8, 2, -2, -7, 4, 13, 7, 3,
+                -2, 9
+            ][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[
+                -72, -18, 18, 63, -36, 64, 16, -16, -56, 32, 16, 4, -4, -14, 8, 0, 0, 0, 0, 0, 40,
+                10, -10, -35, 20
+            ][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                true, true, true, true, true, false, false, false, false, false, true, false,
+                false, false, true, true, true, false, false, true, true, false, false, false,
+                false
+            ][..]
+        );
     }
     {
-        let a = Tensor::<i64, shape![1, 3, 5]>::from_vec(vec![-7, 0, 1, 0, 0, 9, -1, 2, 7, 7, 8, -5, -5, 3, -5]).unwrap();
+        let a = Tensor::<i64, shape![1, 3, 5]>::from_vec(vec![
+            -7, 0, 1, 0, 0, 9, -1, 2, 7, 7, 8, -5, -5, 3, -5,
+        ])
+        .unwrap();
         let b = Tensor::<i64, shape![5]>::from_vec(vec![-2, 6, -1, -2, 4]).unwrap();
         let sum: Tensor<i64, shape![1, 3, 5]> = &a + &b;
-        assert_eq!(sum.data(), &[-9, 6, 0, -2, 4, 7, 5, 1, 5, 11, 6, 1, -6, 1, -1][..]);
-        assert_eq!((&a * &b).data(), &[14, 0, -1, 0, 0, -18, -6, -2, -14, 28, -16, -30, 5, -6, -20][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, false, false, true, false, true, false, false, false, false, true, true, false, true][..]);
+        assert_eq!(
+            sum.data(),
+            &[-9, 6, 0, -2, 4, 7, 5, 1, 5, 11, 6, 1, -6, 1, -1][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[14, 0, -1, 0, 0, -18, -6, -2, -14, 28, -16, -30, 5, -6, -20][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                true, true, false, false, true, false, true, false, false, false, false, true,
+                true, false, true
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![8]).unwrap();
@@ -859,7 +1506,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[2, 9, 0][..]);
         assert_eq!((&a * &b).data(), &[-48, 8, -64][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -867,7 +1519,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[2][..]);
         assert_eq!((&a * &b).data(), &[1][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2]>::from_vec(vec![-7, -2]).unwrap();
@@ -875,7 +1532,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2]> = &a + &b;
         assert_eq!(sum.data(), &[-6, 7][..]);
         assert_eq!((&a * &b).data(), &[-7, -18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -883,7 +1545,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-14][..]);
         assert_eq!((&a * &b).data(), &[48][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-2]).unwrap();
@@ -891,7 +1558,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-11][..]);
         assert_eq!((&a * &b).data(), &[18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![1]).unwrap();
@@ -899,7 +1571,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-1][..]);
         assert_eq!((&a * &b).data(), &[-2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -907,7 +1584,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-10][..]);
         assert_eq!((&a * &b).data(), &[24][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![0]).unwrap();
@@ -915,7 +1597,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4]> = &a + &b;
         assert_eq!(sum.data(), &[3, 8, 3, 7][..]);
         assert_eq!((&a * &b).data(), &[0, 0, 0, 0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 3]>::from_vec(vec![-7, -3, -5]).unwrap();
@@ -923,7 +1610,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 3]> = &a + &b;
         assert_eq!(sum.data(), &[-10, -6, -8][..]);
         assert_eq!((&a * &b).data(), &[21, 9, 15][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-5]).unwrap();
@@ -931,7 +1623,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-7][..]);
         assert_eq!((&a * &b).data(), &[10][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![6]).unwrap();
@@ -939,7 +1636,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3]> = &a + &b;
         assert_eq!(sum.data(), &[6, 10, 13][..]);
         assert_eq!((&a * &b).data(), &[0, 24, 42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-3]).unwrap();
@@ -947,7 +1649,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-9][..]);
         assert_eq!((&a * &b).data(), &[18][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![0, 8, 7, -2]).unwrap();
@@ -955,7 +1662,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 4, 0, 4]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -963,7 +1675,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-6][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![0]).unwrap();
@@ -971,7 +1688,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4, 1]> = &a + &b;
         assert_eq!(sum.data(), &[7, -3, 0, -2][..]);
         assert_eq!((&a * &b).data(), &[0, 0, 0, 0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-3]).unwrap();
@@ -979,7 +1701,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-5][..]);
         assert_eq!((&a * &b).data(), &[6][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2, 1]>::from_vec(vec![-7, -1]).unwrap();
@@ -987,7 +1714,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-14, -8][..]);
         assert_eq!((&a * &b).data(), &[49, 7][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
@@ -995,7 +1727,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-14][..]);
         assert_eq!((&a * &b).data(), &[48][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-2]).unwrap();
@@ -1003,15 +1740,44 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-10][..]);
         assert_eq!((&a * &b).data(), &[16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
-        let a = Tensor::<i64, shape![5, 5, 1]>::from_vec(vec![6, -9, 9, -8, -7, 4, 6, 8, 3, -9, 5, 4, 1, 0, 8, -9, 8, 7, -6, -1, -5, -6, -7, -7, -4]).unwrap();
+        let a = Tensor::<i64, shape![5, 5, 1]>::from_vec(vec![
+            6, -9, 9, -8, -7, 4, 6, 8, 3, -9, 5, 4, 1, 0, 8, -9, 8, 7, -6, -1, -5, -6, -7, -7, -4,
+        ])
+        .unwrap();
         let b = Tensor::<i64, shape![]>::from_vec(vec![-6]).unwrap();
         let sum: Tensor<i64, shape![5, 5, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[0, -15, 3, -14, -13, -2, 0, 2, -3, -15, -1, -2, -5, -6, 2, -15, 2, 1, -12, -7, -11, -12, -13, -13, -10][..]);
-        assert_eq!((&a * &b).data(), &[-36, 54, -54, 48, 42, -24, -36, -48, -18, 54, -30, -24, -6, 0, -48, 54, -48, -42, 36, 6, 30, 36, 42, 42, 24][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false, true, true, false, false, false, false, true, false, false, false, false, false, true, false, false, false, false, false, false, true, true, false][..]);
+        assert_eq!(
+            sum.data(),
+            &[
+                0, -15, 3, -14, -13, -2, 0, 2, -3, -15, -1, -2, -5, -6, 2, -15, 2, 1, -12, -7, -11,
+                -12, -13, -13, -10
+            ][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[
+                -36, 54, -54, 48, 42, -24, -36, -48, -18, 54, -30, -24, -6, 0, -48, 54, -48, -42,
+                36, 6, 30, 36, 42, 42, 24
+            ][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                false, true, false, true, true, false, false, false, false, true, false, false,
+                false, false, false, true, false, false, false, false, false, false, true, true,
+                false
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![7]).unwrap();
@@ -1019,7 +1785,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[13][..]);
         assert_eq!((&a * &b).data(), &[42][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 5]>::from_vec(vec![7, -5, -8, -9, -7]).unwrap();
@@ -1027,7 +1798,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[12, 0, -3, -4, -2][..]);
         assert_eq!((&a * &b).data(), &[35, -25, -40, -45, -35][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, true, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-2]).unwrap();
@@ -1035,7 +1811,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[-2][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![2]).unwrap();
@@ -1043,7 +1824,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[3][..]);
         assert_eq!((&a * &b).data(), &[2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![2]>::from_vec(vec![-3, 2]).unwrap();
@@ -1051,7 +1837,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![2]> = &a + &b;
         assert_eq!(sum.data(), &[-2, 3][..]);
         assert_eq!((&a * &b).data(), &[-3, 2][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 5]>::from_vec(vec![1, -1, -9, 1, 5]).unwrap();
@@ -1059,7 +1850,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[2, 0, -8, 2, 6][..]);
         assert_eq!((&a * &b).data(), &[1, -1, -9, 1, 5][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![4]).unwrap();
@@ -1067,7 +1863,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[9][..]);
         assert_eq!((&a * &b).data(), &[20][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 1]>::from_vec(vec![0]).unwrap();
@@ -1075,7 +1876,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-2][..]);
         assert_eq!((&a * &b).data(), &[0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![4]).unwrap();
@@ -1083,7 +1889,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[8][..]);
         assert_eq!((&a * &b).data(), &[16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![3, 2, 0]>::from_vec(vec![]).unwrap();
@@ -1091,7 +1902,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![3, 2, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-8]).unwrap();
@@ -1099,7 +1915,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-16][..]);
         assert_eq!((&a * &b).data(), &[64][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-8]).unwrap();
@@ -1107,7 +1928,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-17][..]);
         assert_eq!((&a * &b).data(), &[72][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-2]).unwrap();
@@ -1115,7 +1941,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[6][..]);
         assert_eq!((&a * &b).data(), &[-16][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-4]).unwrap();
@@ -1123,7 +1954,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[3][..]);
         assert_eq!((&a * &b).data(), &[-28][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-1]).unwrap();
@@ -1131,7 +1967,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![4, 1]> = &a + &b;
         assert_eq!(sum.data(), &[-2, 6, -5, 2][..]);
         assert_eq!((&a * &b).data(), &[1, -7, 4, -3][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, false, true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, false, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-5]).unwrap();
@@ -1139,15 +1980,37 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![]> = &a + &b;
         assert_eq!(sum.data(), &[-10][..]);
         assert_eq!((&a * &b).data(), &[25][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![0]).unwrap();
-        let b = Tensor::<i64, shape![1, 1, 4, 4]>::from_vec(vec![4, 8, -4, -7, -3, 1, 8, -6, 3, 4, -3, -1, -5, 3, 7, 6]).unwrap();
+        let b = Tensor::<i64, shape![1, 1, 4, 4]>::from_vec(vec![
+            4, 8, -4, -7, -3, 1, 8, -6, 3, 4, -3, -1, -5, 3, 7, 6,
+        ])
+        .unwrap();
         let sum: Tensor<i64, shape![1, 1, 4, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[4, 8, -4, -7, -3, 1, 8, -6, 3, 4, -3, -1, -5, 3, 7, 6][..]);
-        assert_eq!((&a * &b).data(), &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, false, false, false, true, true, false, true, true, false, false, false, true, true, true][..]);
+        assert_eq!(
+            sum.data(),
+            &[4, 8, -4, -7, -3, 1, 8, -6, 3, 4, -3, -1, -5, 3, 7, 6][..]
+        );
+        assert_eq!(
+            (&a * &b).data(),
+            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[
+                true, true, false, false, false, true, true, false, true, true, false, false,
+                false, true, true, true
+            ][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-3]).unwrap();
@@ -1155,7 +2018,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 2]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
@@ -1163,7 +2031,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![0, 1]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 4, 4, 0]>::from_vec(vec![]).unwrap();
@@ -1171,7 +2044,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 4, 4, 0]> = &a + &b;
         assert_eq!(sum.data(), &[][..]);
         assert_eq!((&a * &b).data(), &[][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![5]>::from_vec(vec![4, 1, 6, -4, 9]).unwrap();
@@ -1179,15 +2057,31 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![5]> = &a + &b;
         assert_eq!(sum.data(), &[13, 10, 15, 5, 18][..]);
         assert_eq!((&a * &b).data(), &[36, 9, 54, -36, 81][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true, false][..]
+        );
     }
     {
-        let a = Tensor::<i64, shape![4, 3, 1, 1]>::from_vec(vec![-9, -9, 4, 3, 7, -1, -6, 8, -5, 4, 2, -8]).unwrap();
+        let a = Tensor::<i64, shape![4, 3, 1, 1]>::from_vec(vec![
+            -9, -9, 4, 3, 7, -1, -6, 8, -5, 4, 2, -8,
+        ])
+        .unwrap();
         let b = Tensor::<i64, shape![]>::from_vec(vec![9]).unwrap();
         let sum: Tensor<i64, shape![4, 3, 1, 1]> = &a + &b;
         assert_eq!(sum.data(), &[0, 0, 13, 12, 16, 8, 3, 17, 4, 13, 11, 1][..]);
-        assert_eq!((&a * &b).data(), &[-81, -81, 36, 27, 63, -9, -54, 72, -45, 36, 18, -72][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true, true, true, true, true, true, true, true, true, true, true, true][..]);
+        assert_eq!(
+            (&a * &b).data(),
+            &[-81, -81, 36, 27, 63, -9, -54, 72, -45, 36, 18, -72][..]
+        );
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true, true, true, true, true, true, true, true, true, true, true, true][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![1, 1, 5]>::from_vec(vec![-2, -9, 1, 4, 5]).unwrap();
@@ -1195,7 +2089,12 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1, 1, 5]> = &a + &b;
         assert_eq!(sum.data(), &[-8, -10, 5, 5, 0][..]);
         assert_eq!((&a * &b).data(), &[12, 9, 4, 4, -25][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[false, true, true, false, false][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[false, true, true, false, false][..]
+        );
     }
     {
         let a = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
@@ -1203,160 +2102,165 @@ fn typed_tensors_compute_numpys_values() {
         let sum: Tensor<i64, shape![1]> = &a + &b;
         assert_eq!(sum.data(), &[5][..]);
         assert_eq!((&a * &b).data(), &[4][..]);
-        assert_eq!(a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y).unwrap().data(), &[true][..]);
+        assert_eq!(
+            a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
+                .unwrap()
+                .data(),
+            &[true][..]
+        );
     }
 }
 
 #[test]
 fn typed_shapes_refuse_what_numpy_refuses() {
-    assert!(!<shape![3, 2] as Accepts<Numpy, shape![1, 0, 3]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![2, 2]>>::VALUE);
-    assert!(!<shape![1, 0, 4] as Accepts<Numpy, shape![0, 2]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![2, 4, 2]>>::VALUE);
-    assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![1, 0, 0]>>::VALUE);
-    assert!(!<shape![3, 1] as Accepts<Numpy, shape![4, 4, 0, 0]>>::VALUE);
-    assert!(!<shape![1, 4, 0, 2] as Accepts<Numpy, shape![2, 1, 1]>>::VALUE);
-    assert!(!<shape![1, 4] as Accepts<Numpy, shape![3]>>::VALUE);
-    assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![1, 0, 2] as Accepts<Numpy, shape![1, 0, 4, 1]>>::VALUE);
-    assert!(!<shape![3, 0] as Accepts<Numpy, shape![4, 4, 1, 3]>>::VALUE);
-    assert!(!<shape![3, 1, 1, 4] as Accepts<Numpy, shape![0, 4, 3]>>::VALUE);
-    assert!(!<shape![0, 4, 1] as Accepts<Numpy, shape![2, 0, 1]>>::VALUE);
-    assert!(!<shape![1, 1, 1, 0] as Accepts<Numpy, shape![2, 3, 1, 3]>>::VALUE);
-    assert!(!<shape![4, 4, 3] as Accepts<Numpy, shape![1, 3, 1, 4]>>::VALUE);
-    assert!(!<shape![1, 2, 3, 2] as Accepts<Numpy, shape![2, 1, 1, 4]>>::VALUE);
-    assert!(!<shape![4, 0, 3] as Accepts<Numpy, shape![2, 3, 4, 0]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![0, 2]>>::VALUE);
-    assert!(!<shape![3, 1, 3] as Accepts<Numpy, shape![4, 0]>>::VALUE);
-    assert!(!<shape![2, 4, 1, 4] as Accepts<Numpy, shape![0, 3, 4]>>::VALUE);
-    assert!(!<shape![0, 4, 0] as Accepts<Numpy, shape![4, 3]>>::VALUE);
-    assert!(!<shape![4, 2, 2] as Accepts<Numpy, shape![1, 4, 0, 3]>>::VALUE);
-    assert!(!<shape![4, 4] as Accepts<Numpy, shape![2, 0]>>::VALUE);
-    assert!(!<shape![1, 3] as Accepts<Numpy, shape![1, 0, 4, 4]>>::VALUE);
-    assert!(!<shape![3, 3, 0] as Accepts<Numpy, shape![2, 4]>>::VALUE);
-    assert!(!<shape![3, 3, 2] as Accepts<Numpy, shape![3]>>::VALUE);
-    assert!(!<shape![0, 1, 0, 3] as Accepts<Numpy, shape![4, 4]>>::VALUE);
-    assert!(!<shape![2, 4] as Accepts<Numpy, shape![0, 0, 0, 3]>>::VALUE);
-    assert!(!<shape![1, 3, 0, 1] as Accepts<Numpy, shape![4, 1]>>::VALUE);
-    assert!(!<shape![0, 3] as Accepts<Numpy, shape![1, 1, 2, 4]>>::VALUE);
-    assert!(!<shape![1, 4] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![4, 2, 2] as Accepts<Numpy, shape![1, 3]>>::VALUE);
-    assert!(!<shape![3, 1, 2, 3] as Accepts<Numpy, shape![0, 2]>>::VALUE);
-    assert!(!<shape![4, 4, 3] as Accepts<Numpy, shape![3, 4, 0, 4]>>::VALUE);
-    assert!(!<shape![2, 4, 1] as Accepts<Numpy, shape![2, 1]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![1, 4, 0, 3]>>::VALUE);
-    assert!(!<shape![3, 2] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE);
-    assert!(!<shape![1, 2, 3] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![4, 4] as Accepts<Numpy, shape![1, 4, 3, 0]>>::VALUE);
-    assert!(!<shape![1, 2, 0] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![4, 3] as Accepts<Numpy, shape![3, 3, 0, 4]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![2, 1, 4, 0]>>::VALUE);
-    assert!(!<shape![2, 4] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![0, 4]>>::VALUE);
-    assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![2, 4, 0, 2]>>::VALUE);
-    assert!(!<shape![2, 2, 3, 0] as Accepts<Numpy, shape![0, 0, 0, 1]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![0, 3]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE);
-    assert!(!<shape![3, 2, 3] as Accepts<Numpy, shape![3, 0, 0]>>::VALUE);
-    assert!(!<shape![4, 2, 3] as Accepts<Numpy, shape![3, 3, 4, 4]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![2, 4] as Accepts<Numpy, shape![3, 4, 1]>>::VALUE);
-    assert!(!<shape![1, 3, 0, 4] as Accepts<Numpy, shape![2, 0, 4, 3]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![0, 3, 0, 4]>>::VALUE);
-    assert!(!<shape![2, 2] as Accepts<Numpy, shape![4, 3, 1]>>::VALUE);
-    assert!(!<shape![2, 3, 0] as Accepts<Numpy, shape![2, 2, 2, 1]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![4, 2, 2, 3] as Accepts<Numpy, shape![0, 4]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![3, 2]>>::VALUE);
-    assert!(!<shape![3, 3, 0, 1] as Accepts<Numpy, shape![4, 1]>>::VALUE);
-    assert!(!<shape![2, 4] as Accepts<Numpy, shape![3, 0]>>::VALUE);
-    assert!(!<shape![1, 2, 3] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![3, 2, 3, 0] as Accepts<Numpy, shape![2, 4, 0, 3]>>::VALUE);
-    assert!(!<shape![3, 4] as Accepts<Numpy, shape![0, 4, 2, 3]>>::VALUE);
-    assert!(!<shape![2, 0, 1] as Accepts<Numpy, shape![4, 1, 1]>>::VALUE);
-    assert!(!<shape![2, 0, 2, 2] as Accepts<Numpy, shape![3, 4, 3, 0]>>::VALUE);
-    assert!(!<shape![4, 3, 4, 0] as Accepts<Numpy, shape![3, 2]>>::VALUE);
-    assert!(!<shape![3, 0] as Accepts<Numpy, shape![3, 1, 3]>>::VALUE);
-    assert!(!<shape![0, 0, 0] as Accepts<Numpy, shape![2, 1, 4, 0]>>::VALUE);
-    assert!(!<shape![3, 2] as Accepts<Numpy, shape![3, 1, 4]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![4, 0, 4]>>::VALUE);
-    assert!(!<shape![1, 2] as Accepts<Numpy, shape![2, 0, 3, 3]>>::VALUE);
-    assert!(!<shape![4, 4, 1] as Accepts<Numpy, shape![3, 2, 1, 4]>>::VALUE);
-    assert!(!<shape![0, 2, 2] as Accepts<Numpy, shape![1, 3]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![1, 3] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![1, 4, 2, 0] as Accepts<Numpy, shape![4, 3, 4]>>::VALUE);
-    assert!(!<shape![2, 1] as Accepts<Numpy, shape![3, 3, 4, 3]>>::VALUE);
-    assert!(!<shape![0, 0, 0] as Accepts<Numpy, shape![1, 3]>>::VALUE);
-    assert!(!<shape![2] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![2] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![3, 4, 4, 2] as Accepts<Numpy, shape![4, 1, 2, 0]>>::VALUE);
-    assert!(!<shape![4, 3, 3] as Accepts<Numpy, shape![0, 1, 2, 4]>>::VALUE);
-    assert!(!<shape![0, 0, 3] as Accepts<Numpy, shape![0, 3, 1, 0]>>::VALUE);
-    assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![1, 1, 1, 0]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![3, 3, 4]>>::VALUE);
-    assert!(!<shape![0, 4, 4] as Accepts<Numpy, shape![0, 1]>>::VALUE);
-    assert!(!<shape![1, 3, 4, 1] as Accepts<Numpy, shape![3, 2, 0]>>::VALUE);
-    assert!(!<shape![4, 4, 2] as Accepts<Numpy, shape![4, 3, 2, 3]>>::VALUE);
-    assert!(!<shape![2, 4, 4, 4] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![3, 2, 0, 2] as Accepts<Numpy, shape![2, 2, 1, 0]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![4, 4, 2]>>::VALUE);
-    assert!(!<shape![2, 1, 2] as Accepts<Numpy, shape![1, 4]>>::VALUE);
-    assert!(!<shape![4, 3, 3, 0] as Accepts<Numpy, shape![2]>>::VALUE);
-    assert!(!<shape![3] as Accepts<Numpy, shape![4, 3, 4, 0]>>::VALUE);
-    assert!(!<shape![1, 2] as Accepts<Numpy, shape![0, 1, 4]>>::VALUE);
-    assert!(!<shape![0, 0] as Accepts<Numpy, shape![2, 2]>>::VALUE);
-    assert!(!<shape![1, 3, 0, 4] as Accepts<Numpy, shape![3, 3, 4, 0]>>::VALUE);
-    assert!(!<shape![4, 3, 4] as Accepts<Numpy, shape![0, 1, 1]>>::VALUE);
-    assert!(!<shape![3, 1, 4, 3] as Accepts<Numpy, shape![3, 3, 2]>>::VALUE);
-    assert!(!<shape![2, 3] as Accepts<Numpy, shape![1, 4]>>::VALUE);
-    assert!(!<shape![2, 0, 4, 0] as Accepts<Numpy, shape![4, 1, 1, 1]>>::VALUE);
-    assert!(!<shape![0, 3] as Accepts<Numpy, shape![2, 4]>>::VALUE);
-    assert!(!<shape![4, 4] as Accepts<Numpy, shape![1, 4, 0, 4]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![3, 2, 2]>>::VALUE);
-    assert!(!<shape![2, 0, 3, 0] as Accepts<Numpy, shape![2, 3]>>::VALUE);
-    assert!(!<shape![1, 2] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![3]>>::VALUE);
-    assert!(!<shape![4, 2, 1] as Accepts<Numpy, shape![0, 1, 4]>>::VALUE);
-    assert!(!<shape![0, 3, 3, 1] as Accepts<Numpy, shape![2, 3]>>::VALUE);
-    assert!(!<shape![0, 4, 0, 4] as Accepts<Numpy, shape![1, 1, 2, 1]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![3, 1, 3]>>::VALUE);
-    assert!(!<shape![3, 2, 1] as Accepts<Numpy, shape![3, 4, 4, 0]>>::VALUE);
-    assert!(!<shape![3, 0] as Accepts<Numpy, shape![2, 1]>>::VALUE);
-    assert!(!<shape![1, 0, 4, 3] as Accepts<Numpy, shape![3, 2, 2, 4]>>::VALUE);
-    assert!(!<shape![0, 1, 3] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![1, 2] as Accepts<Numpy, shape![3]>>::VALUE);
-    assert!(!<shape![1, 3] as Accepts<Numpy, shape![4, 4]>>::VALUE);
-    assert!(!<shape![2, 1, 3, 0] as Accepts<Numpy, shape![4, 4, 2, 0]>>::VALUE);
-    assert!(!<shape![2, 0, 3, 4] as Accepts<Numpy, shape![3, 2]>>::VALUE);
-    assert!(!<shape![4, 0, 1] as Accepts<Numpy, shape![1, 2, 3]>>::VALUE);
-    assert!(!<shape![4, 3, 2] as Accepts<Numpy, shape![2, 1]>>::VALUE);
-    assert!(!<shape![4, 1, 4] as Accepts<Numpy, shape![2, 2, 2]>>::VALUE);
-    assert!(!<shape![3, 0] as Accepts<Numpy, shape![3, 0, 2]>>::VALUE);
-    assert!(!<shape![3, 1, 3, 3] as Accepts<Numpy, shape![2, 0]>>::VALUE);
-    assert!(!<shape![0, 1, 1, 0] as Accepts<Numpy, shape![0, 1, 3]>>::VALUE);
-    assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![1, 1, 3]>>::VALUE);
-    assert!(!<shape![2, 0] as Accepts<Numpy, shape![3, 2, 0, 2]>>::VALUE);
-    assert!(!<shape![4, 3, 3, 3] as Accepts<Numpy, shape![0, 4, 4, 0]>>::VALUE);
-    assert!(!<shape![2] as Accepts<Numpy, shape![0, 4, 0, 4]>>::VALUE);
-    assert!(!<shape![0, 2, 0] as Accepts<Numpy, shape![4, 4]>>::VALUE);
-    assert!(!<shape![2, 2] as Accepts<Numpy, shape![2, 4, 2]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![4]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![1, 0]>>::VALUE);
-    assert!(!<shape![0, 2, 1, 2] as Accepts<Numpy, shape![0]>>::VALUE);
-    assert!(!<shape![3, 4] as Accepts<Numpy, shape![1, 1, 4, 4]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE);
-    assert!(!<shape![3, 0, 0] as Accepts<Numpy, shape![2, 4, 4, 2]>>::VALUE);
-    assert!(!<shape![2, 3] as Accepts<Numpy, shape![2, 4]>>::VALUE);
-    assert!(!<shape![3, 4, 4] as Accepts<Numpy, shape![3, 4, 0]>>::VALUE);
-    assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![1, 0]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![4, 0, 0, 0]>>::VALUE);
-    assert!(!<shape![0, 1] as Accepts<Numpy, shape![2, 2, 4, 1]>>::VALUE);
-    assert!(!<shape![0, 4] as Accepts<Numpy, shape![3, 1, 3, 3]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![2, 4, 3, 3]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![3, 0]>>::VALUE);
-    assert!(!<shape![4, 3] as Accepts<Numpy, shape![0, 3]>>::VALUE);
-    assert!(!<shape![4] as Accepts<Numpy, shape![0, 2]>>::VALUE);
-    assert!(!<shape![0] as Accepts<Numpy, shape![2, 4]>>::VALUE);
+    const { assert!(!<shape![3, 2] as Accepts<Numpy, shape![1, 0, 3]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![2, 2]>>::VALUE) };
+    const { assert!(!<shape![1, 0, 4] as Accepts<Numpy, shape![0, 2]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![2, 4, 2]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![1, 0, 0]>>::VALUE) };
+    const { assert!(!<shape![3, 1] as Accepts<Numpy, shape![4, 4, 0, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 4, 0, 2] as Accepts<Numpy, shape![2, 1, 1]>>::VALUE) };
+    const { assert!(!<shape![1, 4] as Accepts<Numpy, shape![3]>>::VALUE) };
+    const { assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![1, 0, 2] as Accepts<Numpy, shape![1, 0, 4, 1]>>::VALUE) };
+    const { assert!(!<shape![3, 0] as Accepts<Numpy, shape![4, 4, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![3, 1, 1, 4] as Accepts<Numpy, shape![0, 4, 3]>>::VALUE) };
+    const { assert!(!<shape![0, 4, 1] as Accepts<Numpy, shape![2, 0, 1]>>::VALUE) };
+    const { assert!(!<shape![1, 1, 1, 0] as Accepts<Numpy, shape![2, 3, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![4, 4, 3] as Accepts<Numpy, shape![1, 3, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 3, 2] as Accepts<Numpy, shape![2, 1, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![4, 0, 3] as Accepts<Numpy, shape![2, 3, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![0, 2]>>::VALUE) };
+    const { assert!(!<shape![3, 1, 3] as Accepts<Numpy, shape![4, 0]>>::VALUE) };
+    const { assert!(!<shape![2, 4, 1, 4] as Accepts<Numpy, shape![0, 3, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 4, 0] as Accepts<Numpy, shape![4, 3]>>::VALUE) };
+    const { assert!(!<shape![4, 2, 2] as Accepts<Numpy, shape![1, 4, 0, 3]>>::VALUE) };
+    const { assert!(!<shape![4, 4] as Accepts<Numpy, shape![2, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 3] as Accepts<Numpy, shape![1, 0, 4, 4]>>::VALUE) };
+    const { assert!(!<shape![3, 3, 0] as Accepts<Numpy, shape![2, 4]>>::VALUE) };
+    const { assert!(!<shape![3, 3, 2] as Accepts<Numpy, shape![3]>>::VALUE) };
+    const { assert!(!<shape![0, 1, 0, 3] as Accepts<Numpy, shape![4, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 4] as Accepts<Numpy, shape![0, 0, 0, 3]>>::VALUE) };
+    const { assert!(!<shape![1, 3, 0, 1] as Accepts<Numpy, shape![4, 1]>>::VALUE) };
+    const { assert!(!<shape![0, 3] as Accepts<Numpy, shape![1, 1, 2, 4]>>::VALUE) };
+    const { assert!(!<shape![1, 4] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![4, 2, 2] as Accepts<Numpy, shape![1, 3]>>::VALUE) };
+    const { assert!(!<shape![3, 1, 2, 3] as Accepts<Numpy, shape![0, 2]>>::VALUE) };
+    const { assert!(!<shape![4, 4, 3] as Accepts<Numpy, shape![3, 4, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 4, 1] as Accepts<Numpy, shape![2, 1]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![1, 4, 0, 3]>>::VALUE) };
+    const { assert!(!<shape![3, 2] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 3] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![4, 4] as Accepts<Numpy, shape![1, 4, 3, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 0] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![4, 3] as Accepts<Numpy, shape![3, 3, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![2, 1, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![2, 4] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![0, 4]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![2, 4, 0, 2]>>::VALUE) };
+    const { assert!(!<shape![2, 2, 3, 0] as Accepts<Numpy, shape![0, 0, 0, 1]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![0, 3]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![3, 2, 3] as Accepts<Numpy, shape![3, 0, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 2, 3] as Accepts<Numpy, shape![3, 3, 4, 4]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![2, 4] as Accepts<Numpy, shape![3, 4, 1]>>::VALUE) };
+    const { assert!(!<shape![1, 3, 0, 4] as Accepts<Numpy, shape![2, 0, 4, 3]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![0, 3, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 2] as Accepts<Numpy, shape![4, 3, 1]>>::VALUE) };
+    const { assert!(!<shape![2, 3, 0] as Accepts<Numpy, shape![2, 2, 2, 1]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![4, 2, 2, 3] as Accepts<Numpy, shape![0, 4]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![3, 2]>>::VALUE) };
+    const { assert!(!<shape![3, 3, 0, 1] as Accepts<Numpy, shape![4, 1]>>::VALUE) };
+    const { assert!(!<shape![2, 4] as Accepts<Numpy, shape![3, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 3] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![3, 2, 3, 0] as Accepts<Numpy, shape![2, 4, 0, 3]>>::VALUE) };
+    const { assert!(!<shape![3, 4] as Accepts<Numpy, shape![0, 4, 2, 3]>>::VALUE) };
+    const { assert!(!<shape![2, 0, 1] as Accepts<Numpy, shape![4, 1, 1]>>::VALUE) };
+    const { assert!(!<shape![2, 0, 2, 2] as Accepts<Numpy, shape![3, 4, 3, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 4, 0] as Accepts<Numpy, shape![3, 2]>>::VALUE) };
+    const { assert!(!<shape![3, 0] as Accepts<Numpy, shape![3, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![0, 0, 0] as Accepts<Numpy, shape![2, 1, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![3, 2] as Accepts<Numpy, shape![3, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![4, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![1, 2] as Accepts<Numpy, shape![2, 0, 3, 3]>>::VALUE) };
+    const { assert!(!<shape![4, 4, 1] as Accepts<Numpy, shape![3, 2, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 2, 2] as Accepts<Numpy, shape![1, 3]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![1, 3] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![1, 4, 2, 0] as Accepts<Numpy, shape![4, 3, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 1] as Accepts<Numpy, shape![3, 3, 4, 3]>>::VALUE) };
+    const { assert!(!<shape![0, 0, 0] as Accepts<Numpy, shape![1, 3]>>::VALUE) };
+    const { assert!(!<shape![2] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![2] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![3, 4, 4, 2] as Accepts<Numpy, shape![4, 1, 2, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 3] as Accepts<Numpy, shape![0, 1, 2, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 0, 3] as Accepts<Numpy, shape![0, 3, 1, 0]>>::VALUE) };
+    const { assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![1, 1, 1, 0]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![3, 3, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 4, 4] as Accepts<Numpy, shape![0, 1]>>::VALUE) };
+    const { assert!(!<shape![1, 3, 4, 1] as Accepts<Numpy, shape![3, 2, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 4, 2] as Accepts<Numpy, shape![4, 3, 2, 3]>>::VALUE) };
+    const { assert!(!<shape![2, 4, 4, 4] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![3, 2, 0, 2] as Accepts<Numpy, shape![2, 2, 1, 0]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![4, 4, 2]>>::VALUE) };
+    const { assert!(!<shape![2, 1, 2] as Accepts<Numpy, shape![1, 4]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 3, 0] as Accepts<Numpy, shape![2]>>::VALUE) };
+    const { assert!(!<shape![3] as Accepts<Numpy, shape![4, 3, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 2] as Accepts<Numpy, shape![0, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 0] as Accepts<Numpy, shape![2, 2]>>::VALUE) };
+    const { assert!(!<shape![1, 3, 0, 4] as Accepts<Numpy, shape![3, 3, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 4] as Accepts<Numpy, shape![0, 1, 1]>>::VALUE) };
+    const { assert!(!<shape![3, 1, 4, 3] as Accepts<Numpy, shape![3, 3, 2]>>::VALUE) };
+    const { assert!(!<shape![2, 3] as Accepts<Numpy, shape![1, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 0, 4, 0] as Accepts<Numpy, shape![4, 1, 1, 1]>>::VALUE) };
+    const { assert!(!<shape![0, 3] as Accepts<Numpy, shape![2, 4]>>::VALUE) };
+    const { assert!(!<shape![4, 4] as Accepts<Numpy, shape![1, 4, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![3, 2, 2]>>::VALUE) };
+    const { assert!(!<shape![2, 0, 3, 0] as Accepts<Numpy, shape![2, 3]>>::VALUE) };
+    const { assert!(!<shape![1, 2] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![3]>>::VALUE) };
+    const { assert!(!<shape![4, 2, 1] as Accepts<Numpy, shape![0, 1, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 3, 3, 1] as Accepts<Numpy, shape![2, 3]>>::VALUE) };
+    const { assert!(!<shape![0, 4, 0, 4] as Accepts<Numpy, shape![1, 1, 2, 1]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![3, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![3, 2, 1] as Accepts<Numpy, shape![3, 4, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![3, 0] as Accepts<Numpy, shape![2, 1]>>::VALUE) };
+    const { assert!(!<shape![1, 0, 4, 3] as Accepts<Numpy, shape![3, 2, 2, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 1, 3] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![1, 2] as Accepts<Numpy, shape![3]>>::VALUE) };
+    const { assert!(!<shape![1, 3] as Accepts<Numpy, shape![4, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 1, 3, 0] as Accepts<Numpy, shape![4, 4, 2, 0]>>::VALUE) };
+    const { assert!(!<shape![2, 0, 3, 4] as Accepts<Numpy, shape![3, 2]>>::VALUE) };
+    const { assert!(!<shape![4, 0, 1] as Accepts<Numpy, shape![1, 2, 3]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 2] as Accepts<Numpy, shape![2, 1]>>::VALUE) };
+    const { assert!(!<shape![4, 1, 4] as Accepts<Numpy, shape![2, 2, 2]>>::VALUE) };
+    const { assert!(!<shape![3, 0] as Accepts<Numpy, shape![3, 0, 2]>>::VALUE) };
+    const { assert!(!<shape![3, 1, 3, 3] as Accepts<Numpy, shape![2, 0]>>::VALUE) };
+    const { assert!(!<shape![0, 1, 1, 0] as Accepts<Numpy, shape![0, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![2, 3, 4] as Accepts<Numpy, shape![1, 1, 3]>>::VALUE) };
+    const { assert!(!<shape![2, 0] as Accepts<Numpy, shape![3, 2, 0, 2]>>::VALUE) };
+    const { assert!(!<shape![4, 3, 3, 3] as Accepts<Numpy, shape![0, 4, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![2] as Accepts<Numpy, shape![0, 4, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![0, 2, 0] as Accepts<Numpy, shape![4, 4]>>::VALUE) };
+    const { assert!(!<shape![2, 2] as Accepts<Numpy, shape![2, 4, 2]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![4]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![1, 0]>>::VALUE) };
+    const { assert!(!<shape![0, 2, 1, 2] as Accepts<Numpy, shape![0]>>::VALUE) };
+    const { assert!(!<shape![3, 4] as Accepts<Numpy, shape![1, 1, 4, 4]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![2, 0, 4]>>::VALUE) };
+    const { assert!(!<shape![3, 0, 0] as Accepts<Numpy, shape![2, 4, 4, 2]>>::VALUE) };
+    const { assert!(!<shape![2, 3] as Accepts<Numpy, shape![2, 4]>>::VALUE) };
+    const { assert!(!<shape![3, 4, 4] as Accepts<Numpy, shape![3, 4, 0]>>::VALUE) };
+    const { assert!(!<shape![1, 2, 2] as Accepts<Numpy, shape![1, 0]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![4, 0, 0, 0]>>::VALUE) };
+    const { assert!(!<shape![0, 1] as Accepts<Numpy, shape![2, 2, 4, 1]>>::VALUE) };
+    const { assert!(!<shape![0, 4] as Accepts<Numpy, shape![3, 1, 3, 3]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![2, 4, 3, 3]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![3, 0]>>::VALUE) };
+    const { assert!(!<shape![4, 3] as Accepts<Numpy, shape![0, 3]>>::VALUE) };
+    const { assert!(!<shape![4] as Accepts<Numpy, shape![0, 2]>>::VALUE) };
+    const { assert!(!<shape![0] as Accepts<Numpy, shape![2, 4]>>::VALUE) };
 }

@@ -260,9 +260,29 @@ fn static_layouts_agree_with_run_time_plans() {
     static_agrees_with_dynamic!(Named, [H: 2, W: 3] = [H, W] [2, 3], [W: 3, H: 1] = [W, H] [3, 1]);
     static_agrees_with_dynamic!(Named, [C: 3, H: 2, W: 2] = [C, H, W] [3, 2, 2], [W: 2, 1] = [W, ?] [2, 1]);
     static_agrees_with_dynamic!(Outer, [H: 2] = [H] [2], [W: 3] = [W] [3]);
-    static_agrees_with_dynamic!(Embed, [2, 3, 4] = [?, ?, ?] [2, 3, 4], [2, 4] = [?, ?] [2, 4]);
+    // With `?` sizes the embedding is chosen from what the types say, so keep it unambiguous.
+    static_agrees_with_dynamic!(Embed, [2, 3, 4] = [2, 3, ?] [2, 3, 4], [2, 4] = [2, 4] [2, 4]);
     static_agrees_with_dynamic!(Strict, [2, 3] = [?, ?] [2, 3], [2, 3] = [?, ?] [2, 3]);
     static_agrees_with_dynamic!(Bidirectional, [3, 1] = [?, ?] [3, 1], [2, 1, 6] = [?, ?, ?] [2, 1, 6]);
     static_agrees_with_dynamic!(Assign, [2, 3] = [?, ?] [2, 3], [1, 3] = [?, ?] [1, 3]);
     static_agrees_with_dynamic!(Pdpd<Start<1>>, [2, 3, 4] = [?, ?, ?] [2, 3, 4], [3, 1] = [?, 1] [3, 1]);
+}
+
+#[test]
+fn a_run_time_one_does_not_stretch_under_the_static_rule() {
+    use shapecast::rule::Static;
+    // SPEC §7: a `?` axis must equal its partner even when it turns out to be 1.
+    let one = Tensor::<i32, shape![?, 3]>::from_vec_sized(&[1, 3], vec![1, 2, 3]).unwrap();
+    let m = Tensor::<i32, shape![?, 3]>::zeros_sized(&[3, 3]).unwrap();
+    assert!(one
+        .zip_with_rule::<Static, _, _, _>(&m, |x, y| x + y)
+        .is_err());
+    // A static 1 does stretch.
+    let row = Tensor::<i32, shape![1, 3]>::from_array([[1, 2, 3]]);
+    let sum = row
+        .zip_with_rule::<Static, _, _, _>(&m, |x, y| x + y)
+        .unwrap();
+    assert_eq!(sum.data(), &[1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    // The named rule lets the run-time 1 stretch.
+    assert_eq!((&one + &m).sizes(), &[3, 3]);
 }

@@ -15,25 +15,39 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let sa: Vec<usize> = rest[..ra].iter().map(|&x| (x % 4) as usize).collect();
-    let sb: Vec<usize> = rest[ra..ra + rb].iter().map(|&x| (x % 4) as usize).collect();
+    let sb: Vec<usize> = rest[ra..ra + rb]
+        .iter()
+        .map(|&x| (x % 4) as usize)
+        .collect();
     let (Ok(a_shape), Ok(b_shape)) = (DynShape::from_sizes(&sa), DynShape::from_sizes(&sb)) else {
         return;
     };
     let a: Vec<i64> = (0..sa.iter().product::<usize>() as i64).collect();
-    let b: Vec<i64> = (0..sb.iter().product::<usize>() as i64).map(|x| x * 100).collect();
+    let b: Vec<i64> = (0..sb.iter().product::<usize>() as i64)
+        .map(|x| x * 100)
+        .collect();
     // Arbitrary strides over the same data: an error or a result, never a panic.
-    let strides: Vec<usize> = rest.iter().take(ra.max(rb)).map(|&x| (x % 5) as usize).collect();
+    let strides: Vec<usize> = rest
+        .iter()
+        .take(ra.max(rb))
+        .map(|&x| (x % 5) as usize)
+        .collect();
     let sizes: Vec<usize> = strides.iter().map(|s| s % 3 + 1).collect();
     let mut out = Vec::new();
-    let _ = kernel::zip_map(&sizes, (&a, &strides), (&b, &strides), &mut out, |x, y| x + y);
+    let _ = kernel::zip_map(&sizes, (&a, &strides), (&b, &strides), &mut out, |x, y| {
+        x + y
+    });
     // The numpy rule's layout against a naive loop.
     let Ok(plan) = broadcast(Rule::Numpy, &a_shape, &b_shape) else {
         return;
     };
-    let out_sizes = plan.resolve(&sa, &sb).expect("static shapes have no checks left");
+    let out_sizes = plan
+        .resolve(&sa, &sb)
+        .expect("static shapes have no checks left");
     let fa = kernel::frame_strides(&plan.plan.lhs, &sa);
     let fb = kernel::frame_strides(&plan.plan.rhs, &sb);
-    kernel::zip_map(&out_sizes, (&a, &fa), (&b, &fb), &mut out, |x, y| x + y).expect("a rule's layout fits");
+    kernel::zip_map(&out_sizes, (&a, &fa), (&b, &fb), &mut out, |x, y| x + y)
+        .expect("a rule's layout fits");
     let total: usize = out_sizes.iter().product();
     assert_eq!(out.len(), total);
     for (flat, got) in out.iter().enumerate() {

@@ -64,6 +64,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(outer, numpy, "outer = numpy without names");
     }
     if numpy.is_some() && unnamed {
-        assert_eq!(embed, numpy, "embed accepts what numpy accepts, with the same answer");
+        assert_eq!(
+            embed, numpy,
+            "embed accepts what numpy accepts, with the same answer"
+        );
     }
 });
