@@ -16,7 +16,9 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use std::fmt;
+use crate::prelude::*;
+
+use core::fmt;
 
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynShape, Name, Size};
@@ -208,7 +210,7 @@ pub struct Refusal {
     pub reason: Reason,
 }
 
-impl std::error::Error for Refusal {}
+impl core::error::Error for Refusal {}
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

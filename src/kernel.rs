@@ -23,6 +23,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::prelude::*;
+
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
 

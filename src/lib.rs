@@ -53,11 +53,24 @@
 //! | [`bidirectional`](dynamic::bidirectional) | `[3, 1]` to `[2, 1, 6]` | `[2, 3, 6]` |
 //! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
 //! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
+// Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+extern crate alloc;
+
 // The macros write `::shapecast::…` paths; this makes them resolve inside the crate too.
 extern crate self as shapecast;
+
+/// What the standard prelude would bring, from `alloc` (the crate is `no_std`).
+mod prelude {
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::format;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec;
+    pub(crate) use alloc::vec::Vec;
+}
 
 pub mod dynamic;
 mod error;

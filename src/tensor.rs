@@ -14,6 +14,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::prelude::*;
+
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;

@@ -22,6 +22,8 @@
 //! let _ = &a + &b; // cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the named rule
 //! ```
 
+use crate::prelude::*;
+
 use core::fmt;
 use core::ops;
 

@@ -19,6 +19,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::prelude::*;
+
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops;

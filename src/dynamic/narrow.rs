@@ -12,6 +12,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::prelude::*;
+
 use crate::dynamic::shape::DynShape;
 
 /// The result of narrowing a shape.

@@ -11,6 +11,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
+use crate::prelude::*;
+
 use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;

@@ -21,7 +21,9 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use std::str::FromStr;
+use crate::prelude::*;
+
+use core::str::FromStr;
 
 use crate::dynamic::shape::{is_identifier, DynAxis, DynShape, Name, Size, MAX_RANK};
 use crate::error::{Error, ParseErrorKind};

@@ -17,7 +17,9 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use std::fmt;
+use crate::prelude::*;
+
+use core::fmt;
 
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};

@@ -10,8 +10,10 @@
 //! # Ok::<(), shapecast::UnknownRule>(())
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
+use crate::prelude::*;
+
+use core::fmt;
+use core::str::FromStr;
 
 /// A broadcasting rule of SPEC §1–§10.
 ///

@@ -14,8 +14,10 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use std::borrow::Cow;
-use std::fmt;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use core::fmt;
 
 use crate::error::Error;
 

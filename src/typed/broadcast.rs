@@ -12,6 +12,8 @@
 //! assert_eq!(<Img as BroadcastWith<Lbl>>::checks().len(), 3);
 //! ```
 
+use crate::prelude::*;
+
 use super::bits::{And, Or};
 use super::list::{Collect, DistinctIf, PlanOf, StaticPlan, Unwrap};
 use super::named::NamedOrNumpy;

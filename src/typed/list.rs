@@ -3,6 +3,8 @@
 //! list of output elements `P<left source, right source, axis>` (or `Bad<error>`), which
 //! [`Collect`] turns into the output shape or the first error.
 
+use crate::prelude::*;
+
 use core::marker::PhantomData;
 
 use super::axis::Axis;

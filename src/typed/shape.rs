@@ -11,7 +11,7 @@
 //! assert_eq!(<Img as Shape>::to_dyn().to_string(), "[?, CHANNEL: 3, H, W]");
 //! ```
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
 
 use super::bits::Cond;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};

@@ -11,6 +11,8 @@
 //! static_assertions::assert_type_eq_all!(<shape![1024, 1024] as Storage<f32>>::Buf, Vec<f32>);
 //! ```
 
+use crate::prelude::*;
+
 use generic_array::{ArrayLength, GenericArray};
 use typenum::{IsLessOrEqual, LeEq, Prod, Unsigned, U1, U64};
 
