@@ -74,6 +74,8 @@ mod prelude {
 
 pub mod dynamic;
 mod error;
+#[cfg(feature = "ndarray")]
+mod interop;
 pub mod kernel;
 mod tensor;
 #[doc(hidden)]

@@ -135,6 +135,24 @@ fn permutation<S: Shape, Target: Shape>(
 }
 
 impl<'a, T, S: Shape> TensorView<'a, T, S> {
+    /// A view from parts the caller has checked: the sizes fit `S` and every offset the
+    /// strides reach lies inside `data`.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn from_parts(data: &'a [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
+        TensorView {
+            data,
+            sizes,
+            strides,
+            shape: PhantomData,
+        }
+    }
+
+    /// The data the view reads from (from its first element on).
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn data_slice(&self) -> &'a [T] {
+        self.data
+    }
+
     /// A view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a [T], sizes: &[usize]) -> Self {
         TensorView {
@@ -391,6 +409,18 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 }
 
 impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
+    /// A writable view from parts the caller has checked: the sizes fit `S`, every offset
+    /// the strides reach lies inside `data`, and no two indices share an offset.
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
+    pub(crate) fn from_parts(data: &'a mut [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
+        TensorViewMut {
+            data,
+            sizes,
+            strides,
+            shape: PhantomData,
+        }
+    }
+
     /// A writable view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
         TensorViewMut {
