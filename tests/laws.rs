@@ -216,3 +216,16 @@ proptest! {
         }
     }
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/rules.rs): the outer rule on two shapes of rank 40
+/// would give rank 80, above the limit; it is an error, not an invalid shape.
+#[test]
+fn outer_above_the_rank_limit_is_an_error() {
+    let names = |prefix: &str| -> String {
+        let axes: Vec<String> = (0..40).map(|i| format!("{prefix}{i}: 2")).collect();
+        format!("[{}]", axes.join(", "))
+    };
+    let (a, b) = (names("A").parse().unwrap(), names("B").parse().unwrap());
+    let err = broadcast(Rule::Outer, &a, &b).unwrap_err();
+    assert!(matches!(err, shapecast::Error::RankTooLarge { rank: 80, .. }), "{err}");
+}

@@ -22,7 +22,7 @@ use crate::prelude::*;
 use core::fmt;
 
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
+use crate::dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
 use crate::error::{Error, Reason, Refusal};
 
 /// For every output axis, the axis of the left and of the right operand that feeds it, or
@@ -412,6 +412,13 @@ pub(crate) fn combine(
             });
         }
         axes.push(DynAxis { size, name });
+    }
+    // The outer rule can give rank(lhs) + rank(rhs) axes (found by fuzzing).
+    if axes.len() > MAX_RANK {
+        return Err(Error::RankTooLarge {
+            rank: axes.len(),
+            max: MAX_RANK,
+        });
     }
     for (i, axis) in axes.iter().enumerate() {
         if let Some(name) = &axis.name {
