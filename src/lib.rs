@@ -38,7 +38,31 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 //!
+//! ## First steps
+//!
+//! 1. Declare the names you use with [`names!`] (zero-sized types; the same name declared in
+//!    two crates is one name).
+//! 2. Write shapes with [`shape!`], in the notation of the rule book: a number is a static
+//!    size, `?` a size known only at run time, `NAME: 3` a named axis of static size, `NAME`
+//!    a named axis of run-time size.
+//! 3. Compute with [`Tensor`]: the operators broadcast by the named rule, and the result's
+//!    shape is a type the compiler worked out.
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor};
+//! names!(CHANNEL, H, W);
+//! let img = Tensor::<f32, shape![?, CHANNEL: 3, H, W]>::zeros_sized(&[8, 3, 32, 32])?;
+//! let lbl = Tensor::<f32, shape![?, H, W]>::ones_sized(&[8, 32, 32])?;
+//! let sum: Tensor<f32, shape![?, CHANNEL: 3, H, W]> = &img + &lbl;
+//! assert_eq!(sum.sizes(), &[8, 3, 32, 32]);
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
 //! ## The rules
+//!
+//! Each rule exists at run time (a [`Rule`] value, [`broadcast`]) and at compile time (a
+//! marker of [`rule`], [`BroadcastBy`], `Tensor::zip_with_rule`); `tests/typed_agreement.rs`
+//! holds the two to the same answers, plans and run-time checks.
 //!
 //! | rule | example | result |
 //! |---|---|---|
@@ -53,6 +77,92 @@
 //! | [`bidirectional`](dynamic::bidirectional) | `[3, 1]` to `[2, 1, 6]` | `[2, 3, 6]` |
 //! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
 //! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
+//!
+//! ```
+//! use shapecast::rule::{Outer, Pdpd, Start};
+//! use shapecast::{names, shape, BroadcastBy};
+//! names!(H, W);
+//! static_assertions::assert_type_eq_all!(BroadcastBy<Outer, shape![2, H: 3], shape![W: 4, 5, 1]>, shape![5, 2, H: 3, W: 4]);
+//! static_assertions::assert_type_eq_all!(BroadcastBy<Pdpd<Start<1>>, shape![2, 3, 4, 5], shape![3, 1]>, shape![2, 3, 4, 5]);
+//! ```
+//!
+//! ## Named and partly named broadcasting
+//!
+//! Axes with the same name pair with each other wherever they stand; the other axes of the
+//! shorter side then face the remaining axes of the longer one from the right, as in NumPy.
+//! So `[?, H, W]` lines up with `[?, CHANNEL: 3, H, W]` with no reshaping, and `[W, H]` with
+//! `[H, W]` (the result takes the left operand's order). Two different names never pair: that
+//! is a compile error, or [`rule::Outer`] keeps both. Without names the named rule is NumPy's.
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor};
+//! names!(H, W);
+//! let a = Tensor::<i32, shape![H: 2, W: 3]>::from_array([[1, 2, 3], [4, 5, 6]]);
+//! let b = Tensor::<i32, shape![W: 3, H: 1]>::from_array([[10], [20], [30]]);
+//! assert_eq!((&a + &b).data(), &[11, 22, 33, 14, 25, 36]);
+//! ```
+//!
+//! ## Sizes known only at run time
+//!
+//! A `?` size is a promise checked when the data arrives: static meets static at compile
+//! time; a `?` meeting a static size `n` must turn out 1 or `n`; two `?` must be equal or
+//! one of them 1. Names are always checked at compile time. The operators panic with the
+//! refusal's text when a run-time size does not fit (as ndarray and nalgebra do);
+//! `try_add` and friends return it as an [`Error`].
+//!
+//! ```
+//! use shapecast::{shape, Tensor};
+//! let a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2])?;
+//! let b = Tensor::<i32, shape![3]>::from_array([1, 2, 3]);
+//! let err = a.try_add(&b).unwrap_err();
+//! assert_eq!(err.to_string(), "cannot broadcast [2] with [3] (named rule): axis 0 has size 2 on the left and 3 on the right");
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
+//! ## Tensors, views and kernels
+//!
+//! [`Tensor`] stores small static shapes inline and the rest on the heap ([`Storage`]);
+//! [`TensorView`] and [`TensorViewMut`] borrow with strides, so
+//! [`broadcast_to`](Tensor::broadcast_to) and [`align_to`](Tensor::align_to) copy nothing;
+//! [`DynTensor`] is the run-time twin. Elementwise work runs in [`kernel`], which merges
+//! contiguous axes and specialises its inner loop; with static shapes the layout is worked
+//! out at compile time.
+//!
+//! ## Reading a shapecast compile error
+//!
+//! A mismatch is one error at the expression, naming both shapes as types and the rule, and
+//! a note naming the pair at fault. `S<N>` is a static size, `Dyn` is `?`, `H<S<N>>` is an
+//! axis named `H`; `LhsAxis<I, X>` is axis `I` of the left shape. For `[3, 4] + [5]`:
+//!
+//! ```text
+//! error[E0277]: cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the `shapecast::rule::Named` rule
+//!  --> src/main.rs:6:16
+//!   |
+//! 6 |     let _ = &a + &b;
+//!   |                ^ `(S<3>, S<4>)` and `(S<5>,)` do not broadcast under the `shapecast::rule::Named` rule
+//!   |
+//!   = note: at fault: `SizesDiffer<LhsAxis<1, S<4>>, RhsAxis<0, S<5>>>`
+//! ```
+//!
+//! That is: axis 1 of the left shape (size 4) faces axis 0 of the right (size 5). With names
+//! and run-time sizes, `a * b` for `a: [?, H]` and `b: [?, W]`:
+//!
+//! ```text
+//! error[E0277]: cannot broadcast `(Dyn, H)` with `(Dyn, W)` under the `shapecast::rule::Named` rule
+//!   = note: at fault: `NamesDiffer<LhsAxis<1, H>, RhsAxis<1, W>>`
+//!   = note: a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both
+//! ```
+//!
+//! Every rejected case in the crate's `ui-tests/` directory is such a message, kept as the
+//! compiler prints it.
+//!
+//! ## Features
+//!
+//! - `std` (default): without it the crate is `no_std` and needs only `alloc`.
+//! - `ndarray`: conversions to and from ndarray's arrays and views, zero-copy where the
+//!   layout allows (`Tensor::from_ndarray`, `TensorView::from_ndarray`, `into_ndarray`,
+//!   `to_ndarray`).
+//! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
