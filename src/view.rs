@@ -187,7 +187,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         &self.strides
     }
 
-    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`].
+    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`](crate::DynTensor::at).
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
