@@ -227,5 +227,8 @@ fn outer_above_the_rank_limit_is_an_error() {
     };
     let (a, b) = (names("A").parse().unwrap(), names("B").parse().unwrap());
     let err = broadcast(Rule::Outer, &a, &b).unwrap_err();
-    assert!(matches!(err, shapecast::Error::RankTooLarge { rank: 80, .. }), "{err}");
+    assert!(
+        matches!(err, shapecast::Error::RankTooLarge { rank: 80, .. }),
+        "{err}"
+    );
 }
