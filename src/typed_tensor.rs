@@ -30,10 +30,11 @@ use core::ops;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 use crate::kernel::{row_major, zip_static, StaticLayout};
-use crate::rule::{Assign, Bidirectional, Compare, Named};
+use crate::rule::{Assign, Bidirectional, Compare};
 use crate::tensor::{iab_offset, zip_operands, DynTensor, Operand};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
 use crate::typed::list::FromRev;
+use crate::typed::list::StaticPlan;
 use crate::typed::narrow::{DropOnes, Narrow};
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};
@@ -546,50 +547,44 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by::<Named, _, _, _, _>(rhs, |x, y| f(*x, *y))
+        self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| f(*x, *y))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
     ///
     /// When all three shapes are static the plan is a compile-time constant: no check is
     /// left, and the kernel runs over a layout worked out at compile time.
-    fn zip_by<R: RuleMarker, U, V, O: Storage<V>, B: Storage<U>>(
+    fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
         rhs: &Tensor<U, B>,
         f: impl Fn(&T, &U) -> V,
-    ) -> Result<Tensor<V, O>, Error>
-    where
-        S: BroadcastsUnder<R, B>,
-    {
+    ) -> Result<Tensor<V, O>, Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
-            let layout = const { static_layout::<R, S, B, O>() };
+            let layout = const { static_layout::<P, S, B, O>() };
             let mut data = Vec::with_capacity(layout.total());
             zip_static(&layout, self.data(), rhs.data(), &mut data, f);
             return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
         }
         let mut data = Vec::new();
-        let (_, sizes) = zip_operands(R::RULE, self.operand(), rhs.operand(), &mut data, f)?;
+        let (_, sizes) = zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, f)?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 
     /// [`zip_by`](Self::zip_by) into `out`, which is left as it was on error.
-    fn zip_into<R: RuleMarker, U, V, O: Storage<V>, B: Storage<U>>(
+    fn zip_into<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
         rhs: &Tensor<U, B>,
         out: &mut Tensor<V, O>,
         f: impl Fn(&T, &U) -> V,
-    ) -> Result<(), Error>
-    where
-        S: BroadcastsUnder<R, B>,
-    {
+    ) -> Result<(), Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
-            let layout = const { static_layout::<R, S, B, O>() };
+            let layout = const { static_layout::<P, S, B, O>() };
             zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), f);
             return Ok(());
         }
         let mut sizes = Vec::new();
         out.data.write_with(|data| {
-            let (_, s) = zip_operands(R::RULE, self.operand(), rhs.operand(), data, f)?;
+            let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
             sizes = s;
             Ok::<(), Error>(())
         })?;
@@ -644,7 +639,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by::<R, _, _, _, _>(rhs, |x, y| f(*x, *y))
+        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, |x, y| f(*x, *y))
     }
 
     /// `f` applied to every element.
@@ -954,9 +949,31 @@ fn static_sizes(sizes: &[Option<usize>]) -> Vec<usize> {
     sizes.iter().map(|n| n.unwrap_or(1)).collect()
 }
 
-/// The compile-time layout of `O = f(S, B)` under the rule `R`.
-const fn static_layout<R, S: BroadcastsUnder<R, B>, B: Shape, O: Shape>() -> StaticLayout {
-    StaticLayout::new(O::SIZES, &S::STATIC_PLAN, S::SIZES, B::SIZES)
+/// The compile-time layout of `O = f(S, B)` by the plan of `P`.
+const fn static_layout<P: PlanFor<S, B>, S: Shape, B: Shape, O: Shape>() -> StaticLayout {
+    StaticLayout::new(O::SIZES, &P::PLAN, S::SIZES, B::SIZES)
+}
+
+/// Where a typed operation takes its rule and its constant plan from: a rule marker's
+/// [`BroadcastsUnder`], or [`BroadcastWith`] for the named rule (the bound the operators
+/// carry).
+trait PlanFor<S, B> {
+    const RULE: crate::Rule;
+    const PLAN: StaticPlan;
+}
+
+/// The plan of `S: BroadcastsUnder<R, B>`.
+struct ByRule<R>(core::marker::PhantomData<R>);
+impl<R: RuleMarker, S: BroadcastsUnder<R, B>, B: Shape> PlanFor<S, B> for ByRule<R> {
+    const RULE: crate::Rule = R::RULE;
+    const PLAN: StaticPlan = <S as BroadcastsUnder<R, B>>::STATIC_PLAN;
+}
+
+/// The plan of `S: BroadcastWith<B>` (the named rule).
+struct ByNamed;
+impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
+    const RULE: crate::Rule = crate::Rule::Named;
+    const PLAN: StaticPlan = <S as BroadcastWith<B>>::STATIC_PLAN;
 }
 
 /// Whether nested-array dimensions are exactly a shape's sizes, all static.
@@ -999,7 +1016,7 @@ macro_rules! binary_op {
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.zip_into::<Named, _, _, _, _>(b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                a.zip_into::<ByNamed, _, _, _, _>(b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 
@@ -1049,7 +1066,7 @@ macro_rules! binary_op {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
-                self.zip_by::<Named, _, _, _, _>(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
             }
         }
 

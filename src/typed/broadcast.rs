@@ -334,9 +334,13 @@ pub(crate) fn checks_of(
     message = "cannot broadcast `{Self}` with `{Rhs}` under the named rule",
     label = "no broadcast of `{Self}` with `{Rhs}`"
 )]
-pub trait BroadcastWith<Rhs: Shape>: BroadcastsUnder<Named, Rhs> {
+pub trait BroadcastWith<Rhs: Shape>: Shape {
     /// The output shape.
     type Output: Shape;
+
+    /// The plan as a constant, for kernels specialised on static shapes.
+    #[doc(hidden)]
+    const STATIC_PLAN: StaticPlan;
 
     /// For every output axis, the axis of each operand that feeds it.
     ///
@@ -374,6 +378,7 @@ where
     A: BroadcastsUnder<Named, B>,
 {
     type Output = <A as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <A as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 /// The shape of `A` broadcast with `B` by the named rule.
