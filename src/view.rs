@@ -137,7 +137,6 @@ fn permutation<S: Shape, Target: Shape>(
 impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// A view from parts the caller has checked: the sizes fit `S` and every offset the
     /// strides reach lies inside `data`.
-    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
     pub(crate) fn from_parts(data: &'a [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
         TensorView {
             data,
@@ -155,12 +154,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     /// A view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a [T], sizes: &[usize]) -> Self {
-        TensorView {
-            data,
-            sizes: sizes.to_vec(),
-            strides: crate::kernel::row_major(sizes),
-            shape: PhantomData,
-        }
+        Self::from_parts(data, sizes.to_vec(), crate::kernel::row_major(sizes))
     }
 
     /// The sizes, `?` ones resolved.
@@ -411,7 +405,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// A writable view from parts the caller has checked: the sizes fit `S`, every offset
     /// the strides reach lies inside `data`, and no two indices share an offset.
-    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
     pub(crate) fn from_parts(data: &'a mut [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
         TensorViewMut {
             data,
@@ -423,12 +416,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
 
     /// A writable view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
-        TensorViewMut {
-            data,
-            sizes: sizes.to_vec(),
-            strides: crate::kernel::row_major(sizes),
-            shape: PhantomData,
-        }
+        Self::from_parts(data, sizes.to_vec(), crate::kernel::row_major(sizes))
     }
 
     /// The sizes, `?` ones resolved.
