@@ -102,30 +102,33 @@ struct Merged {
 }
 
 impl Merged {
-    /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths.
-    fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
+    /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths. A `const
+    /// fn`, so that static shapes merge at compile time ([`StaticLayout`]).
+    const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
         let mut m = Merged {
             len: 0,
             sizes: [0; MAX_RANK],
             a: [0; MAX_RANK],
             b: [0; MAX_RANK],
         };
-        for i in 0..sizes.len() {
-            if sizes[i] == 1 {
-                continue;
-            }
-            // The previous (outer) axis continues this one in both operands.
-            if m.len > 0 && m.a[m.len - 1] == a[i] * sizes[i] && m.b[m.len - 1] == b[i] * sizes[i] {
+        let mut i = 0;
+        while i < sizes.len() {
+            let n = sizes[i];
+            // Size 1 is dropped; otherwise the previous (outer) axis may continue this one
+            // in both operands.
+            if n == 1 {
+            } else if m.len > 0 && m.a[m.len - 1] == a[i] * n && m.b[m.len - 1] == b[i] * n {
                 let last = m.len - 1;
-                m.sizes[last] *= sizes[i];
+                m.sizes[last] *= n;
                 m.a[last] = a[i];
                 m.b[last] = b[i];
-                continue;
+            } else {
+                m.sizes[m.len] = n;
+                m.a[m.len] = a[i];
+                m.b[m.len] = b[i];
+                m.len += 1;
             }
-            m.sizes[m.len] = sizes[i];
-            m.a[m.len] = a[i];
-            m.b[m.len] = b[i];
-            m.len += 1;
+            i += 1;
         }
         m
     }
@@ -297,13 +300,9 @@ fn inner<A, B, O>(
 /// output sizes and each operand's strides (see [`merge`]). The kernel over it has no
 /// validation left to do, and with every bound a constant the compiler unrolls and vectorises
 /// small cases completely.
-#[derive(Clone, Copy, Debug)]
 pub(crate) struct StaticLayout {
-    len: usize,
     total: usize,
-    sizes: [usize; 16],
-    a: [usize; 16],
-    b: [usize; 16],
+    merged: Merged,
 }
 
 /// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass
@@ -359,34 +358,21 @@ impl StaticLayout {
         let sizes = known(out);
         let fa = static_frame(&plan.lhs, plan.len, a);
         let fb = static_frame(&plan.rhs, plan.len, b);
-        let mut m = StaticLayout {
-            len: 0,
-            total: 1,
-            sizes: [0; 16],
-            a: [0; 16],
-            b: [0; 16],
-        };
+        let mut total = 1;
         let mut i = 0;
         while i < plan.len {
-            m.total *= sizes[i];
-            if sizes[i] == 1 {
-                i += 1;
-                continue;
-            }
-            if m.len > 0 && m.a[m.len - 1] == fa[i] * sizes[i] && m.b[m.len - 1] == fb[i] * sizes[i]
-            {
-                m.sizes[m.len - 1] *= sizes[i];
-                m.a[m.len - 1] = fa[i];
-                m.b[m.len - 1] = fb[i];
-            } else {
-                m.sizes[m.len] = sizes[i];
-                m.a[m.len] = fa[i];
-                m.b[m.len] = fb[i];
-                m.len += 1;
-            }
+            total *= sizes[i];
             i += 1;
         }
-        m
+        let rank = plan.len;
+        StaticLayout {
+            total,
+            merged: Merged::new(
+                sizes.split_at(rank).0,
+                fa.split_at(rank).0,
+                fb.split_at(rank).0,
+            ),
+        }
     }
 
     /// The number of output elements.
@@ -428,7 +414,9 @@ pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
     out: &mut K,
     f: impl Fn(&A, &B) -> O,
 ) {
-    if l.total == 0 {
+    let total = l.total;
+    let l = &l.merged;
+    if total == 0 {
         return;
     }
     if l.len == 0 {

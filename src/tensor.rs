@@ -262,17 +262,11 @@ impl<T> DynTensor<T> {
         out: &mut DynTensor<V>,
         f: impl Fn(&T, &U) -> V,
     ) -> Result<(), Error> {
-        let mut data = core::mem::take(&mut out.data);
-        match zip_operands(rule, self.operand(), other.operand(), &mut data, f) {
-            Ok((shape, sizes)) => {
-                *out = DynTensor { shape, sizes, data };
-                Ok(())
-            }
-            Err(e) => {
-                out.data = data;
-                Err(e)
-            }
-        }
+        // `zip_operands` leaves `out.data` untouched when it fails.
+        let (shape, sizes) = zip_operands(rule, self.operand(), other.operand(), &mut out.data, f)?;
+        out.shape = shape;
+        out.sizes = sizes;
+        Ok(())
     }
 
     /// The tensor as an operand of [`zip_operands`].

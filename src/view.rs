@@ -104,11 +104,17 @@ impl<T: fmt::Debug, S> fmt::Debug for TensorViewMut<'_, T, S> {
 }
 
 /// The sizes and strides of `Target`'s frame filled from a source by the assignment rule's
-/// pairing, when that pairing is a permutation (every axis fed, no size changed).
+/// pairing, when that pairing is a permutation (every axis fed, no size changed). A different rank fails the build.
 fn permutation<S: Shape, Target: Shape>(
     sizes: &[usize],
     strides: &[usize],
 ) -> Result<(Vec<usize>, Vec<usize>), Error> {
+    const {
+        assert!(
+            S::RANK == Target::RANK,
+            "align_to only reorders axes: the target must have the source's rank"
+        )
+    };
     let source = S::to_dyn().resolve(sizes)?;
     let target = Target::to_dyn();
     let refused = |out: Vec<usize>| Error::SizesMismatch {
@@ -328,19 +334,8 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     where
         Target: BroadcastsUnder<Assign, S>,
     {
-        const {
-            assert!(
-                S::RANK == Target::RANK,
-                "align_to only reorders axes: the target must have the source's rank"
-            )
-        };
         let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
-        Ok(TensorView {
-            data: self.data,
-            sizes,
-            strides,
-            shape: PhantomData,
-        })
+        Ok(TensorView::from_parts(self.data, sizes, strides))
     }
 
     /// `f(self, rhs)` elementwise by the named rule into a new tensor; only a `?` size can
@@ -552,19 +547,8 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     where
         Target: BroadcastsUnder<Assign, S>,
     {
-        const {
-            assert!(
-                S::RANK == Target::RANK,
-                "align_to only reorders axes: the target must have the source's rank"
-            )
-        };
         let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
-        Ok(TensorViewMut {
-            data: self.data,
-            sizes,
-            strides,
-            shape: PhantomData,
-        })
+        Ok(TensorViewMut::from_parts(self.data, sizes, strides))
     }
 }
 
