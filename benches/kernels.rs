@@ -147,8 +147,8 @@ fn kernels(c: &mut Criterion) {
         let plan = broadcast(Rule::Numpy, &sa, &sb).unwrap();
         let sizes = plan.resolve(case.a, case.b).unwrap();
         let (fa, fb) = (
-            kernel::frame_strides(&plan.plan.lhs, case.a),
-            kernel::frame_strides(&plan.plan.rhs, case.b),
+            kernel::frame_strides(&plan.plan.lhs, case.a).unwrap(),
+            kernel::frame_strides(&plan.plan.rhs, case.b).unwrap(),
         );
         let n: usize = sizes.iter().product();
         let mut out: Vec<f32> = Vec::with_capacity(n);

@@ -36,8 +36,7 @@ use crate::prelude::*;
 use crate::tensor::DynTensor;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
-use crate::typed_tensor::Tensor;
-use crate::view::{TensorView, TensorViewMut};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 /// An owned array's elements in row-major order: its own buffer when the layout allows,
 /// a copy otherwise.

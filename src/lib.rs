@@ -72,7 +72,7 @@
 //! | [`embed`](dynamic::embed) | `[64, 32, 8, 5]` with `[64, 32, 8]` | `[64, 32, 8, 5]` |
 //! | [`strict`](dynamic::strict) | `[2, 3]` with `[1, 3]` | refused |
 //! | [`compare`](dynamic::compare) | `[]` with `[3, 3]` | `[3, 3]` |
-//! | [`static`](dynamic::theano) | `[1, ?]` with `[?, ?]` | `[?, ?]` |
+//! | [`static`](dynamic::statik) | `[1, ?]` with `[?, ?]` | `[?, ?]` |
 //! | [`pdpd`](dynamic::pdpd) | `[2, 3, 4, 5]` with `[3, 1]`, axis 1 | `[2, 3, 4, 5]` |
 //! | [`bidirectional`](dynamic::bidirectional) | `[3, 1]` to `[2, 1, 6]` | `[2, 3, 6]` |
 //! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
@@ -186,23 +186,21 @@ pub mod dynamic;
 mod error;
 #[cfg(feature = "ndarray")]
 mod interop;
-pub mod kernel;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;
-mod typed_tensor;
-mod view;
+
+pub use tensor::kernel;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
-pub use typed::broadcast::{
-    rule, Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker,
-};
+pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::rule::{self, RuleMarker};
 pub use typed::narrow::Narrow;
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
-pub use typed::theano::{Col, Row};
+pub use typed::statik::{Col, Row};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```
@@ -306,8 +304,8 @@ pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan};
 pub use dynamic::rule::{Rule, UnknownRule};
-pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
+pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
-pub use tensor::DynTensor;
-pub use typed_tensor::{Depth, ElementOr, NestedArray, Scalar, Tensor};
-pub use view::{TensorView, TensorViewMut};
+pub use tensor::{
+    Depth, DynTensor, ElementOr, NestedArray, Scalar, Tensor, TensorView, TensorViewMut,
+};

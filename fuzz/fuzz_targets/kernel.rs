@@ -44,8 +44,8 @@ fuzz_target!(|data: &[u8]| {
     let out_sizes = plan
         .resolve(&sa, &sb)
         .expect("static shapes have no checks left");
-    let fa = kernel::frame_strides(&plan.plan.lhs, &sa);
-    let fb = kernel::frame_strides(&plan.plan.rhs, &sb);
+    let fa = kernel::frame_strides(&plan.plan.lhs, &sa).expect("a rule's plan points at real axes");
+    let fb = kernel::frame_strides(&plan.plan.rhs, &sb).expect("a rule's plan points at real axes");
     kernel::zip_map(&out_sizes, (&a, &fa), (&b, &fb), &mut out, |x, y| x + y)
         .expect("a rule's layout fits");
     let total: usize = out_sizes.iter().product();

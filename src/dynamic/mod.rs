@@ -29,7 +29,7 @@ pub mod plan;
 pub mod rule;
 pub mod shape;
 pub mod strict;
-pub mod theano;
+pub mod statik;
 
 use crate::error::Error;
 use plan::Broadcasted;
@@ -57,7 +57,7 @@ pub fn broadcast(rule: Rule, lhs: &DynShape, rhs: &DynShape) -> Result<Broadcast
         Rule::Embed => embed::broadcast(lhs, rhs),
         Rule::Strict => strict::broadcast(lhs, rhs),
         Rule::Compare => compare::broadcast(lhs, rhs),
-        Rule::Static => theano::broadcast(lhs, rhs),
+        Rule::Static => statik::broadcast(lhs, rhs),
         Rule::Pdpd { axis } => pdpd::broadcast(lhs, rhs, axis),
         Rule::Bidirectional => bidirectional::broadcast(lhs, rhs),
         Rule::Assign => assign::broadcast(lhs, rhs),

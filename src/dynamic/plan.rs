@@ -23,6 +23,7 @@ use core::fmt;
 
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
+use crate::dynamic::shape::MAX_TYPED_RANK;
 use crate::error::{Error, Reason, Refusal};
 
 /// For every output axis, the axis of the left and of the right operand that feeds it, or
@@ -441,6 +442,46 @@ pub(crate) fn combine(
         checks,
     })
 }
+
+/// A plan as a constant: for each output axis (up to [`MAX_TYPED_RANK`]), the source axis of each operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct StaticPlan {
+    /// The number of output axes.
+    pub len: usize,
+    /// The left operand's source axes.
+    pub lhs: [Option<usize>; MAX_TYPED_RANK],
+    /// The right operand's source axes.
+    pub rhs: [Option<usize>; MAX_TYPED_RANK],
+}
+
+impl StaticPlan {
+    /// No axes.
+    pub const EMPTY: StaticPlan = StaticPlan {
+        len: 0,
+        lhs: [None; MAX_TYPED_RANK],
+        rhs: [None; MAX_TYPED_RANK],
+    };
+
+    /// The plan as a run-time value.
+    pub fn to_plan(&self) -> Plan {
+        Plan {
+            lhs: self.lhs[..self.len].to_vec(),
+            rhs: self.rhs[..self.len].to_vec(),
+        }
+    }
+
+    /// This plan with one more output axis at the end.
+    pub const fn then(mut self, lhs: Option<usize>, rhs: Option<usize>) -> StaticPlan {
+        if self.len < MAX_TYPED_RANK {
+            self.lhs[self.len] = lhs;
+            self.rhs[self.len] = rhs;
+            self.len += 1;
+        }
+        self
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

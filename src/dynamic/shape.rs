@@ -31,6 +31,16 @@ use crate::error::Error;
 /// ```
 pub const MAX_RANK: usize = 64;
 
+/// The largest rank a shape *type* has: [`shape!`](crate::shape) writes at most this many
+/// axes, and the type level implements [`Shape`](crate::Shape) for tuples up to it. The one
+/// source of this limit: `scripts/gen_tuples.py` reads it here to generate the tuples and
+/// the macros' copy.
+///
+/// ```
+/// assert_eq!(shapecast::MAX_TYPED_RANK, 16);
+/// ```
+pub const MAX_TYPED_RANK: usize = 16;
+
 /// The size of one axis: a number, or `?` when it is known only at run time.
 ///
 /// ```

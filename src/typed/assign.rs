@@ -12,7 +12,7 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::broadcast::{Compute, Finish};
+use super::rule::{Compute, Finish};
 use super::list::{Bad, Collect, NotShorter, Unwrap};
 use super::named::NamedOrNumpy;
 use super::shape::Shape;

@@ -8,7 +8,7 @@
 //! assert!(!<shape![3] as Accepts<Bidirectional, shape![4]>>::VALUE);
 //! ```
 
-use super::broadcast::Compute;
+use super::rule::Compute;
 use super::shape::Shape;
 use crate::rule::{Bidirectional, Named};
 

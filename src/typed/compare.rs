@@ -9,8 +9,9 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::broadcast::{Compute, Finish};
-use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap, ZipOrRefuse};
+use super::rule::{Compute, Finish};
+use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap};
+use super::numpy::ZipOrRefuse;
 use super::numpy::ZipRight;
 use super::shape::Shape;
 use super::size::policy::{Bcast, Exact};

@@ -13,7 +13,7 @@
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::broadcast::{Compute, Finish};
+use super::rule::{Compute, Finish};
 use super::list::{At, Bad, Collect, Ins, NameInTagged, NotShorter, Unwrap};
 use super::name::{Anon, NameId, Named, SameBits};
 use super::named::Orient;

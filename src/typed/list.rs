@@ -3,13 +3,12 @@
 //! list of output elements `P<left source, right source, axis>` (or `Bad<error>`), which
 //! [`Collect`] turns into the output shape or the first error.
 
-use crate::prelude::*;
-
 use core::marker::PhantomData;
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
 use super::name::{Anon, NameKind, Named, SameName};
+use crate::dynamic::plan::StaticPlan;
 
 /// Axis `I` of an operand, of type `X`.
 pub struct At<const I: usize, X>(PhantomData<X>);
@@ -96,57 +95,16 @@ pub trait FromRev {
 pub trait PlanOf {
     /// The sources of each element, in output order, as a constant.
     const PLAN: StaticPlan;
-    /// Pushes the sources of each element, last output axis first.
-    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>);
 }
 impl PlanOf for () {
     const PLAN: StaticPlan = StaticPlan::EMPTY;
-    fn push(_: &mut Vec<Option<usize>>, _: &mut Vec<Option<usize>>) {}
 }
 impl<L: Source, R: Source, A, Rest: PlanOf> PlanOf for (P<L, R, A>, Rest) {
     // The list runs last axis first, so this element goes after the rest.
     const PLAN: StaticPlan = Rest::PLAN.then(L::INDEX, R::INDEX);
-    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>) {
-        lhs.push(L::INDEX);
-        rhs.push(R::INDEX);
-        Rest::push(lhs, rhs);
-    }
 }
 impl<E, Rest: PlanOf> PlanOf for (Bad<E>, Rest) {
     const PLAN: StaticPlan = Rest::PLAN;
-    fn push(lhs: &mut Vec<Option<usize>>, rhs: &mut Vec<Option<usize>>) {
-        Rest::push(lhs, rhs);
-    }
-}
-
-/// A plan as a constant: for each output axis (up to 16), the source axis of each operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StaticPlan {
-    /// The number of output axes.
-    pub len: usize,
-    /// The left operand's source axes.
-    pub lhs: [Option<usize>; 16],
-    /// The right operand's source axes.
-    pub rhs: [Option<usize>; 16],
-}
-
-impl StaticPlan {
-    /// No axes.
-    pub const EMPTY: StaticPlan = StaticPlan {
-        len: 0,
-        lhs: [None; 16],
-        rhs: [None; 16],
-    };
-
-    /// This plan with one more output axis at the end.
-    pub const fn then(mut self, lhs: Option<usize>, rhs: Option<usize>) -> StaticPlan {
-        if self.len < 16 {
-            self.lhs[self.len] = lhs;
-            self.rhs[self.len] = rhs;
-            self.len += 1;
-        }
-        self
-    }
 }
 
 /// Whether a list is at least as long as another.
@@ -362,16 +320,4 @@ where
 {
     type Out =
         super::bits::Or<<Y::Name as SameName<Named<N>>>::Out, <Named<N> as NameInTagged<Ys>>::Out>;
-}
-
-/// Zips two lists under policy `Pol` when `Self` is `B1`, else refuses with `E`.
-pub trait ZipOrRefuse<RA, RB, Pol, E> {
-    /// The output elements, last first.
-    type Out;
-}
-impl<RA: super::numpy::ZipRight<RB, Pol>, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B1 {
-    type Out = RA::Out;
-}
-impl<RA, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B0 {
-    type Out = (Bad<E>, ());
 }

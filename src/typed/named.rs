@@ -19,10 +19,16 @@
 //! ```
 
 use super::axis::Axis;
-use super::bits::{Cond, Not, B0, B1};
-use super::list::{At, ByName, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
+use super::bits::{Cond, Not, Or, B0, B1};
+use super::list::{At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf, Unwrap};
 use super::name::NameKind;
 use super::numpy::ZipRight;
+use super::rule::Compute;
+use super::shape::Shape;
+use super::size::policy::Bcast;
+use crate::rule::Named;
+
+type Collected<E> = <E as Collect>::Out;
 use super::pair::Pair;
 
 /// Named pairing of reversed lists `Self` (left) and `RB` (right), by whether either has names.
@@ -169,3 +175,14 @@ impl<Fx: Pair<Ex, Pol>, Ex, Pol> Orient<Fx, Ex> for (B0, Pol) {
 impl<Fx, Ex: Pair<Fx, Pol>, Pol> Orient<Fx, Ex> for (B1, Pol) {
     type Out = Ex::Out;
 }
+
+impl<A: Shape, B: Shape> Compute<A, B> for Named
+where
+    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, Bcast>,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out: Collect,
+    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out>: Unwrap,
+{
+    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out;
+    type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
+}
+

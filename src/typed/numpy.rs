@@ -10,8 +10,16 @@
 //! );
 //! ```
 
-use super::list::Ins;
+use super::bits::{And, B0, B1};
+use super::list::{Bad, Collect, DistinctIf, Ins, Unwrap};
 use super::pair::Pair;
+use super::rule::Compute;
+use super::shape::Shape;
+use super::size::policy::Bcast;
+use crate::rule::Numpy;
+
+type Collected<E> = <E as Collect>::Out;
+
 
 /// Right-aligned pairing of two reversed lists under policy `Pol`.
 pub trait ZipRight<R, Pol> {
@@ -37,4 +45,31 @@ where
 
 impl<X: Pair<Y, Pol>, Xs: ZipRight<Ys, Pol>, Y, Ys, Pol> ZipRight<(Y, Ys), Pol> for (X, Xs) {
     type Out = (X::Out, Xs::Out);
+}
+
+impl<A: Shape, B: Shape> Compute<A, B> for Numpy
+where
+    A::Rev: ZipRight<B::Rev, Bcast>,
+    <A::Rev as ZipRight<B::Rev, Bcast>>::Out: Collect,
+    And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>>,
+    <And<A::HasNames, B::HasNames> as DistinctIf<
+        Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>,
+    >>::Out: Unwrap,
+{
+    type Elems = <A::Rev as ZipRight<B::Rev, Bcast>>::Out;
+    /// Positional pairing can name two output axes alike; only possible when both have names.
+    type Outcome =
+        <<And<A::HasNames, B::HasNames> as DistinctIf<Collected<Self::Elems>>>::Out as Unwrap>::Out;
+}
+
+/// Zips two lists under policy `Pol` when `Self` is `B1`, else refuses with `E`.
+pub trait ZipOrRefuse<RA, RB, Pol, E> {
+    /// The output elements, last first.
+    type Out;
+}
+impl<RA: ZipRight<RB, Pol>, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B1 {
+    type Out = RA::Out;
+}
+impl<RA, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B0 {
+    type Out = (Bad<E>, ());
 }

@@ -11,7 +11,7 @@
 //! ```
 
 use super::bits::{B0, B1};
-use super::broadcast::{Compute, Finish};
+use super::rule::{Compute, Finish};
 use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
 use super::named::{Namesakes, Walk};
 use super::pair::Pair;

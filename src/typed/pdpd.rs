@@ -17,42 +17,19 @@
 
 use core::ops::Sub;
 
-use typenum::{Const, ToUInt, UInt, UTerm, Unsigned, B1};
+use typenum::{UInt, UTerm, Unsigned, B1};
 
 use super::axis::Axis;
 use super::bits::Cond;
-use super::broadcast::{Compute, Finish};
-use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap, ZipOrRefuse};
+use super::rule::{Compute, Finish, PdpdAxis};
+use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap};
+use super::numpy::ZipOrRefuse;
 use super::pair::Pair;
 use super::shape::Shape;
 use super::size::policy::IntoLhs;
 use super::size::AxisSize;
-use crate::rule::{AutoAxis, Pdpd, Start};
+use crate::rule::{AutoAxis, Pdpd};
 use crate::{PdpdRange, RhsLonger};
-
-/// The start axis of the PDPD rule as a type.
-pub trait PdpdAxis {
-    /// The axis as the run-time rule takes it (-1 for [`AutoAxis`]).
-    const AXIS: isize;
-    #[doc(hidden)]
-    type Skip;
-}
-impl PdpdAxis for AutoAxis {
-    const AXIS: isize = -1;
-    type Skip = AutoAxis;
-}
-impl<U: Unsigned> PdpdAxis for U {
-    const AXIS: isize = U::ISIZE;
-    type Skip = U;
-}
-impl<const K: usize> PdpdAxis for Start<K>
-where
-    Const<K>: ToUInt,
-    typenum::U<K>: Unsigned,
-{
-    const AXIS: isize = K as isize;
-    type Skip = typenum::U<K>;
-}
 
 /// B's list (last first) without its trailing statically-1 axes (step 1).
 pub trait DropTrailingOnes {

@@ -16,11 +16,11 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use crate::kernel::{frame_strides, frame_strides_of, row_major, zip_map_ref};
+use super::kernel::row_major;
+use super::strided::{iab_offset, step, zip_operands, Operand};
 
 /// A tensor whose rank, sizes and names are known at run time. Every size is known (no `?`).
 ///
@@ -84,13 +84,7 @@ impl<T> DynTensor<T> {
         let mut index = vec![0; sizes.len()];
         for _ in 0..n {
             data.push(f(&index));
-            for axis in (0..sizes.len()).rev() {
-                index[axis] += 1;
-                if index[axis] < sizes[axis] {
-                    break;
-                }
-                index[axis] = 0;
-            }
+            step(&mut index, &sizes, [], &mut []);
         }
         Ok(DynTensor { shape, sizes, data })
     }
@@ -299,120 +293,6 @@ impl<T> DynTensor<T> {
         &mut self.data
     }
 }
-
-/// One operand of an elementwise operation: its concrete shape (every size known), its
-/// sizes, its strides (`None`: contiguous, row-major) and its data.
-pub(crate) struct Operand<'a, T> {
-    pub(crate) shape: DynShape,
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: Option<&'a [usize]>,
-    pub(crate) data: &'a [T],
-}
-
-impl<T> Operand<'_, T> {
-    /// The operand's strides in the output frame given by one side of a plan.
-    fn frame(&self, plan_side: &[Option<usize>]) -> Vec<usize> {
-        match self.strides {
-            Some(strides) => frame_strides_of(plan_side, self.sizes, strides),
-            None => frame_strides(plan_side, self.sizes),
-        }
-    }
-}
-
-/// `f(a, b)` elementwise under `rule` into `out` (left untouched on error): the rule's plan,
-/// its run-time checks, then the kernel. Gives the output's shape and sizes.
-pub(crate) fn zip_operands<A, B, O>(
-    rule: Rule,
-    a: Operand<'_, A>,
-    b: Operand<'_, B>,
-    out: &mut Vec<O>,
-    f: impl Fn(&A, &B) -> O,
-) -> Result<(DynShape, Vec<usize>), Error> {
-    let plan = broadcast(rule, &a.shape, &b.shape)?;
-    let sizes = plan.resolve(a.sizes, b.sizes)?;
-    let shape = plan.shape.resolve(&sizes)?;
-    let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
-    zip_map_ref(&sizes, (a.data, &sa), (b.data, &sb), out, f)?;
-    Ok((shape, sizes))
-}
-
-/// The offset of an element under index-access broadcasting (SPEC §12) in data laid out with
-/// `strides`, or why the index is refused.
-pub(crate) fn iab_offset(
-    sizes: &[usize],
-    strides: &[usize],
-    index: &[usize],
-) -> Result<usize, String> {
-    if index.len() < sizes.len() {
-        return Err(format!(
-            "{} indices for rank {}: give at least one per axis",
-            index.len(),
-            sizes.len()
-        ));
-    }
-    let mut offset = 0;
-    for (axis, ((&n, &s), &i)) in sizes.iter().zip(strides).zip(index).enumerate() {
-        match n {
-            1 => {}
-            _ if i < n => offset += i * s,
-            _ => {
-                return Err(format!(
-                    "index {i} is out of range for axis {axis} of size {n}"
-                ))
-            }
-        }
-    }
-    Ok(offset)
-}
-
-/// The offsets of every element of a strided layout, in row-major order of the index.
-pub(crate) struct Offsets {
-    sizes: Vec<usize>,
-    strides: Vec<usize>,
-    index: Vec<usize>,
-    offset: usize,
-    remaining: usize,
-}
-
-impl Offsets {
-    pub(crate) fn new(sizes: &[usize], strides: &[usize]) -> Offsets {
-        Offsets {
-            sizes: sizes.to_vec(),
-            strides: strides.to_vec(),
-            index: vec![0; sizes.len()],
-            offset: 0,
-            remaining: sizes.iter().product(),
-        }
-    }
-}
-
-impl Iterator for Offsets {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        if self.remaining == 0 {
-            return None;
-        }
-        self.remaining -= 1;
-        let here = self.offset;
-        for axis in (0..self.sizes.len()).rev() {
-            self.index[axis] += 1;
-            self.offset += self.strides[axis];
-            if self.index[axis] < self.sizes[axis] {
-                break;
-            }
-            self.offset -= self.strides[axis] * self.sizes[axis];
-            self.index[axis] = 0;
-        }
-        Some(here)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
-    }
-}
-
-impl ExactSizeIterator for Offsets {}
 
 impl<T> DynTensor<T> {
     /// Narrowcasting (SPEC §11) on data: the same elements without the axes of size 1.

@@ -13,8 +13,8 @@
 //! // [2, 3] + [3]: the right operand is broadcast along axis 0.
 //! let b = broadcast(Rule::Numpy, &"[2, 3]".parse()?, &"[3]".parse()?)?;
 //! let sizes = b.resolve(&[2, 3], &[3])?;
-//! let lhs = kernel::frame_strides(&b.plan.lhs, &[2, 3]);
-//! let rhs = kernel::frame_strides(&b.plan.rhs, &[3]);
+//! let lhs = kernel::frame_strides(&b.plan.lhs, &[2, 3])?;
+//! let rhs = kernel::frame_strides(&b.plan.rhs, &[3])?;
 //! assert_eq!((lhs.as_slice(), rhs.as_slice()), (&[3, 1][..], &[0, 1][..]));
 //!
 //! let mut out = Vec::new();
@@ -25,31 +25,36 @@
 
 use crate::prelude::*;
 
+use super::strided::step;
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
 
 /// The strides (in elements) of an operand stored contiguously, row-major, over its own
 /// `sizes`, laid out in the output frame by one side of a plan: 0 for an inserted singleton
-/// and for an axis of size 1 (both are broadcast).
+/// and for an axis of size 1 (both are broadcast). A plan that points past the operand's rank
+/// is an [`Error::Layout`].
 ///
 /// ```
 /// use shapecast::kernel::frame_strides;
 /// // An operand of shape [3, 1] feeding output axes 1 and 2 of a rank-3 output.
-/// assert_eq!(frame_strides(&[None, Some(0), Some(1)], &[3, 1]), vec![0, 1, 0]);
+/// assert_eq!(frame_strides(&[None, Some(0), Some(1)], &[3, 1])?, vec![0, 1, 0]);
+/// assert!(frame_strides(&[Some(2)], &[3, 1]).is_err());
+/// # Ok::<(), shapecast::Error>(())
 /// ```
-pub fn frame_strides(plan_side: &[Option<usize>], sizes: &[usize]) -> Vec<usize> {
-    frame_strides_of(plan_side, sizes, &row_major(sizes))
+pub fn frame_strides(plan_side: &[Option<usize>], sizes: &[usize]) -> Result<Vec<usize>, Error> {
+    if let Some(k) = plan_side.iter().flatten().find(|&&k| k >= sizes.len()) {
+        return Err(Error::Layout {
+            what: format!("the plan names axis {k} of an operand of rank {}", sizes.len()),
+        });
+    }
+    Ok(frame_strides_of(plan_side, sizes, &row_major(sizes)))
 }
 
 /// [`frame_strides`] for an operand laid out with its own `strides` (a view): the stride of
 /// the axis feeding each output axis, 0 for an inserted singleton and for an axis of size 1.
-///
-/// ```
-/// use shapecast::kernel::frame_strides_of;
-/// // A transposed [3, 2] operand (strides [1, 3]) feeding output axes 0 and 1.
-/// assert_eq!(frame_strides_of(&[Some(0), Some(1)], &[3, 2], &[1, 3]), vec![1, 3]);
-/// ```
-pub fn frame_strides_of(
+/// The caller guarantees that the plan points at real axes (a rule's plan does); a
+/// transposed `[3, 2]` operand (strides `[1, 3]`) feeding output axes 0 and 1 has `[1, 3]`.
+pub(crate) fn frame_strides_of(
     plan_side: &[Option<usize>],
     sizes: &[usize],
     strides: &[usize],
@@ -76,35 +81,30 @@ pub fn row_major(sizes: &[usize]) -> Vec<usize> {
     strides
 }
 
-/// Output sizes and the two operands' strides after merging: axes of size 1 are dropped, and
-/// an axis is merged into the next one when both operands are contiguous across the pair.
-/// (The output is row-major and contiguous, so it never blocks a merge.)
-///
-/// ```
-/// use shapecast::kernel::merge;
-/// // [4, 5] + [4, 5]: one contiguous run of 20.
-/// assert_eq!(merge(&[4, 5], &[5, 1], &[5, 1]), (vec![20], vec![1], vec![1]));
-/// // [4, 5] + [5]: the right operand restarts every row, so nothing merges.
-/// assert_eq!(merge(&[4, 5], &[5, 1], &[0, 1]), (vec![4, 5], vec![5, 1], vec![0, 1]));
-/// ```
-pub fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+/// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.
+#[cfg(test)]
+fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let m = Merged::new(sizes, a, b);
     let n = m.len;
     (m.sizes[..n].to_vec(), m.a[..n].to_vec(), m.b[..n].to_vec())
 }
 
-/// [`merge`] without allocating: at most [`MAX_RANK`] merged axes, held inline.
-struct Merged {
-    len: usize,
-    sizes: [usize; MAX_RANK],
-    a: [usize; MAX_RANK],
-    b: [usize; MAX_RANK],
+/// Output sizes and the two operands' strides after merging: axes of size 1 are dropped, and
+/// an axis is merged into the next one when both operands are contiguous across the pair
+/// (the output is row-major and contiguous, so it never blocks a merge). At most
+/// [`MAX_RANK`] merged axes, held inline; e.g. `[4, 5]` with strides `[5, 1]` and `[5, 1]`
+/// is one run of 20, and with `[5, 1]` and `[0, 1]` nothing merges.
+pub(crate) struct Merged {
+    pub(crate) len: usize,
+    pub(crate) sizes: [usize; MAX_RANK],
+    pub(crate) a: [usize; MAX_RANK],
+    pub(crate) b: [usize; MAX_RANK],
 }
 
 impl Merged {
     /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths. A `const
-    /// fn`, so that static shapes merge at compile time ([`StaticLayout`]).
-    const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
+    /// fn`, so that static shapes merge at compile time (`StaticLayout`).
+    pub(crate) const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
         let mut m = Merged {
             len: 0,
             sizes: [0; MAX_RANK],
@@ -232,25 +232,11 @@ pub fn zip_map_ref<A, B, O>(
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
     let rank = outer.len();
     let mut index = [0usize; MAX_RANK];
-    let (mut oa, mut ob) = (0usize, 0usize);
+    let mut at = [0usize; 2];
     loop {
-        inner(n, (a, oa, ia), (b, ob, ib), out, &f);
-        // Next outer index (odometer), updating the offsets incrementally.
-        let mut axis = rank;
-        loop {
-            if axis == 0 {
-                return Ok(());
-            }
-            axis -= 1;
-            index[axis] += 1;
-            oa += ma[axis];
-            ob += mb[axis];
-            if index[axis] < outer[axis] {
-                break;
-            }
-            oa -= ma[axis] * outer[axis];
-            ob -= mb[axis] * outer[axis];
-            index[axis] = 0;
+        inner(n, (a, at[0], ia), (b, at[1], ib), out, &f);
+        if !step(&mut index[..rank], outer, [ma, mb], &mut at) {
+            return Ok(());
         }
     }
 }
@@ -292,178 +278,6 @@ fn inner<A, B, O>(
         _ => {
             let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
             out.extend(a.zip(b).take(n).map(|(x, y)| f(x, y)));
-        }
-    }
-}
-
-/// The layout of a broadcast between static shapes, worked out at compile time: the merged
-/// output sizes and each operand's strides (see [`merge`]). The kernel over it has no
-/// validation left to do, and with every bound a constant the compiler unrolls and vectorises
-/// small cases completely.
-pub(crate) struct StaticLayout {
-    total: usize,
-    merged: Merged,
-}
-
-/// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass
-/// static shapes).
-const fn known(sizes: &[Option<usize>]) -> [usize; 16] {
-    let mut out = [1; 16];
-    let mut i = 0;
-    while i < sizes.len() && i < 16 {
-        out[i] = match sizes[i] {
-            Some(n) => n,
-            None => 1,
-        };
-        i += 1;
-    }
-    out
-}
-
-/// Row-major strides in the output frame of an operand with static `sizes`, by one side of a
-/// plan: 0 for an inserted singleton and for an axis of size 1.
-const fn static_frame(
-    side: &[Option<usize>; 16],
-    len: usize,
-    sizes: &[Option<usize>],
-) -> [usize; 16] {
-    let own_sizes = known(sizes);
-    let mut own = [1usize; 16];
-    let mut k = sizes.len();
-    while k > 1 {
-        k -= 1;
-        own[k - 1] = own[k] * own_sizes[k];
-    }
-    let mut frame = [0usize; 16];
-    let mut i = 0;
-    while i < len {
-        if let Some(k) = side[i] {
-            if own_sizes[k] != 1 {
-                frame[i] = own[k];
-            }
-        }
-        i += 1;
-    }
-    frame
-}
-
-impl StaticLayout {
-    /// The layout of `out = f(a, b)` for static shapes and a plan between them.
-    pub(crate) const fn new(
-        out: &[Option<usize>],
-        plan: &crate::typed::list::StaticPlan,
-        a: &[Option<usize>],
-        b: &[Option<usize>],
-    ) -> StaticLayout {
-        let sizes = known(out);
-        let fa = static_frame(&plan.lhs, plan.len, a);
-        let fb = static_frame(&plan.rhs, plan.len, b);
-        let mut total = 1;
-        let mut i = 0;
-        while i < plan.len {
-            total *= sizes[i];
-            i += 1;
-        }
-        let rank = plan.len;
-        StaticLayout {
-            total,
-            merged: Merged::new(
-                sizes.split_at(rank).0,
-                fa.split_at(rank).0,
-                fb.split_at(rank).0,
-            ),
-        }
-    }
-
-    /// The number of output elements.
-    pub(crate) const fn total(&self) -> usize {
-        self.total
-    }
-}
-
-/// Where a kernel writes its runs: into a slice of existing elements, or onto a `Vec`.
-pub(crate) trait Sink<O> {
-    /// Writes the `n` values of `run` starting at output element `at`.
-    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
-}
-
-impl<O> Sink<O> for [O] {
-    #[inline(always)]
-    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>) {
-        for (o, v) in self[at..at + n].iter_mut().zip(run) {
-            *o = v;
-        }
-    }
-}
-
-impl<O> Sink<O> for Vec<O> {
-    #[inline(always)]
-    fn put(&mut self, _: usize, _: usize, run: impl Iterator<Item = O>) {
-        self.extend(run);
-    }
-}
-
-/// `f(a, b)` over a static layout into `out`, in row-major order. The caller guarantees that
-/// the operands hold their shapes' element counts (a typed tensor's buffer does) and, for a
-/// slice, that `out` holds `layout.total()` elements.
-#[inline(always)]
-pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
-    l: &StaticLayout,
-    a: &[A],
-    b: &[B],
-    out: &mut K,
-    f: impl Fn(&A, &B) -> O,
-) {
-    let total = l.total;
-    let l = &l.merged;
-    if total == 0 {
-        return;
-    }
-    if l.len == 0 {
-        out.put(0, 1, core::iter::once(f(&a[0], &b[0])));
-        return;
-    }
-    let last = l.len - 1;
-    let (n, ia, ib) = (l.sizes[last], l.a[last], l.b[last]);
-    let mut index = [0usize; 16];
-    let (mut oa, mut ob) = (0usize, 0usize);
-    let mut at = 0;
-    loop {
-        match (ia, ib) {
-            (1, 1) => out.put(
-                at,
-                n,
-                a[oa..oa + n]
-                    .iter()
-                    .zip(&b[ob..ob + n])
-                    .map(|(x, y)| f(x, y)),
-            ),
-            (1, 0) => {
-                let y = &b[ob];
-                out.put(at, n, a[oa..oa + n].iter().map(|x| f(x, y)))
-            }
-            (0, 1) => {
-                let x = &a[oa];
-                out.put(at, n, b[ob..ob + n].iter().map(|y| f(x, y)))
-            }
-            _ => out.put(at, n, (0..n).map(|j| f(&a[oa + j * ia], &b[ob + j * ib]))),
-        }
-        at += n;
-        let mut axis = last;
-        loop {
-            if axis == 0 {
-                return;
-            }
-            axis -= 1;
-            index[axis] += 1;
-            oa += l.a[axis];
-            ob += l.b[axis];
-            if index[axis] < l.sizes[axis] {
-                break;
-            }
-            oa -= l.a[axis] * l.sizes[axis];
-            ob -= l.b[axis] * l.sizes[axis];
-            index[axis] = 0;
         }
     }
 }
@@ -534,8 +348,8 @@ mod tests {
             let mut out = Vec::new();
             zip_map(
                 &out_sizes,
-                (&a, &frame_strides(&bc.plan.lhs, &sa)),
-                (&b, &frame_strides(&bc.plan.rhs, &sb)),
+                (&a, &frame_strides(&bc.plan.lhs, &sa).unwrap()),
+                (&b, &frame_strides(&bc.plan.rhs, &sb).unwrap()),
                 &mut out,
                 |x, y| x * 1000 + y,
             ).unwrap();

@@ -1,18 +1,18 @@
 //! Static rule at the type level (SPEC §7, Theano): the twin of
-//! [`dynamic::theano`](crate::dynamic::theano). Axes pair as in the named rule and the output
+//! [`dynamic::statik`](crate::dynamic::statik). Axes pair as in the named rule and the output
 //! types are the same (a `?` meeting a static n gives n either way); what differs is the
 //! run-time check, which demands equality (a `?` that turns out to be 1 does not stretch).
 //! Theano's pattern is [`Shape::BROADCASTABLE`]; [`Row`] and [`Col`] are its `row` and `col`.
 //!
 //! ```
 //! use shapecast::{rule::Static, shape, Accepts, Shape};
-//! use shapecast::typed::theano::{Col, Row};
+//! use shapecast::typed::statik::{Col, Row};
 //! assert_eq!(<Row as Shape>::BROADCASTABLE, &[true, false]);
 //! assert_eq!(<Col as Shape>::BROADCASTABLE, &[false, true]);
 //! assert!(<Row as Accepts<Static, shape![?, ?]>>::VALUE);
 //! ```
 
-use super::broadcast::Compute;
+use super::rule::Compute;
 use super::shape::Shape;
 use super::size::{Dyn, S};
 use crate::rule::{Named, Static};

@@ -5,9 +5,9 @@
 //! [`DynShape::row`](crate::DynShape::row) / [`DynShape::col`](crate::DynShape::col).
 //!
 //! ```
-//! use shapecast::{dynamic::theano, DynShape};
+//! use shapecast::{dynamic::statik, DynShape};
 //!
-//! let b = theano::broadcast(&DynShape::row(), &"[?, ?]".parse()?)?;
+//! let b = statik::broadcast(&DynShape::row(), &"[?, ?]".parse()?)?;
 //! assert_eq!(b.shape.to_string(), "[?, ?]");
 //! assert!(b.resolve(&[1, 3], &[3, 3]).is_ok());
 //! assert!(b.resolve(&[1, 1], &[3, 3]).is_err()); // the row's ? is not broadcastable
@@ -23,8 +23,8 @@ use crate::error::Error;
 /// Broadcasts `lhs` with `rhs` by the static rule.
 ///
 /// ```
-/// use shapecast::dynamic::theano;
-/// let b = theano::broadcast(&"[?, 3]".parse()?, &"[1, 3]".parse()?)?;
+/// use shapecast::dynamic::statik;
+/// let b = statik::broadcast(&"[?, 3]".parse()?, &"[1, 3]".parse()?)?;
 /// assert_eq!(b.shape.to_string(), "[?, 3]");
 /// assert_eq!(b.shape.broadcastable(), vec![false, false]);
 /// # Ok::<(), shapecast::Error>(())

@@ -29,13 +29,14 @@ use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use crate::kernel::frame_strides_of;
+use super::kernel::{frame_strides_of, row_major};
 use crate::rule::{Assign, Bidirectional};
-use crate::tensor::{iab_offset, zip_operands, Offsets, Operand};
-use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder, RuleMarker};
+use super::strided::{iab_offset, zip_operands, Offsets, Operand};
+use super::typed::Tensor;
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::rule::RuleMarker;
 use crate::typed::shape::Shape;
-use crate::typed::storage::Storage;
-use crate::typed_tensor::Tensor;
+use crate::typed::storage::{Buffer, Storage};
 
 /// A borrowed, read-only view of `T`s with the type-level shape `S`, laid out by strides.
 ///
@@ -160,7 +161,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     /// A view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a [T], sizes: &[usize]) -> Self {
-        Self::from_parts(data, sizes.to_vec(), crate::kernel::row_major(sizes))
+        Self::from_parts(data, sizes.to_vec(), row_major(sizes))
     }
 
     /// The sizes, `?` ones resolved.
@@ -411,7 +412,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
 
     /// A writable view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
-        Self::from_parts(data, sizes.to_vec(), crate::kernel::row_major(sizes))
+        Self::from_parts(data, sizes.to_vec(), row_major(sizes))
     }
 
     /// The sizes, `?` ones resolved.
@@ -551,6 +552,70 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         Ok(TensorViewMut::from_parts(self.data, sizes, strides))
     }
 }
+
+/// Views of a typed tensor.
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// A read-only view (see [`TensorView`]).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// assert_eq!(t.view().iter().count(), 2);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn view(&self) -> TensorView<'_, T, S> {
+        TensorView::contiguous(self.data(), self.sizes())
+    }
+
+    /// A writable view (see [`TensorViewMut`]).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// t.view_mut().fill(0);
+    /// assert_eq!(t.data(), &[0, 0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
+        let sizes = self.sizes;
+        TensorViewMut::contiguous(self.data.as_mut_slice(), &sizes[..S::RANK])
+    }
+
+    /// A zero-copy view broadcast to `Target` by the bidirectional rule (SPEC §9); see
+    /// [`TensorView::broadcast_to`].
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3, 1]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.broadcast_to::<shape![1, 1]>()?.sizes(), &[3, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn broadcast_to<Target: Shape>(
+        &self,
+    ) -> Result<TensorView<'_, T, BroadcastBy<Bidirectional, S, Target>>, Error>
+    where
+        S: BroadcastsUnder<Bidirectional, Target>,
+    {
+        self.view().broadcast_to::<Target>()
+    }
+
+    /// A zero-copy view with the axes in `Target`'s order; see [`TensorView::align_to`].
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(C, H);
+    /// let t = Tensor::<i32, shape![C: 2, H: 2]>::from_vec(vec![1, 2, 3, 4])?;
+    /// assert_eq!(t.align_to::<shape![H: 2, C: 2]>()?.to_tensor().data(), &[1, 3, 2, 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn align_to<Target>(&self) -> Result<TensorView<'_, T, Target>, Error>
+    where
+        Target: BroadcastsUnder<Assign, S>,
+    {
+        self.view().align_to::<Target>()
+    }
+}
+
 
 /// One binary operator on two views, by the named rule.
 macro_rules! view_op {

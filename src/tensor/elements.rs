@@ -1,0 +1,172 @@
+//! What a tensor's elements and constructors are made of: [`Scalar`] (the element types that
+//! are scalar operands), [`ElementOr`] (a narrowed result: a tensor, or the element itself)
+//! and [`NestedArray`] (the nested arrays `Tensor::from_array` takes).
+
+use crate::prelude::*;
+
+use super::typed::Tensor;
+use crate::typed::storage::Storage;
+
+/// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
+/// numbers and `bool`. A tensor is never a scalar, which keeps `tensor + scalar` apart from
+/// `tensor + tensor` (and lets a nested tensor's element meet a scalar, SPEC §13).
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let t = Tensor::<f64, shape![2]>::from_vec(vec![1.0, 2.0])?;
+/// assert_eq!((&t * 2.0).data(), &[2.0, 4.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait Scalar: Clone {}
+
+macro_rules! scalars {
+    ($($t:ty),*) => { $(impl Scalar for $t {})* };
+}
+scalars!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool);
+
+/// The result of narrowing to a shape: the element itself for `shape![]`, a tensor
+/// otherwise (SPEC §11). Used by [`Tensor::narrow`].
+///
+/// ```
+/// use shapecast::{shape, ElementOr, Tensor};
+/// static_assertions::assert_type_eq_all!(<shape![] as ElementOr<u8>>::Out, u8);
+/// static_assertions::assert_type_eq_all!(<shape![2] as ElementOr<u8>>::Out, Tensor<u8, shape![2]>);
+/// ```
+pub trait ElementOr<T> {
+    /// `T` or `Tensor<T, Self>`.
+    type Out;
+    #[doc(hidden)]
+    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
+}
+
+impl<T> ElementOr<T> for () {
+    type Out = T;
+    fn wrap(_: &[usize], mut data: Vec<T>) -> T {
+        data.pop().expect("a tensor of shape [] holds one element")
+    }
+}
+
+macro_rules! element_or {
+    ($($X:ident),+) => {
+        impl<T, $($X: crate::Axis),+> ElementOr<T> for ($($X,)+)
+        where
+            Self: Storage<T>,
+        {
+            type Out = Tensor<T, Self>;
+            fn wrap(sizes: &[usize], data: Vec<T>) -> Tensor<T, Self> {
+                Tensor::from_parts(sizes, data)
+            }
+        }
+    };
+}
+element_or!(X0);
+element_or!(X0, X1);
+element_or!(X0, X1, X2);
+element_or!(X0, X1, X2, X3);
+element_or!(X0, X1, X2, X3, X4);
+element_or!(X0, X1, X2, X3, X4, X5);
+element_or!(X0, X1, X2, X3, X4, X5, X6);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14);
+element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15);
+
+/// Nested arrays of `T` with `D` levels (`D` is [`Depth`]`<N>`, inferred): what
+/// [`Tensor::from_array`] takes. A bare `T` is depth 0.
+///
+/// ```
+/// use shapecast::NestedArray;
+/// assert_eq!(<[[u8; 3]; 2] as NestedArray<u8, _>>::DIMS, &[2, 3]);
+/// assert_eq!(NestedArray::<u8, _>::into_elements([[1u8, 2], [3, 4]]), vec![1, 2, 3, 4]);
+/// ```
+pub trait NestedArray<T, D> {
+    /// The dimensions, outermost first.
+    const DIMS: &'static [usize];
+    /// The elements in row-major order.
+    fn into_elements(self) -> Vec<T>;
+}
+
+/// The depth of a [`NestedArray`]: how many array levels lie above the element.
+///
+/// ```
+/// use shapecast::{Depth, NestedArray};
+/// fn dims<A: NestedArray<i32, Depth<2>>>(_: &A) -> &'static [usize] { A::DIMS }
+/// assert_eq!(dims(&[[1, 2, 3]]), &[1, 3]);
+/// ```
+pub struct Depth<const N: usize>;
+
+impl<T> NestedArray<T, Depth<0>> for T {
+    const DIMS: &'static [usize] = &[];
+    fn into_elements(self) -> Vec<T> {
+        vec![self]
+    }
+}
+
+macro_rules! nested {
+    ($depth:literal, $ty:ty, [$($n:ident),+], $flat:expr) => {
+        impl<T, $(const $n: usize),+> NestedArray<T, Depth<$depth>> for $ty {
+            const DIMS: &'static [usize] = &[$($n),+];
+            fn into_elements(self) -> Vec<T> {
+                let flat: fn(Self) -> Vec<T> = $flat;
+                flat(self)
+            }
+        }
+    };
+}
+nested!(1, [T; A], [A], |a| a.into_iter().collect());
+nested!(2, [[T; B]; A], [A, B], |a| a
+    .into_iter()
+    .flatten()
+    .collect());
+nested!(3, [[[T; C]; B]; A], [A, B, C], |a| a
+    .into_iter()
+    .flatten()
+    .flatten()
+    .collect());
+nested!(4, [[[[T; D]; C]; B]; A], [A, B, C, D], |a| {
+    a.into_iter().flatten().flatten().flatten().collect()
+});
+nested!(5, [[[[[T; E]; D]; C]; B]; A], [A, B, C, D, E], |a| {
+    a.into_iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .flatten()
+        .collect()
+});
+nested!(
+    6,
+    [[[[[[T; F]; E]; D]; C]; B]; A],
+    [A, B, C, D, E, F],
+    |a| {
+        a.into_iter()
+            .flatten()
+            .flatten()
+            .flatten()
+            .flatten()
+            .flatten()
+            .collect()
+    }
+);
+
+/// Whether nested-array dimensions are exactly a shape's sizes, all static.
+pub(crate) const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
+    if dims.len() != sizes.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < dims.len() {
+        match sizes[i] {
+            Some(n) if n == dims[i] => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
+}
+

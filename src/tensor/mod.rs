@@ -1,0 +1,30 @@
+//! The tensor layer: data laid out by a shape, and the operations that run on it.
+//!
+//! One concern a file:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
+//! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
+//! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
+//! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
+//! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
+//! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
+//! | `strided` | the strided engine: the one row-major index walk every loop uses, operands, IAB |
+//! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
+//! | `static_kernel` | its compile-time twin for static shapes |
+
+mod dyn_tensor;
+mod elements;
+pub mod kernel;
+mod ops;
+mod static_kernel;
+mod strided;
+mod typed;
+mod view;
+mod zip;
+
+pub use dyn_tensor::DynTensor;
+pub use elements::{Depth, ElementOr, NestedArray, Scalar};
+pub use typed::Tensor;
+pub use view::{TensorView, TensorViewMut};

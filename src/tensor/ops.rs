@@ -1,0 +1,315 @@
+//! The operators on typed tensors: `+ - * / % & | ^` (named rule, owned or borrowed
+//! operands, a scalar on the right), their `try_` and `_into` forms, compound assignment by the
+//! assignment rule, comparisons by the comparison rule, and unary `-` and `!`.
+
+
+use core::ops;
+
+use super::elements::Scalar;
+use super::typed::Tensor;
+use super::zip::ByNamed;
+use crate::error::Error;
+use crate::rule::{Assign, Compare};
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::storage::Storage;
+
+/// Comparisons (SPEC §6): a scalar operand, or identical shapes; the result holds booleans.
+macro_rules! comparison {
+    ($name:ident, $op:tt, $doc:literal) => {
+        impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
+            #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (SPEC §6).")]
+            ///
+            /// ```
+            /// use shapecast::{shape, Tensor};
+            /// let a = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+            /// let b = Tensor::<i32, shape![]>::from_vec(vec![2])?;
+            #[doc = concat!("assert_eq!(a.", stringify!($name), "(&b)?.sizes(), &[3]);")]
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn $name<B: Storage<T>>(
+                &self,
+                rhs: &Tensor<T, B>,
+            ) -> Result<Tensor<bool, BroadcastBy<Compare, S, B>>, Error>
+            where
+                S: BroadcastsUnder<Compare, B>,
+                BroadcastBy<Compare, S, B>: Storage<bool>,
+            {
+                self.zip_with_rule::<Compare, _, _, _>(rhs, |x, y| x $op y)
+            }
+        }
+    };
+}
+
+comparison!(eq_elem, ==, "==");
+comparison!(ne_elem, !=, "!=");
+comparison!(lt, <, "<");
+comparison!(le, <=, "<=");
+comparison!(gt, >, ">");
+comparison!(ge, >=, ">=");
+
+/// One compound-assignment operator (`+=` …) by the assignment rule.
+macro_rules! assign_op {
+    ($Op:ident, $op:ident, $Base:ident, $base:ident) => {
+        impl<T, A, B> ops::$Op<&Tensor<T, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Base<Output = T>,
+            A: BroadcastsUnder<Assign, B> + Storage<T>,
+            B: Storage<T>,
+        {
+            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            fn $op(&mut self, rhs: &Tensor<T, B>) {
+                self.assign_by(rhs, |x, y| ops::$Base::$base(x.clone(), y.clone()))
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    };
+}
+
+assign_op!(AddAssign, add_assign, Add, add);
+assign_op!(SubAssign, sub_assign, Sub, sub);
+assign_op!(MulAssign, mul_assign, Mul, mul);
+assign_op!(DivAssign, div_assign, Div, div);
+assign_op!(RemAssign, rem_assign, Rem, rem);
+assign_op!(BitAndAssign, bitand_assign, BitAnd, bitand);
+assign_op!(BitOrAssign, bitor_assign, BitOr, bitor);
+assign_op!(BitXorAssign, bitxor_assign, BitXor, bitxor);
+
+impl<T: Clone + ops::Neg, S: Storage<T> + Storage<T::Output>> ops::Neg for &Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn neg(self) -> Self::Output {
+        self.map_ref(|x| -x.clone())
+    }
+}
+
+impl<T: Clone + ops::Neg, S: Storage<T> + Storage<T::Output>> ops::Neg for Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn neg(self) -> Self::Output {
+        -&self
+    }
+}
+
+impl<T: Clone + ops::Not, S: Storage<T> + Storage<T::Output>> ops::Not for &Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn not(self) -> Self::Output {
+        self.map_ref(|x| !x.clone())
+    }
+}
+
+impl<T: Clone + ops::Not, S: Storage<T> + Storage<T::Output>> ops::Not for Tensor<T, S> {
+    type Output = Tensor<T::Output, S>;
+    fn not(self) -> Self::Output {
+        !&self
+    }
+}
+
+/// The checked and the panicking form of one binary operator, into a caller's tensor, and
+/// with a scalar on the right.
+macro_rules! binary_op {
+    ($Op:ident, $op:ident, $try_op:ident, $op_into:ident, $doc:literal) => {
+        impl<T: Clone + ops::$Op<Output = T>, S: Storage<T>> Tensor<T, S> {
+            #[doc = concat!("`out = a ", $doc, " b` by the named rule, written into `out` (its allocation is reused).")]
+            ///
+            /// The output's type is the broadcast of the operands' shapes, so only a `?` size
+            /// can make this fail; `out` is left as it was on error.
+            ///
+            /// ```
+            /// use shapecast::{shape, Tensor};
+            /// let a = Tensor::<i32, shape![2, 2]>::from_vec(vec![8, 6, 4, 2])?;
+            /// let b = Tensor::<i32, shape![2]>::from_vec(vec![2, 1])?;
+            /// let mut out = Tensor::<i32, shape![2, 2]>::full(0)?;
+            #[doc = concat!("Tensor::", stringify!($op_into), "(&a, &b, &mut out)?;")]
+            /// assert_eq!(out.sizes(), &[2, 2]);
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn $op_into<A: BroadcastWith<B, Output = S> + Storage<T>, B: Storage<T>>(
+                a: &Tensor<T, A>,
+                b: &Tensor<T, B>,
+                out: &mut Tensor<T, S>,
+            ) -> Result<(), Error> {
+                a.zip_into::<ByNamed, _, _, _, _>(b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+            }
+        }
+
+        impl<T, S> ops::$Op<T> for &Tensor<T, S>
+        where
+            T: Scalar + ops::$Op,
+            S: Storage<T> + Storage<<T as ops::$Op>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op>::Output, S>;
+
+            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            fn $op(self, rhs: T) -> Self::Output {
+                self.map_ref(|x| ops::$Op::$op(x.clone(), rhs.clone()))
+            }
+        }
+
+        impl<T, S> ops::$Op<T> for Tensor<T, S>
+        where
+            T: Scalar + ops::$Op,
+            S: Storage<T> + Storage<<T as ops::$Op>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op>::Output, S>;
+
+            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            fn $op(self, rhs: T) -> Self::Output {
+                ops::$Op::$op(&self, rhs)
+            }
+        }
+
+        impl<T: Clone, S: Storage<T>> Tensor<T, S> {
+            #[doc = concat!("`self ", $doc, " rhs` by the named rule, or the error when a `?` size does not fit.")]
+            ///
+            /// ```
+            /// use shapecast::{shape, Tensor};
+            /// let a = Tensor::<i32, shape![2, 2]>::from_vec(vec![8, 6, 4, 2])?;
+            /// let b = Tensor::<i32, shape![2]>::from_vec(vec![2, 1])?;
+            #[doc = concat!("let c = a.", stringify!($try_op), "(&b)?;")]
+            /// assert_eq!(c.sizes(), &[2, 2]);
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn $try_op<U: Clone, B: Storage<U>>(
+                &self,
+                rhs: &Tensor<U, B>,
+            ) -> Result<Tensor<<T as ops::$Op<U>>::Output, Broadcast<S, B>>, Error>
+            where
+                T: ops::$Op<U>,
+                S: BroadcastWith<B>,
+                Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
+            {
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+            }
+        }
+
+        impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for &Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
+                self.$try_op(rhs).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+
+        impl<T, U, A, B> ops::$Op<Tensor<U, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
+                ops::$Op::$op(&self, &rhs)
+            }
+        }
+    };
+}
+
+binary_op!(Add, add, try_add, add_into, "+");
+binary_op!(Sub, sub, try_sub, sub_into, "-");
+binary_op!(Mul, mul, try_mul, mul_into, "*");
+binary_op!(Div, div, try_div, div_into, "/");
+binary_op!(Rem, rem, try_rem, rem_into, "%");
+binary_op!(BitAnd, bitand, try_bitand, bitand_into, "&");
+binary_op!(BitOr, bitor, try_bitor, bitor_into, "|");
+binary_op!(BitXor, bitxor, try_bitxor, bitxor_into, "^");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{names, shape};
+
+    names!(N, C, H, W);
+
+    #[test]
+    fn img_plus_lbl_matches_the_run_time_tensor() {
+        let img = Tensor::<f32, shape![?, C: 3, H, W]>::from_fn(&[2, 3, 4, 5], |i| {
+            (i[0] * 1000 + i[1] * 100 + i[2] * 10 + i[3]) as f32
+        })
+        .unwrap();
+        let lbl =
+            Tensor::<f32, shape![?, H, W]>::from_fn(&[2, 4, 5], |i| (i[1] * 10 + i[2]) as f32)
+                .unwrap();
+        let sum = &img + &lbl;
+        let expected = img
+            .to_dyn()
+            .zip_with(crate::Rule::Named, &lbl.to_dyn(), |x, y| x + y)
+            .unwrap();
+        assert_eq!(sum.to_dyn(), expected);
+        assert_eq!(*sum.at(&[1, 2, 3, 4]).unwrap(), 1234.0 + 34.0);
+    }
+
+    #[test]
+    fn permuted_names_line_up() {
+        let a = Tensor::<i32, shape![H: 2, W: 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+        let b = Tensor::<i32, shape![W: 3, H: 2]>::from_vec(vec![10, 40, 20, 50, 30, 60]).unwrap();
+        let c = a - b;
+        assert_eq!(c.data(), &[-9, -18, -27, -36, -45, -54]);
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot broadcast [2] with [3] (named rule)")]
+    fn operators_panic_with_the_refusal() {
+        let a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
+        let b = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3]).unwrap();
+        let _ = &a * &b;
+    }
+
+    #[test]
+    fn assignment_comparison_and_unary() {
+        let mut a = Tensor::<i32, shape![2, 3]>::from_vec(vec![1, 2, 3, 4, 5, 6]).unwrap();
+        a += &Tensor::<i32, shape![3]>::from_vec(vec![10, 20, 30]).unwrap();
+        assert_eq!(a.data(), &[11, 22, 33, 14, 25, 36]);
+        let big = a
+            .gt(&Tensor::<i32, shape![]>::from_vec(vec![20]).unwrap())
+            .unwrap();
+        assert_eq!(big.data(), &[false, true, true, false, true, true]);
+        assert_eq!((-&a).data()[0], -11);
+        assert_eq!((!&big).data(), &[true, false, false, true, false, false]);
+        let same = a.eq_elem(&a.clone()).unwrap();
+        assert!(same.data().iter().all(|&b| b));
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot assign [3] into [2] (assign rule)")]
+    fn assignment_panics_on_a_run_time_size_that_does_not_fit() {
+        let mut a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
+        a += &Tensor::<i32, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3]).unwrap();
+    }
+
+    #[test]
+    fn into_a_callers_tensor_and_with_scalars() {
+        let a =
+            Tensor::<i32, shape![?, 3]>::from_vec_sized(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+        let b = Tensor::<i32, shape![3]>::from_vec(vec![10, 20, 30]).unwrap();
+        let mut out = Tensor::<i32, shape![?, 3]>::from_vec_sized(&[2, 3], vec![0; 6]).unwrap();
+        Tensor::mul_into(&a, &b, &mut out).unwrap();
+        assert_eq!(out.data(), &[10, 40, 90, 40, 100, 180]);
+        assert_eq!((&a * 2).data(), &[2, 4, 6, 8, 10, 12]);
+        let wrong = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2]).unwrap();
+        let mut keep = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[1, 1], vec![7]).unwrap();
+        let c = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[2, 3], vec![0; 6]).unwrap();
+        assert!(Tensor::add_into(&c, &wrong, &mut keep).is_err());
+        assert_eq!(keep.data(), &[7], "left as it was on error");
+    }
+
+    #[test]
+    fn bit_operators_on_integers_and_bools() {
+        let a = Tensor::<u8, shape![2]>::from_vec(vec![0b1100, 0b1010]).unwrap();
+        let b = Tensor::<u8, shape![]>::from_vec(vec![0b0110]).unwrap();
+        assert_eq!((&a ^ &b).data(), &[0b1010, 0b1100]);
+        let p = Tensor::<bool, shape![2]>::from_vec(vec![true, false]).unwrap();
+        let q = Tensor::<bool, shape![2, 1]>::from_vec(vec![true, false]).unwrap();
+        assert_eq!((&p & &q).data(), &[true, false, false, false]);
+    }
+}
+

@@ -1,0 +1,169 @@
+//! The compile-time twin of the kernel: when every shape of an operation is static, the
+//! merged layout is a constant worked out by a `const fn`, and the loop over it runs with
+//! constant bounds and no checks.
+
+use super::kernel::Merged;
+use super::strided::step;
+use crate::dynamic::plan::StaticPlan;
+use crate::dynamic::shape::MAX_TYPED_RANK;
+
+/// The layout of a broadcast between static shapes, worked out at compile time: the merged
+/// output sizes and each operand's strides (see [`merge`]). The kernel over it has no
+/// validation left to do, and with every bound a constant the compiler unrolls and vectorises
+/// small cases completely.
+pub(crate) struct StaticLayout {
+    total: usize,
+    merged: Merged,
+}
+
+/// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass
+/// static shapes).
+const fn known(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
+    let mut out = [1; MAX_TYPED_RANK];
+    let mut i = 0;
+    while i < sizes.len() && i < MAX_TYPED_RANK {
+        out[i] = match sizes[i] {
+            Some(n) => n,
+            None => 1,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// Row-major strides in the output frame of an operand with static `sizes`, by one side of a
+/// plan: 0 for an inserted singleton and for an axis of size 1.
+const fn static_frame(
+    side: &[Option<usize>; MAX_TYPED_RANK],
+    len: usize,
+    sizes: &[Option<usize>],
+) -> [usize; MAX_TYPED_RANK] {
+    let own_sizes = known(sizes);
+    let mut own = [1usize; MAX_TYPED_RANK];
+    let mut k = sizes.len();
+    while k > 1 {
+        k -= 1;
+        own[k - 1] = own[k] * own_sizes[k];
+    }
+    let mut frame = [0usize; MAX_TYPED_RANK];
+    let mut i = 0;
+    while i < len {
+        if let Some(k) = side[i] {
+            if own_sizes[k] != 1 {
+                frame[i] = own[k];
+            }
+        }
+        i += 1;
+    }
+    frame
+}
+
+impl StaticLayout {
+    /// The layout of `out = f(a, b)` for static shapes and a plan between them.
+    pub(crate) const fn new(
+        out: &[Option<usize>],
+        plan: &StaticPlan,
+        a: &[Option<usize>],
+        b: &[Option<usize>],
+    ) -> StaticLayout {
+        let sizes = known(out);
+        let fa = static_frame(&plan.lhs, plan.len, a);
+        let fb = static_frame(&plan.rhs, plan.len, b);
+        let mut total = 1;
+        let mut i = 0;
+        while i < plan.len {
+            total *= sizes[i];
+            i += 1;
+        }
+        let rank = plan.len;
+        StaticLayout {
+            total,
+            merged: Merged::new(
+                sizes.split_at(rank).0,
+                fa.split_at(rank).0,
+                fb.split_at(rank).0,
+            ),
+        }
+    }
+
+    /// The number of output elements.
+    pub(crate) const fn total(&self) -> usize {
+        self.total
+    }
+}
+
+/// Where a kernel writes its runs: into a slice of existing elements, or onto a `Vec`.
+pub(crate) trait Sink<O> {
+    /// Writes the `n` values of `run` starting at output element `at`.
+    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
+}
+
+impl<O> Sink<O> for [O] {
+    #[inline(always)]
+    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>) {
+        for (o, v) in self[at..at + n].iter_mut().zip(run) {
+            *o = v;
+        }
+    }
+}
+
+impl<O> Sink<O> for Vec<O> {
+    #[inline(always)]
+    fn put(&mut self, _: usize, _: usize, run: impl Iterator<Item = O>) {
+        self.extend(run);
+    }
+}
+
+/// `f(a, b)` over a static layout into `out`, in row-major order. The caller guarantees that
+/// the operands hold their shapes' element counts (a typed tensor's buffer does) and, for a
+/// slice, that `out` holds `layout.total()` elements.
+#[inline(always)]
+pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
+    l: &StaticLayout,
+    a: &[A],
+    b: &[B],
+    out: &mut K,
+    f: impl Fn(&A, &B) -> O,
+) {
+    let total = l.total;
+    let l = &l.merged;
+    if total == 0 {
+        return;
+    }
+    if l.len == 0 {
+        out.put(0, 1, core::iter::once(f(&a[0], &b[0])));
+        return;
+    }
+    let last = l.len - 1;
+    let (n, ia, ib) = (l.sizes[last], l.a[last], l.b[last]);
+    let mut index = [0usize; MAX_TYPED_RANK];
+    let mut o = [0usize; 2];
+    let mut at = 0;
+    loop {
+        let [oa, ob] = o;
+        match (ia, ib) {
+            (1, 1) => out.put(
+                at,
+                n,
+                a[oa..oa + n]
+                    .iter()
+                    .zip(&b[ob..ob + n])
+                    .map(|(x, y)| f(x, y)),
+            ),
+            (1, 0) => {
+                let y = &b[ob];
+                out.put(at, n, a[oa..oa + n].iter().map(|x| f(x, y)))
+            }
+            (0, 1) => {
+                let x = &a[oa];
+                out.put(at, n, b[ob..ob + n].iter().map(|y| f(x, y)))
+            }
+            _ => out.put(at, n, (0..n).map(|j| f(&a[oa + j * ia], &b[ob + j * ib]))),
+        }
+        at += n;
+        if !step(&mut index[..last], &l.sizes[..last], [&l.a[..last], &l.b[..last]], &mut o) {
+            return;
+        }
+    }
+}
+

@@ -1,0 +1,150 @@
+//! The strided engine every tensor uses: [`step`], the one row-major walk over a multi-index
+//! (every kernel and iterator advances its index with it), the offsets of a strided layout,
+//! the operand an elementwise operation takes, and index-access broadcasting (SPEC §12).
+
+use crate::prelude::*;
+
+use super::kernel::{frame_strides_of, row_major, zip_map_ref};
+use crate::dynamic::broadcast;
+use crate::dynamic::rule::Rule;
+use crate::dynamic::shape::DynShape;
+use crate::error::Error;
+
+/// Moves a row-major multi-index `index` over `sizes` one step on, moving each of the `K`
+/// offsets by its strides; `false` once the index has wrapped round to all zeros (the walk is
+/// over). The last axis moves fastest.
+///
+/// ```ignore
+/// let (mut index, mut off) = ([0, 2], [0]);
+/// assert!(step(&mut index, &[2, 3], [&[3, 1]], &mut off));
+/// assert_eq!((index, off), ([1, 0], [3]));
+/// ```
+#[inline(always)]
+pub(crate) fn step<const K: usize>(
+    index: &mut [usize],
+    sizes: &[usize],
+    strides: [&[usize]; K],
+    offsets: &mut [usize; K],
+) -> bool {
+    for axis in (0..index.len()).rev() {
+        index[axis] += 1;
+        for k in 0..K {
+            offsets[k] += strides[k][axis];
+        }
+        if index[axis] < sizes[axis] {
+            return true;
+        }
+        for k in 0..K {
+            offsets[k] -= strides[k][axis] * sizes[axis];
+        }
+        index[axis] = 0;
+    }
+    false
+}
+
+/// One operand of an elementwise operation: its concrete shape (every size known), its
+/// sizes, its strides (`None`: contiguous, row-major) and its data.
+pub(crate) struct Operand<'a, T> {
+    pub(crate) shape: DynShape,
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: Option<&'a [usize]>,
+    pub(crate) data: &'a [T],
+}
+
+impl<T> Operand<'_, T> {
+    /// The operand's strides in the output frame given by one side of a plan.
+    fn frame(&self, plan_side: &[Option<usize>]) -> Vec<usize> {
+        match self.strides {
+            Some(strides) => frame_strides_of(plan_side, self.sizes, strides),
+            None => frame_strides_of(plan_side, self.sizes, &row_major(self.sizes)),
+        }
+    }
+}
+
+/// `f(a, b)` elementwise under `rule` into `out` (left untouched on error): the rule's plan,
+/// its run-time checks, then the kernel. Gives the output's shape and sizes.
+pub(crate) fn zip_operands<A, B, O>(
+    rule: Rule,
+    a: Operand<'_, A>,
+    b: Operand<'_, B>,
+    out: &mut Vec<O>,
+    f: impl Fn(&A, &B) -> O,
+) -> Result<(DynShape, Vec<usize>), Error> {
+    let plan = broadcast(rule, &a.shape, &b.shape)?;
+    let sizes = plan.resolve(a.sizes, b.sizes)?;
+    let shape = plan.shape.resolve(&sizes)?;
+    let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
+    zip_map_ref(&sizes, (a.data, &sa), (b.data, &sb), out, f)?;
+    Ok((shape, sizes))
+}
+
+/// The offset of an element under index-access broadcasting (SPEC §12) in data laid out with
+/// `strides`, or why the index is refused.
+pub(crate) fn iab_offset(
+    sizes: &[usize],
+    strides: &[usize],
+    index: &[usize],
+) -> Result<usize, String> {
+    if index.len() < sizes.len() {
+        return Err(format!(
+            "{} indices for rank {}: give at least one per axis",
+            index.len(),
+            sizes.len()
+        ));
+    }
+    let mut offset = 0;
+    for (axis, ((&n, &s), &i)) in sizes.iter().zip(strides).zip(index).enumerate() {
+        match n {
+            1 => {}
+            _ if i < n => offset += i * s,
+            _ => {
+                return Err(format!(
+                    "index {i} is out of range for axis {axis} of size {n}"
+                ))
+            }
+        }
+    }
+    Ok(offset)
+}
+
+/// The offsets of every element of a strided layout, in row-major order of the index.
+pub(crate) struct Offsets {
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    index: Vec<usize>,
+    offset: [usize; 1],
+    remaining: usize,
+}
+
+impl Offsets {
+    pub(crate) fn new(sizes: &[usize], strides: &[usize]) -> Offsets {
+        Offsets {
+            sizes: sizes.to_vec(),
+            strides: strides.to_vec(),
+            index: vec![0; sizes.len()],
+            offset: [0],
+            remaining: sizes.iter().product(),
+        }
+    }
+}
+
+impl Iterator for Offsets {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let here = self.offset[0];
+        step(&mut self.index, &self.sizes, [&self.strides], &mut self.offset);
+        Some(here)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Offsets {}
+

@@ -1,0 +1,464 @@
+//! Tensors whose shape is a type: `Tensor<T, S>` for a [`shape!`](crate::shape) type `S`.
+//! Arithmetic broadcasts by the named rule; shapes that cannot broadcast do not compile,
+//! and `?` sizes are checked at run time (operators panic with the SPEC §15 message, as
+//! ndarray and nalgebra do; `try_add` and friends return a `Result`).
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor};
+//!
+//! names!(CHANNEL, H, W);
+//! let img: Tensor<f32, shape![?, CHANNEL: 3, H, W]> =
+//!     Tensor::from_fn(&[2, 3, 4, 5], |i| i[1] as f32)?;
+//! let lbl: Tensor<f32, shape![?, H, W]> = Tensor::from_fn(&[2, 4, 5], |i| i[2] as f32 / 10.0)?;
+//! let sum = &img + &lbl; // Tensor<f32, shape![?, CHANNEL: 3, H, W]>
+//! assert_eq!(*sum.at(&[1, 2, 3, 4])?, 2.4);
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! use shapecast::{shape, Tensor};
+//! let a: Tensor<f32, shape![3, 4]> = Tensor::full(0.0).unwrap();
+//! let b: Tensor<f32, shape![5]> = Tensor::full(0.0).unwrap();
+//! let _ = &a + &b; // cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the named rule
+//! ```
+
+use crate::prelude::*;
+
+use core::fmt;
+
+use super::dyn_tensor::DynTensor;
+use super::elements::{dims_are, ElementOr, NestedArray};
+use super::kernel::row_major;
+use super::strided::{iab_offset, Operand};
+use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
+use crate::error::Error;
+use crate::typed::list::FromRev;
+use crate::typed::narrow::{DropOnes, Narrow};
+use crate::typed::shape::Shape;
+use crate::typed::storage::{Buffer, Storage};
+
+/// A tensor of `T` with the type-level shape `S`.
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let t: Tensor<i32, shape![2, 2]> = Tensor::from_vec(vec![1, 2, 3, 4])?;
+/// assert_eq!(t.sizes(), &[2, 2]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+///
+/// The elements live inline (no heap) when every size of `S` is static and there are at most
+/// [`INLINE_MAX`](crate::INLINE_MAX) of them, in a `Vec` otherwise; see [`Storage`].
+pub struct Tensor<T, S: Storage<T>> {
+    pub(super) sizes: [usize; MAX_TYPED_RANK],
+    pub(super) data: S::Buf,
+}
+
+
+impl<T, S: Storage<T>> Clone for Tensor<T, S>
+where
+    S::Buf: Clone,
+{
+    fn clone(&self) -> Self {
+        Tensor {
+            sizes: self.sizes,
+            data: self.data.clone(),
+        }
+    }
+}
+
+impl<T: fmt::Debug, S: Storage<T>> fmt::Debug for Tensor<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("shape", &self.shape().to_string())
+            .field("data", &self.data())
+            .finish()
+    }
+}
+
+/// Equal sizes and equal elements.
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let a = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+/// assert_eq!(a, Tensor::from_array([1, 2]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+impl<T: PartialEq, S: Storage<T>> PartialEq for Tensor<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.sizes() == other.sizes() && self.data() == other.data()
+    }
+}
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// A tensor from parts the caller has checked: `sizes` fit `S` and `data` holds their
+    /// element count.
+    pub(crate) fn from_parts(sizes: &[usize], data: Vec<T>) -> Self {
+        let mut all = [0; MAX_TYPED_RANK];
+        all[..sizes.len()].copy_from_slice(sizes);
+        let data = match S::Buf::from_vec(data) {
+            Ok(buf) => buf,
+            Err(_) => unreachable!("the element count was checked against the sizes"),
+        };
+        Tensor { sizes: all, data }
+    }
+
+    /// `S` with this tensor's sizes: the run-time shape.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H);
+    /// let t = Tensor::<u8, shape![?, H: 2]>::from_vec_sized(&[3, 2], vec![0; 6])?;
+    /// assert_eq!(t.shape().to_string(), "[3, H: 2]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn shape(&self) -> DynShape {
+        S::to_dyn()
+            .resolve(self.sizes())
+            .expect("a tensor's sizes fit its shape")
+    }
+
+    /// The tensor as an operand of the kernel. Its shape is `S` as written, `?` and all, so
+    /// that the rule sees what the types say (under the static rule a `?` that happens to be
+    /// 1 must still not stretch); the run-time checks then meet the actual sizes.
+    pub(crate) fn operand(&self) -> Operand<'_, T> {
+        Operand {
+            shape: S::to_dyn(),
+            sizes: self.sizes(),
+            strides: None,
+            data: self.data(),
+        }
+    }
+
+    /// `S` with its `?` sizes taken from `sizes` (all of `S`'s sizes, in order).
+    fn resolved(sizes: &[usize]) -> Result<DynShape, Error> {
+        S::to_dyn().resolve(sizes)
+    }
+
+    /// `S` when every size is static.
+    fn static_shape() -> Result<DynShape, Error> {
+        let shape = S::to_dyn();
+        match shape.known_sizes() {
+            Some(_) => Ok(shape),
+            None => Err(Error::UnknownSize { shape }),
+        }
+    }
+
+    /// A tensor of a fully static shape from its data in row-major order.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert!(Tensor::<u8, shape![2, 3]>::from_vec(vec![0; 6]).is_ok());
+    /// assert!(Tensor::<u8, shape![2, 3]>::from_vec(vec![0; 5]).is_err());
+    /// assert!(Tensor::<u8, shape![?, 3]>::from_vec(vec![0; 6]).is_err()); // say the `?` size
+    /// ```
+    pub fn from_vec(data: Vec<T>) -> Result<Self, Error> {
+        Self::wrap(DynTensor::from_vec(Self::static_shape()?, data)?)
+    }
+
+    /// A tensor from its sizes (all of them, `?` ones included) and its data.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<u8, shape![?, 3]>::from_vec_sized(&[2, 3], vec![0; 6])?;
+    /// assert_eq!(t.sizes(), &[2, 3]);
+    /// assert!(Tensor::<u8, shape![?, 3]>::from_vec_sized(&[2, 4], vec![0; 8]).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn from_vec_sized(sizes: &[usize], data: Vec<T>) -> Result<Self, Error> {
+        Self::wrap(DynTensor::from_vec(Self::resolved(sizes)?, data)?)
+    }
+
+    /// A tensor whose element at each index is `f(index)`, with the given sizes.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<usize, shape![?, 2]>::from_fn(&[2, 2], |i| i[0] + i[1])?;
+    /// assert_eq!(t.data(), &[0, 1, 1, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn from_fn(sizes: &[usize], f: impl FnMut(&[usize]) -> T) -> Result<Self, Error> {
+        Self::wrap(DynTensor::from_fn(Self::resolved(sizes)?, f)?)
+    }
+
+    /// A tensor of a fully static shape with every element `value`.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<f64, shape![2]>::full(0.5)?.data(), &[0.5, 0.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn full(value: T) -> Result<Self, Error>
+    where
+        T: Clone,
+    {
+        Self::wrap(DynTensor::full(Self::static_shape()?, value)?)
+    }
+
+    /// Checked conversion from a run-time tensor: same rank, names, and static sizes as `S`.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, DynTensor, Tensor};
+    /// names!(H);
+    /// let d = DynTensor::full("[H: 2, 3]".parse()?, 0)?;
+    /// assert!(Tensor::<i32, shape![H, 3]>::from_dyn(d.clone()).is_ok());
+    /// assert!(Tensor::<i32, shape![H, 4]>::from_dyn(d).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn from_dyn(tensor: DynTensor<T>) -> Result<Self, Error> {
+        let expected = Self::resolved(tensor.sizes())?;
+        if &expected != tensor.shape() {
+            return Err(Error::SizesMismatch {
+                shape: S::to_dyn(),
+                sizes: tensor.sizes().to_vec(),
+            });
+        }
+        Self::wrap(tensor)
+    }
+
+    /// The tensor holding a run-time tensor's data, which the caller has checked against `S`.
+    fn wrap(checked: DynTensor<T>) -> Result<Self, Error> {
+        let sizes = checked.sizes().to_vec();
+        Ok(Self::from_parts(&sizes, checked.into_vec()))
+    }
+
+    /// A tensor of a fully static shape with every element zero.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<f32, shape![2]>::zeros()?.data(), &[0.0, 0.0]);
+    /// assert!(Tensor::<f32, shape![?]>::zeros().is_err()); // say the `?` size: zeros_sized
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zeros() -> Result<Self, Error>
+    where
+        T: Clone + num_traits::Zero,
+    {
+        Self::full(T::zero())
+    }
+
+    /// A tensor of a fully static shape with every element one.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![3]>::ones()?.data(), &[1, 1, 1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn ones() -> Result<Self, Error>
+    where
+        T: Clone + num_traits::One,
+    {
+        Self::full(T::one())
+    }
+
+    /// A tensor of zeros with the given sizes (all of them, `?` ones included).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<i64, shape![?, 2]>::zeros_sized(&[2, 2])?.data(), &[0; 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zeros_sized(sizes: &[usize]) -> Result<Self, Error>
+    where
+        T: Clone + num_traits::Zero,
+    {
+        Self::wrap(DynTensor::full(Self::resolved(sizes)?, T::zero())?)
+    }
+
+    /// A tensor of ones with the given sizes (all of them, `?` ones included).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<f64, shape![?]>::ones_sized(&[2])?.data(), &[1.0, 1.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn ones_sized(sizes: &[usize]) -> Result<Self, Error>
+    where
+        T: Clone + num_traits::One,
+    {
+        Self::wrap(DynTensor::full(Self::resolved(sizes)?, T::one())?)
+    }
+
+    /// A tensor of a fully static shape from nested arrays, outermost axis first. The
+    /// array's dimensions must be `S`'s sizes; anything else does not compile.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 3]>::from_array([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(t.data(), &[1, 2, 3, 4, 5, 6]);
+    /// let s = Tensor::<i32, shape![]>::from_array(7);
+    /// assert_eq!(s.data(), &[7]);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3, 2]>::from_array([[1, 2, 3], [4, 5, 6]]); // 2x3, not 3x2
+    /// ```
+    pub fn from_array<A: NestedArray<T, D>, D>(array: A) -> Self {
+        const {
+            assert!(
+                dims_are(A::DIMS, S::SIZES),
+                "from_array: the array's dimensions are not the shape's static sizes"
+            )
+        };
+        Self::from_parts(A::DIMS, array.into_elements())
+    }
+
+    /// The elements in row-major order.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.iter().max(), Some(&3));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn iter(&self) -> core::slice::Iter<'_, T> {
+        self.data().iter()
+    }
+
+    /// The data, row-major, for writing.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
+    /// t.data_mut()[1] = 5;
+    /// assert_eq!(t.data(), &[1, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn data_mut(&mut self) -> &mut [T] {
+        self.data.as_mut_slice()
+    }
+
+    /// The data, row-major, by value.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![2]>::from_vec(vec![4, 5])?.into_vec(), vec![4, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn into_vec(self) -> Vec<T> {
+        self.data.into_vec()
+    }
+
+    /// Narrowcasting (SPEC §11): the same elements without the axes that are statically 1;
+    /// when every axis is statically 1, the element itself. A `?` axis stays, whatever its
+    /// run-time size; only the outer level of a nested tensor is narrowed.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![1, 3, 1]>::from_vec(vec![1, 2, 3])?;
+    /// let n: Tensor<i32, shape![3]> = t.narrow();
+    /// assert_eq!(n.data(), &[1, 2, 3]);
+    /// let one = Tensor::<i32, shape![1, 1, 1]>::from_vec(vec![42])?;
+    /// let x: i32 = one.narrow(); // [1, 1, 1] of i32 gives i32
+    /// assert_eq!(x, 42);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn narrow(self) -> <Narrow<S> as ElementOr<T>>::Out
+    where
+        S::Rev: DropOnes,
+        <S::Rev as DropOnes>::Out: FromRev,
+        Narrow<S>: ElementOr<T> + Shape,
+    {
+        let kept = self
+            .sizes()
+            .iter()
+            .zip(S::SIZES)
+            .filter(|(_, known)| **known != Some(1))
+            .map(|(&n, _)| n)
+            .collect::<Vec<_>>();
+        <Narrow<S> as ElementOr<T>>::wrap(&kept, self.data.into_vec())
+    }
+
+    /// The run-time tensor.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<u8, shape![2]>::full(1)?;
+    /// assert_eq!(t.into_dyn().shape().to_string(), "[2]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn into_dyn(self) -> DynTensor<T> {
+        let (shape, sizes) = (self.shape(), self.sizes().to_vec());
+        DynTensor::from_parts(shape, sizes, self.data.into_vec())
+    }
+
+    /// The run-time tensor, copied.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<u8, shape![?]>::from_vec_sized(&[3], vec![1, 2, 3])?;
+    /// assert_eq!(t.to_dyn().shape().to_string(), "[3]");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn to_dyn(&self) -> DynTensor<T>
+    where
+        T: Clone,
+    {
+        DynTensor::from_parts(self.shape(), self.sizes().to_vec(), self.data().to_vec())
+    }
+
+    /// The sizes, `?` ones resolved.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![?, 2]>::from_vec_sized(&[1, 2], vec![0, 0])?.sizes(), &[1, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes[..S::RANK]
+    }
+
+    /// The data, row-major.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// assert_eq!(Tensor::<u8, shape![2]>::from_vec(vec![4, 5])?.data(), &[4, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn data(&self) -> &[T] {
+        self.data.as_slice()
+    }
+
+    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`].
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
+    /// assert_eq!(*a.at(&[999, 1, 1000, 2000])?, 4);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn at(&self, index: &[usize]) -> Result<&T, Error> {
+        let sizes = self.sizes();
+        match iab_offset(sizes, &row_major(sizes), index) {
+            Ok(offset) => Ok(&self.data()[offset]),
+            Err(reason) => Err(Error::Index {
+                shape: self.shape(),
+                reason,
+            }),
+        }
+    }
+
+    /// [`at`](Self::at) for writing.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
+    /// *a.at_mut(&[999, 1])? = 5;
+    /// assert_eq!(a.data(), &[3, 5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn at_mut(&mut self, index: &[usize]) -> Result<&mut T, Error> {
+        let offset = match iab_offset(self.sizes(), &row_major(self.sizes()), index) {
+            Ok(offset) => offset,
+            Err(reason) => {
+                return Err(Error::Index {
+                    shape: self.shape(),
+                    reason,
+                })
+            }
+        };
+        Ok(&mut self.data.as_mut_slice()[offset])
+    }
+
+}

@@ -1,0 +1,234 @@
+//! Elementwise operations between typed tensors: the rule, the plan and the kernel each
+//! operation runs on. When every shape is static the plan is a compile-time constant and the
+//! kernel runs over a layout worked out at compile time; otherwise the rule runs on the shapes
+//! as written (`?` and all) and the run-time checks meet the actual sizes.
+
+use crate::prelude::*;
+
+use super::static_kernel::{zip_static, StaticLayout};
+use super::strided::zip_operands;
+use super::typed::Tensor;
+use crate::dynamic::plan::StaticPlan;
+use crate::error::Error;
+use crate::rule::Assign;
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::rule::RuleMarker;
+use crate::typed::shape::Shape;
+use crate::typed::storage::{Buffer, Storage};
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// `f(self, rhs)` elementwise by the named rule; fails only on a `?` size that does not
+    /// fit (the shapes are checked at compile time).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2])?;
+    /// let b = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert!(a.try_zip_with(&b, |x, y| x + y).is_err()); // 2 against 3
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_zip_with<U: Copy, V, B>(
+        &self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, U) -> V,
+    ) -> Result<Tensor<V, Broadcast<S, B>>, Error>
+    where
+        T: Copy,
+        S: BroadcastWith<B>,
+        B: Storage<U>,
+        Broadcast<S, B>: Storage<V>,
+    {
+        self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| f(*x, *y))
+    }
+
+    /// The kernel under a run-time rule whose output type `O` the caller has checked.
+    ///
+    /// When all three shapes are static the plan is a compile-time constant: no check is
+    /// left, and the kernel runs over a layout worked out at compile time.
+    pub(crate) fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
+        &self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<Tensor<V, O>, Error> {
+        if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
+            let layout = const { static_layout::<P, S, B, O>() };
+            let mut data = Vec::with_capacity(layout.total());
+            zip_static(&layout, self.data(), rhs.data(), &mut data, f);
+            return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
+        }
+        let mut data = Vec::new();
+        let (_, sizes) = zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, f)?;
+        Ok(Tensor::from_parts(&sizes, data))
+    }
+
+    /// [`zip_by`](Self::zip_by) into `out`, which is left as it was on error.
+    pub(crate) fn zip_into<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
+        &self,
+        rhs: &Tensor<U, B>,
+        out: &mut Tensor<V, O>,
+        f: impl Fn(&T, &U) -> V,
+    ) -> Result<(), Error> {
+        if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
+            let layout = const { static_layout::<P, S, B, O>() };
+            zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), f);
+            return Ok(());
+        }
+        let mut sizes = Vec::new();
+        out.data.write_with(|data| {
+            let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
+            sizes = s;
+            Ok::<(), Error>(())
+        })?;
+        out.sizes[..sizes.len()].copy_from_slice(&sizes);
+        Ok(())
+    }
+
+    /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
+    pub(crate) fn assign_by<U, B: Storage<U>>(
+        &mut self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(&T, &U) -> T,
+    ) -> Result<(), Error> {
+        let mut data = Vec::new();
+        zip_operands(Assign::RULE, self.operand(), rhs.operand(), &mut data, f)?;
+        // The assignment rule keeps the destination's shape, sizes included.
+        self.data = match S::Buf::from_vec(data) {
+            Ok(buf) => buf,
+            Err(_) => unreachable!("the assignment rule keeps the element count"),
+        };
+        Ok(())
+    }
+
+    /// `f` applied to every element, borrowed.
+    pub(crate) fn map_ref<V>(&self, f: impl Fn(&T) -> V) -> Tensor<V, S>
+    where
+        S: Storage<V>,
+    {
+        Tensor::from_parts(self.sizes(), self.data().iter().map(f).collect())
+    }
+}
+
+impl<T: Copy, S: Storage<T>> Tensor<T, S> {
+    /// `f(self, rhs)` elementwise under the rule `R` (a marker of [`rule`](crate::rule)): the
+    /// shapes are checked at compile time, `?` sizes at run time.
+    ///
+    /// ```
+    /// use shapecast::{rule::Pdpd, rule::Start, shape, Tensor};
+    /// let a = Tensor::<i32, shape![2, 3, 2]>::from_fn(&[2, 3, 2], |i| i[1] as i32)?;
+    /// let b = Tensor::<i32, shape![3, 1]>::from_vec(vec![10, 20, 30])?;
+    /// let c = a.zip_with_rule::<Pdpd<Start<1>>, _, _, _>(&b, |x, y| x + y)?;
+    /// assert_eq!(*c.at(&[1, 2, 1])?, 32);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn zip_with_rule<R: RuleMarker, U: Copy, V, B>(
+        &self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, U) -> V,
+    ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
+    where
+        S: BroadcastsUnder<R, B>,
+        B: Storage<U>,
+        BroadcastBy<R, S, B>: Storage<V>,
+    {
+        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, |x, y| f(*x, *y))
+    }
+
+    /// `f` applied to every element.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
+    /// assert_eq!(t.map(|x| x * x).data(), &[1, 4, 9]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn map<V>(&self, f: impl Fn(T) -> V) -> Tensor<V, S>
+    where
+        S: Storage<V>,
+    {
+        self.map_ref(|&x| f(x))
+    }
+
+    /// `self = f(self, rhs)` by the assignment rule (SPEC §10): `rhs` broadcasts into `self`,
+    /// whose shape never changes; fails only on a `?` size that does not fit.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![3, 3]>::full(0)?;
+    /// a.try_assign_with(&Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?, |_, y| y)?;
+    /// assert_eq!(a.data(), &[1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_assign_with<U: Copy, B: Storage<U>>(
+        &mut self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, U) -> T,
+    ) -> Result<(), Error>
+    where
+        S: BroadcastsUnder<Assign, B>,
+    {
+        self.assign_by(rhs, |x, y| f(*x, *y))
+    }
+
+    /// Copies `rhs` into `self` by the assignment rule (TML's `a = b`).
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let mut a = Tensor::<i32, shape![2]>::full(0)?;
+    /// a.assign(&Tensor::<i32, shape![]>::from_vec(vec![7])?);
+    /// assert_eq!(a.data(), &[7, 7]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn assign<B: Storage<T>>(&mut self, rhs: &Tensor<T, B>)
+    where
+        S: BroadcastsUnder<Assign, B>,
+    {
+        self.try_assign_with(rhs, |_, y| y)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+
+/// Whether every size is static.
+const fn all_static(sizes: &[Option<usize>]) -> bool {
+    let mut i = 0;
+    while i < sizes.len() {
+        if sizes[i].is_none() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The sizes of a shape whose sizes are all static.
+fn static_sizes(sizes: &[Option<usize>]) -> Vec<usize> {
+    sizes.iter().map(|n| n.unwrap_or(1)).collect()
+}
+
+/// The compile-time layout of `O = f(S, B)` by the plan of `P`.
+const fn static_layout<P: PlanFor<S, B>, S: Shape, B: Shape, O: Shape>() -> StaticLayout {
+    StaticLayout::new(O::SIZES, &P::PLAN, S::SIZES, B::SIZES)
+}
+
+/// Where a typed operation takes its rule and its constant plan from: a rule marker's
+/// [`BroadcastsUnder`], or [`BroadcastWith`] for the named rule (the bound the operators
+/// carry).
+pub(crate) trait PlanFor<S, B> {
+    const RULE: crate::Rule;
+    const PLAN: StaticPlan;
+}
+
+/// The plan of `S: BroadcastsUnder<R, B>`.
+pub(crate) struct ByRule<R>(core::marker::PhantomData<R>);
+impl<R: RuleMarker, S: BroadcastsUnder<R, B>, B: Shape> PlanFor<S, B> for ByRule<R> {
+    const RULE: crate::Rule = R::RULE;
+    const PLAN: StaticPlan = <S as BroadcastsUnder<R, B>>::STATIC_PLAN;
+}
+
+/// The plan of `S: BroadcastWith<B>` (the named rule).
+pub(crate) struct ByNamed;
+impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
+    const RULE: crate::Rule = crate::Rule::Named;
+    const PLAN: StaticPlan = <S as BroadcastWith<B>>::STATIC_PLAN;
+}
+
