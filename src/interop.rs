@@ -34,9 +34,9 @@ use crate::error::Error;
 #[allow(unused_imports)]
 use crate::prelude::*;
 use crate::tensor::DynTensor;
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
-use crate::tensor::{Tensor, TensorView, TensorViewMut};
 
 /// An owned array's elements in row-major order: its own buffer when the layout allows,
 /// a copy otherwise.

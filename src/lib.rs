@@ -195,12 +195,12 @@ pub use tensor::kernel;
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::rule::{self, RuleMarker};
-pub use typed::narrow::Narrow;
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
-pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::statik::{Col, Row};
+pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```
@@ -297,6 +297,7 @@ struct ReadmeDoctests;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::typed::name::*;
+    pub use crate::typed::sealed::Sealed;
     pub use typenum;
 }
 

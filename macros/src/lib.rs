@@ -78,8 +78,8 @@ impl Parse for ShapeSpec {
     }
 }
 
-/// The ranks the type level supports (tuples of up to this many axes).
-const MAX_TYPE_RANK: usize = 16;
+mod max_rank;
+use max_rank::MAX_TYPE_RANK;
 
 /// Whether typenum's `Const<N>: ToUInt` covers `n`: 0..=1024, 2^k, 2^k - 1 and 10^k.
 fn in_typenum_table(n: usize) -> bool {
@@ -243,6 +243,8 @@ pub fn names(input: TokenStream) -> TokenStream {
                 type Resize<__ShapecastNew> = #marker<__ShapecastNew>;
                 const NAME: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);
             }
+
+            impl<__ShapecastSize> ::shapecast::__private::Sealed for #marker<__ShapecastSize> {}
 
             impl ::shapecast::__private::NameId for #marker {
                 type Bits = #id;

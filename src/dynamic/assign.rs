@@ -13,7 +13,7 @@
 //! ```
 
 use crate::dynamic::named::{finish, pairing};
-use crate::dynamic::plan::{refuse, Broadcasted, NamePolicy, SizePolicy};
+use crate::dynamic::plan::{refuse, Broadcasted};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, Reason};
@@ -36,12 +36,5 @@ pub fn broadcast(dst: &DynShape, src: &DynShape) -> Result<Broadcasted, Error> {
         return Err(refuse(Rule::Assign, dst, src, reason));
     }
     let pairing = pairing(dst, src);
-    finish(
-        Rule::Assign,
-        dst,
-        src,
-        pairing,
-        SizePolicy::Into,
-        NamePolicy::Lhs,
-    )
+    finish(Rule::Assign, dst, src, pairing)
 }

@@ -12,7 +12,7 @@
 //! ```
 
 use crate::dynamic::named::{finish, pairing};
-use crate::dynamic::plan::{Broadcasted, NamePolicy, SizePolicy};
+use crate::dynamic::plan::Broadcasted;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -27,12 +27,5 @@ use crate::error::Error;
 /// ```
 pub fn broadcast(input: &DynShape, target: &DynShape) -> Result<Broadcasted, Error> {
     let pairing = pairing(input, target);
-    finish(
-        Rule::Bidirectional,
-        input,
-        target,
-        pairing,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    finish(Rule::Bidirectional, input, target, pairing)
 }

@@ -11,7 +11,7 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::dynamic::strict::identical;
@@ -39,12 +39,5 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
         },
         _ => return identical(Rule::Compare, lhs, rhs),
     };
-    combine(
-        Rule::Compare,
-        lhs,
-        rhs,
-        plan,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    combine(Rule::Compare, lhs, rhs, plan)
 }

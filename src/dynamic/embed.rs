@@ -18,7 +18,7 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynAxis, DynShape, Size};
 use crate::error::{Error, Reason, Refusal, Side};
@@ -65,14 +65,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
             rhs: partner,
         }
     };
-    combine(
-        Rule::Embed,
-        lhs,
-        rhs,
-        plan,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    combine(Rule::Embed, lhs, rhs, plan)
 }
 
 /// Whether axis `a` of `f` and axis `b` of `e` may be a pair: sizes possibly compatible, and

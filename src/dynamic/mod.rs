@@ -28,8 +28,8 @@ pub mod pdpd;
 pub mod plan;
 pub mod rule;
 pub mod shape;
-pub mod strict;
 pub mod statik;
+pub mod strict;
 
 use crate::error::Error;
 use plan::Broadcasted;

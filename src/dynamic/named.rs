@@ -16,7 +16,7 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynShape, Name};
 use crate::error::{Error, Reason, Side};
@@ -31,14 +31,7 @@ use crate::error::{Error, Reason, Side};
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     let pairing = pairing(lhs, rhs);
-    finish(
-        Rule::Named,
-        lhs,
-        rhs,
-        pairing,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    finish(Rule::Named, lhs, rhs, pairing)
 }
 
 /// How the named rule paired two shapes.
@@ -104,19 +97,15 @@ pub(crate) fn finish(
     lhs: &DynShape,
     rhs: &DynShape,
     pairing: Pairing,
-    sizes: SizePolicy,
-    names: NamePolicy,
 ) -> Result<Broadcasted, Error> {
-    combine(rule, lhs, rhs, pairing.plan, sizes, names).map_err(|err| {
-        match (err, pairing.orphans) {
-            (Error::Refused(mut r), Some((side, names))) => {
-                if let Reason::Names { axis, .. } = r.reason {
-                    r.reason = Reason::NoNamesake { side, names, axis };
-                }
-                Error::Refused(r)
+    combine(rule, lhs, rhs, pairing.plan).map_err(|err| match (err, pairing.orphans) {
+        (Error::Refused(mut r), Some((side, names))) => {
+            if let Reason::Names { axis, .. } = r.reason {
+                r.reason = Reason::NoNamesake { side, names, axis };
             }
-            (err, _) => err,
+            Error::Refused(r)
         }
+        (err, _) => err,
     })
 }
 

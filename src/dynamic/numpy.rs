@@ -11,7 +11,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -26,14 +26,7 @@ use crate::error::Error;
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     let plan = right_aligned(lhs.rank(), rhs.rank());
-    combine(
-        Rule::Numpy,
-        lhs,
-        rhs,
-        plan,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    combine(Rule::Numpy, lhs, rhs, plan)
 }
 
 /// The plan of right alignment: output rank is the larger rank, missing leading axes are

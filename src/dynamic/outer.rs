@@ -13,7 +13,7 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -61,14 +61,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
             push(None, Some(j));
         }
     }
-    combine(
-        Rule::Outer,
-        lhs,
-        rhs,
-        plan,
-        SizePolicy::Broadcast,
-        NamePolicy::Merge,
-    )
+    combine(Rule::Outer, lhs, rhs, plan)
 }
 
 #[cfg(test)]

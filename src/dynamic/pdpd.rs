@@ -18,7 +18,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::dynamic::plan::{combine, refuse, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, refuse, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, Reason};
@@ -73,7 +73,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape, axis: isize) -> Result<Broadcas
             .map(|i| i.checked_sub(start).filter(|&j| j < rank_b))
             .collect(),
     };
-    combine(rule, lhs, rhs, plan, SizePolicy::Into, NamePolicy::Lhs)
+    combine(rule, lhs, rhs, plan)
 }
 
 #[cfg(test)]

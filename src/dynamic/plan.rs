@@ -22,8 +22,9 @@ use crate::prelude::*;
 use core::fmt;
 
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK};
-use crate::dynamic::shape::MAX_TYPED_RANK;
+use crate::dynamic::shape::{
+    first_repeat, DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK,
+};
 use crate::error::{Error, Reason, Refusal};
 
 /// For every output axis, the axis of the left and of the right operand that feeds it, or
@@ -243,7 +244,7 @@ impl Broadcasted {
                     let r = self.plan.rhs[i].map_or(1, |k| rhs[k]);
                     match self.rule.size_policy() {
                         // Rules that broadcast into the left keep its sizes.
-                        SizePolicy::Into => l,
+                        SizePolicy::IntoLhs => l,
                         _ if l == 1 => r,
                         _ => l,
                     }
@@ -255,6 +256,20 @@ impl Broadcasted {
 }
 
 impl Rule {
+    /// How this rule treats the names of a pair.
+    pub(crate) fn name_policy(self) -> NamePolicy {
+        match self {
+            Rule::Numpy
+            | Rule::Named
+            | Rule::Outer
+            | Rule::Embed
+            | Rule::Bidirectional
+            | Rule::Static => NamePolicy::Merge,
+            Rule::Strict | Rule::Compare => NamePolicy::Identical,
+            Rule::Pdpd { .. } | Rule::Assign => NamePolicy::Lhs,
+        }
+    }
+
     /// How this rule treats the sizes of a pair (shared by both levels for run-time checks).
     pub(crate) fn size_policy(self) -> SizePolicy {
         match self {
@@ -263,7 +278,7 @@ impl Rule {
             }
             Rule::Static => SizePolicy::StaticOnly,
             Rule::Strict | Rule::Compare => SizePolicy::Exact,
-            Rule::Pdpd { .. } | Rule::Assign => SizePolicy::Into,
+            Rule::Pdpd { .. } | Rule::Assign => SizePolicy::IntoLhs,
         }
     }
 }
@@ -278,7 +293,7 @@ pub(crate) enum SizePolicy {
     /// Equal sizes only (strict, compare).
     Exact,
     /// The right must be 1 or equal the left; the output is the left (assign, pdpd).
-    Into,
+    IntoLhs,
 }
 
 /// How a rule treats the names of a pair.
@@ -299,7 +314,7 @@ pub(crate) fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, O
     let cond = match policy {
         SizePolicy::Broadcast => Condition::Broadcastable,
         SizePolicy::StaticOnly | SizePolicy::Exact => Condition::Equal,
-        SizePolicy::Into => Condition::RhsFits,
+        SizePolicy::IntoLhs => Condition::RhsFits,
     };
     match (policy, l, r) {
         (_, Known(n), Known(m)) => {
@@ -308,9 +323,9 @@ pub(crate) fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, O
                     Condition::Broadcastable.holds(n, m)
                 }
                 SizePolicy::Exact => n == m,
-                SizePolicy::Into => m == n || m == 1,
+                SizePolicy::IntoLhs => m == n || m == 1,
             };
-            let out = if policy == SizePolicy::Into || m == 1 {
+            let out = if policy == SizePolicy::IntoLhs || m == 1 {
                 n
             } else {
                 m
@@ -324,8 +339,8 @@ pub(crate) fn pair_size(policy: SizePolicy, l: Size, r: Size) -> Option<(Size, O
         (SizePolicy::Broadcast | SizePolicy::StaticOnly, Unknown, Known(1)) => {
             Some((Unknown, None))
         }
-        (SizePolicy::Into, Unknown, Known(1)) => Some((Unknown, None)),
-        (SizePolicy::Into, _, _) => Some((l, Some(cond))),
+        (SizePolicy::IntoLhs, Unknown, Known(1)) => Some((Unknown, None)),
+        (SizePolicy::IntoLhs, _, _) => Some((l, Some(cond))),
         (_, Known(n), Unknown) | (_, Unknown, Known(n)) => Some((Known(n), Some(cond))),
         (_, Unknown, Unknown) => Some((Unknown, Some(cond))),
     }
@@ -358,9 +373,8 @@ pub(crate) fn combine(
     lhs: &DynShape,
     rhs: &DynShape,
     plan: Plan,
-    sizes: SizePolicy,
-    names: NamePolicy,
 ) -> Result<Broadcasted, Error> {
+    let (sizes, names) = (rule.size_policy(), rule.name_policy());
     fn get(shape: &DynShape, k: Option<usize>) -> Option<&DynAxis> {
         k.map(|k| &shape.axes()[k])
     }
@@ -421,17 +435,14 @@ pub(crate) fn combine(
             max: MAX_RANK,
         });
     }
-    for (i, axis) in axes.iter().enumerate() {
-        if let Some(name) = &axis.name {
-            if let Some(j) = axes[..i].iter().position(|a| a.name.as_ref() == Some(name)) {
-                let reason = Reason::RepeatedName {
-                    name: name.clone(),
-                    first: j,
-                    second: i,
-                };
-                return Err(refuse(rule, lhs, rhs, reason));
-            }
-        }
+    if let Some((first, second)) = first_repeat(&axes) {
+        let name = axes[second].name.clone().expect("a repeat is named");
+        let reason = Reason::RepeatedName {
+            name,
+            first,
+            second,
+        };
+        return Err(refuse(rule, lhs, rhs, reason));
     }
     Ok(Broadcasted {
         rule,
@@ -482,7 +493,6 @@ impl StaticPlan {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,7 +527,7 @@ mod tests {
 
     #[test]
     fn into_policy_keeps_the_left() {
-        let p = SizePolicy::Into;
+        let p = SizePolicy::IntoLhs;
         assert_eq!(pair_size(p, Known(3), Known(1)), Some((Known(3), None)));
         assert_eq!(pair_size(p, Known(1), Known(3)), None);
         assert_eq!(

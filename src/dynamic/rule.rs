@@ -52,31 +52,46 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order of the rule book (PDPD with its default axis).
+    ///
+    /// ```
+    /// assert_eq!(shapecast::Rule::ALL.len(), shapecast::Rule::NAMES.len());
+    /// ```
+    pub const ALL: [Rule; 10] = [
+        Rule::Numpy,
+        Rule::Named,
+        Rule::Outer,
+        Rule::Embed,
+        Rule::Strict,
+        Rule::Compare,
+        Rule::Static,
+        Rule::Pdpd { axis: -1 },
+        Rule::Bidirectional,
+        Rule::Assign,
+    ];
+
     /// The rules' names, as the CLI and the conformance cases spell them.
     ///
     /// ```
     /// assert_eq!(shapecast::Rule::NAMES.len(), 10);
     /// ```
-    pub const NAMES: [&'static str; 10] = [
-        "numpy",
-        "named",
-        "outer",
-        "embed",
-        "strict",
-        "compare",
-        "static",
-        "pdpd",
-        "bidirectional",
-        "assign",
-    ];
+    pub const NAMES: [&'static str; 10] = {
+        let mut names = [""; 10];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Rule::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
-    /// The rule's name.
+    /// The rule's name: the one place a rule's spelling is written.
     ///
     /// ```
     /// use shapecast::Rule;
     /// assert_eq!(Rule::Pdpd { axis: 1 }.name(), "pdpd");
     /// ```
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Rule::Numpy => "numpy",
             Rule::Named => "named",
@@ -105,25 +120,16 @@ impl fmt::Display for Rule {
 /// assert!(err.to_string().starts_with("unknown rule \"cubist\""));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown rule {0:?} (one of: numpy named outer embed strict compare static pdpd bidirectional assign)")]
+#[error("unknown rule {0:?} (one of: {names})", names = Rule::NAMES.join(" "))]
 pub struct UnknownRule(pub String);
 
 impl FromStr for Rule {
     type Err = UnknownRule;
 
     fn from_str(s: &str) -> Result<Rule, UnknownRule> {
-        Ok(match s {
-            "numpy" => Rule::Numpy,
-            "named" => Rule::Named,
-            "outer" => Rule::Outer,
-            "embed" => Rule::Embed,
-            "strict" => Rule::Strict,
-            "compare" => Rule::Compare,
-            "static" => Rule::Static,
-            "pdpd" => Rule::Pdpd { axis: -1 },
-            "bidirectional" => Rule::Bidirectional,
-            "assign" => Rule::Assign,
-            _ => return Err(UnknownRule(s.to_string())),
-        })
+        Rule::ALL
+            .into_iter()
+            .find(|rule| rule.name() == s)
+            .ok_or_else(|| UnknownRule(s.to_string()))
     }
 }

@@ -41,6 +41,19 @@ pub const MAX_RANK: usize = 64;
 /// ```
 pub const MAX_TYPED_RANK: usize = 16;
 
+/// The first name that occurs twice among `axes`: the positions of its first and second
+/// occurrence. The one scan for repeated names at run time (shapes, rule outputs); the type
+/// level's twin is the `const fn` behind [`Shape::to_dyn`](crate::Shape::to_dyn).
+pub(crate) fn first_repeat(axes: &[DynAxis]) -> Option<(usize, usize)> {
+    axes.iter().enumerate().find_map(|(i, axis)| {
+        let name = axis.name.as_ref()?;
+        let j = axes[..i]
+            .iter()
+            .position(|a| a.name.as_ref() == Some(name))?;
+        Some((j, i))
+    })
+}
+
 /// The size of one axis: a number, or `?` when it is known only at run time.
 ///
 /// ```
@@ -258,16 +271,16 @@ impl DynShape {
                 max: MAX_RANK,
             });
         }
-        for (i, axis) in axes.iter().enumerate() {
-            if let Some(name) = &axis.name {
-                if let Some(j) = axes[..i].iter().position(|a| a.name.as_ref() == Some(name)) {
-                    return Err(Error::RepeatedName {
-                        name: name.to_string(),
-                        first: j,
-                        second: i,
-                    });
-                }
-            }
+        if let Some((first, second)) = first_repeat(&axes) {
+            return Err(Error::RepeatedName {
+                name: axes[second]
+                    .name
+                    .as_ref()
+                    .map(Name::to_string)
+                    .unwrap_or_default(),
+                first,
+                second,
+            });
         }
         Ok(DynShape { axes })
     }

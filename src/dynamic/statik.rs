@@ -15,7 +15,7 @@
 //! ```
 
 use crate::dynamic::named::{finish, pairing};
-use crate::dynamic::plan::{Broadcasted, NamePolicy, SizePolicy};
+use crate::dynamic::plan::Broadcasted;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -30,14 +30,7 @@ use crate::error::Error;
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
-    finish(
-        Rule::Static,
-        lhs,
-        rhs,
-        pairing(lhs, rhs),
-        SizePolicy::StaticOnly,
-        NamePolicy::Merge,
-    )
+    finish(Rule::Static, lhs, rhs, pairing(lhs, rhs))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, refuse, Broadcasted, NamePolicy, Plan, SizePolicy};
+use crate::dynamic::plan::{combine, refuse, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, Reason};
@@ -41,14 +41,7 @@ pub(crate) fn identical(rule: Rule, lhs: &DynShape, rhs: &DynShape) -> Result<Br
         lhs: same.clone(),
         rhs: same,
     };
-    combine(
-        rule,
-        lhs,
-        rhs,
-        plan,
-        SizePolicy::Exact,
-        NamePolicy::Identical,
-    )
+    combine(rule, lhs, rhs, plan)
 }
 
 #[cfg(test)]

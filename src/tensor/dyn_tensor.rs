@@ -16,11 +16,11 @@
 
 use crate::prelude::*;
 
+use super::kernel::row_major;
+use super::strided::{iab_offset, step, zip_operands, Operand};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use super::kernel::row_major;
-use super::strided::{iab_offset, step, zip_operands, Operand};
 
 /// A tensor whose rank, sizes and names are known at run time. Every size is known (no `?`).
 ///

@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use super::typed::Tensor;
+use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 
 /// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
@@ -39,42 +40,37 @@ pub trait ElementOr<T> {
     fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
 }
 
-impl<T> ElementOr<T> for () {
+impl<T, S: Shape> ElementOr<T> for S
+where
+    S::Rev: ScalarOrTensor<T, S>,
+{
+    type Out = <S::Rev as ScalarOrTensor<T, S>>::Out;
+    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out {
+        <S::Rev as ScalarOrTensor<T, S>>::wrap(sizes, data)
+    }
+}
+
+/// [`ElementOr`] by whether the shape has axes, read off its axis list: the element for the
+/// empty list, a tensor otherwise (one impl each, whatever the rank).
+#[doc(hidden)]
+pub trait ScalarOrTensor<T, S> {
+    type Out;
+    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
+}
+
+impl<T, S> ScalarOrTensor<T, S> for () {
     type Out = T;
     fn wrap(_: &[usize], mut data: Vec<T>) -> T {
         data.pop().expect("a tensor of shape [] holds one element")
     }
 }
 
-macro_rules! element_or {
-    ($($X:ident),+) => {
-        impl<T, $($X: crate::Axis),+> ElementOr<T> for ($($X,)+)
-        where
-            Self: Storage<T>,
-        {
-            type Out = Tensor<T, Self>;
-            fn wrap(sizes: &[usize], data: Vec<T>) -> Tensor<T, Self> {
-                Tensor::from_parts(sizes, data)
-            }
-        }
-    };
+impl<T, S: Storage<T>, X, Xs> ScalarOrTensor<T, S> for (X, Xs) {
+    type Out = Tensor<T, S>;
+    fn wrap(sizes: &[usize], data: Vec<T>) -> Tensor<T, S> {
+        Tensor::from_parts(sizes, data)
+    }
 }
-element_or!(X0);
-element_or!(X0, X1);
-element_or!(X0, X1, X2);
-element_or!(X0, X1, X2, X3);
-element_or!(X0, X1, X2, X3, X4);
-element_or!(X0, X1, X2, X3, X4, X5);
-element_or!(X0, X1, X2, X3, X4, X5, X6);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14);
-element_or!(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15);
 
 /// Nested arrays of `T` with `D` levels (`D` is [`Depth`]`<N>`, inferred): what
 /// [`Tensor::from_array`] takes. A bare `T` is depth 0.
@@ -169,4 +165,3 @@ pub(crate) const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
     }
     true
 }
-

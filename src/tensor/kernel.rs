@@ -44,7 +44,10 @@ use crate::error::Error;
 pub fn frame_strides(plan_side: &[Option<usize>], sizes: &[usize]) -> Result<Vec<usize>, Error> {
     if let Some(k) = plan_side.iter().flatten().find(|&&k| k >= sizes.len()) {
         return Err(Error::Layout {
-            what: format!("the plan names axis {k} of an operand of rank {}", sizes.len()),
+            what: format!(
+                "the plan names axis {k} of an operand of rank {}",
+                sizes.len()
+            ),
         });
     }
     Ok(frame_strides_of(plan_side, sizes, &row_major(sizes)))

@@ -2,7 +2,6 @@
 //! operands, a scalar on the right), their `try_` and `_into` forms, compound assignment by the
 //! assignment rule, comparisons by the comparison rule, and unary `-` and `!`.
 
-
 use core::ops;
 
 use super::elements::Scalar;
@@ -312,4 +311,3 @@ mod tests {
         assert_eq!((&p & &q).data(), &[true, false, false, false]);
     }
 }
-

@@ -161,9 +161,13 @@ pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
             _ => out.put(at, n, (0..n).map(|j| f(&a[oa + j * ia], &b[ob + j * ib]))),
         }
         at += n;
-        if !step(&mut index[..last], &l.sizes[..last], [&l.a[..last], &l.b[..last]], &mut o) {
+        if !step(
+            &mut index[..last],
+            &l.sizes[..last],
+            [&l.a[..last], &l.b[..last]],
+            &mut o,
+        ) {
             return;
         }
     }
 }
-

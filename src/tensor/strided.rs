@@ -137,7 +137,12 @@ impl Iterator for Offsets {
         }
         self.remaining -= 1;
         let here = self.offset[0];
-        step(&mut self.index, &self.sizes, [&self.strides], &mut self.offset);
+        step(
+            &mut self.index,
+            &self.sizes,
+            [&self.strides],
+            &mut self.offset,
+        );
         Some(here)
     }
 
@@ -147,4 +152,3 @@ impl Iterator for Offsets {
 }
 
 impl ExactSizeIterator for Offsets {}
-

@@ -32,9 +32,7 @@ use super::kernel::row_major;
 use super::strided::{iab_offset, Operand};
 use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
 use crate::error::Error;
-use crate::typed::list::FromRev;
-use crate::typed::narrow::{DropOnes, Narrow};
-use crate::typed::shape::Shape;
+use crate::typed::narrow::{Narrow, NarrowShape};
 use crate::typed::storage::{Buffer, Storage};
 
 /// A tensor of `T` with the type-level shape `S`.
@@ -52,7 +50,6 @@ pub struct Tensor<T, S: Storage<T>> {
     pub(super) sizes: [usize; MAX_TYPED_RANK],
     pub(super) data: S::Buf,
 }
-
 
 impl<T, S: Storage<T>> Clone for Tensor<T, S>
 where
@@ -356,9 +353,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// ```
     pub fn narrow(self) -> <Narrow<S> as ElementOr<T>>::Out
     where
-        S::Rev: DropOnes,
-        <S::Rev as DropOnes>::Out: FromRev,
-        Narrow<S>: ElementOr<T> + Shape,
+        S: NarrowShape,
+        Narrow<S>: ElementOr<T>,
     {
         let kept = self
             .sizes()
@@ -460,5 +456,4 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         };
         Ok(&mut self.data.as_mut_slice()[offset])
     }
-
 }

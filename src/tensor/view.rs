@@ -25,14 +25,14 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops;
 
+use super::kernel::{frame_strides_of, row_major};
+use super::strided::{iab_offset, zip_operands, Offsets, Operand};
+use super::typed::Tensor;
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
-use super::kernel::{frame_strides_of, row_major};
 use crate::rule::{Assign, Bidirectional};
-use super::strided::{iab_offset, zip_operands, Offsets, Operand};
-use super::typed::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
 use crate::typed::shape::Shape;
@@ -615,7 +615,6 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         self.view().align_to::<Target>()
     }
 }
-
 
 /// One binary operator on two views, by the named rule.
 macro_rules! view_op {

@@ -187,7 +187,6 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     }
 }
 
-
 /// Whether every size is static.
 const fn all_static(sizes: &[Option<usize>]) -> bool {
     let mut i = 0;
@@ -231,4 +230,3 @@ impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
     const RULE: crate::Rule = crate::Rule::Named;
     const PLAN: StaticPlan = <S as BroadcastWith<B>>::STATIC_PLAN;
 }
-

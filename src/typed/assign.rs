@@ -12,9 +12,9 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::rule::{Compute, Finish};
 use super::list::{Bad, Collect, NotShorter, Unwrap};
 use super::named::NamedOrNumpy;
+use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::IntoLhs;
 use crate::rule::Assign;

@@ -2,6 +2,7 @@
 //! [`Dyn`]) or a name type declared by [`names!`](crate::names) (`H` or `H<S<256>>`).
 
 use super::name::{Anon, NameKind};
+use super::sealed::Sealed;
 use super::size::{AxisSize, Dyn, S};
 
 /// An axis at the type level: its size, its name, and the same axis with another size.
@@ -14,7 +15,7 @@ use super::size::{AxisSize, Dyn, S};
 /// assert_eq!(<H<S<256>> as Axis>::NAME, Some("H"));
 /// assert_eq!(<S<3> as Axis>::NAME, None);
 /// ```
-pub trait Axis {
+pub trait Axis: Sealed {
     /// The size type.
     type Size: AxisSize;
     #[doc(hidden)]

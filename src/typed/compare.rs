@@ -9,12 +9,12 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::rule::{Compute, Finish};
 use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap};
 use super::numpy::ZipOrRefuse;
 use super::numpy::ZipRight;
+use super::rule::{Compute, Finish};
 use super::shape::Shape;
-use super::size::policy::{Bcast, Exact};
+use super::size::policy::{Broadcast, Exact};
 use super::strict::Identical;
 use crate::rule::Compare;
 use crate::RanksDiffer;
@@ -25,7 +25,7 @@ pub trait CompareCase<RA, RB> {
     /// The output elements, last first.
     type Out;
 }
-impl<RA: ZipRight<RB, Bcast>, RB> CompareCase<RA, RB> for B1 {
+impl<RA: ZipRight<RB, Broadcast>, RB> CompareCase<RA, RB> for B1 {
     type Out = RA::Out;
 }
 impl<RA: NotShorter<RB>, RB: NotShorter<RA>> CompareCase<RA, RB> for B0

@@ -13,12 +13,12 @@
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::rule::{Compute, Finish};
 use super::list::{At, Bad, Collect, Ins, NameInTagged, NotShorter, Unwrap};
 use super::name::{Anon, NameId, Named, SameBits};
 use super::named::Orient;
+use super::rule::{Compute, Finish};
 use super::shape::Shape;
-use super::size::policy::Bcast;
+use super::size::policy::Broadcast;
 use super::size::{AxisSize, SameSize};
 use crate::rule::Embed;
 use crate::{LhsAxis, NoMatch, RhsAxis};
@@ -46,11 +46,11 @@ impl<Q: Leftover<Sw>, Fa, Ea, Sw> EmbedWalk<Q, Fa, Ea, Sw> for () {
 }
 impl<const I: usize, X, Xs, Fa, Ea, Sw> EmbedWalk<(), Fa, Ea, Sw> for (At<I, X>, Xs)
 where
-    (Sw, Bcast): Orient<At<I, X>, Ins>,
+    (Sw, Broadcast): Orient<At<I, X>, Ins>,
     Xs: EmbedWalk<(), Fa, Ea, Sw>,
 {
     type Out = (
-        <(Sw, Bcast) as Orient<At<I, X>, Ins>>::Out,
+        <(Sw, Broadcast) as Orient<At<I, X>, Ins>>::Out,
         <Xs as EmbedWalk<(), Fa, Ea, Sw>>::Out,
     );
 }
@@ -77,17 +77,17 @@ pub trait EmbedStep<Fx, Xs, Qh, Qt, Fa, Ea, Sw> {
 }
 impl<Fx, Xs, Qh, Qt, Fa, Ea, Sw> EmbedStep<Fx, Xs, Qh, Qt, Fa, Ea, Sw> for B1
 where
-    (Sw, Bcast): Orient<Fx, Qh>,
+    (Sw, Broadcast): Orient<Fx, Qh>,
     Xs: EmbedWalk<Qt, Fa, Ea, Sw>,
 {
-    type Out = (<(Sw, Bcast) as Orient<Fx, Qh>>::Out, Xs::Out);
+    type Out = (<(Sw, Broadcast) as Orient<Fx, Qh>>::Out, Xs::Out);
 }
 impl<Fx, Xs, Qh, Qt, Fa, Ea, Sw> EmbedStep<Fx, Xs, Qh, Qt, Fa, Ea, Sw> for B0
 where
-    (Sw, Bcast): Orient<Fx, Ins>,
+    (Sw, Broadcast): Orient<Fx, Ins>,
     Xs: EmbedWalk<(Qh, Qt), Fa, Ea, Sw>,
 {
-    type Out = (<(Sw, Bcast) as Orient<Fx, Ins>>::Out, Xs::Out);
+    type Out = (<(Sw, Broadcast) as Orient<Fx, Ins>>::Out, Xs::Out);
 }
 
 /// What is left of the queue: nothing, or the error naming its last unmatched axis.

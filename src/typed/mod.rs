@@ -32,10 +32,12 @@ pub mod outer;
 pub mod pair;
 pub mod pdpd;
 pub mod rule;
+#[doc(hidden)]
+pub mod sealed;
 pub mod shape;
 pub mod size;
+pub mod statik;
 pub mod storage;
 pub mod strict;
-pub mod statik;
 mod tuples;
 pub mod verdict;

@@ -20,12 +20,14 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, Or, B0, B1};
-use super::list::{At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf, Unwrap};
+use super::list::{
+    At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf, Unwrap,
+};
 use super::name::NameKind;
 use super::numpy::ZipRight;
 use super::rule::Compute;
 use super::shape::Shape;
-use super::size::policy::Bcast;
+use super::size::policy::Broadcast;
 use crate::rule::Named;
 
 type Collected<E> = <E as Collect>::Out;
@@ -178,11 +180,11 @@ impl<Fx, Ex: Pair<Fx, Pol>, Pol> Orient<Fx, Ex> for (B1, Pol) {
 
 impl<A: Shape, B: Shape> Compute<A, B> for Named
 where
-    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, Bcast>,
-    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out: Collect,
-    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out>: Unwrap,
+    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, Broadcast>,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out: Collect,
+    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out>:
+        Unwrap,
 {
-    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Bcast>>::Out;
+    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out;
     type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
 }
-

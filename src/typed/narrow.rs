@@ -28,10 +28,31 @@ impl<const I: usize, X: Axis, Xs: DropOnes> DropOnes for (At<I, X>, Xs) {
     type Out = <<X::Size as AxisSize>::One as Cond>::If<Xs::Out, (X, Xs::Out)>;
 }
 
+/// A shape that narrows (every shape does): the bound to write in generic code that calls
+/// [`Tensor::narrow`](crate::Tensor::narrow).
+///
+/// ```
+/// use shapecast::{shape, NarrowShape};
+/// fn rank_after<S: NarrowShape>() -> usize { <S::Output as shapecast::Shape>::RANK }
+/// assert_eq!(rank_after::<shape![1, 5, 1]>(), 1);
+/// ```
+pub trait NarrowShape: Shape {
+    /// `Self` without its statically-1 axes.
+    type Output: Shape;
+}
+
+impl<S: Shape> NarrowShape for S
+where
+    S::Rev: DropOnes,
+    <S::Rev as DropOnes>::Out: FromRev,
+{
+    type Output = <<S::Rev as DropOnes>::Out as FromRev>::Out;
+}
+
 /// `S` without its statically-1 axes.
 ///
 /// ```
 /// use shapecast::{shape, Narrow};
 /// static_assertions::assert_type_eq_all!(Narrow<shape![5, 5]>, shape![5, 5]);
 /// ```
-pub type Narrow<S> = <<<S as Shape>::Rev as DropOnes>::Out as FromRev>::Out;
+pub type Narrow<S> = <S as NarrowShape>::Output;

@@ -15,11 +15,10 @@ use super::list::{Bad, Collect, DistinctIf, Ins, Unwrap};
 use super::pair::Pair;
 use super::rule::Compute;
 use super::shape::Shape;
-use super::size::policy::Bcast;
+use super::size::policy::Broadcast;
 use crate::rule::Numpy;
 
 type Collected<E> = <E as Collect>::Out;
-
 
 /// Right-aligned pairing of two reversed lists under policy `Pol`.
 pub trait ZipRight<R, Pol> {
@@ -49,14 +48,15 @@ impl<X: Pair<Y, Pol>, Xs: ZipRight<Ys, Pol>, Y, Ys, Pol> ZipRight<(Y, Ys), Pol> 
 
 impl<A: Shape, B: Shape> Compute<A, B> for Numpy
 where
-    A::Rev: ZipRight<B::Rev, Bcast>,
-    <A::Rev as ZipRight<B::Rev, Bcast>>::Out: Collect,
-    And<A::HasNames, B::HasNames>: DistinctIf<Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>>,
+    A::Rev: ZipRight<B::Rev, Broadcast>,
+    <A::Rev as ZipRight<B::Rev, Broadcast>>::Out: Collect,
+    And<A::HasNames, B::HasNames>:
+        DistinctIf<Collected<<A::Rev as ZipRight<B::Rev, Broadcast>>::Out>>,
     <And<A::HasNames, B::HasNames> as DistinctIf<
-        Collected<<A::Rev as ZipRight<B::Rev, Bcast>>::Out>,
+        Collected<<A::Rev as ZipRight<B::Rev, Broadcast>>::Out>,
     >>::Out: Unwrap,
 {
-    type Elems = <A::Rev as ZipRight<B::Rev, Bcast>>::Out;
+    type Elems = <A::Rev as ZipRight<B::Rev, Broadcast>>::Out;
     /// Positional pairing can name two output axes alike; only possible when both have names.
     type Outcome =
         <<And<A::HasNames, B::HasNames> as DistinctIf<Collected<Self::Elems>>>::Out as Unwrap>::Out;

@@ -11,12 +11,12 @@
 //! ```
 
 use super::bits::{B0, B1};
-use super::rule::{Compute, Finish};
 use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
 use super::named::{Namesakes, Walk};
 use super::pair::Pair;
+use super::rule::{Compute, Finish};
 use super::shape::Shape;
-use super::size::policy::Bcast;
+use super::size::policy::Broadcast;
 use crate::rule::Outer;
 
 /// Axes of the right only: each faces an inserted singleton on the left.
@@ -29,16 +29,16 @@ impl RightOnly for () {
 }
 impl<Y, Ys: RightOnly> RightOnly for (Y, Ys)
 where
-    Ins: Pair<Y, Bcast>,
+    Ins: Pair<Y, Broadcast>,
 {
-    type Out = (<Ins as Pair<Y, Bcast>>::Out, Ys::Out);
+    type Out = (<Ins as Pair<Y, Broadcast>>::Out, Ys::Out);
 }
 
 type Marked<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Marked;
 type RestB<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Rest;
 type Queue<A, B> = UnnamedOf<RestB<A, B>>;
-type Walked<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Out;
-type Leftover<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Bcast)>>::Left;
+type Walked<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Broadcast)>>::Out;
+type Leftover<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Broadcast)>>::Left;
 type Tail<A, B> = <Walked<A, B> as Append<<Leftover<A, B> as RightOnly>::Out>>::Out;
 type Elems<A, B> = <<NamedOf<RestB<A, B>> as RightOnly>::Out as Append<Tail<A, B>>>::Out;
 
@@ -46,7 +46,7 @@ impl<A: Shape, B: Shape> Compute<A, B> for Outer
 where
     A::Rev: Namesakes<B::Rev>,
     RestB<A, B>: ByName<B0> + ByName<B1>,
-    Marked<A, B>: Walk<Queue<A, B>, B1, (B0, Bcast)>,
+    Marked<A, B>: Walk<Queue<A, B>, B1, (B0, Broadcast)>,
     Leftover<A, B>: RightOnly,
     Walked<A, B>: Append<<Leftover<A, B> as RightOnly>::Out>,
     NamedOf<RestB<A, B>>: RightOnly,

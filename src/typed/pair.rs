@@ -5,7 +5,7 @@ use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
 use super::list::{At, Bad, Ins, Ix, No, P};
 use super::name::{Anon, NameId, Named, SameBits};
-use super::size::policy::{Bcast, Exact, IntoLhs};
+use super::size::policy::{Broadcast, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
 use super::verdict::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
@@ -54,19 +54,19 @@ pub trait NamePick<X, Y, Sz> {
 type SameNames<N, M> = <<N as NameId>::Bits as SameBits<<M as NameId>::Bits>>::Out;
 
 // Broadcasting: either name, never two.
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (Bcast, Anon, Anon) {
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (Broadcast, Anon, Anon) {
     type Conflict = B0;
     type Axis = Sz;
 }
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Bcast, Named<N>, Anon) {
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Broadcast, Named<N>, Anon) {
     type Conflict = B0;
     type Axis = X::Resize<Sz>;
 }
-impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Bcast, Anon, Named<M>) {
+impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Broadcast, Anon, Named<M>) {
     type Conflict = B0;
     type Axis = Y::Resize<Sz>;
 }
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Bcast, Named<N>, Named<M>)
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Broadcast, Named<N>, Named<M>)
 where
     N::Bits: SameBits<M::Bits>,
 {

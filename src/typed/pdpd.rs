@@ -21,10 +21,10 @@ use typenum::{UInt, UTerm, Unsigned, B1};
 
 use super::axis::Axis;
 use super::bits::Cond;
-use super::rule::{Compute, Finish, PdpdAxis};
 use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap};
 use super::numpy::ZipOrRefuse;
 use super::pair::Pair;
+use super::rule::{Compute, Finish, PdpdAxis};
 use super::shape::Shape;
 use super::size::policy::IntoLhs;
 use super::size::AxisSize;

@@ -13,6 +13,7 @@ use crate::dynamic::rule::Rule;
 use typenum::{Const, ToUInt, Unsigned};
 
 use super::list::{Collect, Unwrap};
+use super::sealed::Sealed;
 
 /// SPEC §1: right-align, prepend 1s, pair position by position.
 ///
@@ -128,17 +129,27 @@ pub struct AutoAxis;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Start<const K: usize>;
 
-
 /// The run-time twin of a rule marker.
 ///
 /// ```
 /// use shapecast::{rule, RuleMarker, Rule};
 /// assert_eq!(<rule::Static as RuleMarker>::RULE, Rule::Static);
 /// ```
-pub trait RuleMarker {
+pub trait RuleMarker: Sealed {
     /// The run-time rule.
     const RULE: Rule;
 }
+impl Sealed for Numpy {}
+impl Sealed for Named {}
+impl Sealed for Strict {}
+impl Sealed for Compare {}
+impl Sealed for Static {}
+impl Sealed for Bidirectional {}
+impl Sealed for Embed {}
+impl Sealed for Outer {}
+impl Sealed for Assign {}
+impl<K> Sealed for Pdpd<K> {}
+
 impl RuleMarker for Numpy {
     const RULE: Rule = Rule::Numpy;
 }
@@ -204,4 +215,3 @@ where
     const AXIS: isize = K as isize;
     type Skip = typenum::U<K>;
 }
-

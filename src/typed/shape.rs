@@ -14,6 +14,7 @@
 use alloc::borrow::Cow;
 
 use super::bits::Cond;
+use super::sealed::Sealed;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
 
 /// A shape at the type level: rank, static sizes and names as constants, and the conversion
@@ -25,7 +26,7 @@ use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
 /// assert_eq!(<shape![] as Shape>::RANK, 0);
 /// assert_eq!(core::mem::size_of::<shape![2, 3]>(), 0);
 /// ```
-pub trait Shape {
+pub trait Shape: Sealed {
     /// The number of axes.
     const RANK: usize;
     /// The static sizes, `None` for `?`.

@@ -12,6 +12,7 @@ use core::marker::PhantomData;
 use typenum::{Const, ToUInt, UInt, UTerm, Unsigned, U};
 
 use super::bits::{Cond, B0, B1};
+use super::sealed::Sealed;
 
 /// A static size `N`. The second parameter is an implementation detail: sizes outside
 /// typenum's table (0..=1024, powers of two, 2^k − 1 and powers of ten) carry their binary
@@ -41,7 +42,7 @@ pub struct Table;
 /// use shapecast::{AxisSize, S};
 /// assert_eq!(<S<1> as AxisSize>::SIZE, Some(1));
 /// ```
-pub trait AxisSize {
+pub trait AxisSize: Sealed {
     /// The size, `None` for `?`.
     const SIZE: Option<usize>;
     #[doc(hidden)]
@@ -116,6 +117,9 @@ impl<U, V> SameSize<UInt<V, B0>> for UInt<U, B1> {
     type Out = B0;
 }
 
+impl<const N: usize, B> Sealed for S<N, B> {}
+impl Sealed for Dyn {}
+
 impl AxisSize for Dyn {
     const SIZE: Option<usize> = None;
     type Known = B0;
@@ -127,16 +131,30 @@ impl AxisSize for Dyn {
 #[doc(hidden)]
 pub struct Clash;
 
-/// How a rule treats a pair (the twin of the run-time `SizePolicy`/`NamePolicy`).
+/// How a rule treats a pair: the twins of the run-time `SizePolicy` and `NamePolicy` of
+/// `dynamic::plan`, under the same names. At the type level a policy decides both the size
+/// and the name of the output axis:
+///
+/// | policy | sizes (run-time `SizePolicy`) | names (run-time `NamePolicy`) | rules |
+/// |---|---|---|---|
+/// | [`Broadcast`](policy::Broadcast) | `Broadcast`: equal, or one is 1 | `Merge`: either name, never two | numpy, named, outer, embed, bidirectional |
+/// | [`StaticOnly`](policy::StaticOnly) | `StaticOnly`: as `Broadcast`, only a static 1 stretches | `Merge` | static |
+/// | [`Exact`](policy::Exact) | `Exact`: equal sizes | `Identical`: absence included | strict, compare |
+/// | [`IntoLhs`](policy::IntoLhs) | `IntoLhs`: the right is 1 or the left's size | `Lhs`: the left's name stays | assign, pdpd |
 pub mod policy {
-    /// Equal, or one is 1; the output takes either name (NumPy, named, static, outer, embed).
-    pub struct Bcast;
+    /// Equal, or one is 1; the output takes either name (NumPy, named, outer, embed,
+    /// bidirectional).
+    pub struct Broadcast;
+    /// The static rule's policy. Its output types are [`Broadcast`]'s (SPEC §14: a `?` meeting
+    /// a static n gives n either way); what differs is the run-time check, which demands
+    /// equality, and which `Rule::Static`'s size policy supplies.
+    pub type StaticOnly = Broadcast;
     /// Equal sizes and identical names only (strict, compare).
     pub struct Exact;
     /// The right must be 1 or equal the left; the output is the left's axis (assign, pdpd).
     pub struct IntoLhs;
 }
-use policy::{Bcast, Exact, IntoLhs};
+use policy::{Broadcast, Exact, IntoLhs};
 
 /// The size of a pair under policy `Pol`: a size type, or [`Clash`]. SPEC §0 and §14.
 #[doc(hidden)]
@@ -160,22 +178,22 @@ pub trait SizeCase<L, R, Pol> {
 type Same<L, R> = <<L as AxisSize>::Bits as SameSize<<R as AxisSize>::Bits>>::Out;
 
 /// Both static: 1 stretches, equal sizes stay, anything else clashes.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B1, B1)
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B1, B1)
 where
     L::Bits: SameSize<R::Bits>,
 {
     type Out = <L::One as Cond>::If<R, <R::One as Cond>::If<L, <Same<L, R> as Cond>::If<L, Clash>>>;
 }
 /// `?` with static n: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B0, B1) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B0, B1) {
     type Out = <R::One as Cond>::If<L, R>;
 }
 /// Static n with `?`: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B1, B0) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B1, B0) {
     type Out = <L::One as Cond>::If<R, L>;
 }
 /// `?` with `?`: `?`.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Bcast> for (B0, B0) {
+impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B0, B0) {
     type Out = L;
 }
 

@@ -12,10 +12,16 @@
 //! assert!(<Row as Accepts<Static, shape![?, ?]>>::VALUE);
 //! ```
 
+use super::bits::Or;
+use super::list::{Collect, Unwrap};
+use super::named::NamedOrNumpy;
 use super::rule::Compute;
 use super::shape::Shape;
+use super::size::policy::StaticOnly;
 use super::size::{Dyn, S};
-use crate::rule::{Named, Static};
+use crate::rule::Static;
+
+type Collected<E> = <E as Collect>::Out;
 
 /// Theano's `row`: `[1, ?]`.
 pub type Row = (S<1>, Dyn);
@@ -23,10 +29,14 @@ pub type Row = (S<1>, Dyn);
 /// Theano's `col`: `[?, 1]`.
 pub type Col = (Dyn, S<1>);
 
+/// The named rule's pairing under the static rule's policy.
 impl<A: Shape, B: Shape> Compute<A, B> for Static
 where
-    Named: Compute<A, B>,
+    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, StaticOnly>,
+    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out: Collect,
+    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out>:
+        Unwrap,
 {
-    type Elems = <Named as Compute<A, B>>::Elems;
-    type Outcome = <Named as Compute<A, B>>::Outcome;
+    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out;
+    type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
 }

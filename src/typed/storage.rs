@@ -18,6 +18,7 @@ use typenum::{IsLessOrEqual, LeEq, Prod, Unsigned, U1, U64};
 
 use super::axis::Axis;
 use super::list::At;
+use super::sealed::Sealed;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
 
@@ -126,7 +127,7 @@ where
 /// let v = <Vec<u8> as Buffer<u8>>::from_vec(vec![1, 2]).unwrap();
 /// assert_eq!(v.as_slice(), &[1, 2]);
 /// ```
-pub trait Buffer<T>: Sized {
+pub trait Buffer<T>: Sized + Sealed {
     /// The elements.
     fn as_slice(&self) -> &[T];
     /// The elements, for writing.
@@ -142,6 +143,9 @@ pub trait Buffer<T>: Sized {
     #[doc(hidden)]
     fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E>;
 }
+
+impl<T> Sealed for Vec<T> {}
+impl<T, N: ArrayLength> Sealed for GenericArray<T, N> {}
 
 impl<T> Buffer<T> for Vec<T> {
     fn as_slice(&self) -> &[T] {

@@ -9,9 +9,9 @@
 //! assert!(!<shape![3] as Accepts<Strict, shape![1, 3]>>::VALUE);
 //! ```
 
-use super::rule::{Compute, Finish};
 use super::list::{Collect, NotShorter, SameLen, Unwrap};
 use super::numpy::ZipOrRefuse;
+use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Exact;
 use crate::rule::Strict;
