@@ -1,6 +1,6 @@
-//! The one error type of the library (SPEC §15).
+//! The one error type of the library (rule book §15).
 //!
-//! Every refusal names both shapes in the notation of SPEC §0, the offending axis (its index
+//! Every refusal names both shapes in the notation of rule book §0, the offending axis (its index
 //! and name) and the rule:
 //!
 //! ```
@@ -70,7 +70,7 @@ pub enum Error {
         /// The limit.
         max: usize,
     },
-    /// A PDPD axis that is neither -1 nor non-negative (SPEC §8, step 2).
+    /// A PDPD axis that is neither -1 nor non-negative (rule book §8, step 2).
     #[error("invalid pdpd axis {axis}: it must be -1 (the default) or at least 0")]
     InvalidAxis {
         /// The axis given.
@@ -102,7 +102,7 @@ pub enum Error {
         /// What does not fit.
         what: String,
     },
-    /// An index that index-access broadcasting refuses (SPEC §12).
+    /// An index that index-access broadcasting refuses (rule book §12).
     #[error("cannot index {shape}: {reason}")]
     Index {
         /// The tensor's shape.

@@ -73,19 +73,25 @@ fn not_contiguous() -> Error {
     }
 }
 
-impl<T: Clone> From<ArrayD<T>> for DynTensor<T> {
+impl<T: Clone> TryFrom<ArrayD<T>> for DynTensor<T> {
+    type Error = Error;
+
     /// The array as an unnamed run-time tensor, without copying when it is in standard
-    /// layout.
+    /// layout; an array of rank above [`MAX_RANK`](crate::MAX_RANK) is
+    /// [`Error::RankTooLarge`].
     ///
     /// ```
     /// use shapecast::DynTensor;
-    /// let t = DynTensor::from(ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[2, 3])));
+    /// let t = DynTensor::try_from(ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[2, 3])))?;
     /// assert_eq!(t.shape().to_string(), "[2, 3]");
+    /// let deep = ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[1; 65]));
+    /// assert!(DynTensor::try_from(deep).is_err());
+    /// # Ok::<(), shapecast::Error>(())
     /// ```
-    fn from(array: ArrayD<T>) -> DynTensor<T> {
+    fn try_from(array: ArrayD<T>) -> Result<DynTensor<T>, Error> {
         let sizes = array.shape().to_vec();
-        let shape = DynShape::from_sizes(&sizes).expect("an ndarray's rank and sizes fit");
-        DynTensor::from_parts(shape, sizes, row_major_vec(array))
+        let shape = DynShape::from_sizes(&sizes)?;
+        Ok(DynTensor::from_parts(shape, sizes, row_major_vec(array)))
     }
 }
 

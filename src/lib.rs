@@ -42,7 +42,7 @@
 //!
 //! 1. Declare the names you use with [`names!`] (zero-sized types; the same name declared in
 //!    two crates is one name).
-//! 2. Write shapes with [`shape!`], in the notation of the rule book: a number is a static
+//! 2. Write shapes with [`shape!`], in the notation of the [rule book](rules): a number is a static
 //!    size, `?` a size known only at run time, `NAME: 3` a named axis of static size, `NAME`
 //!    a named axis of run-time size.
 //! 3. Compute with [`Tensor`]: the operators broadcast by the named rule, and the result's
@@ -185,7 +185,7 @@ mod prelude {
 pub mod dynamic;
 mod error;
 #[cfg(feature = "ndarray")]
-mod interop;
+pub mod interop;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;
@@ -288,6 +288,11 @@ pub struct PdpdRange;
 /// let _: Option<BroadcastBy<Numpy, shape![H: 1, 3], shape![H: 3]>> = None;
 /// ```
 pub struct RepeatedName<X>(core::marker::PhantomData<X>);
+
+/// The rule book: every rule the crate implements, section by section (the code cites it as
+/// "rule book §n").
+#[doc = include_str!("../docs/rules.md")]
+pub mod rules {}
 
 /// The README's examples, run as doctests.
 #[cfg(doctest)]

@@ -23,7 +23,7 @@ fn owned_arrays_move_without_copying() {
     let back = t.into_ndarray();
     assert_eq!(back.as_ptr(), ptr);
     assert_eq!(back, iota(3, 4));
-    let d = DynTensor::from(iota(2, 2));
+    let d = DynTensor::try_from(iota(2, 2)).unwrap();
     assert_eq!(ArrayD::from(d), iota(2, 2));
 }
 
@@ -88,4 +88,16 @@ fn views_are_borrowed_both_ways() {
     let mut t = Tensor::<i32, shape![2]>::from_array([1, 2]);
     t.as_ndarray_mut()[[1]] = 5;
     assert_eq!(t.as_ndarray().sum(), 6);
+}
+
+#[test]
+fn an_array_above_the_rank_limit_is_an_error() {
+    let deep = ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[1; shapecast::MAX_RANK + 1]));
+    let err = DynTensor::try_from(deep).unwrap_err();
+    assert!(
+        matches!(err, shapecast::Error::RankTooLarge { rank: 65, max: 64 }),
+        "{err}"
+    );
+    let ok = ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[1; shapecast::MAX_RANK]));
+    assert_eq!(DynTensor::try_from(ok).unwrap().shape().rank(), 64);
 }

@@ -1,5 +1,5 @@
 //! Typed tensors on data: views (broadcast, permuted), narrowing to the element, nested
-//! tensors (SPEC §13), constructors. Values are checked against a naive reference.
+//! tensors (rule book §13), constructors. Values are checked against a naive reference.
 
 use proptest::prelude::*;
 use shapecast::{names, shape, DynTensor, Rule, Tensor};
@@ -164,7 +164,7 @@ fn narrowing_keeps_dyn_axes_and_gives_the_element() {
 
 #[test]
 fn nested_tensors_broadcast_outer_then_inner() {
-    // SPEC §13: tensor<tensor<int, 3>, 3, 3> is not 3x3x3.
+    // rule book §13: tensor<tensor<int, 3>, 3, 3> is not 3x3x3.
     type Cell = Tensor<i32, shape![3]>;
     let a = Tensor::<Cell, shape![3, 3]>::from_fn(&[3, 3], |i| {
         Tensor::from_vec(vec![(i[0] * 10 + i[1]) as i32; 3]).unwrap()
@@ -271,7 +271,7 @@ fn static_layouts_agree_with_run_time_plans() {
 #[test]
 fn a_run_time_one_does_not_stretch_under_the_static_rule() {
     use shapecast::rule::Static;
-    // SPEC §7: a `?` axis must equal its partner even when it turns out to be 1.
+    // rule book §7: a `?` axis must equal its partner even when it turns out to be 1.
     let one = Tensor::<i32, shape![?, 3]>::from_vec_sized(&[1, 3], vec![1, 2, 3]).unwrap();
     let m = Tensor::<i32, shape![?, 3]>::zeros_sized(&[3, 3]).unwrap();
     assert!(one

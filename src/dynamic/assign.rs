@@ -1,4 +1,4 @@
-//! Assignment rule (SPEC §10, TML assignment, ONNX unidirectional, `a += b`): the source B
+//! Assignment rule (rule book §10, TML assignment, ONNX unidirectional, `a += b`): the source B
 //! broadcasts into the destination A without changing A's shape. rank(B) ≤ rank(A); B is
 //! embedded into A's frame by the named rule, and every B axis must equal A's or be 1.
 //!

@@ -1,4 +1,4 @@
-//! Bidirectional rule (SPEC §9, OpenVINO Broadcast-3 BIDIRECTIONAL, ONNX Expand):
+//! Bidirectional rule (rule book §9, OpenVINO Broadcast-3 BIDIRECTIONAL, ONNX Expand):
 //! `broadcast_to(x, target)` is the broadcast of x's shape with the target by the named
 //! rule, so the result may be larger than the target.
 //!

@@ -1,4 +1,4 @@
-//! Comparison rule (SPEC §6, TML): for relational, logical and bitwise operations. One operand
+//! Comparison rule (rule book §6, TML): for relational, logical and bitwise operations. One operand
 //! is a scalar, or both shapes are identical; the result has that shape (of booleans).
 //!
 //! ```

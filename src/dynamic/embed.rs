@@ -1,4 +1,4 @@
-//! Embedding rule (SPEC §4): the smaller operand's axes are matched to the rightmost
+//! Embedding rule (rule book §4): the smaller operand's axes are matched to the rightmost
 //! order-preserving subsequence of the larger's axes such that every pair is compatible; the
 //! larger's other axes face singletons. It accepts everything NumPy accepts, with the same
 //! answer, and more.

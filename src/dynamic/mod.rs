@@ -1,8 +1,28 @@
-//! The run-time engine: every rule of SPEC §1–§11 on shapes whose sizes, names and rank are
+//! The run-time engine: every rule of rule book §1–§11 on shapes whose sizes, names and rank are
 //! known only while the program runs. It computes symbolically on `?` sizes, as the compiler
 //! does, and lists the checks that remain. It is the oracle the type level is tested against.
 //!
 //! One module a rule, each with a `broadcast` function; [`broadcast`] picks one by [`Rule`].
+//! Each has a type-level twin of the same name in `shapecast::typed` (where the static rule's
+//! module is `statik` too, `static` being a keyword):
+//!
+//! | rule book | rule | here | type-level twin (marker) |
+//! |---|---|---|---|
+//! | §1 | numpy | [`numpy`] | `typed::numpy` ([`rule::Numpy`](crate::rule::Numpy)) |
+//! | §2 | named | [`named`] | `typed::named` ([`rule::Named`](crate::rule::Named)) |
+//! | §3 | outer | [`outer`] | `typed::outer` ([`rule::Outer`](crate::rule::Outer)) |
+//! | §4 | embed | [`embed`] | `typed::embed` ([`rule::Embed`](crate::rule::Embed)) |
+//! | §5 | strict | [`strict`] | `typed::strict` ([`rule::Strict`](crate::rule::Strict)) |
+//! | §6 | compare | [`compare`] | `typed::compare` ([`rule::Compare`](crate::rule::Compare)) |
+//! | §7 | static | [`statik`] | `typed::statik` ([`rule::Static`](crate::rule::Static)) |
+//! | §8 | pdpd | [`pdpd`] | `typed::pdpd` ([`rule::Pdpd`](crate::rule::Pdpd)) |
+//! | §9 | bidirectional | [`bidirectional`] | `typed::bidirectional` ([`rule::Bidirectional`](crate::rule::Bidirectional)) |
+//! | §10 | assign | [`assign`] | `typed::assign` ([`rule::Assign`](crate::rule::Assign)) |
+//! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
+//!
+//! Shared: [`rule`] (the `Rule` values and their size and name policies, twin of
+//! `typed::rule`), [`plan`] (`combine`, the one place a pair is judged, twin of `typed::pair`;
+//! plans and run-time checks), [`shape`] (twin of `typed::shape`, `axis`, `size`, `name`).
 //!
 //! ```
 //! use shapecast::{broadcast, DynShape, Rule};
@@ -77,7 +97,7 @@ impl DynShape {
         named::broadcast(self, rhs)
     }
 
-    /// Narrowcasting (SPEC §11): this shape without its statically-1 axes.
+    /// Narrowcasting (rule book §11): this shape without its statically-1 axes.
     ///
     /// ```
     /// use shapecast::DynShape;

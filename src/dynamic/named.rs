@@ -1,4 +1,4 @@
-//! Named rule (SPEC §2), the default: namesakes pair; the rest is right-aligned against the
+//! Named rule (rule book §2), the default: namesakes pair; the rest is right-aligned against the
 //! larger operand's unnamed axes when there are enough of them, else against all its
 //! remaining axes; the output is in the larger operand's frame. Without names it is NumPy's
 //! rule.

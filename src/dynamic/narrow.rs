@@ -1,4 +1,4 @@
-//! Narrowcasting (SPEC §11, TML): removes every axis of size 1. With no axis of size 1 the
+//! Narrowcasting (rule book §11, TML): removes every axis of size 1. With no axis of size 1 the
 //! shape is unchanged; with all axes of size 1 the result is the element type itself (a
 //! scalar). Only statically-1 axes go: a `?` stays.
 //!

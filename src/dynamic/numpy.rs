@@ -1,4 +1,4 @@
-//! NumPy rule (SPEC §1): right-align, prepend 1s to the shorter shape, pair axes position by
+//! NumPy rule (rule book §1): right-align, prepend 1s to the shorter shape, pair axes position by
 //! position; every pair must be compatible. Names play no part in the pairing, but two paired
 //! axes with different names are an error (PyTorch's named-tensor check).
 //!

@@ -1,4 +1,4 @@
-//! Outer rule (SPEC §3): both sides may bring axes the other lacks (xarray, plus size-1
+//! Outer rule (rule book §3): both sides may bring axes the other lacks (xarray, plus size-1
 //! stretching). Names pair by name, unnamed axes by the NumPy rule among themselves. Output:
 //! the right's extra leading unnamed axes, then the left's axes in order, then the right's
 //! named axes the left lacks.

@@ -1,4 +1,4 @@
-//! Parsing the shape notation of SPEC §0: `[10, CHANNEL: 3, H: 256, W: 384]`, `[?, H, W]`, `[]`.
+//! Parsing the shape notation of rule book §0: `[10, CHANNEL: 3, H: 256, W: 384]`, `[?, H, W]`, `[]`.
 //!
 //! Grammar (white space is allowed between tokens):
 //!

@@ -1,4 +1,4 @@
-//! PDPD rule (SPEC §8, OpenVINO/PaddlePaddle): the right operand B broadcasts onto the left A
+//! PDPD rule (rule book §8, OpenVINO/PaddlePaddle): the right operand B broadcasts onto the left A
 //! only, starting at `axis`; the result is A's shape.
 //!
 //! 1. Trailing size-1 axes of B are dropped first (`(3, 1)` counts as `(3)`).

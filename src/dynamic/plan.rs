@@ -1,5 +1,5 @@
 //! What a rule computes: the output shape, the *plan* (which axis of each operand feeds each
-//! output axis) and the run-time checks that `?` sizes leave (SPEC §14).
+//! output axis) and the run-time checks that `?` sizes leave (rule book §14).
 //!
 //! Every rule first decides a pairing of axes, then `combine` turns the pairing into sizes
 //! and names under the rule's size and name policies. Keeping that second step in one place is
@@ -405,7 +405,13 @@ pub(crate) fn combine(
     for (i, ((&l, &r), name)) in plan.lhs.iter().zip(&plan.rhs).zip(out_names).enumerate() {
         let size_of = |a: Option<&DynAxis>| a.map_or(Size::Known(1), |a| a.size);
         let (ls, rs) = (size_of(get(lhs, l)), size_of(get(rhs, r)));
-        let Some((size, check)) = pair_size(sizes, ls, rs) else {
+        // An inserted singleton stretches under every policy (there is nothing to compare).
+        let paired = match (l, r) {
+            (Some(_), Some(_)) => pair_size(sizes, ls, rs),
+            (Some(_), None) => Some((ls, None)),
+            _ => Some((rs, None)),
+        };
+        let Some((size, check)) = paired else {
             let reason = Reason::Sizes {
                 axis: i,
                 name,

@@ -15,7 +15,7 @@ use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
-/// A broadcasting rule of SPEC §1–§10.
+/// A broadcasting rule of rule book §1–§10.
 ///
 /// ```
 /// use shapecast::{broadcast, Rule};

@@ -1,6 +1,6 @@
 //! Run-time shapes: an ordered list of axes, each with a size and an optional name.
 //!
-//! This is the run-time twin of the type-level shapes: the same notation (SPEC §0), the same
+//! This is the run-time twin of the type-level shapes: the same notation (rule book §0), the same
 //! validity rules (names are identifiers, a name occurs at most once, rank at most
 //! [`MAX_RANK`]).
 //!
@@ -237,7 +237,7 @@ impl fmt::Display for DynAxis {
 /// A shape whose rank, sizes and names are known at run time.
 ///
 /// Always valid: at most [`MAX_RANK`] axes and no repeated name. Parse it from the notation
-/// of SPEC §0 with [`str::parse`]; [`Display`](fmt::Display) prints the same notation, so
+/// of rule book §0 with [`str::parse`]; [`Display`](fmt::Display) prints the same notation, so
 /// `parse(display(s)) == s`.
 ///
 /// ```
@@ -422,7 +422,7 @@ impl DynShape {
         self.axes.iter().any(|a| a.name.is_some())
     }
 
-    /// Theano's broadcastable pattern (SPEC §7): one boolean per axis, true where the size is
+    /// Theano's broadcastable pattern (rule book §7): one boolean per axis, true where the size is
     /// statically 1.
     ///
     /// ```

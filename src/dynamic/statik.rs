@@ -1,4 +1,4 @@
-//! Static rule (SPEC §7, Theano): axes pair as in the named rule, but only axes that are
+//! Static rule (rule book §7, Theano): axes pair as in the named rule, but only axes that are
 //! *statically* 1 may stretch. An axis whose size is known only at run time must equal its
 //! partner exactly, even if it turns out to be 1. See also
 //! [`DynShape::broadcastable`](crate::DynShape::broadcastable) for Theano's pattern, and

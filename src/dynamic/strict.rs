@@ -1,4 +1,4 @@
-//! Strict rule (SPEC §5, OpenVINO `NONE`): the shapes must be identical (same sizes, same
+//! Strict rule (rule book §5, OpenVINO `NONE`): the shapes must be identical (same sizes, same
 //! names, same order). No broadcasting.
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! Tensors whose shape is known at run time: contiguous row-major data with a [`DynShape`],
 //! elementwise operations under any rule (run by the [`kernel`](crate::kernel) over the
-//! rule's plan), and index-access broadcasting (SPEC §12).
+//! rule's plan), and index-access broadcasting (rule book §12).
 //!
 //! ```
 //! use shapecast::{DynTensor, Rule};
@@ -153,7 +153,7 @@ impl<T> DynTensor<T> {
         self.data
     }
 
-    /// The offset of an element under index-access broadcasting (SPEC §12).
+    /// The offset of an element under index-access broadcasting (rule book §12).
     fn offset(&self, index: &[usize]) -> Result<usize, Error> {
         iab_offset(&self.sizes, &row_major(&self.sizes), index).map_err(|reason| Error::Index {
             shape: self.shape.clone(),
@@ -161,7 +161,7 @@ impl<T> DynTensor<T> {
         })
     }
 
-    /// Index-access broadcasting (SPEC §12, TML): at least one index per axis, left-aligned;
+    /// Index-access broadcasting (rule book §12, TML): at least one index per axis, left-aligned;
     /// an axis of size 1 ignores its index, a larger axis needs it in range, and indices
     /// beyond the rank are ignored.
     ///
@@ -295,7 +295,7 @@ impl<T> DynTensor<T> {
 }
 
 impl<T> DynTensor<T> {
-    /// Narrowcasting (SPEC §11) on data: the same elements without the axes of size 1.
+    /// Narrowcasting (rule book §11) on data: the same elements without the axes of size 1.
     ///
     /// ```
     /// use shapecast::DynTensor;

@@ -10,7 +10,7 @@ use crate::typed::storage::Storage;
 
 /// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
 /// numbers and `bool`. A tensor is never a scalar, which keeps `tensor + scalar` apart from
-/// `tensor + tensor` (and lets a nested tensor's element meet a scalar, SPEC §13).
+/// `tensor + tensor` (and lets a nested tensor's element meet a scalar, rule book §13).
 ///
 /// ```
 /// use shapecast::{shape, Tensor};
@@ -26,7 +26,7 @@ macro_rules! scalars {
 scalars!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool);
 
 /// The result of narrowing to a shape: the element itself for `shape![]`, a tensor
-/// otherwise (SPEC §11). Used by [`Tensor::narrow`].
+/// otherwise (rule book §11). Used by [`Tensor::narrow`].
 ///
 /// ```
 /// use shapecast::{shape, ElementOr, Tensor};

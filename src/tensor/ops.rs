@@ -12,11 +12,11 @@ use crate::rule::{Assign, Compare};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::storage::Storage;
 
-/// Comparisons (SPEC §6): a scalar operand, or identical shapes; the result holds booleans.
+/// Comparisons (rule book §6): a scalar operand, or identical shapes; the result holds booleans.
 macro_rules! comparison {
     ($name:ident, $op:tt, $doc:literal) => {
         impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
-            #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (SPEC §6).")]
+            #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (rule book §6).")]
             ///
             /// ```
             /// use shapecast::{shape, Tensor};
@@ -55,7 +55,7 @@ macro_rules! assign_op {
             A: BroadcastsUnder<Assign, B> + Storage<T>,
             B: Storage<T>,
         {
-            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            /// Panics with the rule book §15 message when a `?` size does not fit.
             fn $op(&mut self, rhs: &Tensor<T, B>) {
                 self.assign_by(rhs, |x, y| ops::$Base::$base(x.clone(), y.clone()))
                     .unwrap_or_else(|e| panic!("{e}"));
@@ -189,7 +189,7 @@ macro_rules! binary_op {
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
-            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            /// Panics with the rule book §15 message when a `?` size does not fit.
             fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
                 self.$try_op(rhs).unwrap_or_else(|e| panic!("{e}"))
             }
@@ -205,7 +205,7 @@ macro_rules! binary_op {
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
-            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            /// Panics with the rule book §15 message when a `?` size does not fit.
             fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
                 ops::$Op::$op(&self, &rhs)
             }

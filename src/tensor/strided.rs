@@ -1,6 +1,6 @@
 //! The strided engine every tensor uses: [`step`], the one row-major walk over a multi-index
 //! (every kernel and iterator advances its index with it), the offsets of a strided layout,
-//! the operand an elementwise operation takes, and index-access broadcasting (SPEC §12).
+//! the operand an elementwise operation takes, and index-access broadcasting (rule book §12).
 
 use crate::prelude::*;
 
@@ -12,13 +12,8 @@ use crate::error::Error;
 
 /// Moves a row-major multi-index `index` over `sizes` one step on, moving each of the `K`
 /// offsets by its strides; `false` once the index has wrapped round to all zeros (the walk is
-/// over). The last axis moves fastest.
-///
-/// ```ignore
-/// let (mut index, mut off) = ([0, 2], [0]);
-/// assert!(step(&mut index, &[2, 3], [&[3, 1]], &mut off));
-/// assert_eq!((index, off), ([1, 0], [3]));
-/// ```
+/// over). The last axis moves fastest: over sizes `[2, 3]` with strides `[3, 1]`, index
+/// `[0, 2]` at offset 2 steps to `[1, 0]` at offset 3.
 #[inline(always)]
 pub(crate) fn step<const K: usize>(
     index: &mut [usize],
@@ -78,7 +73,7 @@ pub(crate) fn zip_operands<A, B, O>(
     Ok((shape, sizes))
 }
 
-/// The offset of an element under index-access broadcasting (SPEC §12) in data laid out with
+/// The offset of an element under index-access broadcasting (rule book §12) in data laid out with
 /// `strides`, or why the index is refused.
 pub(crate) fn iab_offset(
     sizes: &[usize],
@@ -152,3 +147,26 @@ impl Iterator for Offsets {
 }
 
 impl ExactSizeIterator for Offsets {}
+
+#[cfg(test)]
+mod tests {
+    use super::step;
+
+    #[test]
+    fn step_walks_row_major_and_moves_each_offset() {
+        // [2, 3] with a row-major operand and a transposed one.
+        let (sizes, a, t) = ([2, 3], [3, 1], [1, 2]);
+        let (mut index, mut at) = ([0, 0], [0, 0]);
+        let mut seen = vec![(index, at)];
+        while step(&mut index, &sizes, [&a, &t], &mut at) {
+            seen.push((index, at));
+        }
+        let expect: Vec<_> = (0..2)
+            .flat_map(|i| (0..3).map(move |j| ([i, j], [3 * i + j, i + 2 * j])))
+            .collect();
+        assert_eq!(seen, expect);
+        assert_eq!((index, at), ([0, 0], [0, 0]), "wraps back to the start");
+        // Rank 0: one element, no step.
+        assert!(!step(&mut [], &[], [], &mut []));
+    }
+}

@@ -1,6 +1,6 @@
 //! Tensors whose shape is a type: `Tensor<T, S>` for a [`shape!`](crate::shape) type `S`.
 //! Arithmetic broadcasts by the named rule; shapes that cannot broadcast do not compile,
-//! and `?` sizes are checked at run time (operators panic with the SPEC §15 message, as
+//! and `?` sizes are checked at run time (operators panic with the rule book §15 message, as
 //! ndarray and nalgebra do; `try_add` and friends return a `Result`).
 //!
 //! ```
@@ -337,7 +337,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         self.data.into_vec()
     }
 
-    /// Narrowcasting (SPEC §11): the same elements without the axes that are statically 1;
+    /// Narrowcasting (rule book §11): the same elements without the axes that are statically 1;
     /// when every axis is statically 1, the element itself. A `?` axis stays, whatever its
     /// run-time size; only the outer level of a nested tensor is narrowed.
     ///
@@ -416,7 +416,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         self.data.as_slice()
     }
 
-    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`].
+    /// Index-access broadcasting (rule book §12), as [`DynTensor::at`].
     ///
     /// ```
     /// use shapecast::{shape, Tensor};

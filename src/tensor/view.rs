@@ -188,7 +188,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         &self.strides
     }
 
-    /// Index-access broadcasting (SPEC §12), as [`DynTensor::at`](crate::DynTensor::at).
+    /// Index-access broadcasting (rule book §12), as [`DynTensor::at`](crate::DynTensor::at).
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
@@ -255,7 +255,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     }
 
     /// This view broadcast to the shape `Target` (all of whose sizes are static) by the
-    /// bidirectional rule (SPEC §9): the result is the broadcast of both shapes, so it may
+    /// bidirectional rule (rule book §9): the result is the broadcast of both shapes, so it may
     /// be larger than `Target`. No element is copied: a broadcast axis has stride 0.
     ///
     /// ```
@@ -457,7 +457,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         }
     }
 
-    /// Index-access broadcasting (SPEC §12) for writing.
+    /// Index-access broadcasting (rule book §12) for writing.
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
@@ -507,7 +507,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         }
     }
 
-    /// `src` written into this view by the assignment rule (SPEC §10): it broadcasts into
+    /// `src` written into this view by the assignment rule (rule book §10): it broadcasts into
     /// the view's shape, which never changes. Only a `?` size can make it fail.
     ///
     /// ```
@@ -581,7 +581,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         TensorViewMut::contiguous(self.data.as_mut_slice(), &sizes[..S::RANK])
     }
 
-    /// A zero-copy view broadcast to `Target` by the bidirectional rule (SPEC §9); see
+    /// A zero-copy view broadcast to `Target` by the bidirectional rule (rule book §9); see
     /// [`TensorView::broadcast_to`].
     ///
     /// ```
@@ -629,7 +629,7 @@ macro_rules! view_op {
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
-            /// Panics with the SPEC §15 message when a `?` size does not fit.
+            /// Panics with the rule book §15 message when a `?` size does not fit.
             fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
                 self.try_zip_with(&rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
                     .unwrap_or_else(|e| panic!("{e}"))

@@ -148,7 +148,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         self.map_ref(|&x| f(x))
     }
 
-    /// `self = f(self, rhs)` by the assignment rule (SPEC §10): `rhs` broadcasts into `self`,
+    /// `self = f(self, rhs)` by the assignment rule (rule book §10): `rhs` broadcasts into `self`,
     /// whose shape never changes; fails only on a `?` size that does not fit.
     ///
     /// ```

@@ -1,4 +1,4 @@
-//! Assignment rule at the type level (SPEC §10): the twin of
+//! Assignment rule at the type level (rule book §10): the twin of
 //! [`dynamic::assign`](crate::dynamic::assign). The source (right) has at most the
 //! destination's rank, pairs into the destination's frame by the named rule, and each of its
 //! axes is 1 or equal to the destination's; the result is the destination itself.

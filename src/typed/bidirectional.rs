@@ -1,4 +1,4 @@
-//! Bidirectional rule at the type level (SPEC §9): the twin of
+//! Bidirectional rule at the type level (rule book §9): the twin of
 //! [`dynamic::bidirectional`](crate::dynamic::bidirectional): the input broadcast with the
 //! target by the named rule.
 //!

@@ -54,7 +54,7 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
         Self::STATIC_PLAN.to_plan()
     }
 
-    /// The checks left for run time (SPEC §14): pairs where a `?` meets anything but a
+    /// The checks left for run time (rule book §14): pairs where a `?` meets anything but a
     /// static 1.
     ///
     /// ```
@@ -79,7 +79,7 @@ where
     const STATIC_PLAN: StaticPlan = <<R as Compute<A, B>>::Elems as PlanOf>::PLAN;
 }
 
-/// The run-time checks of a plan under a rule's size policy (SPEC §14): the same per-pair
+/// The run-time checks of a plan under a rule's size policy (rule book §14): the same per-pair
 /// function the run-time engine uses. An inserted singleton always stretches.
 pub(crate) fn checks_of(
     plan: &Plan,
@@ -108,7 +108,7 @@ pub(crate) fn checks_of(
     checks
 }
 
-/// `Self` broadcasts with `Rhs` by the named rule, the default (SPEC §2).
+/// `Self` broadcasts with `Rhs` by the named rule, the default (rule book §2).
 ///
 /// ```
 /// use shapecast::{names, shape, BroadcastWith};

@@ -1,4 +1,4 @@
-//! Comparison rule at the type level (SPEC §6): the twin of
+//! Comparison rule at the type level (rule book §6): the twin of
 //! [`dynamic::compare`](crate::dynamic::compare). A scalar operand takes the other's shape;
 //! otherwise the shapes must be identical.
 //!

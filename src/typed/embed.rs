@@ -1,4 +1,4 @@
-//! Embedding rule at the type level (SPEC §4): the twin of
+//! Embedding rule at the type level (rule book §4): the twin of
 //! [`dynamic::embed`](crate::dynamic::embed). Walking the longer shape F from its last axis,
 //! each axis pairs with the next axis of the shorter shape E (last first) when they may pair,
 //! and meets an inserted singleton otherwise: the rightmost order-preserving matching. Axes

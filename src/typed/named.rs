@@ -1,4 +1,4 @@
-//! Named rule at the type level (SPEC §2): the twin of [`dynamic::named`](crate::dynamic::named).
+//! Named rule at the type level (rule book §2): the twin of [`dynamic::named`](crate::dynamic::named).
 //!
 //! The frame F is the longer operand (the left on ties); E is embedded into it. A first pass
 //! over F finds each axis' namesake in E and takes it out of E, so what is left of E is the

@@ -1,4 +1,4 @@
-//! Narrowcasting at the type level (SPEC §11): the twin of
+//! Narrowcasting at the type level (rule book §11): the twin of
 //! [`dynamic::narrow`](crate::dynamic::narrow). Only axes that are statically 1 go; a `?`
 //! stays. All ones narrow to the scalar shape `shape![]`.
 //!

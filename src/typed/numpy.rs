@@ -1,4 +1,4 @@
-//! NumPy rule at the type level (SPEC §1): the twin of [`dynamic::numpy`](crate::dynamic::numpy).
+//! NumPy rule at the type level (rule book §1): the twin of [`dynamic::numpy`](crate::dynamic::numpy).
 //! The axes are stored last first, so right alignment is a zip; the shorter side meets
 //! inserted singletons.
 //!

@@ -1,4 +1,4 @@
-//! Outer rule at the type level (SPEC §3): the twin of [`dynamic::outer`](crate::dynamic::outer).
+//! Outer rule at the type level (rule book §3): the twin of [`dynamic::outer`](crate::dynamic::outer).
 //! Names pair by name, unnamed axes by NumPy among the unnamed axes. The output is the
 //! right's extra leading unnamed axes, then the left's axes, then the right's named axes
 //! the left lacks. Built from the named rule's two passes: the namesakes come out of the

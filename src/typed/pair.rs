@@ -1,4 +1,4 @@
-//! One pair of axes (SPEC §2 step 4): the broadcast size and the name of either side, or the
+//! One pair of axes (rule book §2 step 4): the broadcast size and the name of either side, or the
 //! error that names both axes (a name conflict before a size conflict, as at run time). The twin of `combine` in `dynamic::plan`.
 
 use super::axis::Axis;

@@ -1,4 +1,4 @@
-//! PDPD rule at the type level (SPEC §8): the twin of [`dynamic::pdpd`](crate::dynamic::pdpd).
+//! PDPD rule at the type level (rule book §8): the twin of [`dynamic::pdpd`](crate::dynamic::pdpd).
 //! The right operand B goes onto the left A only, from a start axis: trailing statically-1
 //! axes of B are dropped first; with [`AutoAxis`](crate::rule::AutoAxis) B is aligned to the
 //! end of A, with an axis `K` (a typenum unsigned such as `typenum::U1`, or

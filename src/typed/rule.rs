@@ -1,7 +1,7 @@
 //! The rules at the type level: one marker type a rule (the twins of the run-time
-//! [`Rule`] values), [`RuleMarker`] linking each marker to its value, and [`Compute`], the
-//! computation every rule module implements for its marker (`typed::numpy` for [`Numpy`],
-//! `typed::named` for [`Named`], and so on).
+//! [`Rule`] values) and [`RuleMarker`] linking each marker to its value. Each rule's
+//! computation lives in the type-level module of the rule's name (`typed::numpy` for
+//! [`Numpy`], `typed::named` for [`Named`], `typed::statik` for [`Static`], and so on).
 //!
 //! ```
 //! use shapecast::{rule::Outer, names, shape, BroadcastBy};
@@ -15,7 +15,7 @@ use typenum::{Const, ToUInt, Unsigned};
 use super::list::{Collect, Unwrap};
 use super::sealed::Sealed;
 
-/// SPEC §1: right-align, prepend 1s, pair position by position.
+/// rule book §1: right-align, prepend 1s, pair position by position.
 ///
 /// ```
 /// use shapecast::{rule::Numpy, shape, BroadcastBy};
@@ -24,7 +24,7 @@ use super::sealed::Sealed;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Numpy;
 
-/// SPEC §2: pair namesakes, then the rest as NumPy, in the larger operand's frame.
+/// rule book §2: pair namesakes, then the rest as NumPy, in the larger operand's frame.
 ///
 /// ```
 /// use shapecast::{names, rule::Named, shape, BroadcastBy};
@@ -34,7 +34,7 @@ pub struct Numpy;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Named;
 
-/// SPEC §4: the shorter shape matched to the rightmost order-preserving subsequence.
+/// rule book §4: the shorter shape matched to the rightmost order-preserving subsequence.
 ///
 /// ```
 /// use shapecast::{rule::Embed, shape, BroadcastBy};
@@ -43,7 +43,7 @@ pub struct Named;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Embed;
 
-/// SPEC §3: every axis of both sides; names pair by name, unnamed axes by NumPy.
+/// rule book §3: every axis of both sides; names pair by name, unnamed axes by NumPy.
 ///
 /// ```
 /// use shapecast::{names, rule::Outer, shape, BroadcastBy};
@@ -53,7 +53,7 @@ pub struct Embed;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Outer;
 
-/// SPEC §5: identical shapes only (OpenVINO `NONE`).
+/// rule book §5: identical shapes only (OpenVINO `NONE`).
 ///
 /// ```
 /// use shapecast::{rule::Strict, shape, BroadcastBy};
@@ -62,7 +62,7 @@ pub struct Outer;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Strict;
 
-/// SPEC §6: one operand is a scalar, or both shapes are identical (comparisons, logic).
+/// rule book §6: one operand is a scalar, or both shapes are identical (comparisons, logic).
 ///
 /// ```
 /// use shapecast::{rule::Compare, shape, BroadcastBy};
@@ -71,7 +71,7 @@ pub struct Strict;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Compare;
 
-/// SPEC §7 (Theano): paired as the named rule, but only statically-1 axes stretch; a `?`
+/// rule book §7 (Theano): paired as the named rule, but only statically-1 axes stretch; a `?`
 /// must equal its partner at run time.
 ///
 /// ```
@@ -83,7 +83,7 @@ pub struct Compare;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Static;
 
-/// SPEC §9 (OpenVINO BIDIRECTIONAL, ONNX Expand): the input broadcast with the target.
+/// rule book §9 (OpenVINO BIDIRECTIONAL, ONNX Expand): the input broadcast with the target.
 ///
 /// ```
 /// use shapecast::{rule::Bidirectional, shape, BroadcastBy};
@@ -92,7 +92,7 @@ pub struct Static;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Bidirectional;
 
-/// SPEC §10: the right operand into the left (the destination), whose shape never changes.
+/// rule book §10: the right operand into the left (the destination), whose shape never changes.
 ///
 /// ```
 /// use shapecast::{rule::Assign, shape, BroadcastBy};
@@ -101,7 +101,7 @@ pub struct Bidirectional;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Assign;
 
-/// SPEC §8: the right operand onto the left from axis `A`: [`AutoAxis`] (the default,
+/// rule book §8: the right operand onto the left from axis `A`: [`AutoAxis`] (the default,
 /// axis -1), a typenum unsigned (`typenum::U1`) or [`Start<K>`].
 ///
 /// ```

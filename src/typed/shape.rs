@@ -33,7 +33,7 @@ pub trait Shape: Sealed {
     const SIZES: &'static [Option<usize>];
     /// The names, `None` for unnamed axes.
     const NAMES: &'static [Option<&'static str>];
-    /// Theano's broadcastable pattern (SPEC §7): true where the axis is statically 1.
+    /// Theano's broadcastable pattern (rule book §7): true where the axis is statically 1.
     ///
     /// ```
     /// use shapecast::{shape, Shape};

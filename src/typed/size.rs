@@ -1,5 +1,5 @@
 //! Type-level sizes (the twin of [`Size`](crate::Size)): `S<N>` for a static size, [`Dyn`]
-//! for `?`; and the size rule of a pair (SPEC §0 and §14).
+//! for `?`; and the size rule of a pair (rule book §0 and §14).
 //!
 //! ```
 //! use shapecast::{AxisSize, Dyn, S};
@@ -145,7 +145,7 @@ pub mod policy {
     /// Equal, or one is 1; the output takes either name (NumPy, named, outer, embed,
     /// bidirectional).
     pub struct Broadcast;
-    /// The static rule's policy. Its output types are [`Broadcast`]'s (SPEC §14: a `?` meeting
+    /// The static rule's policy. Its output types are [`Broadcast`]'s (rule book §14: a `?` meeting
     /// a static n gives n either way); what differs is the run-time check, which demands
     /// equality, and which `Rule::Static`'s size policy supplies.
     pub type StaticOnly = Broadcast;
@@ -156,7 +156,7 @@ pub mod policy {
 }
 use policy::{Broadcast, Exact, IntoLhs};
 
-/// The size of a pair under policy `Pol`: a size type, or [`Clash`]. SPEC §0 and §14.
+/// The size of a pair under policy `Pol`: a size type, or [`Clash`]. rule book §0 and §14.
 #[doc(hidden)]
 pub trait SizePair<R, Pol> {
     type Out;

@@ -1,4 +1,4 @@
-//! Static rule at the type level (SPEC §7, Theano): the twin of
+//! Static rule at the type level (rule book §7, Theano): the twin of
 //! [`dynamic::statik`](crate::dynamic::statik). Axes pair as in the named rule and the output
 //! types are the same (a `?` meeting a static n gives n either way); what differs is the
 //! run-time check, which demands equality (a `?` that turns out to be 1 does not stretch).

@@ -1,4 +1,4 @@
-//! Strict rule at the type level (SPEC §5): the twin of
+//! Strict rule at the type level (rule book §5): the twin of
 //! [`dynamic::strict`](crate::dynamic::strict). Equal ranks, then an exact zip: equal sizes
 //! (a `?` is checked at run time) and identical names.
 //!
