@@ -7,7 +7,7 @@ use super::list::{At, Bad, Ins, Ix, No, P};
 use super::name::{Anon, NameId, Named, SameBits};
 use super::size::policy::{Broadcast, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
-use super::verdict::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
+use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
 /// The output element of a pair under policy `Pol`: `P<left source, right source, axis>`
 /// or `Bad<error>`.

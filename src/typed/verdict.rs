@@ -14,10 +14,7 @@
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-pub use crate::{
-    LhsAxis, NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsAxis, RhsLonger,
-    SizesDiffer,
-};
+use crate::{NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsLonger, SizesDiffer};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
