@@ -20,6 +20,7 @@ use crate::prelude::*;
 
 use core::fmt;
 
+use crate::dynamic::reduce::AxisSelector;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynShape, Name, Size};
 
@@ -113,6 +114,37 @@ pub enum Error {
     /// A rule refusing two shapes.
     #[error(transparent)]
     Refused(Box<Refusal>),
+    /// An axis selector that names no axis of the shape: a name it lacks, or a position past
+    /// its rank (rule book §16).
+    #[error("cannot reduce {shape} over {selector}: {}", match selector { AxisSelector::Name(n) => format!("it has no axis {n}"), AxisSelector::Pos(k) => format!("position {k} is past its rank {}", shape.rank()) })]
+    NoSuchAxis {
+        /// The shape.
+        shape: DynShape,
+        /// The selector.
+        selector: AxisSelector,
+    },
+    /// An axis selected twice (rule book §16).
+    #[error("cannot reduce {shape} over {selector}: it selects axis {axis}, already selected")]
+    SelectedTwice {
+        /// The shape.
+        shape: DynShape,
+        /// The second selector of the axis.
+        selector: AxisSelector,
+        /// The axis.
+        axis: usize,
+    },
+    /// A maximum, minimum or arg-maximum over an axis of size 0 (rule book §16).
+    #[error(
+        "cannot take the {op} of {shape} over axis {axis}: it is empty and {op} has no identity"
+    )]
+    EmptyAxis {
+        /// The operation (`max`, `min`, `argmax`, `argmin`).
+        op: &'static str,
+        /// The tensor's shape.
+        shape: DynShape,
+        /// The empty axis.
+        axis: usize,
+    },
 }
 
 impl From<Refusal> for Error {
@@ -131,7 +163,10 @@ impl Error {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn is_refusal(&self) -> bool {
-        matches!(self, Error::Refused(_))
+        matches!(
+            self,
+            Error::Refused(_) | Error::NoSuchAxis { .. } | Error::SelectedTwice { .. }
+        )
     }
 }
 

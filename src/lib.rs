@@ -196,6 +196,7 @@ pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::narrow::{Narrow, NarrowShape};
+pub use typed::reduce::{NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector};
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
@@ -288,6 +289,25 @@ pub struct PdpdRange;
 /// let _: Option<BroadcastBy<Numpy, shape![H: 1, 3], shape![H: 3]>> = None;
 /// ```
 pub struct RepeatedName<X>(core::marker::PhantomData<X>);
+
+/// A selector that names no axis of the shape: a name the shape lacks, or a position past
+/// its rank (rule book §16).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Reduce};
+/// names!(H, W);
+/// let _: Option<Reduce<shape![H: 2], W>> = None;
+/// ```
+pub struct NoSuchAxis<Sel>(core::marker::PhantomData<Sel>);
+
+/// A selector that picks an axis another selector already picked (rule book §16).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Pos, Reduce};
+/// names!(H);
+/// let _: Option<Reduce<shape![H: 2, 3], (H, Pos<0>)>> = None;
+/// ```
+pub struct SelectedTwice<Sel>(core::marker::PhantomData<Sel>);
 
 /// The rule book: every rule the crate implements, section by section (the code cites it as
 /// "rule book §n").

@@ -19,6 +19,7 @@
 //! | §9 | bidirectional | [`bidirectional`] | `typed::bidirectional` ([`rule::Bidirectional`](crate::rule::Bidirectional)) |
 //! | §10 | assign | [`assign`] | `typed::assign` ([`rule::Assign`](crate::rule::Assign)) |
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
+//! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //!
 //! Shared: [`rule`] (the `Rule` values and their size and name policies, twin of
 //! `typed::rule`), [`plan`] (`combine`, the one place a pair is judged, twin of `typed::pair`;
@@ -46,6 +47,7 @@ pub mod outer;
 mod parse;
 pub mod pdpd;
 pub mod plan;
+pub mod reduce;
 pub mod rule;
 pub mod shape;
 pub mod statik;
@@ -53,6 +55,7 @@ pub mod strict;
 
 use crate::error::Error;
 use plan::Broadcasted;
+pub use reduce::reduce;
 use rule::Rule;
 use shape::DynShape;
 

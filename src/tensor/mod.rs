@@ -10,6 +10,8 @@
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
+//! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
+//! | `reduce` | the reduction kernels: one strided walk folding into the output, softmax, argmax |
 //! | `strided` | the strided engine: the one row-major index walk every loop uses, operands, IAB |
 //! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
 //! | `static_kernel` | its compile-time twin for static shapes |
@@ -18,6 +20,8 @@ mod dyn_tensor;
 mod elements;
 pub mod kernel;
 mod ops;
+mod reduce;
+mod reductions;
 mod static_kernel;
 mod strided;
 mod typed;

@@ -238,7 +238,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     }
 
     /// The view's concrete shape (`S` with the view's sizes).
-    fn shape_dyn(&self) -> DynShape {
+    pub(crate) fn shape_dyn(&self) -> DynShape {
         S::to_dyn()
             .resolve(&self.sizes)
             .expect("a view's sizes fit its shape")

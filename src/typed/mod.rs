@@ -16,6 +16,7 @@
 //! | §9 | bidirectional | [`rule::Bidirectional`] | [`bidirectional`] | [`dynamic::bidirectional`](crate::dynamic::bidirectional) |
 //! | §10 | assign | [`rule::Assign`] | [`assign`] | [`dynamic::assign`](crate::dynamic::assign) |
 //! | §11 | narrow | - | [`narrow`] | [`dynamic::narrow`](crate::dynamic::narrow) |
+//! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](crate::dynamic::reduce) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -57,6 +58,7 @@ pub mod numpy;
 pub mod outer;
 pub mod pair;
 pub mod pdpd;
+pub mod reduce;
 pub mod rule;
 #[doc(hidden)]
 pub mod sealed;

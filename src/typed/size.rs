@@ -51,24 +51,40 @@ pub trait AxisSize: Sealed {
     type One: Cond;
     #[doc(hidden)]
     type Bits;
+    #[doc(hidden)]
+    type Zero: Cond;
 }
 
 impl<const N: usize> AxisSize for S<N, Table>
 where
     Const<N>: ToUInt,
-    U<N>: IsOneBits,
+    U<N>: IsOneBits + IsZeroBits,
 {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
     type One = <U<N> as IsOneBits>::Out;
     type Bits = U<N>;
+    type Zero = <U<N> as IsZeroBits>::Out;
 }
 
-impl<const N: usize, Bits: Unsigned + IsOneBits> AxisSize for S<N, Bits> {
+impl<const N: usize, Bits: Unsigned + IsOneBits + IsZeroBits> AxisSize for S<N, Bits> {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
     type One = <Bits as IsOneBits>::Out;
     type Bits = Bits;
+    type Zero = <Bits as IsZeroBits>::Out;
+}
+
+/// Whether typenum bits are 0, in constant depth.
+#[doc(hidden)]
+pub trait IsZeroBits {
+    type Out: Cond;
+}
+impl IsZeroBits for UTerm {
+    type Out = B1;
+}
+impl<U, B> IsZeroBits for UInt<U, B> {
+    type Out = B0;
 }
 
 /// Whether typenum bits are 1, in constant depth.
@@ -125,6 +141,7 @@ impl AxisSize for Dyn {
     type Known = B0;
     type One = B0;
     type Bits = ();
+    type Zero = B0;
 }
 
 /// The sizes of a pair clash (neither equal nor 1).

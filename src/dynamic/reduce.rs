@@ -1,0 +1,203 @@
+//! Reductions at run time (rule book §16): which axes a list of selectors picks, and the
+//! shape a reduction leaves. The twin of `typed::reduce`.
+//!
+//! ```
+//! use shapecast::dynamic::reduce::{reduce, AxisSelector};
+//!
+//! let x = "[N: 2, C: 3, H: 4, W: 5]".parse()?;
+//! let hw: Vec<AxisSelector> = vec!["H".parse()?, "W".parse()?];
+//! assert_eq!(reduce(&x, &hw, false)?.to_string(), "[N: 2, C: 3]");
+//! assert_eq!(reduce(&x, &hw, true)?.to_string(), "[N: 2, C: 3, H: 1, W: 1]");
+//! assert!(reduce(&x, &["Q".parse()?], false).is_err());
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use crate::prelude::*;
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
+use crate::error::Error;
+
+/// An axis selector: a name, or a position counting every axis from 0 (rule book §16).
+/// Parsed from `"CLASS"` or `"1"`.
+///
+/// ```
+/// use shapecast::dynamic::reduce::AxisSelector;
+/// assert_eq!("1".parse::<AxisSelector>()?, AxisSelector::Pos(1));
+/// assert_eq!("H".parse::<AxisSelector>()?.to_string(), "H");
+/// assert!("-1".parse::<AxisSelector>().is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AxisSelector {
+    /// The axis of this name.
+    Name(Name),
+    /// The axis at this position.
+    Pos(usize),
+}
+
+impl fmt::Display for AxisSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AxisSelector::Name(n) => write!(f, "{n}"),
+            AxisSelector::Pos(k) => write!(f, "position {k}"),
+        }
+    }
+}
+
+impl FromStr for AxisSelector {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<AxisSelector, Error> {
+        let s = s.trim();
+        if s.starts_with(|c: char| c.is_ascii_digit()) {
+            return s
+                .parse()
+                .map(AxisSelector::Pos)
+                .map_err(|_| Error::InvalidName {
+                    name: s.to_string(),
+                });
+        }
+        Ok(AxisSelector::Name(Name::new(s.to_string())?))
+    }
+}
+
+impl From<usize> for AxisSelector {
+    fn from(k: usize) -> AxisSelector {
+        AxisSelector::Pos(k)
+    }
+}
+
+impl AxisSelector {
+    /// The position of the axis this selector picks in `shape`, if any.
+    ///
+    /// ```
+    /// use shapecast::dynamic::reduce::AxisSelector;
+    /// let s = "[?, CLASS: 10]".parse()?;
+    /// assert_eq!("CLASS".parse::<AxisSelector>()?.position(&s), Some(1));
+    /// assert_eq!(AxisSelector::Pos(2).position(&s), None);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn position(&self, shape: &DynShape) -> Option<usize> {
+        match self {
+            AxisSelector::Pos(k) => (*k < shape.rank()).then_some(*k),
+            AxisSelector::Name(n) => shape.axes().iter().position(|a| a.name.as_ref() == Some(n)),
+        }
+    }
+}
+
+/// Which axes of `shape` the selectors pick (true = reduced), or the refusal: a selector that
+/// picks no axis ([`Error::NoSuchAxis`]) or an axis picked twice ([`Error::SelectedTwice`]),
+/// the first such selector named.
+///
+/// ```
+/// use shapecast::dynamic::reduce::{selected, AxisSelector};
+/// let s = "[2, H: 3, 4]".parse()?;
+/// assert_eq!(selected(&s, &["H".parse()?, AxisSelector::Pos(2)])?, vec![false, true, true]);
+/// assert!(selected(&s, &["H".parse()?, AxisSelector::Pos(1)]).is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn selected(shape: &DynShape, selectors: &[AxisSelector]) -> Result<Vec<bool>, Error> {
+    let mut mask = vec![false; shape.rank()];
+    for selector in selectors {
+        let Some(axis) = selector.position(shape) else {
+            return Err(Error::NoSuchAxis {
+                shape: shape.clone(),
+                selector: selector.clone(),
+            });
+        };
+        if mask[axis] {
+            return Err(Error::SelectedTwice {
+                shape: shape.clone(),
+                selector: selector.clone(),
+                axis,
+            });
+        }
+        mask[axis] = true;
+    }
+    Ok(mask)
+}
+
+/// The shape of a reduction of `shape` over `selectors`: without the selected axes, or with
+/// them as statically-1 axes (names kept) when `keep` is true (NumPy's `keepdims`).
+///
+/// ```
+/// use shapecast::dynamic::reduce;
+/// let x = "[?, CLASS: 10]".parse()?;
+/// assert_eq!(reduce(&x, &["CLASS".parse()?], false)?.to_string(), "[?]");
+/// assert_eq!(reduce(&x, &["CLASS".parse()?], true)?.to_string(), "[?, CLASS: 1]");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn reduce(shape: &DynShape, selectors: &[AxisSelector], keep: bool) -> Result<DynShape, Error> {
+    let mask = selected(shape, selectors)?;
+    Ok(apply(shape, &mask, keep))
+}
+
+/// `shape` with the masked axes removed, or made statically 1 when `keep`.
+pub(crate) fn apply(shape: &DynShape, mask: &[bool], keep: bool) -> DynShape {
+    let axes = shape
+        .axes()
+        .iter()
+        .zip(mask)
+        .filter_map(|(axis, &gone)| match (gone, keep) {
+            (false, _) => Some(axis.clone()),
+            (true, true) => Some(DynAxis {
+                size: Size::Known(1),
+                name: axis.name.clone(),
+            }),
+            (true, false) => None,
+        });
+    DynShape::from_axes_unchecked(axes.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sel(s: &str) -> Vec<AxisSelector> {
+        s.split(',').map(|x| x.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn the_rule_books_table() {
+        let cases = [
+            ("[?, CLASS: 10]", "CLASS", "[?]", "[?, CLASS: 1]"),
+            (
+                "[N: 2, C: 3, H: 4, W: 5]",
+                "H,W",
+                "[N: 2, C: 3]",
+                "[N: 2, C: 3, H: 1, W: 1]",
+            ),
+            ("[4, 5]", "1", "[4]", "[4, 1]"),
+            ("[4, 5]", "0,1", "[]", "[1, 1]"),
+        ];
+        for (x, a, out, kept) in cases {
+            let x: DynShape = x.parse().unwrap();
+            assert_eq!(reduce(&x, &sel(a), false).unwrap().to_string(), out);
+            assert_eq!(reduce(&x, &sel(a), true).unwrap().to_string(), kept);
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_selector() {
+        let x: DynShape = "[H: 2]".parse().unwrap();
+        let err = reduce(&x, &sel("W"), false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot reduce [H: 2] over W: it has no axis W"
+        );
+        assert!(err.is_refusal());
+        let err = reduce(&x, &sel("1"), false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot reduce [H: 2] over position 1: position 1 is past its rank 1"
+        );
+        let err = reduce(&x, &sel("H,0"), false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot reduce [H: 2] over position 0: it selects axis 0, already selected"
+        );
+    }
+}

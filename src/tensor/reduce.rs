@@ -1,0 +1,495 @@
+//! The reduction kernels (rule book §16): one walk over a strided input that folds each
+//! element into its output cell, with the output's strides 0 along the reduced axes. Axes
+//! contiguous in both are merged first, and the innermost run is specialised: reducing a
+//! contiguous run folds it in eight independent lanes (which the compiler vectorises without
+//! reassociating anything), keeping a contiguous run combines it elementwise into a
+//! contiguous output row. A broadcast (stride 0) or permuted view reduces without being
+//! materialised.
+//!
+//! Summation order: eight lanes over each contiguous run, the lanes added pairwise, then the
+//! runs added in order. That is more accurate than one running sum (the error grows with
+//! n / 8 instead of n) and less than NumPy's pairwise summation (blocks of 128, log n);
+//! `tests/numpy.rs` compares with NumPy at a relative tolerance of 1e-5 in `f32`.
+
+use crate::prelude::*;
+
+use core::ops::{Add, Mul};
+
+use num_traits::{Float, One, Zero};
+
+use super::kernel::{row_major, zip_map_ref, Merged};
+use super::strided::step;
+use crate::dynamic::shape::{DynShape, MAX_RANK};
+use crate::error::Error;
+
+/// A fold of input elements `T` into accumulators `A`.
+pub(crate) trait FoldOp<T, A> {
+    /// One element into one accumulator.
+    fn step(&self, acc: &mut A, x: &T);
+    /// A contiguous run into one accumulator.
+    #[inline(always)]
+    fn run(&self, acc: &mut A, xs: &[T]) {
+        for x in xs {
+            self.step(acc, x);
+        }
+    }
+    /// A contiguous run into as many contiguous accumulators.
+    #[inline(always)]
+    fn zip(&self, accs: &mut [A], xs: &[T]) {
+        for (acc, x) in accs.iter_mut().zip(xs) {
+            self.step(acc, x);
+        }
+    }
+}
+
+/// Folds every element of `a` (laid out by `sizes` and `sa`) into the cell of `b` that the
+/// strides `sb` give it (0 along the reduced axes). The caller guarantees that every offset
+/// is inside both slices (a layout built by this module is).
+pub(crate) fn walk<T, A>(
+    sizes: &[usize],
+    (a, sa): (&[T], &[usize]),
+    (b, sb): (&mut [A], &[usize]),
+    op: &impl FoldOp<T, A>,
+) {
+    if sizes.contains(&0) {
+        return;
+    }
+    let m = Merged::new(sizes, sa, sb);
+    if m.len == 0 {
+        op.step(&mut b[0], &a[0]);
+        return;
+    }
+    let last = m.len - 1;
+    let (n, ia, ib) = (m.sizes[last], m.a[last], m.b[last]);
+    let mut index = [0usize; MAX_RANK];
+    let mut at = [0usize; 2];
+    loop {
+        let [oa, ob] = at;
+        match (ia, ib) {
+            (1, 0) => op.run(&mut b[ob], &a[oa..oa + n]),
+            (1, 1) => op.zip(&mut b[ob..ob + n], &a[oa..oa + n]),
+            (0, 1) => {
+                let x = &a[oa];
+                for acc in &mut b[ob..ob + n] {
+                    op.step(acc, x);
+                }
+            }
+            _ => {
+                for j in 0..n {
+                    op.step(&mut b[ob + j * ib], &a[oa + j * ia]);
+                }
+            }
+        }
+        if !step(
+            &mut index[..last],
+            &m.sizes[..last],
+            [&m.a[..last], &m.b[..last]],
+            &mut at,
+        ) {
+            return;
+        }
+    }
+}
+
+/// What a reduction works on: the input's sizes, strides and data, and the reduced axes.
+pub(crate) struct Source<'a, T> {
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) data: &'a [T],
+    pub(crate) mask: &'a [bool],
+}
+
+impl<T> Source<'_, T> {
+    /// The sizes of the output: the kept axes, or every axis with the reduced ones at 1.
+    pub(crate) fn out_sizes(&self, keep: bool) -> Vec<usize> {
+        self.sizes
+            .iter()
+            .zip(self.mask)
+            .filter_map(|(&n, &gone)| match (gone, keep) {
+                (false, _) => Some(n),
+                (true, true) => Some(1),
+                (true, false) => None,
+            })
+            .collect()
+    }
+
+    /// The output's strides in the input's frame: row-major over the kept axes, 0 along the
+    /// reduced ones.
+    fn out_strides(&self) -> Vec<usize> {
+        let kept = row_major(&self.out_sizes(true));
+        kept.iter()
+            .zip(self.mask)
+            .map(|(&s, &gone)| if gone { 0 } else { s })
+            .collect()
+    }
+
+    /// The number of output cells.
+    fn out_len(&self) -> usize {
+        self.out_sizes(false).iter().product()
+    }
+
+    /// How many elements each output cell folds.
+    fn count(&self) -> usize {
+        self.sizes
+            .iter()
+            .zip(self.mask)
+            .filter(|(_, &gone)| gone)
+            .map(|(&n, _)| n)
+            .product()
+    }
+
+    /// Every cell starts at `init` and folds its elements.
+    pub(crate) fn fold<A: Clone>(&self, init: A, op: &impl FoldOp<T, A>) -> Vec<A> {
+        let mut out = vec![init; self.out_len()];
+        walk(
+            self.sizes,
+            (self.data, self.strides),
+            (&mut out, &self.out_strides()),
+            op,
+        );
+        out
+    }
+
+    /// Every cell starts at the first of its elements and folds them all (for operations
+    /// without identity); an empty reduced axis is [`Error::EmptyAxis`].
+    fn fold_from_first(
+        &self,
+        op: &impl FoldOp<T, T>,
+        name: &'static str,
+        shape: impl Fn() -> DynShape,
+    ) -> Result<Vec<T>, Error>
+    where
+        T: Clone,
+    {
+        if let Some(axis) = (0..self.sizes.len()).find(|&k| self.mask[k] && self.sizes[k] == 0) {
+            return Err(Error::EmptyAxis {
+                op: name,
+                shape: shape(),
+                axis,
+            });
+        }
+        let len = self.out_len();
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        // The first element of every cell: index 0 along each reduced axis.
+        let firsts: Vec<usize> = self
+            .sizes
+            .iter()
+            .zip(self.mask)
+            .map(|(&n, &gone)| if gone { 1 } else { n })
+            .collect();
+        let strides = self.out_strides();
+        let mut out = Vec::with_capacity(len);
+        let mut index = vec![0; firsts.len()];
+        let mut at = [0usize; 1];
+        loop {
+            out.push(self.data[at[0]].clone());
+            if !step(&mut index, &firsts, [self.strides], &mut at) {
+                break;
+            }
+        }
+        walk(
+            self.sizes,
+            (self.data, self.strides),
+            (&mut out, &strides),
+            op,
+        );
+        Ok(out)
+    }
+
+    /// Sum of each cell (0 for an empty axis).
+    pub(crate) fn sum(&self) -> Vec<T>
+    where
+        T: Copy + Zero + Add<Output = T>,
+    {
+        self.fold(T::zero(), &Sum)
+    }
+
+    /// Product of each cell (1 for an empty axis).
+    pub(crate) fn prod(&self) -> Vec<T>
+    where
+        T: Copy + One + Mul<Output = T>,
+    {
+        self.fold(T::one(), &Prod)
+    }
+
+    /// Maximum (`MAX = true`) or minimum of each cell; NaN propagates.
+    pub(crate) fn extreme<const MAX: bool>(
+        &self,
+        shape: impl Fn() -> DynShape,
+    ) -> Result<Vec<T>, Error>
+    where
+        T: Copy + PartialOrd,
+    {
+        self.fold_from_first(&Extreme::<MAX>, if MAX { "max" } else { "min" }, shape)
+    }
+
+    /// Mean of each cell (NaN for an empty axis).
+    pub(crate) fn mean(&self) -> Vec<T>
+    where
+        T: Float,
+    {
+        let n = count_as::<T>(self.count());
+        let mut out = self.sum();
+        for x in &mut out {
+            *x = *x / n;
+        }
+        out
+    }
+
+    /// Population variance of each cell (ddof 0): two passes, the mean first.
+    pub(crate) fn var(&self) -> Vec<T>
+    where
+        T: Float,
+    {
+        let n = count_as::<T>(self.count());
+        let mut acc: Vec<(T, T)> = self.mean().into_iter().map(|m| (m, T::zero())).collect();
+        walk(
+            self.sizes,
+            (self.data, self.strides),
+            (&mut acc, &self.out_strides()),
+            &SquaredDeviation,
+        );
+        acc.into_iter().map(|(_, ss)| ss / n).collect()
+    }
+
+    /// `ln(sum(exp(x)))` of each cell, computed as `m + ln(sum(exp(x - m)))` with `m` the
+    /// cell's maximum (0 when it is not finite), as SciPy does.
+    pub(crate) fn logsumexp(&self, shape: impl Fn() -> DynShape) -> Vec<T>
+    where
+        T: Float,
+    {
+        let shift = self.shifts(shape);
+        let mut acc: Vec<(T, T)> = shift.into_iter().map(|m| (m, T::zero())).collect();
+        walk(
+            self.sizes,
+            (self.data, self.strides),
+            (&mut acc, &self.out_strides()),
+            &ExpSum,
+        );
+        acc.into_iter().map(|(m, s)| m + s.ln()).collect()
+    }
+
+    /// Each cell's maximum where it is finite, else 0 (the stable shift of exp); an empty cell
+    /// shifts by 0.
+    fn shifts(&self, shape: impl Fn() -> DynShape) -> Vec<T>
+    where
+        T: Float,
+    {
+        let max = match self.extreme::<true>(shape) {
+            Ok(max) => max,
+            Err(_) => vec![T::zero(); self.out_len()],
+        };
+        max.into_iter()
+            .map(|m| if m.is_finite() { m } else { T::zero() })
+            .collect()
+    }
+
+    /// Softmax (or, with `LOG`, log-softmax) along the reduced axes, in the input's shape and
+    /// row-major order: `exp(x - m) / sum(exp(x - m))`, one `exp` per element.
+    pub(crate) fn softmax<const LOG: bool>(&self, shape: impl Fn() -> DynShape) -> Vec<T>
+    where
+        T: Float,
+    {
+        let strides = self.out_strides();
+        let shift = self.shifts(shape);
+        let own = row_major(self.sizes);
+        let mut y = Vec::new();
+        let mut s = vec![T::zero(); shift.len()];
+        let shifted = |f: fn(T) -> T, y: &mut Vec<T>| {
+            zip_map_ref(
+                self.sizes,
+                (self.data, self.strides),
+                (&shift, &strides),
+                y,
+                |x, m| f(*x - *m),
+            )
+            .expect("a reduction's layouts fit its data")
+        };
+        if LOG {
+            shifted(|v| v, &mut y);
+            walk(self.sizes, (&y, &own), (&mut s, &strides), &ExpOf);
+            for v in &mut s {
+                *v = v.ln();
+            }
+            walk(self.sizes, (&s, &strides), (&mut y, &own), &SubShift);
+        } else {
+            shifted(T::exp, &mut y);
+            walk(self.sizes, (&y, &own), (&mut s, &strides), &Sum);
+            walk(self.sizes, (&s, &strides), (&mut y, &own), &DivBy);
+        }
+        y
+    }
+
+    /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis
+    /// (first occurrence; a NaN wins, as in NumPy); an empty axis is [`Error::EmptyAxis`].
+    pub(crate) fn arg<const MAX: bool>(
+        &self,
+        shape: impl Fn() -> DynShape,
+    ) -> Result<Vec<usize>, Error>
+    where
+        T: Copy + PartialOrd,
+    {
+        let name = if MAX { "argmax" } else { "argmin" };
+        let axis = self
+            .mask
+            .iter()
+            .position(|&g| g)
+            .expect("argmax selects one axis");
+        let n = self.sizes[axis];
+        if n == 0 {
+            return Err(Error::EmptyAxis {
+                op: name,
+                shape: shape(),
+                axis,
+            });
+        }
+        let stride = self.strides[axis];
+        let kept: Vec<usize> = (0..self.sizes.len())
+            .filter(|&k| k != axis)
+            .map(|k| self.sizes[k])
+            .collect();
+        let kept_strides: Vec<usize> = (0..self.sizes.len())
+            .filter(|&k| k != axis)
+            .map(|k| self.strides[k])
+            .collect();
+        let len: usize = kept.iter().product();
+        let mut out = Vec::with_capacity(len);
+        if len == 0 {
+            return Ok(out);
+        }
+        let mut index = vec![0; kept.len()];
+        let mut at = [0usize; 1];
+        loop {
+            let mut best = self.data[at[0]];
+            let mut best_at = 0;
+            for j in 1..n {
+                let x = self.data[at[0] + j * stride];
+                if better::<MAX, T>(best, x) {
+                    best = x;
+                    best_at = j;
+                }
+            }
+            out.push(best_at);
+            if !step(&mut index, &kept, [&kept_strides], &mut at) {
+                return Ok(out);
+            }
+        }
+    }
+}
+
+/// `n` in the element type (a count of elements, exact in `f64`; in `f32` up to 2^24).
+fn count_as<T: Float>(n: usize) -> T {
+    T::from(n).unwrap_or_else(T::infinity)
+}
+
+/// Whether `x` replaces `best` for a maximum (or minimum): strictly better, or a NaN when
+/// `best` is not one (so the first NaN wins and stays).
+#[inline(always)]
+fn better<const MAX: bool, T: PartialOrd>(best: T, x: T) -> bool {
+    #[allow(clippy::eq_op)]
+    let best_is_number = best == best;
+    let not_worse = if MAX { best >= x } else { best <= x };
+    !not_worse && best_is_number
+}
+
+/// Eight independent lanes over a contiguous run, combined pairwise, then the tail.
+#[inline(always)]
+fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+    let mut l = [init; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            l[k] = f(l[k], c[k]);
+        }
+    }
+    let mut acc = f(
+        f(f(l[0], l[1]), f(l[2], l[3])),
+        f(f(l[4], l[5]), f(l[6], l[7])),
+    );
+    for &x in chunks.remainder() {
+        acc = f(acc, x);
+    }
+    acc
+}
+
+struct Sum;
+impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc + *x;
+    }
+    #[inline(always)]
+    fn run(&self, acc: &mut T, xs: &[T]) {
+        *acc = *acc + lanes(xs, T::zero(), |a, b| a + b);
+    }
+}
+
+struct Prod;
+impl<T: Copy + One + Mul<Output = T>> FoldOp<T, T> for Prod {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc * *x;
+    }
+    #[inline(always)]
+    fn run(&self, acc: &mut T, xs: &[T]) {
+        *acc = *acc * lanes(xs, T::one(), |a, b| a * b);
+    }
+}
+
+struct Extreme<const MAX: bool>;
+impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        if better::<MAX, T>(*acc, *x) {
+            *acc = *x;
+        }
+    }
+    #[inline(always)]
+    fn run(&self, acc: &mut T, xs: &[T]) {
+        let pick = |a: T, b: T| if better::<MAX, T>(a, b) { b } else { a };
+        *acc = pick(*acc, lanes(xs, xs[0], pick));
+    }
+}
+
+struct SquaredDeviation;
+impl<T: Float> FoldOp<T, (T, T)> for SquaredDeviation {
+    #[inline(always)]
+    fn step(&self, acc: &mut (T, T), x: &T) {
+        let d = *x - acc.0;
+        acc.1 = acc.1 + d * d;
+    }
+}
+
+struct ExpSum;
+impl<T: Float> FoldOp<T, (T, T)> for ExpSum {
+    #[inline(always)]
+    fn step(&self, acc: &mut (T, T), x: &T) {
+        acc.1 = acc.1 + (*x - acc.0).exp();
+    }
+}
+
+struct ExpOf;
+impl<T: Float> FoldOp<T, T> for ExpOf {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc + x.exp();
+    }
+}
+
+struct SubShift;
+impl<T: Float> FoldOp<T, T> for SubShift {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc - *x;
+    }
+}
+
+struct DivBy;
+impl<T: Float> FoldOp<T, T> for DivBy {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc / *x;
+    }
+}

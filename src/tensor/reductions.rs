@@ -1,0 +1,466 @@
+//! Reductions by name on tensors and views (rule book §16): `sum::<A>()` and its family, each
+//! with a `_keep` form, `argmax`/`argmin`, `softmax`/`log_softmax`; the run-time twins on
+//! [`DynTensor`] with selectors known at run time. The kernels are in `reduce`.
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor};
+//! names!(CLASS);
+//! let logits = Tensor::<f32, shape![?, CLASS: 3]>::from_vec_sized(&[2, 3], vec![1.0, 2.0, 3.0, 1.0, 1.0, 1.0])?;
+//! // The max over CLASS has shape [?] and broadcasts back by name: no keepdims needed.
+//! let shifted = &logits - &logits.max::<CLASS>();
+//! assert_eq!(shifted.data(), &[-2.0, -1.0, 0.0, 0.0, 0.0, 0.0]);
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use crate::prelude::*;
+
+use core::ops::{Add, Mul};
+
+use num_traits::{Float, One, Zero};
+
+use super::dyn_tensor::DynTensor;
+use super::kernel::row_major;
+use super::reduce::Source;
+use super::typed::Tensor;
+use super::view::TensorView;
+use crate::dynamic::reduce::{apply, selected, AxisSelector};
+use crate::dynamic::shape::DynShape;
+use crate::error::Error;
+use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
+
+/// The family of typed reductions, for a tensor and for a view; `$source` gives the
+/// reduction's [`Source`] and `$shape` the run-time shape (for error messages).
+macro_rules! typed_reductions {
+    (@plain $name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr, $value:literal) => {
+        #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::Pos) or a tuple of them (rule book §16).")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(CLASS);
+        /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]);
+        #[doc = concat!("let r: Tensor<f32, shape![2]> = t.", stringify!($name), "::<CLASS>();")]
+        #[doc = concat!("assert!((r.data()[0] - ", $value, ").abs() < 1e-5);")]
+        /// ```
+        pub fn $name<A>(&self) -> Tensor<T, Reduce<S, A>>
+        where
+            S: ReduceOver<A>,
+            Reduce<S, A>: Storage<T>,
+            T: $($bound)*,
+        {
+            self.reduced::<A, Reduce<S, A>, T>(false, $f)
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") keeping the reduced axes as statically-1 axes with their names (NumPy's `keepdims=True`).")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(CLASS);
+        /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]);
+        #[doc = concat!("let r: Tensor<f32, shape![2, CLASS: 1]> = t.", stringify!($keep), "::<CLASS>();")]
+        /// assert_eq!(r.sizes(), &[2, 1]);
+        /// ```
+        pub fn $keep<A>(&self) -> Tensor<T, ReduceKeep<S, A>>
+        where
+            S: ReduceOver<A>,
+            ReduceKeep<S, A>: Storage<T>,
+            T: $($bound)*,
+        {
+            self.reduced::<A, ReduceKeep<S, A>, T>(true, $f)
+        }
+    };
+    (@extreme $name:ident, $keep:ident, $try_name:ident, $try_keep:ident, $max:literal, $what:literal) => {
+        #[doc = concat!("The ", $what, " over the axes `A` selects; NaN propagates (rule book §16). A statically empty axis does not compile.")]
+        ///
+        /// # Panics
+        ///
+        #[doc = concat!("When a selected axis of run-time size turns out to be empty; [`", stringify!($try_name), "`](Self::", stringify!($try_name), ") returns the error instead.")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(H, W);
+        /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+        #[doc = concat!("let r: Tensor<i32, shape![W: 2]> = t.", stringify!($name), "::<H>();")]
+        /// assert_eq!(r.sizes(), &[2]);
+        /// ```
+        #[track_caller]
+        pub fn $name<A>(&self) -> Tensor<T, Reduce<S, A>>
+        where
+            S: ReduceOver<A>,
+            <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+            Reduce<S, A>: Storage<T>,
+            T: Copy + PartialOrd,
+        {
+            self.$try_name::<A>().unwrap_or_else(|e| panic!("{e}"))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") keeping the reduced axes as statically-1 axes.")]
+        ///
+        /// # Panics
+        ///
+        #[doc = concat!("As [`", stringify!($name), "`](Self::", stringify!($name), ").")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(H, W);
+        /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+        #[doc = concat!("assert_eq!(t.", stringify!($keep), "::<W>().sizes(), &[2, 1]);")]
+        /// ```
+        #[track_caller]
+        pub fn $keep<A>(&self) -> Tensor<T, ReduceKeep<S, A>>
+        where
+            S: ReduceOver<A>,
+            <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+            ReduceKeep<S, A>: Storage<T>,
+            T: Copy + PartialOrd,
+        {
+            self.$try_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or [`Error::EmptyAxis`] when a selected axis is empty at run time.")]
+        ///
+        /// ```
+        /// use shapecast::{shape, Pos, Tensor};
+        /// let t = Tensor::<f32, shape![?, 2]>::from_vec_sized(&[0, 2], vec![])?;
+        #[doc = concat!("assert!(t.", stringify!($try_name), "::<Pos<0>>().is_err());")]
+        #[doc = concat!("assert_eq!(t.", stringify!($try_name), "::<Pos<1>>()?.sizes(), &[0]);")]
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        pub fn $try_name<A>(&self) -> Result<Tensor<T, Reduce<S, A>>, Error>
+        where
+            S: ReduceOver<A>,
+            Reduce<S, A>: Storage<T>,
+            T: Copy + PartialOrd,
+        {
+            self.try_reduced::<A, Reduce<S, A>, T>(false, |s, shape| s.extreme::<$max>(shape))
+        }
+
+        #[doc = concat!("[`", stringify!($keep), "`](Self::", stringify!($keep), "), or [`Error::EmptyAxis`] when a selected axis is empty at run time.")]
+        ///
+        /// ```
+        /// use shapecast::{shape, Pos, Tensor};
+        /// let t = Tensor::<f32, shape![?, 2]>::from_vec_sized(&[1, 2], vec![1.0, 2.0])?;
+        #[doc = concat!("assert_eq!(t.", stringify!($try_keep), "::<Pos<1>>()?.sizes(), &[1, 1]);")]
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        pub fn $try_keep<A>(&self) -> Result<Tensor<T, ReduceKeep<S, A>>, Error>
+        where
+            S: ReduceOver<A>,
+            ReduceKeep<S, A>: Storage<T>,
+            T: Copy + PartialOrd,
+        {
+            self.try_reduced::<A, ReduceKeep<S, A>, T>(true, |s, shape| s.extreme::<$max>(shape))
+        }
+    };
+    (@arg $name:ident, $try_name:ident, $max:literal, $what:literal, $value:literal) => {
+        #[doc = concat!("The position of the ", $what, " along the one axis `A` selects (first occurrence; a NaN wins, as in NumPy).")]
+        ///
+        /// # Panics
+        ///
+        #[doc = concat!("When the axis has run-time size 0; [`", stringify!($try_name), "`](Self::", stringify!($try_name), ") returns the error instead.")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(CLASS);
+        /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]);
+        #[doc = concat!("let r: Tensor<usize, shape![2]> = t.", stringify!($name), "::<CLASS>();")]
+        #[doc = concat!("assert_eq!(r.data()[0], ", $value, ");")]
+        /// ```
+        #[track_caller]
+        pub fn $name<A: OneAxis>(&self) -> Tensor<usize, Reduce<S, A>>
+        where
+            S: ReduceOver<A>,
+            <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+            Reduce<S, A>: Storage<usize>,
+            T: Copy + PartialOrd,
+        {
+            self.$try_name::<A>().unwrap_or_else(|e| panic!("{e}"))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or [`Error::EmptyAxis`] when the axis is empty at run time.")]
+        ///
+        /// ```
+        /// use shapecast::{shape, Pos, Tensor};
+        /// let t = Tensor::<i32, shape![?]>::from_vec_sized(&[0], vec![])?;
+        #[doc = concat!("assert!(t.", stringify!($try_name), "::<Pos<0>>().is_err());")]
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        pub fn $try_name<A: OneAxis>(&self) -> Result<Tensor<usize, Reduce<S, A>>, Error>
+        where
+            S: ReduceOver<A>,
+            Reduce<S, A>: Storage<usize>,
+            T: Copy + PartialOrd,
+        {
+            self.try_reduced::<A, Reduce<S, A>, usize>(false, |s, shape| s.arg::<$max>(shape))
+        }
+    };
+    (@softmax $name:ident, $log:literal, $what:literal, $value:literal) => {
+        #[doc = concat!("The ", $what, " along the axes `A` selects, in `S` (rule book §16). The maximum is subtracted first, so large inputs do not overflow.")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(CLASS);
+        /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]);
+        #[doc = concat!("let p: Tensor<f32, shape![2, CLASS: 3]> = t.", stringify!($name), "::<CLASS>();")]
+        #[doc = concat!("assert!((p.data()[2] - ", $value, ").abs() < 1e-5);")]
+        /// ```
+        pub fn $name<A>(&self) -> Tensor<T, S>
+        where
+            S: ReduceOver<A> + Storage<T>,
+            T: Float,
+        {
+            self.with_source::<A, _>(|s, shape| {
+                let data = s.softmax::<$log>(shape);
+                Tensor::from_parts(s.sizes, data)
+            })
+        }
+    };
+    ($($header:tt)*) => {
+        $($header)* {
+            typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
+            typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + One + Mul<Output = T>], |s, _| s.prod(), "6.0");
+            typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Float], |s, _| s.mean(), "2.0");
+            typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Float], |s, _| s.var(), "0.6666667");
+            typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Float], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
+            typed_reductions!(@plain logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`, computed stably", [Float], |s, shape: &dyn Fn() -> DynShape| s.logsumexp(shape), "3.407606");
+            typed_reductions!(@extreme max, max_keep, try_max, try_max_keep, true, "maximum");
+            typed_reductions!(@extreme min, min_keep, try_min, try_min_keep, false, "minimum");
+            typed_reductions!(@arg argmax, try_argmax, true, "maximum", "2");
+            typed_reductions!(@arg argmin, try_argmin, false, "minimum", "0");
+            typed_reductions!(@softmax softmax, false, "softmax: `exp(x - max) / sum(exp(x - max))`", "0.6652409");
+            typed_reductions!(@softmax log_softmax, true, "log-softmax: `x - logsumexp(x)`", "-0.40760595");
+        }
+    };
+}
+
+typed_reductions!(impl<T, S: Storage<T>> Tensor<T, S>);
+typed_reductions!(impl<T, S: Shape> TensorView<'_, T, S>);
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// Runs `f` on this tensor as the source of a reduction over `A`.
+    fn with_source<A, R>(&self, f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> R) -> R
+    where
+        S: ReduceOver<A>,
+    {
+        let strides = row_major(self.sizes());
+        let source = Source {
+            sizes: self.sizes(),
+            strides: &strides,
+            data: self.data(),
+            mask: &S::MASK[..S::RANK],
+        };
+        f(&source, &|| self.shape())
+    }
+}
+
+impl<T, S: Shape> TensorView<'_, T, S> {
+    /// Runs `f` on this view as the source of a reduction over `A`.
+    fn with_source<A, R>(&self, f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> R) -> R
+    where
+        S: ReduceOver<A>,
+    {
+        let source = Source {
+            sizes: self.sizes(),
+            strides: self.strides(),
+            data: self.data_slice(),
+            mask: &S::MASK[..S::RANK],
+        };
+        f(&source, &|| self.shape_dyn())
+    }
+}
+
+/// The plumbing both carry: a reduction's data into a tensor of the output type `O`.
+macro_rules! plumbing {
+    ($($header:tt)*) => {
+        $($header)* {
+            fn reduced<A, O: Storage<V>, V>(
+                &self,
+                keep: bool,
+                f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Vec<V>,
+            ) -> Tensor<V, O>
+            where
+                S: ReduceOver<A>,
+            {
+                self.with_source::<A, _>(|s, shape| Tensor::from_parts(&s.out_sizes(keep), f(s, shape)))
+            }
+
+            fn try_reduced<A, O: Storage<V>, V>(
+                &self,
+                keep: bool,
+                f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<Vec<V>, Error>,
+            ) -> Result<Tensor<V, O>, Error>
+            where
+                S: ReduceOver<A>,
+            {
+                self.with_source::<A, _>(|s, shape| Ok(Tensor::from_parts(&s.out_sizes(keep), f(s, shape)?)))
+            }
+        }
+    };
+}
+
+plumbing!(impl<T, S: Storage<T>> Tensor<T, S>);
+plumbing!(impl<T, S: Shape> TensorView<'_, T, S>);
+
+/// The run-time family: selectors known at run time (names or positions, see
+/// [`AxisSelector`]), every refusal an [`Error`].
+macro_rules! dyn_reductions {
+    ($($name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr;)*) => {
+        impl<T> DynTensor<T> {
+            $(
+                #[doc = concat!("The ", $what, " over the selected axes (rule book §16), or the error: an axis missing or selected twice.")]
+                ///
+                /// ```
+                /// use shapecast::DynTensor;
+                /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+                #[doc = concat!("let r = t.", stringify!($name), "(&[\"CLASS\".parse()?])?;")]
+                /// assert_eq!(r.shape().to_string(), "[2]");
+                #[doc = concat!("assert!(t.", stringify!($name), "(&[\"H\".parse()?]).is_err());")]
+                /// # Ok::<(), shapecast::Error>(())
+                /// ```
+                pub fn $name(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+                where
+                    T: $($bound)*,
+                {
+                    self.reduced(axes, false, $f)
+                }
+
+                #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") keeping the reduced axes as size-1 axes with their names.")]
+                ///
+                /// ```
+                /// use shapecast::DynTensor;
+                /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+                #[doc = concat!("assert_eq!(t.", stringify!($keep), "(&[\"CLASS\".parse()?])?.shape().to_string(), \"[2, CLASS: 1]\");")]
+                /// # Ok::<(), shapecast::Error>(())
+                /// ```
+                pub fn $keep(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+                where
+                    T: $($bound)*,
+                {
+                    self.reduced(axes, true, $f)
+                }
+            )*
+        }
+    };
+}
+
+dyn_reductions! {
+    sum, sum_keep, "sum", [Copy + Zero + Add<Output = T>], |s, _| Ok(s.sum());
+    prod, prod_keep, "product", [Copy + One + Mul<Output = T>], |s, _| Ok(s.prod());
+    mean, mean_keep, "mean", [Float], |s, _| Ok(s.mean());
+    var, var_keep, "population variance", [Float], |s, _| Ok(s.var());
+    std, std_keep, "population standard deviation", [Float], |s, _| Ok(s.var().into_iter().map(T::sqrt).collect());
+    logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Float], |s, shape| Ok(s.logsumexp(shape));
+    max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd], |s, shape| s.extreme::<true>(shape);
+    min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd], |s, shape| s.extreme::<false>(shape);
+}
+
+impl<T> DynTensor<T> {
+    /// Runs `f` on this tensor as the source of a reduction over `axes`.
+    fn with_source<R>(
+        &self,
+        axes: &[AxisSelector],
+        f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        let mask = selected(self.shape(), axes)?;
+        let strides = row_major(self.sizes());
+        let source = Source {
+            sizes: self.sizes(),
+            strides: &strides,
+            data: self.data(),
+            mask: &mask,
+        };
+        f(&source, &|| self.shape().clone())
+    }
+
+    fn reduced<V>(
+        &self,
+        axes: &[AxisSelector],
+        keep: bool,
+        f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<Vec<V>, Error>,
+    ) -> Result<DynTensor<V>, Error> {
+        self.with_source(axes, |s, shape| {
+            let data = f(s, shape)?;
+            let out = apply(self.shape(), s.mask, keep);
+            Ok(DynTensor::from_parts(out, s.out_sizes(keep), data))
+        })
+    }
+
+    /// The position of the maximum along one axis (first occurrence; a NaN wins), or the
+    /// error: the axis missing, or empty.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1, 5, 3, 4, 2, 6])?;
+    /// assert_eq!(t.argmax(&"CLASS".parse()?)?.data(), &[1, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn argmax(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
+    where
+        T: Copy + PartialOrd,
+    {
+        self.reduced(core::slice::from_ref(axis), false, |s, shape| {
+            s.arg::<true>(shape)
+        })
+    }
+
+    /// The position of the minimum along one axis (first occurrence; a NaN wins), or the
+    /// error: the axis missing, or empty.
+    ///
+    /// ```
+    /// use shapecast::{dynamic::reduce::AxisSelector, DynTensor};
+    /// let t = DynTensor::from_vec("[2, 3]".parse()?, vec![1, 5, 3, 4, 2, 6])?;
+    /// assert_eq!(t.argmin(&AxisSelector::Pos(0))?.data(), &[0, 1, 0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn argmin(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
+    where
+        T: Copy + PartialOrd,
+    {
+        self.reduced(core::slice::from_ref(axis), false, |s, shape| {
+            s.arg::<false>(shape)
+        })
+    }
+
+    /// Softmax along the selected axes, in this tensor's shape.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.softmax(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Float,
+    {
+        self.with_source(axes, |s, shape| {
+            Ok(DynTensor::from_parts(
+                self.shape().clone(),
+                self.sizes().to_vec(),
+                s.softmax::<false>(shape),
+            ))
+        })
+    }
+
+    /// Log-softmax along the selected axes, in this tensor's shape.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.log_softmax(&["CLASS".parse()?])?.data(), &[-(2f64.ln()), -(2f64.ln())]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn log_softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Float,
+    {
+        self.with_source(axes, |s, shape| {
+            Ok(DynTensor::from_parts(
+                self.shape().clone(),
+                self.sizes().to_vec(),
+                s.softmax::<true>(shape),
+            ))
+        })
+    }
+}

@@ -1,0 +1,438 @@
+//! Reductions at the type level (rule book §16): the twin of
+//! [`dynamic::reduce`](crate::dynamic::reduce). An axis selector is a name type, a position
+//! [`Pos<K>`](crate::Pos) or a tuple of them; [`ReduceOver`] walks the shape once, marking each
+//! axis kept, reduced or selected twice, and checks that every selector found its axis.
+//!
+//! ```
+//! use shapecast::{names, shape, Pos, Reduce, ReduceKeep};
+//! names!(N, C, H, W);
+//! static_assertions::assert_type_eq_all!(Reduce<shape![N: 2, C: 3, H: 4, W: 5], (H, W)>, shape![N: 2, C: 3]);
+//! static_assertions::assert_type_eq_all!(ReduceKeep<shape![N: 2, C: 3, H: 4, W: 5], (H, W)>, shape![N: 2, C: 3, H: 1, W: 1]);
+//! static_assertions::assert_type_eq_all!(Reduce<shape![4, 5], Pos<1>>, shape![4]);
+//! ```
+
+use core::marker::PhantomData;
+
+use typenum::{Const, IsEqual, ToUInt, U};
+
+use super::axis::Axis;
+use super::bits::{Cond, Or, B0};
+use super::list::{At, FromRev};
+use super::name::SameName;
+use super::shape::Shape;
+use super::size::{AxisSize, S};
+use crate::dynamic::shape::MAX_TYPED_RANK;
+use crate::{NoSuchAxis, SelectedTwice};
+
+/// Selects the axis at position `K` (counting every axis of the shape as written, from 0).
+///
+/// ```
+/// use shapecast::{shape, Pos, Reduce};
+/// static_assertions::assert_type_eq_all!(Reduce<shape![2, 3, 4], Pos<0>>, shape![3, 4]);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pos<const K: usize>;
+
+/// Whether one elementary selector (a name or a position) picks the axis `A` (`At<I, X>`).
+#[doc(hidden)]
+pub trait Picks<A> {
+    type Out: Cond;
+}
+
+impl<const K: usize, const I: usize, X> Picks<At<I, X>> for Pos<K>
+where
+    Const<K>: ToUInt,
+    Const<I>: ToUInt,
+    U<K>: IsEqual<U<I>>,
+    <U<K> as IsEqual<U<I>>>::Output: Cond,
+{
+    type Out = <U<K> as IsEqual<U<I>>>::Output;
+}
+
+impl<N: Axis, const I: usize, X: Axis> Picks<At<I, X>> for N
+where
+    X::Name: SameName<N::Name>,
+{
+    type Out = <X::Name as SameName<N::Name>>::Out;
+}
+
+/// A selector as a list of elementary selectors: a name or a position alone, or a tuple.
+///
+/// ```
+/// use shapecast::{names, Pos, Selector};
+/// names!(H, W);
+/// assert_eq!(<(Pos<0>, H, W) as Selector>::COUNT, 3);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not select axes",
+    label = "not an axis selector",
+    note = "a selector is a name, a position `Pos<K>`, or a tuple of them such as `(H, W)`"
+)]
+pub trait Selector {
+    /// The elementary selectors, first first.
+    #[doc(hidden)]
+    type List;
+    /// How many axes the selector names.
+    const COUNT: usize;
+}
+
+impl<const K: usize> Selector for Pos<K> {
+    type List = (Pos<K>, ());
+    const COUNT: usize = 1;
+}
+
+impl<N: Axis> Selector for N {
+    type List = (N, ());
+    const COUNT: usize = 1;
+}
+
+macro_rules! selector_tuples {
+    ($($n:literal: ($($A:ident),+);)+) => {$(
+        impl<$($A),+> Selector for ($($A,)+) {
+            type List = selector_tuples!(@list $($A),+);
+            const COUNT: usize = $n;
+        }
+    )+};
+    (@list $A:ident) => { ($A, ()) };
+    (@list $A:ident, $($rest:ident),+) => { ($A, selector_tuples!(@list $($rest),+)) };
+}
+
+selector_tuples! {
+    1: (A0);
+    2: (A0, A1);
+    3: (A0, A1, A2);
+    4: (A0, A1, A2, A3);
+    5: (A0, A1, A2, A3, A4);
+    6: (A0, A1, A2, A3, A4, A5);
+    7: (A0, A1, A2, A3, A4, A5, A6);
+    8: (A0, A1, A2, A3, A4, A5, A6, A7);
+}
+
+/// One selector: a name or a position, not a tuple (what `argmax` and `argmin` take).
+///
+/// ```
+/// use shapecast::{names, OneAxis, Pos};
+/// names!(CLASS);
+/// fn one<A: OneAxis>() {}
+/// one::<CLASS>();
+/// one::<Pos<1>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not one axis: argmax and argmin take a name or a `Pos<K>`",
+    label = "one axis expected"
+)]
+pub trait OneAxis: Selector {}
+impl<const K: usize> OneAxis for Pos<K> {}
+impl<N: Axis> OneAxis for N {}
+
+/// No elementary selector picked the axis yet.
+#[doc(hidden)]
+pub struct Zero;
+/// One selector picked it.
+#[doc(hidden)]
+pub struct One;
+/// A second selector, `Sel`, picked it again.
+#[doc(hidden)]
+pub struct Twice<Sel>(PhantomData<Sel>);
+
+/// How many of a list of selectors pick axis `A`: [`Zero`], [`One`] or [`Twice`].
+#[doc(hidden)]
+pub trait CountPicks<A> {
+    type Out;
+}
+impl<A> CountPicks<A> for () {
+    type Out = Zero;
+}
+impl<A, Sel: Picks<A>, Rest: CountPicks<A>> CountPicks<A> for (Sel, Rest)
+where
+    Rest::Out: Plus<Sel>,
+{
+    type Out = <Sel::Out as Cond>::If<<Rest::Out as Plus<Sel>>::Out, Rest::Out>;
+}
+
+/// One more pick, by `Sel`.
+#[doc(hidden)]
+pub trait Plus<Sel> {
+    type Out;
+}
+impl<Sel> Plus<Sel> for Zero {
+    type Out = One;
+}
+impl<Sel> Plus<Sel> for One {
+    type Out = Twice<Sel>;
+}
+impl<Sel, T> Plus<Sel> for Twice<T> {
+    type Out = Twice<T>;
+}
+
+/// An axis kept by the reduction.
+#[doc(hidden)]
+pub struct Kept<X>(PhantomData<X>);
+/// An axis reduced away; `Z` is `B1` when it is statically 0.
+#[doc(hidden)]
+pub struct Gone<X, Z>(PhantomData<(X, Z)>);
+/// A refused step.
+#[doc(hidden)]
+pub struct Refused<E>(PhantomData<E>);
+
+/// An axis' fate under a pick count.
+#[doc(hidden)]
+pub trait Fate<X> {
+    type Out;
+}
+impl<X> Fate<X> for Zero {
+    type Out = Kept<X>;
+}
+impl<X: Axis> Fate<X> for One {
+    type Out = Gone<X, <X::Size as AxisSize>::Zero>;
+}
+impl<X, Sel> Fate<X> for Twice<Sel> {
+    type Out = Refused<SelectedTwice<Sel>>;
+}
+
+/// Each axis of a reversed, tagged list with its fate under the selectors `L`.
+#[doc(hidden)]
+pub trait Walk<L> {
+    type Out;
+}
+impl<L> Walk<L> for () {
+    type Out = ();
+}
+impl<L: CountPicks<At<I, X>>, const I: usize, X, Xs: Walk<L>> Walk<L> for (At<I, X>, Xs)
+where
+    L::Out: Fate<X>,
+{
+    type Out = (<L::Out as Fate<X>>::Out, Xs::Out);
+}
+
+/// Whether a selector picks some axis of a reversed, tagged list.
+#[doc(hidden)]
+pub trait Finds<Rev> {
+    type Out: Cond;
+}
+impl<Sel> Finds<()> for Sel {
+    type Out = B0;
+}
+impl<Sel: Picks<A> + Finds<Rest>, A, Rest> Finds<(A, Rest)> for Sel {
+    type Out = Or<<Sel as Picks<A>>::Out, <Sel as Finds<Rest>>::Out>;
+}
+
+/// The first selector of a list that picks no axis: `Ok` or `Refused<NoSuchAxis<Sel>>`.
+#[doc(hidden)]
+pub trait AllFound<Rev> {
+    type Out;
+}
+impl<Rev> AllFound<Rev> for () {
+    type Out = Fine;
+}
+impl<Rev, Sel: Finds<Rev>, Rest: AllFound<Rev>> AllFound<Rev> for (Sel, Rest) {
+    type Out = <<Sel as Finds<Rev>>::Out as Cond>::If<Rest::Out, Refused<NoSuchAxis<Sel>>>;
+}
+
+/// Every selector found its axis.
+#[doc(hidden)]
+pub struct Fine;
+
+/// The outcome of a walk: the two output lists (last first) and the reduced-axis mask, or
+/// the first refusal. `Found` is the outcome of [`AllFound`], checked first.
+#[doc(hidden)]
+pub trait Outcome<Found> {
+    /// `Ok<(reduce list, keep list)>`-like pair, or `Refused<E>`.
+    type Out;
+}
+impl<W: Split> Outcome<Fine> for W {
+    type Out = W::Out;
+}
+impl<W, E> Outcome<Refused<E>> for W {
+    type Out = Refused<E>;
+}
+
+/// The output lists of a walk.
+#[doc(hidden)]
+pub struct Lists<Reduced, KeptOnes, Z>(PhantomData<(Reduced, KeptOnes, Z)>);
+
+/// Splits a walk into the reduced shape's axes and the kept shape's axes (both last first),
+/// and whether a reduced axis is statically 0; or the first refusal.
+#[doc(hidden)]
+pub trait Split {
+    type Out;
+}
+impl Split for () {
+    type Out = Lists<(), (), B0>;
+}
+impl<X, Rest: Split> Split for (Kept<X>, Rest)
+where
+    Rest::Out: PushKept<X>,
+{
+    type Out = <Rest::Out as PushKept<X>>::Out;
+}
+impl<X: Axis, Z, Rest: Split> Split for (Gone<X, Z>, Rest)
+where
+    Rest::Out: PushGone<X, Z>,
+{
+    type Out = <Rest::Out as PushGone<X, Z>>::Out;
+}
+impl<E, Rest> Split for (Refused<E>, Rest) {
+    type Out = Refused<E>;
+}
+
+/// Adds a kept axis to both lists.
+#[doc(hidden)]
+pub trait PushKept<X> {
+    type Out;
+}
+impl<X, R, K, Z> PushKept<X> for Lists<R, K, Z> {
+    type Out = Lists<(X, R), (X, K), Z>;
+}
+impl<X, E> PushKept<X> for Refused<E> {
+    type Out = Refused<E>;
+}
+
+/// Adds a reduced axis: gone from the first list, statically 1 in the second.
+#[doc(hidden)]
+pub trait PushGone<X, Z> {
+    type Out;
+}
+impl<X: Axis, Z: Cond, R, K, Zs: Cond> PushGone<X, Z> for Lists<R, K, Zs> {
+    type Out = Lists<R, (X::Resize<S<1>>, K), Or<Z, Zs>>;
+}
+impl<X, Z, E> PushGone<X, Z> for Refused<E> {
+    type Out = Refused<E>;
+}
+
+/// The outcome as a diagnostic: implemented only for a success, so a refusal names itself.
+#[diagnostic::on_unimplemented(
+    message = "cannot reduce `{S}` over `{A}`",
+    label = "`{A}` does not select axes of `{S}`",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank); `SelectedTwice<X>`: `X` selects an axis already selected"
+)]
+#[doc(hidden)]
+pub trait ReduceVerdict<S, A> {
+    type Reduced: Shape;
+    type Kept: Shape;
+    type HasZero: Cond;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S, A, R: FromRev, K: FromRev, Z: Cond> ReduceVerdict<S, A> for Lists<R, K, Z> {
+    type Reduced = R::Out;
+    type Kept = K::Out;
+    type HasZero = Z;
+}
+
+type Walked<S, A> = <<S as Shape>::Rev as Walk<<A as Selector>::List>>::Out;
+type Checked<S, A> = <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out;
+type Verdict<S, A> = <Walked<S, A> as Outcome<Checked<S, A>>>::Out;
+
+/// `Self` reduces over the selector `A` (rule book §16): the bound to write in generic code.
+/// `Output` is `Self` without the selected axes, `Kept` with them as statically-1 axes (names
+/// kept, as NumPy's `keepdims=True`).
+///
+/// ```
+/// use shapecast::{names, shape, ReduceOver, Shape};
+/// names!(CLASS);
+/// fn reduced_rank<S: ReduceOver<CLASS>>() -> usize { <S::Output as Shape>::RANK }
+/// assert_eq!(reduced_rank::<shape![?, CLASS: 10]>(), 1);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot reduce `{Self}` over `{A}`",
+    label = "`{A}` does not select axes of `{Self}`"
+)]
+pub trait ReduceOver<A>: Shape {
+    /// `Self` without the selected axes.
+    type Output: Shape;
+    /// `Self` with the selected axes statically 1.
+    type Kept: Shape;
+    /// `B1` when a selected axis is statically 0 (max and min refuse it).
+    #[doc(hidden)]
+    type HasZero: Cond;
+    /// Which axes the selector picks, as a constant (true = reduced).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pos, ReduceOver};
+    /// names!(H);
+    /// assert_eq!(&<shape![2, H: 3, 4] as ReduceOver<(H, Pos<2>)>>::MASK[..3], &[false, true, true]);
+    /// ```
+    const MASK: [bool; MAX_TYPED_RANK];
+}
+
+impl<S: Shape, A: Selector> ReduceOver<A> for S
+where
+    S::Rev: Walk<A::List>,
+    Walked<S, A>: MaskOf,
+    A::List: AllFound<S::Rev>,
+    Walked<S, A>: Outcome<Checked<S, A>>,
+    Verdict<S, A>: ReduceVerdict<S, A>,
+{
+    type Output = <Verdict<S, A> as ReduceVerdict<S, A>>::Reduced;
+    type Kept = <Verdict<S, A> as ReduceVerdict<S, A>>::Kept;
+    type HasZero = <Verdict<S, A> as ReduceVerdict<S, A>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <Walked<S, A> as MaskOf>::MASK;
+}
+
+/// The mask of reduced axes of a walk (last axis first), as a constant.
+#[doc(hidden)]
+pub trait MaskOf {
+    /// The number of axes.
+    const LEN: usize;
+    /// True where an axis is reduced.
+    const MASK: [bool; MAX_TYPED_RANK];
+}
+impl MaskOf for () {
+    const LEN: usize = 0;
+    const MASK: [bool; MAX_TYPED_RANK] = [false; MAX_TYPED_RANK];
+}
+impl<E: Reduced, Rest: MaskOf> MaskOf for (E, Rest) {
+    const LEN: usize = Rest::LEN + 1;
+    // The rest holds the axes before this one, so this axis' position is its length.
+    const MASK: [bool; MAX_TYPED_RANK] = {
+        let mut mask = Rest::MASK;
+        if Rest::LEN < MAX_TYPED_RANK {
+            mask[Rest::LEN] = E::REDUCED;
+        }
+        mask
+    };
+}
+
+/// Whether a walk element is a reduced axis.
+#[doc(hidden)]
+pub trait Reduced {
+    const REDUCED: bool;
+}
+impl<X> Reduced for Kept<X> {
+    const REDUCED: bool = false;
+}
+impl<X, Z> Reduced for Gone<X, Z> {
+    const REDUCED: bool = true;
+}
+impl<E> Reduced for Refused<E> {
+    const REDUCED: bool = false;
+}
+
+/// `S` without the axes `A` selects (rule book §16).
+///
+/// ```
+/// use shapecast::{names, shape, Reduce};
+/// names!(CLASS);
+/// static_assertions::assert_type_eq_all!(Reduce<shape![?, CLASS: 10], CLASS>, shape![?]);
+/// ```
+pub type Reduce<S, A> = <S as ReduceOver<A>>::Output;
+
+/// `S` with the axes `A` selects as statically-1 axes, names kept (rule book §16).
+///
+/// ```
+/// use shapecast::{names, shape, ReduceKeep};
+/// names!(CLASS);
+/// static_assertions::assert_type_eq_all!(ReduceKeep<shape![?, CLASS: 10], CLASS>, shape![?, CLASS: 1]);
+/// ```
+pub type ReduceKeep<S, A> = <S as ReduceOver<A>>::Kept;
+
+/// The selected axes have no statically-0 axis among them: what `max`, `min`, `argmax` and
+/// `argmin` need (an empty axis has no maximum).
+#[diagnostic::on_unimplemented(
+    message = "cannot take a maximum or minimum of `{S}` over `{A}`: a selected axis has size 0",
+    label = "an empty axis has no maximum or minimum"
+)]
+pub trait NonEmpty<S, A> {}
+impl<S, A> NonEmpty<S, A> for B0 {}
