@@ -228,3 +228,39 @@ fn help_exits_0() {
     assert_eq!(code, 0);
     assert!(stdout.contains("broadcast"));
 }
+
+#[test]
+fn reduce_gives_the_shape_or_refuses() {
+    let shape = "[N: 2, CLASS: 3, H, W]";
+    for (axes, keep, out) in [
+        ("CLASS", false, "[N: 2, H, W]"),
+        ("1", false, "[N: 2, H, W]"),
+        ("H,W", false, "[N: 2, CLASS: 3]"),
+        ("H,W", true, "[N: 2, CLASS: 3, H: 1, W: 1]"),
+        ("0, 1, 2, 3", false, "[]"),
+        ("W,0", true, "[N: 1, CLASS: 3, H, W: 1]"),
+    ] {
+        let mut args = vec!["reduce", "--json", shape, axes];
+        if keep {
+            args.insert(1, "--keep");
+        }
+        let (code, v) = run_json(&args);
+        assert_eq!(code, 0, "{axes}: {v}");
+        assert_eq!(v["ok"], true);
+        assert_eq!(v["shape"], out, "{axes}");
+    }
+    for axes in ["Q", "4", "H,H", "CLASS,1"] {
+        let (code, v) = run_json(&["reduce", "--json", shape, axes]);
+        assert_eq!(code, 1, "{axes}: {v}");
+        assert_eq!(v["ok"], false);
+        assert!(v["error"].as_str().unwrap().starts_with("cannot reduce [N: 2, CLASS: 3, H, W]"), "{v}");
+    }
+    for (shape, axes) in [("[N: 2", "N"), ("[N: 2]", ""), ("[N: 2]", "N,"), ("[N: 2]", "9x")] {
+        let (code, v) = run_json(&["reduce", "--json", shape, axes]);
+        assert_eq!(code, 2, "{shape} {axes}: {v}");
+        assert_eq!(v["ok"], false);
+    }
+    let (code, out, _) = run(&["reduce", "[?, CLASS: 10]", "CLASS"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "reduce [?, CLASS: 10] over CLASS (removing them) gives [?]");
+}

@@ -4,6 +4,7 @@
 //! shapecast broadcast [--rule RULE] [--axis N] [--json] LHS RHS
 //! shapecast narrow [--json] SHAPE
 //! shapecast pattern [--json] SHAPE
+//! shapecast reduce [--keep] [--json] SHAPE AXES
 //! ```
 //!
 //! Exit status: 0 success, 1 the rule refuses the shapes, 2 bad input.
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
+use shapecast::dynamic::reduce::AxisSelector;
 use shapecast::{broadcast, Broadcasted, DynShape, Error, Rule};
 
 /// Explains tensor broadcasting: which axis of each operand lands where, the run-time checks
@@ -48,6 +50,19 @@ enum Command {
         json: bool,
         /// The shape.
         shape: String,
+    },
+    /// The shape a reduction leaves, e.g. `shapecast reduce "[N: 2, C: 3, H, W]" H,W`.
+    Reduce {
+        /// Keep the reduced axes as size-1 axes with their names (NumPy's keepdims).
+        #[arg(long)]
+        keep: bool,
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axes: names and/or positions, comma-separated (`CLASS`, `1`, `H,W`).
+        axes: String,
     },
     /// Theano's broadcastable pattern: true where an axis is statically 1.
     Pattern {
@@ -105,11 +120,18 @@ fn main() -> ExitCode {
         } => run_broadcast(rule, *axis, lhs, rhs, *json),
         Command::Narrow { shape, json } => run_narrow(shape, *json),
         Command::Pattern { shape, json } => run_pattern(shape, *json),
+        Command::Reduce {
+            keep,
+            json,
+            shape,
+            axes,
+        } => run_reduce(shape, axes, *keep, *json),
     };
     let json = match cli.command {
         Command::Broadcast { json, .. }
         | Command::Narrow { json, .. }
-        | Command::Pattern { json, .. } => json,
+        | Command::Pattern { json, .. }
+        | Command::Reduce { json, .. } => json,
     };
     finish(json, result, None)
 }
@@ -215,6 +237,22 @@ fn run_narrow(shape: &str, json: bool) -> Result<String, Failure> {
             format!("keeps axes {}", kept.join(", "))
         };
         format!("narrow {shape} gives {}: {what}", n.shape)
+    })
+}
+
+fn run_reduce(shape: &str, axes: &str, keep: bool, json: bool) -> Result<String, Failure> {
+    let shape = parse(shape)?;
+    let selectors = axes
+        .split(',')
+        .map(|a| a.parse::<AxisSelector>())
+        .collect::<Result<Vec<_>, Error>>()
+        .map_err(|e| Failure::BadInput(format!("bad axis list {axes:?}: {e}")))?;
+    let out = shapecast::dynamic::reduce(&shape, &selectors, keep)?;
+    Ok(if json {
+        json!({ "ok": true, "shape": out.to_string() }).to_string()
+    } else {
+        let what = if keep { "keeping them as size 1" } else { "removing them" };
+        format!("reduce {shape} over {axes} ({what}) gives {out}")
     })
 }
 

@@ -8,6 +8,7 @@
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
+//! | `math` | `exp`, `ln`, `sqrt`, … and `maximum`/`minimum` by the named rule |
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
 //! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
@@ -19,6 +20,7 @@
 mod dyn_tensor;
 mod elements;
 pub mod kernel;
+mod math;
 mod ops;
 mod reduce;
 mod reductions;

@@ -206,8 +206,43 @@ macro_rules! binary_op {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
             /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
             fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
                 ops::$Op::$op(&self, &rhs)
+            }
+        }
+
+        impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
+            fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
+                ops::$Op::$op(&self, rhs)
+            }
+        }
+
+        impl<T, U, A, B> ops::$Op<Tensor<U, B>> for &Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B> + Storage<T>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
+            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
+                ops::$Op::$op(self, &rhs)
             }
         }
     };
