@@ -117,7 +117,7 @@ pub enum Error {
     /// An axis selector that names no axis of the shape: a name it lacks, or a position past
     /// its rank (rule book §16).
     #[error("cannot reduce {shape} over {selector}: {}", match selector { AxisSelector::Name(n) => format!("it has no axis {n}"), AxisSelector::Pos(k) => format!("position {k} is past its rank {}", shape.rank()) })]
-    NoSuchAxis {
+    UnknownAxis {
         /// The shape.
         shape: DynShape,
         /// The selector.
@@ -125,7 +125,7 @@ pub enum Error {
     },
     /// An axis selected twice (rule book §16).
     #[error("cannot reduce {shape} over {selector}: it selects axis {axis}, already selected")]
-    SelectedTwice {
+    RepeatedAxis {
         /// The shape.
         shape: DynShape,
         /// The second selector of the axis.
@@ -165,7 +165,7 @@ impl Error {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            Error::Refused(_) | Error::NoSuchAxis { .. } | Error::SelectedTwice { .. }
+            Error::Refused(_) | Error::UnknownAxis { .. } | Error::RepeatedAxis { .. }
         )
     }
 }

@@ -309,6 +309,16 @@ pub struct NoSuchAxis<Sel>(core::marker::PhantomData<Sel>);
 /// ```
 pub struct SelectedTwice<Sel>(core::marker::PhantomData<Sel>);
 
+/// A reduction's selected axis that is statically 0, where the operation (`max`, `min`,
+/// `argmax`, `argmin`) has no identity (rule book §16).
+///
+/// ```compile_fail
+/// use shapecast::{shape, Pos, Tensor};
+/// let t = Tensor::<f32, shape![0, 3]>::from_vec(vec![]).unwrap();
+/// let _ = t.max::<Pos<0>>();
+/// ```
+pub struct StaticallyEmpty;
+
 /// The rule book: every rule the crate implements, section by section (the code cites it as
 /// "rule book §n").
 #[doc = include_str!("../docs/rules.md")]

@@ -253,14 +253,28 @@ fn reduce_gives_the_shape_or_refuses() {
         let (code, v) = run_json(&["reduce", "--json", shape, axes]);
         assert_eq!(code, 1, "{axes}: {v}");
         assert_eq!(v["ok"], false);
-        assert!(v["error"].as_str().unwrap().starts_with("cannot reduce [N: 2, CLASS: 3, H, W]"), "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("cannot reduce [N: 2, CLASS: 3, H, W]"),
+            "{v}"
+        );
     }
-    for (shape, axes) in [("[N: 2", "N"), ("[N: 2]", ""), ("[N: 2]", "N,"), ("[N: 2]", "9x")] {
+    for (shape, axes) in [
+        ("[N: 2", "N"),
+        ("[N: 2]", ""),
+        ("[N: 2]", "N,"),
+        ("[N: 2]", "9x"),
+    ] {
         let (code, v) = run_json(&["reduce", "--json", shape, axes]);
         assert_eq!(code, 2, "{shape} {axes}: {v}");
         assert_eq!(v["ok"], false);
     }
     let (code, out, _) = run(&["reduce", "[?, CLASS: 10]", "CLASS"]);
     assert_eq!(code, 0);
-    assert_eq!(out.trim(), "reduce [?, CLASS: 10] over CLASS (removing them) gives [?]");
+    assert_eq!(
+        out.trim(),
+        "reduce [?, CLASS: 10] over CLASS (removing them) gives [?]"
+    );
 }

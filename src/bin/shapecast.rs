@@ -251,7 +251,11 @@ fn run_reduce(shape: &str, axes: &str, keep: bool, json: bool) -> Result<String,
     Ok(if json {
         json!({ "ok": true, "shape": out.to_string() }).to_string()
     } else {
-        let what = if keep { "keeping them as size 1" } else { "removing them" };
+        let what = if keep {
+            "keeping them as size 1"
+        } else {
+            "removing them"
+        };
         format!("reduce {shape} over {axes} ({what}) gives {out}")
     })
 }

@@ -89,7 +89,7 @@ impl AxisSelector {
 }
 
 /// Which axes of `shape` the selectors pick (true = reduced), or the refusal: a selector that
-/// picks no axis ([`Error::NoSuchAxis`]) or an axis picked twice ([`Error::SelectedTwice`]),
+/// picks no axis ([`Error::UnknownAxis`]) or an axis picked twice ([`Error::RepeatedAxis`]),
 /// the first such selector named.
 ///
 /// ```
@@ -103,13 +103,13 @@ pub fn selected(shape: &DynShape, selectors: &[AxisSelector]) -> Result<Vec<bool
     let mut mask = vec![false; shape.rank()];
     for selector in selectors {
         let Some(axis) = selector.position(shape) else {
-            return Err(Error::NoSuchAxis {
+            return Err(Error::UnknownAxis {
                 shape: shape.clone(),
                 selector: selector.clone(),
             });
         };
         if mask[axis] {
-            return Err(Error::SelectedTwice {
+            return Err(Error::RepeatedAxis {
                 shape: shape.clone(),
                 selector: selector.clone(),
                 axis,

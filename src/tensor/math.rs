@@ -125,5 +125,17 @@ fn smaller<T: Float>(x: T, y: T) -> T {
     }
 }
 
-extremum!(maximum, try_maximum, larger, "maximum", "[2.0, 5.0, 3.0, 4.0]");
-extremum!(minimum, try_minimum, smaller, "minimum", "[1.0, 4.0, 2.0, 2.0]");
+extremum!(
+    maximum,
+    try_maximum,
+    larger,
+    "maximum",
+    "[2.0, 5.0, 3.0, 4.0]"
+);
+extremum!(
+    minimum,
+    try_minimum,
+    smaller,
+    "minimum",
+    "[1.0, 4.0, 2.0, 2.0]"
+);

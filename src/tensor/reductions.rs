@@ -70,7 +70,7 @@ macro_rules! typed_reductions {
             self.reduced::<A, ReduceKeep<S, A>, T>(true, $f)
         }
     };
-    (@extreme $name:ident, $keep:ident, $try_name:ident, $try_keep:ident, $max:literal, $what:literal) => {
+    (@extreme yes, $name:ident, $keep:ident, $try_name:ident, $try_keep:ident, $max:literal, $what:literal) => {
         #[doc = concat!("The ", $what, " over the axes `A` selects; NaN propagates (rule book §16). A statically empty axis does not compile.")]
         ///
         /// # Panics
@@ -118,6 +118,9 @@ macro_rules! typed_reductions {
             self.$try_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
         }
 
+        typed_reductions!(@extreme no, $name, $keep, $try_name, $try_keep, $max, $what);
+    };
+    (@extreme no, $name:ident, $keep:ident, $try_name:ident, $try_keep:ident, $max:literal, $what:literal) => {
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or [`Error::EmptyAxis`] when a selected axis is empty at run time.")]
         ///
         /// ```
@@ -153,7 +156,7 @@ macro_rules! typed_reductions {
             self.try_reduced::<A, ReduceKeep<S, A>, T>(true, |s, shape| s.extreme::<$max>(shape))
         }
     };
-    (@arg $name:ident, $try_name:ident, $max:literal, $what:literal, $value:literal) => {
+    (@arg yes, $name:ident, $try_name:ident, $max:literal, $what:literal, $value:literal) => {
         #[doc = concat!("The position of the ", $what, " along the one axis `A` selects (first occurrence; a NaN wins, as in NumPy).")]
         ///
         /// # Panics
@@ -178,6 +181,9 @@ macro_rules! typed_reductions {
             self.$try_name::<A>().unwrap_or_else(|e| panic!("{e}"))
         }
 
+        typed_reductions!(@arg no, $name, $try_name, $max, $what, $value);
+    };
+    (@arg no, $name:ident, $try_name:ident, $max:literal, $what:literal, $value:literal) => {
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or [`Error::EmptyAxis`] when the axis is empty at run time.")]
         ///
         /// ```
@@ -216,7 +222,7 @@ macro_rules! typed_reductions {
             })
         }
     };
-    ($($header:tt)*) => {
+    ($panicking:ident; $($header:tt)*) => {
         $($header)* {
             typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
             typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + One + Mul<Output = T>], |s, _| s.prod(), "6.0");
@@ -224,18 +230,164 @@ macro_rules! typed_reductions {
             typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Float], |s, _| s.var(), "0.6666667");
             typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Float], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
             typed_reductions!(@plain logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`, computed stably", [Float], |s, shape: &dyn Fn() -> DynShape| s.logsumexp(shape), "3.407606");
-            typed_reductions!(@extreme max, max_keep, try_max, try_max_keep, true, "maximum");
-            typed_reductions!(@extreme min, min_keep, try_min, try_min_keep, false, "minimum");
-            typed_reductions!(@arg argmax, try_argmax, true, "maximum", "2");
-            typed_reductions!(@arg argmin, try_argmin, false, "minimum", "0");
+            typed_reductions!(@extreme $panicking, max, max_keep, try_max, try_max_keep, true, "maximum");
+            typed_reductions!(@extreme $panicking, min, min_keep, try_min, try_min_keep, false, "minimum");
+            typed_reductions!(@arg $panicking, argmax, try_argmax, true, "maximum", "2");
+            typed_reductions!(@arg $panicking, argmin, try_argmin, false, "minimum", "0");
             typed_reductions!(@softmax softmax, false, "softmax: `exp(x - max) / sum(exp(x - max))`", "0.6652409");
             typed_reductions!(@softmax log_softmax, true, "log-softmax: `x - logsumexp(x)`", "-0.40760595");
         }
     };
 }
 
-typed_reductions!(impl<T, S: Storage<T>> Tensor<T, S>);
-typed_reductions!(impl<T, S: Shape> TensorView<'_, T, S>);
+typed_reductions!(no; impl<T, S: Storage<T>> Tensor<T, S>);
+typed_reductions!(yes; impl<T, S: Shape> TensorView<'_, T, S>);
+
+/// The panicking maximum, minimum and arg forms of a tensor, written out so that a refused
+/// call's diagnostic points at a plain signature.
+impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
+    /// The maximum over the axes `A` selects; NaN propagates (rule book §16). A statically
+    /// empty axis does not compile.
+    ///
+    /// # Panics
+    ///
+    /// When a selected axis of run-time size turns out to be empty;
+    /// [`try_max`](Self::try_max) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+    /// let r: Tensor<i32, shape![W: 2]> = t.max::<H>();
+    /// assert_eq!(r.data(), &[3, 4]);
+    /// ```
+    #[track_caller]
+    pub fn max<A>(&self) -> Tensor<T, Reduce<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        Reduce<S, A>: Storage<T>,
+    {
+        self.try_max::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`max`](Self::max) keeping the reduced axes as statically-1 axes.
+    ///
+    /// # Panics
+    ///
+    /// As [`max`](Self::max).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+    /// assert_eq!(t.max_keep::<W>().data(), &[4, 3]);
+    /// ```
+    #[track_caller]
+    pub fn max_keep<A>(&self) -> Tensor<T, ReduceKeep<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        ReduceKeep<S, A>: Storage<T>,
+    {
+        self.try_max_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The minimum over the axes `A` selects; NaN propagates (rule book §16). A statically
+    /// empty axis does not compile.
+    ///
+    /// # Panics
+    ///
+    /// When a selected axis of run-time size turns out to be empty;
+    /// [`try_min`](Self::try_min) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+    /// assert_eq!(t.min::<H>().data(), &[1, 2]);
+    /// ```
+    #[track_caller]
+    pub fn min<A>(&self) -> Tensor<T, Reduce<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        Reduce<S, A>: Storage<T>,
+    {
+        self.try_min::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`min`](Self::min) keeping the reduced axes as statically-1 axes.
+    ///
+    /// # Panics
+    ///
+    /// As [`min`](Self::min).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let t = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 4], [3, 2]]);
+    /// assert_eq!(t.min_keep::<W>().sizes(), &[2, 1]);
+    /// ```
+    #[track_caller]
+    pub fn min_keep<A>(&self) -> Tensor<T, ReduceKeep<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        ReduceKeep<S, A>: Storage<T>,
+    {
+        self.try_min_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The position of the maximum along the one axis `A` selects (first occurrence; a NaN
+    /// wins, as in NumPy).
+    ///
+    /// # Panics
+    ///
+    /// When the axis has run-time size 0; [`try_argmax`](Self::try_argmax) returns the error
+    /// instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(CLASS);
+    /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [5.0, 2.0, 3.0]]);
+    /// let r: Tensor<usize, shape![2]> = t.argmax::<CLASS>();
+    /// assert_eq!(r.data(), &[2, 0]);
+    /// ```
+    #[track_caller]
+    pub fn argmax<A: OneAxis>(&self) -> Tensor<usize, Reduce<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        Reduce<S, A>: Storage<usize>,
+    {
+        self.try_argmax::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The position of the minimum along the one axis `A` selects (first occurrence; a NaN
+    /// wins, as in NumPy).
+    ///
+    /// # Panics
+    ///
+    /// When the axis has run-time size 0; [`try_argmin`](Self::try_argmin) returns the error
+    /// instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(CLASS);
+    /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [5.0, 2.0, 3.0]]);
+    /// assert_eq!(t.argmin::<CLASS>().data(), &[0, 1]);
+    /// ```
+    #[track_caller]
+    pub fn argmin<A: OneAxis>(&self) -> Tensor<usize, Reduce<S, A>>
+    where
+        S: ReduceOver<A>,
+        <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
+        Reduce<S, A>: Storage<usize>,
+    {
+        self.try_argmin::<A>().unwrap_or_else(|e| panic!("{e}"))
+    }
+}
 
 impl<T, S: Storage<T>> Tensor<T, S> {
     /// Runs `f` on this tensor as the source of a reduction over `A`.

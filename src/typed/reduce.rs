@@ -123,6 +123,7 @@ selector_tuples! {
 )]
 pub trait OneAxis: Selector {}
 impl<const K: usize> OneAxis for Pos<K> {}
+#[diagnostic::do_not_recommend]
 impl<N: Axis> OneAxis for N {}
 
 /// No elementary selector picked the axis yet.
@@ -323,7 +324,20 @@ impl<S, A, R: FromRev, K: FromRev, Z: Cond> ReduceVerdict<S, A> for Lists<R, K, 
 
 type Walked<S, A> = <<S as Shape>::Rev as Walk<<A as Selector>::List>>::Out;
 type Checked<S, A> = <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out;
-type Verdict<S, A> = <Walked<S, A> as Outcome<Checked<S, A>>>::Out;
+type Verdict<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as Bare>::Out;
+
+/// The refusal itself (so a diagnostic names `NoSuchAxis<W>`, not its wrapper); a success
+/// stays.
+#[doc(hidden)]
+pub trait Bare {
+    type Out;
+}
+impl<R, K, Z> Bare for Lists<R, K, Z> {
+    type Out = Lists<R, K, Z>;
+}
+impl<E> Bare for Refused<E> {
+    type Out = E;
+}
 
 /// `Self` reduces over the selector `A` (rule book §16): the bound to write in generic code.
 /// `Output` is `Self` without the selected axes, `Kept` with them as statically-1 axes (names
@@ -344,9 +358,10 @@ pub trait ReduceOver<A>: Shape {
     type Output: Shape;
     /// `Self` with the selected axes statically 1.
     type Kept: Shape;
-    /// `B1` when a selected axis is statically 0 (max and min refuse it).
+    /// [`StaticallyEmpty`](crate::StaticallyEmpty) when a selected axis is statically 0 (max
+    /// and min refuse it).
     #[doc(hidden)]
-    type HasZero: Cond;
+    type HasZero;
     /// Which axes the selector picks, as a constant (true = reduced).
     ///
     /// ```
@@ -363,11 +378,15 @@ where
     Walked<S, A>: MaskOf,
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
     Verdict<S, A>: ReduceVerdict<S, A>,
 {
     type Output = <Verdict<S, A> as ReduceVerdict<S, A>>::Reduced;
     type Kept = <Verdict<S, A> as ReduceVerdict<S, A>>::Kept;
-    type HasZero = <Verdict<S, A> as ReduceVerdict<S, A>>::HasZero;
+    type HasZero = <<Verdict<S, A> as ReduceVerdict<S, A>>::HasZero as Cond>::If<
+        crate::StaticallyEmpty,
+        NotEmpty,
+    >;
     const MASK: [bool; MAX_TYPED_RANK] = <Walked<S, A> as MaskOf>::MASK;
 }
 
@@ -435,4 +454,9 @@ pub type ReduceKeep<S, A> = <S as ReduceOver<A>>::Kept;
     label = "an empty axis has no maximum or minimum"
 )]
 pub trait NonEmpty<S, A> {}
-impl<S, A> NonEmpty<S, A> for B0 {}
+#[diagnostic::do_not_recommend]
+impl<S, A> NonEmpty<S, A> for NotEmpty {}
+
+/// No selected axis is statically 0.
+#[doc(hidden)]
+pub struct NotEmpty;
