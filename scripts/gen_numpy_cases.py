@@ -10,6 +10,10 @@ Outputs:
   int64 values in -9..9) with NumPy's a + b, a * b and a < b (flattened, row-major).
 - tests/numpy_typed.rs: the first accepted and refused cases as typed-tensor tests (static
   shapes; the answer checked at compile time where it is a refusal).
+- tests/data/numpy_reduce.jsonl: reductions (rule book §16): a shape, its data (float64,
+  some NaN), the reduced axes, and NumPy's sum, prod, mean, var, std, max, min (null where
+  NumPy refuses an empty axis), argmax and argmin (one axis), logsumexp and softmax, with
+  the output shapes with keepdims both ways.
 """
 import json, os, random, subprocess
 
@@ -66,6 +70,63 @@ def main():
         f.write("\n".join(lines) + "\n")
     write_typed(typed_ok, typed_bad)
     print(f"{len(lines)} cases, {len(typed_ok)} typed accepted, {len(typed_bad)} typed refused")
+    print(f"{write_reductions()} reduction cases")
+
+
+REDUCTIONS = 600
+
+
+def nan_or(f):
+    """NumPy's answer as a list, or None where NumPy raises (an empty axis)."""
+    try:
+        with np.errstate(all="ignore"):
+            return f()
+    except ValueError:
+        return None
+
+
+def flat(x):
+    """A float array as a JSON list, NaN and infinities as strings."""
+    return [v if np.isfinite(v) else str(v) for v in np.asarray(x, dtype=np.float64).reshape(-1).tolist()]
+
+
+def write_reductions():
+    rng = random.Random(SEED + 1)
+    nrng = np.random.default_rng(SEED + 1)
+    lines = []
+    for _ in range(REDUCTIONS):
+        rank = rng.randint(0, 4)
+        sizes = [rng.choice([0, 1, 2, 3, 4, 5]) for _ in range(rank)]
+        x = np.round(nrng.normal(0, 3, size=sizes), 2)
+        if x.size and rng.random() < 0.15:
+            x.reshape(-1)[rng.randrange(x.size)] = np.nan
+        axes = sorted(rng.sample(range(rank), rng.randint(0, rank))) if rank else []
+        ax = tuple(axes)
+        case = {"sizes": sizes, "data": flat(x), "axes": axes}
+        with np.errstate(all="ignore"):
+            case["shape"] = list(np.sum(x, axis=ax).shape)
+            case["shape_keep"] = list(np.sum(x, axis=ax, keepdims=True).shape)
+            case["sum"] = flat(np.sum(x, axis=ax))
+            case["prod"] = flat(np.prod(x, axis=ax))
+            case["mean"] = flat(np.mean(x, axis=ax))
+            case["var"] = flat(np.var(x, axis=ax))
+            case["std"] = flat(np.std(x, axis=ax))
+            m = nan_or(lambda: np.max(x, axis=ax, keepdims=True))
+            case["max"] = None if m is None else flat(m)
+            case["min"] = nan_or(lambda: flat(np.min(x, axis=ax)))
+            if m is not None:
+                shift = np.where(np.isfinite(m), m, 0.0)
+                e = np.exp(x - shift)
+                s = np.sum(e, axis=ax, keepdims=True)
+                case["logsumexp"] = flat(shift + np.log(s))
+                case["softmax"] = flat(e / s)
+            if len(axes) == 1:
+                case["argmax"] = nan_or(lambda: np.argmax(x, axis=axes[0]).reshape(-1).tolist())
+                case["argmin"] = nan_or(lambda: np.argmin(x, axis=axes[0]).reshape(-1).tolist())
+        lines.append(json.dumps(case, separators=(",", ":")))
+    with open(os.path.join(ROOT, "tests", "data", "numpy_reduce.jsonl"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return len(lines)
 
 
 def ty(sizes):

@@ -196,7 +196,9 @@ pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::narrow::{Narrow, NarrowShape};
-pub use typed::reduce::{NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector};
+pub use typed::reduce::{
+    AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector,
+};
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};

@@ -113,3 +113,115 @@ fn values_agree_with_numpy() {
         );
     }
 }
+
+/// A JSON number, or one of the strings NumPy's NaN and infinities are written as.
+fn float(v: &Value) -> f64 {
+    match v {
+        Value::String(s) => match s.as_str() {
+            "nan" => f64::NAN,
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            other => panic!("unexpected {other}"),
+        },
+        v => v.as_f64().unwrap(),
+    }
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(float).collect()
+}
+
+fn agree(got: &[f64], want: &[f64]) -> bool {
+    got.len() == want.len()
+        && got.iter().zip(want).all(|(&g, &w)| {
+            (g.is_nan() && w.is_nan())
+                || g == w
+                || (g - w).abs() <= 1e-9 * (1.0 + g.abs().max(w.abs()))
+        })
+}
+
+#[test]
+fn reductions_agree_with_numpy() {
+    use shapecast::dynamic::reduce::AxisSelector;
+    let text = include_str!("data/numpy_reduce.jsonl");
+    let mut checked = 0;
+    for (line, case) in text.lines().enumerate() {
+        let case: Value = serde_json::from_str(case).unwrap();
+        let s = sizes(&case["sizes"]);
+        let t =
+            DynTensor::from_vec(DynShape::from_sizes(&s).unwrap(), floats(&case["data"])).unwrap();
+        let axes: Vec<AxisSelector> = sizes(&case["axes"])
+            .into_iter()
+            .map(AxisSelector::Pos)
+            .collect();
+        let at = |what: &str| format!("line {} ({what}): {case}", line + 1);
+        let sum = t.sum(&axes).unwrap();
+        assert_eq!(sum.sizes(), &sizes(&case["shape"])[..], "{}", at("shape"));
+        assert_eq!(
+            t.sum_keep(&axes).unwrap().sizes(),
+            &sizes(&case["shape_keep"])[..],
+            "{}",
+            at("keepdims")
+        );
+        assert!(agree(sum.data(), &floats(&case["sum"])), "{}", at("sum"));
+        assert!(
+            agree(t.prod(&axes).unwrap().data(), &floats(&case["prod"])),
+            "{}",
+            at("prod")
+        );
+        assert!(
+            agree(t.mean(&axes).unwrap().data(), &floats(&case["mean"])),
+            "{}",
+            at("mean")
+        );
+        assert!(
+            agree(t.var(&axes).unwrap().data(), &floats(&case["var"])),
+            "{}",
+            at("var")
+        );
+        assert!(
+            agree(t.std(&axes).unwrap().data(), &floats(&case["std"])),
+            "{}",
+            at("std")
+        );
+        match (&case["max"], t.max_keep(&axes)) {
+            (Value::Null, Err(e)) => assert!(e.to_string().contains("is empty"), "{}", at("max")),
+            (want, Ok(got)) if !want.is_null() => {
+                assert!(agree(got.data(), &floats(want)), "{}", at("max"));
+                assert!(
+                    agree(t.min(&axes).unwrap().data(), &floats(&case["min"])),
+                    "{}",
+                    at("min")
+                );
+                assert!(
+                    agree(
+                        t.logsumexp_keep(&axes).unwrap().data(),
+                        &floats(&case["logsumexp"])
+                    ),
+                    "{}",
+                    at("logsumexp")
+                );
+                assert!(
+                    agree(t.softmax(&axes).unwrap().data(), &floats(&case["softmax"])),
+                    "{}",
+                    at("softmax")
+                );
+            }
+            (want, got) => panic!("{}: numpy {want}, shapecast {got:?}", at("max")),
+        }
+        if let [axis] = sizes(&case["axes"])[..] {
+            for (key, got) in [
+                ("argmax", t.argmax(&AxisSelector::Pos(axis))),
+                ("argmin", t.argmin(&AxisSelector::Pos(axis))),
+            ] {
+                match (&case[key], got) {
+                    (Value::Null, Err(_)) => {}
+                    (want, Ok(got)) => assert_eq!(got.data(), &sizes(want)[..], "{}", at(key)),
+                    (want, got) => panic!("{}: numpy {want}, shapecast {got:?}", at(key)),
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 600);
+}

@@ -1,6 +1,6 @@
 //! Reductions at the type level (rule book §16): result types, masks and what is refused.
 
-use shapecast::{names, shape, Pos, Reduce, ReduceKeep, ReduceOver, Shape};
+use shapecast::{names, shape, AcceptsReduce, Pos, Reduce, ReduceKeep, ReduceOver, Shape};
 use static_assertions::assert_type_eq_all;
 
 names!(CLASS, N, C, H, W);
@@ -57,14 +57,39 @@ fn kept_shapes_print_as_numpy_keepdims() {
     );
 }
 
+/// Checked while compiling: a wrong verdict fails the build of this test.
 #[test]
-fn a_refused_selector_is_visible_as_a_missing_impl() {
-    // (Compile errors themselves are in ui-tests/.) Generic code can ask.
-    fn reduces<S: Shape, A>() -> bool
-    where
-        S: ReduceOver<A>,
-    {
-        true
-    }
-    assert!(reduces::<shape![H: 2, 3], (H, Pos<1>)>());
+fn refusals_are_visible_as_constants() {
+    // (The compile errors themselves are in ui-tests/.)
+    const { assert!(<shape![H: 2, 3] as AcceptsReduce<(H, Pos<1>)>>::VALUE) };
+    const {
+        assert!(
+            !<shape![H: 2, 3] as AcceptsReduce<W>>::VALUE,
+            "a missing name"
+        )
+    };
+    const {
+        assert!(
+            !<shape![H: 2, 3] as AcceptsReduce<Pos<2>>>::VALUE,
+            "past the rank"
+        )
+    };
+    const {
+        assert!(
+            !<shape![H: 2, 3] as AcceptsReduce<(H, H)>>::VALUE,
+            "a name twice"
+        )
+    };
+    const {
+        assert!(
+            !<shape![H: 2, 3] as AcceptsReduce<(Pos<1>, H, Pos<1>)>>::VALUE,
+            "a position twice"
+        )
+    };
+    const {
+        assert!(
+            !<shape![] as AcceptsReduce<Pos<0>>>::VALUE,
+            "a scalar has no axis"
+        )
+    };
 }

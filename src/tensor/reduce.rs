@@ -366,7 +366,7 @@ impl<T> Source<'_, T> {
             let mut best_at = 0;
             for j in 1..n {
                 let x = self.data[at[0] + j * stride];
-                if better::<MAX, T>(best, x) {
+                if better::<MAX, T>(&best, &x) {
                     best = x;
                     best_at = j;
                 }
@@ -387,11 +387,21 @@ fn count_as<T: Float>(n: usize) -> T {
 /// Whether `x` replaces `best` for a maximum (or minimum): strictly better, or a NaN when
 /// `best` is not one (so the first NaN wins and stays).
 #[inline(always)]
-fn better<const MAX: bool, T: PartialOrd>(best: T, x: T) -> bool {
+fn better<const MAX: bool, T: PartialOrd>(best: &T, x: &T) -> bool {
     #[allow(clippy::eq_op)]
     let best_is_number = best == best;
     let not_worse = if MAX { best >= x } else { best <= x };
     !not_worse && best_is_number
+}
+
+/// The better of two (see [`better`]).
+#[inline(always)]
+fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
+    if better::<MAX, T>(&best, &x) {
+        x
+    } else {
+        best
+    }
 }
 
 /// Eight independent lanes over a contiguous run, combined pairwise, then the tail.
@@ -442,14 +452,13 @@ struct Extreme<const MAX: bool>;
 impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
     #[inline(always)]
     fn step(&self, acc: &mut T, x: &T) {
-        if better::<MAX, T>(*acc, *x) {
+        if better::<MAX, T>(acc, x) {
             *acc = *x;
         }
     }
     #[inline(always)]
     fn run(&self, acc: &mut T, xs: &[T]) {
-        let pick = |a: T, b: T| if better::<MAX, T>(a, b) { b } else { a };
-        *acc = pick(*acc, lanes(xs, xs[0], pick));
+        *acc = pick::<MAX, T>(*acc, lanes(xs, xs[0], pick::<MAX, T>));
     }
 }
 

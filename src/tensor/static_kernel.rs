@@ -2,6 +2,8 @@
 //! merged layout is a constant worked out by a `const fn`, and the loop over it runs with
 //! constant bounds and no checks.
 
+use crate::prelude::*;
+
 use super::kernel::Merged;
 use super::strided::step;
 use crate::dynamic::plan::StaticPlan;

@@ -429,6 +429,47 @@ impl<E> Reduced for Refused<E> {
     const REDUCED: bool = false;
 }
 
+/// Whether `Self` reduces over `A`, as a constant: a compile-time yes or no that does not
+/// stop the compilation (the twin of [`Accepts`](crate::Accepts) for selectors).
+///
+/// ```
+/// use shapecast::{names, shape, AcceptsReduce, Pos};
+/// names!(H, W);
+/// assert!(<shape![H: 2, 3] as AcceptsReduce<(H, Pos<1>)>>::VALUE);
+/// assert!(!<shape![H: 2, 3] as AcceptsReduce<W>>::VALUE);
+/// assert!(!<shape![H: 2, 3] as AcceptsReduce<(H, Pos<0>)>>::VALUE);
+/// ```
+pub trait AcceptsReduce<A> {
+    /// True when every selector finds its own axis.
+    const VALUE: bool;
+}
+
+impl<S: Shape, A: Selector> AcceptsReduce<A> for S
+where
+    S::Rev: Walk<A::List>,
+    A::List: AllFound<S::Rev>,
+    Walked<S, A>: Outcome<Checked<S, A>>,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
+    Verdict<S, A>: ReduceAccepted,
+{
+    const VALUE: bool = <Verdict<S, A> as ReduceAccepted>::VALUE;
+}
+
+/// Whether a verdict is a success.
+#[doc(hidden)]
+pub trait ReduceAccepted {
+    const VALUE: bool;
+}
+impl<R, K, Z> ReduceAccepted for Lists<R, K, Z> {
+    const VALUE: bool = true;
+}
+impl<X> ReduceAccepted for NoSuchAxis<X> {
+    const VALUE: bool = false;
+}
+impl<X> ReduceAccepted for SelectedTwice<X> {
+    const VALUE: bool = false;
+}
+
 /// `S` without the axes `A` selects (rule book §16).
 ///
 /// ```

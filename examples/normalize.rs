@@ -1,0 +1,55 @@
+//! Per-channel normalisation of a batch of images `[?, CHANNEL: 3, H, W]`: the mean and the
+//! standard deviation over `(Pos<0>, H, W)` (a tuple mixing a position and names) have shape
+//! `[CHANNEL: 3]`, and `(x - mean) / std` lines them up with the images by name, with no
+//! `keepdims` and no reshape. Checked against a naive loop.
+//!
+//! Run: `cargo run --example normalize`
+
+use shapecast::{names, shape, Pos, Tensor};
+
+names!(CHANNEL, H, W);
+
+type Images = shape![?, CHANNEL: 3, H, W];
+
+fn main() -> Result<(), shapecast::Error> {
+    let (n, h, w) = (4, 5, 6);
+    let x = Tensor::<f64, Images>::from_fn(&[n, 3, h, w], |i| {
+        (i[1] * 50) as f64 + ((i[0] * 7 + i[2] * 3 + i[3]) % 11) as f64 * (i[1] + 1) as f64
+    })?;
+
+    let mean: Tensor<f64, shape![CHANNEL: 3]> = x.mean::<(Pos<0>, H, W)>();
+    let std: Tensor<f64, shape![CHANNEL: 3]> = x.std::<(Pos<0>, H, W)>();
+    let z: Tensor<f64, Images> = (&x - &mean) / &std;
+    println!("per-channel mean {:?}", mean.data());
+    println!("per-channel std  {:?}", std.data());
+
+    // The naive loop over the same data.
+    for c in 0..3 {
+        let values: Vec<f64> = (0..n)
+            .flat_map(|b| (0..h).flat_map(move |i| (0..w).map(move |j| [b, c, i, j])))
+            .map(|idx| *x.at(&idx).unwrap())
+            .collect();
+        let m = values.iter().sum::<f64>() / values.len() as f64;
+        let s =
+            (values.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / values.len() as f64).sqrt();
+        assert!((mean.data()[c] - m).abs() < 1e-9 && (std.data()[c] - s).abs() < 1e-9);
+        for b in 0..n {
+            for i in 0..h {
+                for j in 0..w {
+                    let want = (x.at(&[b, c, i, j])? - m) / s;
+                    assert!((z.at(&[b, c, i, j])? - want).abs() < 1e-9);
+                }
+            }
+        }
+    }
+    // Normalised: every channel now has mean 0 and standard deviation 1.
+    let m2 = z.mean::<(Pos<0>, H, W)>();
+    let s2 = z.std::<(Pos<0>, H, W)>();
+    assert!(m2.iter().all(|m| m.abs() < 1e-12) && s2.iter().all(|s| (s - 1.0).abs() < 1e-12));
+    println!(
+        "normalised: channel means {:?}, stds {:?}",
+        m2.data(),
+        s2.data()
+    );
+    Ok(())
+}
