@@ -166,9 +166,11 @@ proptest! {
         let sel = |s: &str| -> Vec<AxisSelector> { s.split(',').map(|x| x.parse().unwrap()).collect() };
         let s: Tensor<f64, shape![N, C]> = t.sum::<(H, W)>();
         assert_eq!(s.data(), d.sum(&sel("H,W")).unwrap().data());
-        let s: Tensor<f64, shape![N, C: 1, H, W: 1]> = t.mean_keep::<(Pos<1>, W)>();
+        type Kept = shape![N, C: 1, H, W: 1];
+        let s: Tensor<f64, Kept> = t.mean_keep::<(Pos<1>, W)>();
         prop_assert_eq!(s.to_dyn(), d.mean_keep(&sel("C,W")).unwrap());
-        let s: Tensor<usize, shape![N, C, H]> = t.argmax::<W>();
+        type Positions = shape![N, C, H];
+        let s: Tensor<usize, Positions> = t.argmax::<W>();
         assert_eq!(s.data(), d.argmax(&"W".parse().unwrap()).unwrap().data());
         let s = t.try_max::<(N, C)>();
         match d.max(&sel("N,C")) {
