@@ -18,6 +18,16 @@ def expr(rng, kind, rank, rule):
     if kind == "baseline":
         dims = ", ".join(map(str, sizes))
         return f"Same<[{dims}], [{dims}]>"
+    if kind.startswith("reduce"):
+        # Reductions (rule book §16): two selected axes of a rank-`rank` shape.
+        a, b = rng.sample(range(rank), 2)
+        if kind == "reduce-pos":
+            dims = ", ".join(map(str, sizes))
+            return f"Reduce<shape![{dims}], (Pos<{a}>, Pos<{b}>)>"
+        names = NAMES[:rank]
+        dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        alias = "ReduceKeep" if kind == "reduce-keep" else "Reduce"
+        return f"{alias}<shape![{dims}], ({names[a]}, {names[b]})>"
     if kind == "same":
         lhs = ", ".join(map(str, sizes))
         rhs = lhs
@@ -48,7 +58,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code)]", "use shapecast::{names, shape, BroadcastBy, Shape, rule::*};",
+    lines = ["#![allow(dead_code)]", "use shapecast::{names, shape, BroadcastBy, Pos, Reduce, ReduceKeep, Shape, rule::*};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -109,6 +119,10 @@ def main():
         ("unnamed, pdpd rule (auto axis)", "pdpd", 8, "Pdpd", None),
         ("named, bidirectional rule", "named", 8, "Bidirectional", None),
         ("named, assign rule", "named", 8, "Assign", None),
+        # Reductions: two axes selected by name, by position, and kept.
+        ("named, Reduce over two names", "reduce-named", 8, "-", None),
+        ("named, ReduceKeep over two names", "reduce-keep", 8, "-", None),
+        ("unnamed, Reduce over two positions", "reduce-pos", 8, "-", None),
     ]
     if args.only:
         rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]

@@ -128,6 +128,31 @@
 //! contiguous axes and specialises its inner loop; with static shapes the layout is worked
 //! out at compile time.
 //!
+//! ## Reductions, and why names make `keepdims` unnecessary
+//!
+//! A reduction names the axes it removes: a name, a position [`Pos<K>`] or a tuple of them.
+//! The result's type is [`Reduce<S, A>`] (the selected axes gone) or, with the `_keep` forms,
+//! [`ReduceKeep<S, A>`] (each kept as a statically-1 axis). Because the reduced tensor keeps
+//! its names, it broadcasts back by name: `x - x.max::<CLASS>()` lines the batch up with the
+//! batch whatever the sizes, where NumPy's `x - x.max(axis=1)` silently pairs the wrong axes
+//! when the two sizes happen to agree. Unnamed data uses `_keep`, as NumPy uses `keepdims`.
+//! See the [rule book](rules) (§16) and `examples/normalize.rs`, `softmax.rs`,
+//! `layer_norm.rs`.
+//!
+//! ```
+//! use shapecast::{names, shape, Pos, Tensor};
+//! names!(CHANNEL, H, W);
+//! let x = Tensor::<f32, shape![?, CHANNEL: 2, H, W]>::from_fn(&[2, 2, 2, 2], |i| (i[1] * 10 + i[3]) as f32)?;
+//! // Per-channel statistics over the batch and both spatial axes: shape [CHANNEL: 2].
+//! let mean = x.mean::<(Pos<0>, H, W)>();
+//! let std = x.std::<(Pos<0>, H, W)>();
+//! assert_eq!(mean.data(), &[0.5, 10.5]);
+//! let z = (&x - &mean) / &std; // [?, CHANNEL: 2, H, W] again
+//! assert_eq!(z.sizes(), x.sizes());
+//! // Reducing a name the shape lacks, or an axis twice, does not compile.
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
 //! ## Reading a shapecast compile error
 //!
 //! A mismatch is one error at the expression, naming both shapes as types and the rule, and
