@@ -58,7 +58,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code)]", "use shapecast::{names, shape, BroadcastBy, Pos, Reduce, ReduceKeep, Shape, rule::*};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Pos, Reduce, ReduceKeep, Shape, rule::*};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",

@@ -220,6 +220,7 @@ pub use tensor::kernel;
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector,
@@ -345,6 +346,14 @@ pub struct SelectedTwice<Sel>(core::marker::PhantomData<Sel>);
 /// let _ = t.max::<Pos<0>>();
 /// ```
 pub struct StaticallyEmpty;
+
+/// A matmul operand of rank 0: a scalar has no matrix axes (rule book §17).
+///
+/// ```compile_fail
+/// use shapecast::{shape, MatMul};
+/// let _: Option<MatMul<shape![], shape![3]>> = None;
+/// ```
+pub struct RankZero;
 
 /// The rule book: every rule the crate implements, section by section (the code cites it as
 /// "rule book §n").

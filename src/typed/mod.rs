@@ -17,6 +17,7 @@
 //! | §10 | assign | [`rule::Assign`] | [`assign`] | [`dynamic::assign`](crate::dynamic::assign) |
 //! | §11 | narrow | - | [`narrow`] | [`dynamic::narrow`](crate::dynamic::narrow) |
 //! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](crate::dynamic::reduce) |
+//! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](crate::dynamic::contract) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -47,6 +48,7 @@ pub mod bidirectional;
 pub mod bits;
 pub mod broadcast;
 pub mod compare;
+pub mod contract;
 #[doc(hidden)]
 pub mod digits;
 pub mod embed;
