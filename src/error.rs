@@ -133,6 +133,30 @@ pub enum Error {
         /// The axis.
         axis: usize,
     },
+    /// A contraction refused (rule book §17): a name missing on a side, contracted sizes that
+    /// differ, or other axes that do not broadcast.
+    #[error("cannot contract {lhs} with {rhs} over {over}: {reason}")]
+    Contraction {
+        /// The left operand.
+        lhs: DynShape,
+        /// The right operand.
+        rhs: DynShape,
+        /// The contracted names, as written.
+        over: String,
+        /// Why.
+        reason: String,
+    },
+    /// A matrix product refused (rule book §17): a scalar operand, `K` axes that differ, batch
+    /// axes that do not broadcast, or an output that would repeat a name.
+    #[error("cannot multiply {lhs} by {rhs} as matrices: {reason}")]
+    MatMul {
+        /// The left operand.
+        lhs: DynShape,
+        /// The right operand.
+        rhs: DynShape,
+        /// Why.
+        reason: String,
+    },
     /// A maximum, minimum or arg-maximum over an axis of size 0 (rule book §16).
     #[error(
         "cannot take the {op} of {shape} over axis {axis}: it is empty and {op} has no identity"
@@ -165,7 +189,11 @@ impl Error {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            Error::Refused(_) | Error::UnknownAxis { .. } | Error::RepeatedAxis { .. }
+            Error::Refused(_)
+                | Error::UnknownAxis { .. }
+                | Error::RepeatedAxis { .. }
+                | Error::Contraction { .. }
+                | Error::MatMul { .. }
         )
     }
 }

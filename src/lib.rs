@@ -190,7 +190,8 @@
 //! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+// `unsafe` is denied everywhere but `tensor::gemm`, the one call into a GEMM crate.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate alloc;
@@ -379,5 +380,6 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
-    Depth, DynTensor, ElementOr, NestedArray, Scalar, Tensor, TensorView, TensorViewMut,
+    Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr, NestedArray, Scalar,
+    Tensor, TensorView, TensorViewMut,
 };

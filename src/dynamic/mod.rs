@@ -20,6 +20,7 @@
 //! | §10 | assign | [`assign`] | `typed::assign` ([`rule::Assign`](crate::rule::Assign)) |
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
+//! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
 //!
 //! Shared: [`rule`] (the `Rule` values and their size and name policies, twin of
 //! `typed::rule`), [`plan`] (`combine`, the one place a pair is judged, twin of `typed::pair`;
@@ -39,6 +40,7 @@
 pub mod assign;
 pub mod bidirectional;
 pub mod compare;
+pub mod contract;
 pub mod embed;
 pub mod named;
 pub mod narrow;
@@ -54,6 +56,7 @@ pub mod statik;
 pub mod strict;
 
 use crate::error::Error;
+pub use contract::{contract, matmul};
 use plan::Broadcasted;
 pub use reduce::reduce;
 use rule::Rule;

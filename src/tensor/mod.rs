@@ -5,6 +5,8 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
+//! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
+//! | `gemm` | the one call into the GEMM crate (`matrixmultiply`), the crate's only `unsafe` |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
@@ -17,8 +19,10 @@
 //! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
 //! | `static_kernel` | its compile-time twin for static shapes |
 
+mod contract;
 mod dyn_tensor;
 mod elements;
+mod gemm;
 pub mod kernel;
 mod math;
 mod ops;
@@ -30,7 +34,9 @@ mod typed;
 mod view;
 mod zip;
 
+pub use contract::{Contractible, Dot, DotWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{Depth, ElementOr, NestedArray, Scalar};
+pub use gemm::DotElement;
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};

@@ -13,7 +13,13 @@
 
 use core::marker::PhantomData;
 
+use alloc::borrow::Cow;
+
 use typenum::{Const, IsEqual, ToUInt, U};
+
+use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::shape::Name;
+use crate::prelude::*;
 
 use super::axis::Axis;
 use super::bits::{Cond, Or, B0};
@@ -74,23 +80,47 @@ pub trait Selector {
     type List;
     /// How many axes the selector names.
     const COUNT: usize;
+    /// The selector at run time: its names and positions, in order.
+    ///
+    /// ```
+    /// use shapecast::{names, Pos, Selector};
+    /// names!(H);
+    /// let s = <(H, Pos<2>) as Selector>::selectors();
+    /// assert_eq!(s, vec!["H".parse()?, "2".parse()?]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    fn selectors() -> Vec<AxisSelector>;
 }
 
 impl<const K: usize> Selector for Pos<K> {
     type List = (Pos<K>, ());
     const COUNT: usize = 1;
+    fn selectors() -> Vec<AxisSelector> {
+        vec![AxisSelector::Pos(K)]
+    }
 }
 
 impl<N: Axis> Selector for N {
     type List = (N, ());
     const COUNT: usize = 1;
+    fn selectors() -> Vec<AxisSelector> {
+        let name = N::NAME.expect("a selector type is a name or a position");
+        vec![AxisSelector::Name(
+            Name::new(Cow::Borrowed(name)).expect("names! declares identifiers"),
+        )]
+    }
 }
 
 macro_rules! selector_tuples {
     ($($n:literal: ($($A:ident),+);)+) => {$(
-        impl<$($A),+> Selector for ($($A,)+) {
+        impl<$($A: Selector),+> Selector for ($($A,)+) {
             type List = selector_tuples!(@list $($A),+);
             const COUNT: usize = $n;
+            fn selectors() -> Vec<AxisSelector> {
+                let mut all = Vec::new();
+                $(all.extend($A::selectors());)+
+                all
+            }
         }
     )+};
     (@list $A:ident) => { ($A, ()) };

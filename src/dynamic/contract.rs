@@ -1,0 +1,359 @@
+//! Contractions at run time (rule book §17): the twin of `typed::contract`. [`contract`] sums
+//! over named axes present in both operands and combines the rest by the outer rule;
+//! [`matmul`] is NumPy's matmul by position with the batch axes broadcast by the named rule.
+//! Both give a [`Contracted`]: the output shape, which operand axis feeds each output axis,
+//! and the contracted pairs, which the contraction kernel runs on.
+//!
+//! ```
+//! use shapecast::dynamic::contract::{contract, matmul};
+//!
+//! let q = "[BATCH: 2, HEADS: 4, SEQ: 8, DK: 16]".parse()?;
+//! let k = "[BATCH: 2, HEADS: 4, KSEQ: 8, DK: 16]".parse()?;
+//! let scores = contract(&q, &k, &["DK".parse()?])?;
+//! assert_eq!(scores.shape.to_string(), "[BATCH: 2, HEADS: 4, SEQ: 8, KSEQ: 8]");
+//! assert_eq!(matmul(&"[16, 2, 3]".parse()?, &"[3, 4]".parse()?)?.shape.to_string(), "[16, 2, 4]");
+//! assert!(matmul(&"[2, 3]".parse()?, &"[4, 5]".parse()?).is_err());
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use crate::prelude::*;
+
+use crate::dynamic::plan::Plan;
+use crate::dynamic::reduce::{apply, selected, AxisSelector};
+use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK};
+use crate::dynamic::{named, outer};
+use crate::error::Error;
+
+/// A contraction's shape and plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contracted {
+    /// The left operand.
+    pub lhs: DynShape,
+    /// The right operand.
+    pub rhs: DynShape,
+    /// The output shape (`?` where a size is known only at run time).
+    pub shape: DynShape,
+    /// For each output axis, the axis of each operand that feeds it (`None`: the operand has
+    /// no such axis, and is constant along it).
+    pub plan: Plan,
+    /// The contracted pairs: (axis of the left, axis of the right), summed over.
+    pub contracted: Vec<(usize, usize)>,
+    /// What the refusal is called: `contract … over X`, or `multiply … as matrices`.
+    what: What,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum What {
+    Contract(String),
+    MatMul,
+}
+
+impl Contracted {
+    /// The refusal of this contraction, for `reason`.
+    fn refuse(&self, lhs: &DynShape, rhs: &DynShape, reason: String) -> Error {
+        match &self.what {
+            What::Contract(over) => Error::Contraction {
+                lhs: lhs.clone(),
+                rhs: rhs.clone(),
+                over: over.clone(),
+                reason,
+            },
+            What::MatMul => Error::MatMul {
+                lhs: lhs.clone(),
+                rhs: rhs.clone(),
+                reason,
+            },
+        }
+    }
+
+    /// The output's sizes for operands of these sizes, after the checks that `?` sizes
+    /// leave: contracted pairs equal, other pairs equal or one of them 1.
+    ///
+    /// ```
+    /// use shapecast::dynamic::contract::contract;
+    /// let c = contract(&"[I: 2, J]".parse()?, &"[J: 3, K]".parse()?, &["J".parse()?])?;
+    /// assert_eq!(c.resolve(&[2, 3], &[3, 5])?, vec![2, 5]);
+    /// assert!(c.resolve(&[2, 4], &[3, 5]).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn resolve(&self, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, Error> {
+        let l = self.lhs.resolve(lhs)?;
+        let r = self.rhs.resolve(rhs)?;
+        for &(i, j) in &self.contracted {
+            if lhs[i] != rhs[j] {
+                let reason = format!(
+                    "{} has size {} on the left and {} on the right (contracted sizes never stretch)",
+                    axis_label(&self.lhs, i),
+                    lhs[i],
+                    rhs[j]
+                );
+                return Err(self.refuse(&l, &r, reason));
+            }
+        }
+        let mut out = Vec::with_capacity(self.plan.rank());
+        for (k, (&a, &b)) in self.plan.lhs.iter().zip(&self.plan.rhs).enumerate() {
+            out.push(match (a, b) {
+                (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
+                    (n, m) if n == m || m == 1 => n,
+                    (1, m) => m,
+                    (n, m) => {
+                        let reason = format!(
+                            "output axis {k} has size {n} on the left and {m} on the right"
+                        );
+                        return Err(self.refuse(&l, &r, reason));
+                    }
+                },
+                (Some(i), None) => lhs[i],
+                (None, Some(j)) => rhs[j],
+                (None, None) => 1,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// `axis 3 (DK)` or `axis 3`.
+fn axis_label(shape: &DynShape, i: usize) -> String {
+    match shape.axes()[i].name_str() {
+        Some(name) => format!("axis {i} ({name})"),
+        None => format!("axis {i}"),
+    }
+}
+
+/// The selectors as they read in a message: `DK` or `(HEADS, DK)`.
+fn selectors_text(names: &[AxisSelector]) -> String {
+    let parts: Vec<String> = names
+        .iter()
+        .map(|s| match s {
+            AxisSelector::Name(n) => n.to_string(),
+            AxisSelector::Pos(k) => format!("position {k}"),
+        })
+        .collect();
+    match parts.len() {
+        1 => parts[0].clone(),
+        _ => format!("({})", parts.join(", ")),
+    }
+}
+
+/// Contracts `lhs` with `rhs` over the named axes `names` (rule book §17): each must be in
+/// both, with equal sizes (a `?` is checked by [`Contracted::resolve`]); the other axes combine
+/// by the outer rule.
+///
+/// ```
+/// use shapecast::dynamic::contract::contract;
+/// let c = contract(&"[I: 2, J: 3]".parse()?, &"[J: 3, K: 4]".parse()?, &["J".parse()?])?;
+/// assert_eq!(c.shape.to_string(), "[I: 2, K: 4]");
+/// assert_eq!(c.contracted, vec![(1, 0)]);
+/// let err = contract(&"[I: 2, J: 3]".parse()?, &"[J: 4]".parse()?, &["J".parse()?]).unwrap_err();
+/// assert_eq!(err.to_string(), "cannot contract [I: 2, J: 3] with [J: 4] over J: axis 1 (J) has size 3 on the left and 4 on the right (contracted sizes never stretch)");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn contract(
+    lhs: &DynShape,
+    rhs: &DynShape,
+    names: &[AxisSelector],
+) -> Result<Contracted, Error> {
+    let over = selectors_text(names);
+    let refuse = |reason: String| Error::Contraction {
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        over: over.clone(),
+        reason,
+    };
+    let side_mask = |shape: &DynShape, side: &str| {
+        selected(shape, names).map_err(|e| match e {
+            Error::UnknownAxis { selector, .. } => {
+                refuse(format!("the {side} has no axis {selector}"))
+            }
+            Error::RepeatedAxis { selector, .. } => refuse(format!("{selector} is selected twice")),
+            other => other,
+        })
+    };
+    let (ml, mr) = (side_mask(lhs, "left")?, side_mask(rhs, "right")?);
+    let mut contracted = Vec::with_capacity(names.len());
+    for sel in names {
+        let (i, j) = (
+            sel.position(lhs).expect("found above"),
+            sel.position(rhs).expect("found above"),
+        );
+        if let (Size::Known(n), Size::Known(m)) = (lhs.axes()[i].size, rhs.axes()[j].size) {
+            if n != m {
+                return Err(refuse(format!(
+                    "{} has size {n} on the left and {m} on the right (contracted sizes never stretch)",
+                    axis_label(lhs, i)
+                )));
+            }
+        }
+        contracted.push((i, j));
+    }
+    let kept = |mask: &[bool]| -> Vec<usize> { (0..mask.len()).filter(|&k| !mask[k]).collect() };
+    let (kl, kr) = (kept(&ml), kept(&mr));
+    let (rest_l, rest_r) = (apply(lhs, &ml, false), apply(rhs, &mr, false));
+    let b = outer::broadcast(&rest_l, &rest_r)
+        .map_err(|e| refuse(format!("the other axes do not broadcast: {e}")))?;
+    let plan = Plan {
+        lhs: b.plan.lhs.iter().map(|s| s.map(|k| kl[k])).collect(),
+        rhs: b.plan.rhs.iter().map(|s| s.map(|k| kr[k])).collect(),
+    };
+    Ok(Contracted {
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        shape: b.shape,
+        plan,
+        contracted,
+        what: What::Contract(over),
+    })
+}
+
+/// NumPy's `matmul(lhs, rhs)` by position (rule book §17): `[..., M, K]` with `[..., K, N]`
+/// gives `[..., M, N]`, the batch axes broadcast by the named rule; the `K` pair must be equal
+/// in size (a `?` is checked by [`Contracted::resolve`]) and in name where both are named; a
+/// rank-1 operand is promoted and its inserted axis removed again; rank 0 and an output that
+/// would repeat a name are refused.
+///
+/// ```
+/// use shapecast::dynamic::contract::matmul;
+/// let c = matmul(&"[M: 2, K: 3]".parse()?, &"[K: 3, N: 4]".parse()?)?;
+/// assert_eq!(c.shape.to_string(), "[M: 2, N: 4]");
+/// assert_eq!(matmul(&"[3]".parse()?, &"[3]".parse()?)?.shape.to_string(), "[]");
+/// let err = matmul(&"[M: 2, 3]".parse()?, &"[3, M: 4]".parse()?).unwrap_err();
+/// assert!(err.to_string().contains("repeat"), "{err}");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn matmul(lhs: &DynShape, rhs: &DynShape) -> Result<Contracted, Error> {
+    let refuse = |reason: String| Error::MatMul {
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        reason,
+    };
+    let (rl, rr) = (lhs.rank(), rhs.rank());
+    if rl == 0 || rr == 0 {
+        let side = if rl == 0 { "left" } else { "right" };
+        return Err(refuse(format!(
+            "the {side} is a scalar, which has no matrix axes"
+        )));
+    }
+    // The left is [..., M, K] ([K] when rank 1); the right is [..., K, N] ([K] when rank 1).
+    let (ka, m) = (rl - 1, (rl >= 2).then(|| rl - 2));
+    let (kb, n) = if rr >= 2 {
+        (rr - 2, Some(rr - 1))
+    } else {
+        (0, None)
+    };
+    let (batch_l, batch_r) = (rl.saturating_sub(2), rr.saturating_sub(2));
+    let (a, b) = (&lhs.axes()[ka], &rhs.axes()[kb]);
+    if let (Some(x), Some(y)) = (&a.name, &b.name) {
+        if x != y {
+            return Err(refuse(format!(
+                "K is axis {ka} ({x}) on the left and axis {kb} ({y}) on the right: two names"
+            )));
+        }
+    }
+    if let (Size::Known(x), Size::Known(y)) = (a.size, b.size) {
+        if x != y {
+            return Err(refuse(format!(
+                "K is axis {ka} of size {x} on the left and axis {kb} of size {y} on the right"
+            )));
+        }
+    }
+    let prefix = |s: &DynShape, k: usize| DynShape::from_axes_unchecked(s.axes()[..k].to_vec());
+    let batch = named::broadcast(&prefix(lhs, batch_l), &prefix(rhs, batch_r))
+        .map_err(|e| refuse(format!("the batch axes do not broadcast: {e}")))?;
+    let mut axes: Vec<DynAxis> = batch.shape.axes().to_vec();
+    let mut plan = batch.plan.clone();
+    if let Some(m) = m {
+        axes.push(lhs.axes()[m].clone());
+        plan.lhs.push(Some(m));
+        plan.rhs.push(None);
+    }
+    if let Some(n) = n {
+        axes.push(rhs.axes()[n].clone());
+        plan.lhs.push(None);
+        plan.rhs.push(Some(n));
+    }
+    if let Some((first, second)) = first_repeat(&axes) {
+        let name = axes[second].name_str().unwrap_or_default().to_string();
+        return Err(refuse(format!(
+            "the output would repeat {name} (output axes {first} and {second})"
+        )));
+    }
+    if axes.len() > MAX_RANK {
+        return Err(Error::RankTooLarge {
+            rank: axes.len(),
+            max: MAX_RANK,
+        });
+    }
+    Ok(Contracted {
+        lhs: lhs.clone(),
+        rhs: rhs.clone(),
+        shape: DynShape::from_axes_unchecked(axes),
+        plan,
+        contracted: vec![(ka, kb)],
+        what: What::MatMul,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &str) -> Vec<AxisSelector> {
+        s.split(',').map(|x| x.parse().unwrap()).collect()
+    }
+
+    fn run(a: &str, b: &str, x: &str) -> Result<String, Error> {
+        let c = contract(&a.parse()?, &b.parse()?, &names(x))?;
+        Ok(format!("{} | {} | {:?}", c.shape, c.plan, c.contracted))
+    }
+
+    #[test]
+    fn the_rule_books_attention_cases() {
+        let q = "[BATCH, HEADS, SEQ, DK: 16]";
+        let k = "[BATCH, HEADS, KSEQ, DK: 16]";
+        assert_eq!(
+            run(q, k, "DK").unwrap(),
+            "[BATCH, HEADS, SEQ, KSEQ] | 0,1,2,- ; 0,1,-,2 | [(3, 3)]"
+        );
+        assert_eq!(
+            run(q, k, "HEADS,DK").unwrap(),
+            "[BATCH, SEQ, KSEQ] | 0,2,- ; 0,-,2 | [(1, 1), (3, 3)]"
+        );
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let err = |a: &str, b: &str, x: &str| run(a, b, x).unwrap_err().to_string();
+        assert_eq!(
+            err("[I: 2, J: 3]", "[K: 4]", "J"),
+            "cannot contract [I: 2, J: 3] with [K: 4] over J: the right has no axis J"
+        );
+        assert!(
+            err("[5, I: 2, J: 3]", "[4, J: 3]", "J").contains("the other axes do not broadcast")
+        );
+        assert!(err("[I: 2, J: 3]", "[J: 3]", "J,J").contains("selected twice"));
+    }
+
+    #[test]
+    fn matmul_promotes_rank_one_and_broadcasts_batches() {
+        let m = |a: &str, b: &str| {
+            matmul(&a.parse().unwrap(), &b.parse().unwrap())
+                .map(|c| format!("{} | {}", c.shape, c.plan))
+        };
+        assert_eq!(m("[3]", "[3]").unwrap(), "[] |  ; ");
+        assert_eq!(m("[3]", "[2, 3, 4]").unwrap(), "[2, 4] | -,- ; 0,2");
+        assert_eq!(m("[2, 2, 3]", "[3]").unwrap(), "[2, 2] | 0,1 ; -,-");
+        assert_eq!(
+            m("[?, 1, 2, 3]", "[5, 3, 4]").unwrap(),
+            "[?, 5, 2, 4] | 0,1,2,- ; -,0,-,2"
+        );
+        assert!(m("[2, 2, 3]", "[5, 3, 4]")
+            .unwrap_err()
+            .to_string()
+            .contains("batch"));
+        assert!(m("[]", "[3]").unwrap_err().to_string().contains("scalar"));
+        assert!(m("[M: 2, K: 3]", "[J: 3, N: 4]")
+            .unwrap_err()
+            .to_string()
+            .contains("two names"));
+    }
+}

@@ -1,0 +1,489 @@
+//! Contractions on data (rule book §17): `dot` over named axes and `matmul`, on tensors, views
+//! and `DynTensor`, each mapped onto GEMM calls. Of the output axes, those fed by the left
+//! only are `M` candidates, by the right only `N`, by both the batch; the contracted pairs
+//! are `K`. One `M`, one `N` and one `K` axis go to each GEMM call (extended over neighbours
+//! that are contiguous in both operands, so `[16, 256, 256] @ [256, 256]` is a single
+//! 4096×256×256 call); every other axis is a loop around the calls, each operand advancing
+//! by its own stride (0 where it is broadcast, so nothing is copied).
+//!
+//! ```
+//! use shapecast::{names, shape, Dot, Tensor};
+//! names!(I, J, K);
+//! let a = Tensor::<f32, shape![I: 2, J: 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+//! let b = Tensor::<f32, shape![J: 3, K: 1]>::from_array([[1.0], [0.0], [1.0]]);
+//! let c: Tensor<f32, shape![I: 2, K: 1]> = a.dot::<J>(&b);
+//! assert_eq!(c.data(), &[4.0, 10.0]);
+//! ```
+
+use crate::prelude::*;
+
+use super::dyn_tensor::DynTensor;
+use super::gemm::{DotElement, Mat};
+use super::kernel::row_major;
+use super::strided::step;
+use super::typed::Tensor;
+use super::view::TensorView;
+use crate::dynamic::contract::{contract, matmul, Contracted};
+use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::shape::MAX_RANK;
+use crate::error::Error;
+use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
+use crate::typed::reduce::Selector;
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
+
+/// An operand: sizes, strides and data.
+pub(crate) struct Side<'a, T> {
+    pub(crate) sizes: &'a [usize],
+    pub(crate) strides: &'a [usize],
+    pub(crate) data: &'a [T],
+}
+
+/// One axis of the iteration: its size and each operand's stride along it (left, right,
+/// output).
+#[derive(Clone, Copy, Debug)]
+struct Axis3 {
+    size: usize,
+    a: usize,
+    b: usize,
+    c: usize,
+}
+
+/// `a` contracted with `b` by the plan `c`: the output's sizes and its data, row-major.
+pub(crate) fn run<T: DotElement>(
+    c: &Contracted,
+    a: Side<'_, T>,
+    b: Side<'_, T>,
+) -> Result<(Vec<usize>, Vec<T>), Error> {
+    let sizes = c.resolve(a.sizes, b.sizes)?;
+    let total = sizes
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(|| Error::TooManyElements {
+            shape: c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone()),
+        })?;
+    let mut out = vec![T::zero(); total];
+    if total == 0 || c.contracted.iter().any(|&(i, _)| a.sizes[i] == 0) {
+        return Ok((sizes, out));
+    }
+    let own = row_major(&sizes);
+    // A stride that an axis of size 1 facing a larger one must not advance.
+    let stride = |side: &Side<'_, T>, src: Option<usize>, n: usize| match src {
+        Some(i) if side.sizes[i] == n => side.strides[i],
+        _ => 0,
+    };
+    let outputs: Vec<(Axis3, Option<usize>, Option<usize>)> = (0..sizes.len())
+        .map(|k| {
+            let (l, r) = (c.plan.lhs[k], c.plan.rhs[k]);
+            let n = sizes[k];
+            (
+                Axis3 {
+                    size: n,
+                    a: stride(&a, l, n),
+                    b: stride(&b, r, n),
+                    c: own[k],
+                },
+                l,
+                r,
+            )
+        })
+        .collect();
+    let ks: Vec<Axis3> = c
+        .contracted
+        .iter()
+        .map(|&(i, j)| Axis3 {
+            size: a.sizes[i],
+            a: a.strides[i],
+            b: b.strides[j],
+            c: 0,
+        })
+        .collect();
+    // The GEMM axes: the last output axis fed by the left only (M), by the right only (N),
+    // and the largest contracted axis (K), each merged with contiguous neighbours.
+    let last_of = |want: fn(Option<usize>, Option<usize>) -> bool| {
+        (0..outputs.len())
+            .rev()
+            .find(|&k| want(outputs[k].1, outputs[k].2) && outputs[k].0.size > 1)
+    };
+    let m_at = last_of(|l, r| l.is_some() && r.is_none());
+    let n_at = last_of(|l, r| l.is_none() && r.is_some());
+    let k_at = (0..ks.len()).max_by_key(|&p| ks[p].size);
+    let mut used = vec![false; outputs.len()];
+    let grow = |at: Option<usize>, used: &mut Vec<bool>, side_of: fn(&Axis3) -> usize| -> Axis3 {
+        let Some(mut k) = at else {
+            return Axis3 {
+                size: 1,
+                a: 0,
+                b: 0,
+                c: 0,
+            };
+        };
+        used[k] = true;
+        let mut ax = outputs[k].0;
+        // Merge the preceding output axis while it has the same role and continues this one
+        // in the operand and in the output.
+        while k > 0 {
+            let (prev, l, r) = outputs[k - 1];
+            let same_role =
+                (l.is_some(), r.is_some()) == (outputs[k].1.is_some(), outputs[k].2.is_some());
+            if !same_role || side_of(&prev) != side_of(&ax) * ax.size || prev.c != ax.c * ax.size {
+                break;
+            }
+            ax = Axis3 {
+                size: prev.size * ax.size,
+                ..ax
+            };
+            k -= 1;
+            used[k] = true;
+        }
+        ax
+    };
+    let m = grow(m_at, &mut used, |x| x.a);
+    let n = grow(n_at, &mut used, |x| x.b);
+    let k = k_at.map_or(
+        Axis3 {
+            size: 1,
+            a: 0,
+            b: 0,
+            c: 0,
+        },
+        |p| ks[p],
+    );
+    let mut loops: Vec<Axis3> = (0..outputs.len())
+        .filter(|&q| !used[q])
+        .map(|q| outputs[q].0)
+        .collect();
+    loops.extend((0..ks.len()).filter(|&p| Some(p) != k_at).map(|p| ks[p]));
+    loops.retain(|x| x.size != 1);
+    if loops.len() > MAX_RANK {
+        return Err(Error::RankTooLarge {
+            rank: loops.len(),
+            max: MAX_RANK,
+        });
+    }
+    let (ls, la, lb, lc): (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>) = (
+        loops.iter().map(|x| x.size).collect(),
+        loops.iter().map(|x| x.a).collect(),
+        loops.iter().map(|x| x.b).collect(),
+        loops.iter().map(|x| x.c).collect(),
+    );
+    let mut index = vec![0usize; loops.len()];
+    let mut at = [0usize; 3];
+    loop {
+        T::gemm(
+            (
+                a.data,
+                Mat {
+                    offset: at[0],
+                    rows: m.size,
+                    cols: k.size,
+                    rs: m.a,
+                    cs: k.a,
+                },
+            ),
+            (
+                b.data,
+                Mat {
+                    offset: at[1],
+                    rows: k.size,
+                    cols: n.size,
+                    rs: k.b,
+                    cs: n.b,
+                },
+            ),
+            (
+                &mut out,
+                Mat {
+                    offset: at[2],
+                    rows: m.size,
+                    cols: n.size,
+                    rs: m.c,
+                    cs: n.c,
+                },
+            ),
+        );
+        if !step(&mut index, &ls, [&la, &lb, &lc], &mut at) {
+            return Ok((sizes, out));
+        }
+    }
+}
+
+/// `dot::<X>(&rhs)`: contraction over the names `X` with a right operand whose type is the
+/// trait's parameter, so a call spells out only `X` (rule book §17). Implemented for tensors
+/// and views, with tensors or views on the right; bring it into scope with `use
+/// shapecast::Dot` (or `use shapecast::*`).
+///
+/// ```
+/// use shapecast::{names, shape, Dot, Tensor};
+/// names!(BATCH, SEQ, KSEQ, DK);
+/// let q = Tensor::<f32, shape![BATCH, SEQ, DK: 2]>::from_vec_sized(&[1, 2, 2], vec![1.0, 0.0, 0.0, 1.0])?;
+/// let k = Tensor::<f32, shape![BATCH, KSEQ, DK: 2]>::from_vec_sized(&[1, 3, 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+/// let scores: Tensor<f32, shape![BATCH, SEQ, KSEQ]> = q.dot::<DK>(&k);
+/// assert_eq!(scores.data(), &[1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait Dot<Rhs>: Contractible {
+    /// The contraction over the names `X`: for each output element, the sum over `X` of the
+    /// product of the operands (0 over an empty axis). The result's shape is
+    /// [`Contract<A, B, X>`](crate::Contract).
+    ///
+    /// # Panics
+    ///
+    /// When a contracted or paired `?` size does not fit (the operators' convention);
+    /// [`try_dot`](Self::try_dot) returns the error instead.
+    #[track_caller]
+    fn dot<X>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self as DotWith<Rhs, X>>::Output>
+    where
+        Self: DotWith<Rhs, X>,
+    {
+        self.try_dot::<X>(rhs).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`dot`](Self::dot), or the error when a `?` size does not fit.
+    fn try_dot<X>(
+        &self,
+        rhs: &Rhs,
+    ) -> Result<Tensor<Self::Elem, <Self as DotWith<Rhs, X>>::Output>, Error>
+    where
+        Self: DotWith<Rhs, X>;
+}
+
+/// `Self` contracts with `Rhs` over `X`: [`ContractWith`] on the operands' shapes, with an
+/// output that can hold the elements. The bound generic code writes for [`Dot::dot`].
+#[diagnostic::on_unimplemented(
+    message = "cannot contract `{Self}` with `{Rhs}` over `{X}`",
+    label = "`{X}` must name axes of both operands, with equal sizes"
+)]
+pub trait DotWith<Rhs, X>: Contractible {
+    /// The shape of the result: [`Contract<Self::Shape, Rhs::Shape, X>`](crate::Contract).
+    type Output: Storage<Self::Elem>;
+    #[doc(hidden)]
+    fn names() -> Vec<AxisSelector>;
+}
+
+impl<L: Contractible, R: Contractible<Elem = L::Elem>, X: Selector> DotWith<R, X> for L
+where
+    L::Shape: ContractWith<R::Shape, X>,
+    Contract<L::Shape, R::Shape, X>: Storage<L::Elem>,
+{
+    type Output = Contract<L::Shape, R::Shape, X>;
+    fn names() -> Vec<AxisSelector> {
+        X::selectors()
+    }
+}
+
+/// An operand of a typed contraction: a tensor or a view.
+pub trait Contractible {
+    /// The element type.
+    type Elem;
+    /// Its shape.
+    type Shape: Shape;
+    #[doc(hidden)]
+    fn side(&self) -> (Vec<usize>, Vec<usize>, &[Self::Elem]);
+}
+
+impl<T, S: Storage<T>> Contractible for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+    fn side(&self) -> (Vec<usize>, Vec<usize>, &[T]) {
+        (self.sizes().to_vec(), row_major(self.sizes()), self.data())
+    }
+}
+
+impl<T, S: Shape> Contractible for TensorView<'_, T, S> {
+    type Elem = T;
+    type Shape = S;
+    fn side(&self) -> (Vec<usize>, Vec<usize>, &[T]) {
+        (
+            self.sizes().to_vec(),
+            self.strides().to_vec(),
+            self.data_slice(),
+        )
+    }
+}
+
+/// Runs a plan on two typed operands.
+fn typed<T: DotElement, O: Storage<T>>(
+    plan: Result<Contracted, Error>,
+    a: &impl Contractible<Elem = T>,
+    b: &impl Contractible<Elem = T>,
+) -> Result<Tensor<T, O>, Error> {
+    let plan = plan?;
+    let ((sa, ta, da), (sb, tb, db)) = (a.side(), b.side());
+    let (sizes, data) = run(
+        &plan,
+        Side {
+            sizes: &sa,
+            strides: &ta,
+            data: da,
+        },
+        Side {
+            sizes: &sb,
+            strides: &tb,
+            data: db,
+        },
+    )?;
+    Ok(Tensor::from_parts(&sizes, data))
+}
+
+impl<L: Contractible, R: Contractible<Elem = L::Elem>> Dot<R> for L
+where
+    L::Elem: DotElement,
+{
+    fn try_dot<X>(&self, rhs: &R) -> Result<Tensor<L::Elem, <Self as DotWith<R, X>>::Output>, Error>
+    where
+        Self: DotWith<R, X>,
+    {
+        let plan = contract(
+            &L::Shape::to_dyn(),
+            &R::Shape::to_dyn(),
+            &<Self as DotWith<R, X>>::names(),
+        );
+        typed(plan, self, rhs)
+    }
+}
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    /// NumPy's `matmul` by position (rule book §17): `[..., M, K]` with `[..., K, N]` gives
+    /// `[..., M, N]`, the batch axes broadcast by the named rule without copying.
+    ///
+    /// # Panics
+    ///
+    /// When a `?` size does not fit; [`try_matmul`](Self::try_matmul) returns the error.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+    /// let b = Tensor::<f64, shape![2]>::from_array([1.0, 1.0]);
+    /// let c: Tensor<f64, shape![2]> = a.matmul(&b);
+    /// assert_eq!(c.data(), &[3.0, 7.0]);
+    /// ```
+    #[track_caller]
+    pub fn matmul<R: Contractible<Elem = T>>(&self, rhs: &R) -> Tensor<T, MatMul<S, R::Shape>>
+    where
+        T: DotElement,
+        S: MatMulWith<R::Shape>,
+        MatMul<S, R::Shape>: Storage<T>,
+    {
+        self.try_matmul(rhs).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<f32, shape![2, ?]>::from_vec_sized(&[2, 3], vec![0.0; 6])?;
+    /// let b = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 0.0], [0.0, 1.0]]);
+    /// assert!(a.try_matmul(&b).is_err()); // K: 3 against 2
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_matmul<R: Contractible<Elem = T>>(
+        &self,
+        rhs: &R,
+    ) -> Result<Tensor<T, MatMul<S, R::Shape>>, Error>
+    where
+        T: DotElement,
+        S: MatMulWith<R::Shape>,
+        MatMul<S, R::Shape>: Storage<T>,
+    {
+        typed(matmul(&S::to_dyn(), &R::Shape::to_dyn()), self, rhs)
+    }
+}
+
+impl<T, S: Shape> TensorView<'_, T, S> {
+    /// NumPy's `matmul` by position on a view (a transposed or broadcast operand is not
+    /// copied); see [`Tensor::matmul`].
+    ///
+    /// # Panics
+    ///
+    /// When a `?` size does not fit; [`try_matmul`](Self::try_matmul) returns the error.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(I, J, K);
+    /// let a = Tensor::<f64, shape![I: 2, J: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+    /// let t = a.align_to::<shape![J: 2, I: 2]>()?; // the transpose, as a view
+    /// let b = Tensor::<f64, shape![I: 2, K: 2]>::from_array([[1.0, 1.0], [0.0, 1.0]]);
+    /// let c: Tensor<f64, shape![J: 2, K: 2]> = t.matmul(&b);
+    /// assert_eq!(c.data(), &[1.0, 4.0, 2.0, 6.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[track_caller]
+    pub fn matmul<R: Contractible<Elem = T>>(&self, rhs: &R) -> Tensor<T, MatMul<S, R::Shape>>
+    where
+        T: DotElement,
+        S: MatMulWith<R::Shape>,
+        MatMul<S, R::Shape>: Storage<T>,
+    {
+        self.try_matmul(rhs).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let a = Tensor::<f32, shape![?]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+    /// assert_eq!(a.view().try_matmul(&a)?.data(), &[5.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_matmul<R: Contractible<Elem = T>>(
+        &self,
+        rhs: &R,
+    ) -> Result<Tensor<T, MatMul<S, R::Shape>>, Error>
+    where
+        T: DotElement,
+        S: MatMulWith<R::Shape>,
+        MatMul<S, R::Shape>: Storage<T>,
+    {
+        typed(matmul(&S::to_dyn(), &R::Shape::to_dyn()), self, rhs)
+    }
+}
+
+impl<T: DotElement> DynTensor<T> {
+    /// Contraction over run-time names (rule book §17), or the refusal.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let a = DynTensor::from_vec("[I: 2, J: 2]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0])?;
+    /// let b = DynTensor::from_vec("[J: 2]".parse()?, vec![1.0f32, 1.0])?;
+    /// assert_eq!(a.dot(&b, &["J".parse()?])?.data(), &[3.0, 7.0]);
+    /// assert!(a.dot(&b, &["I".parse()?]).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn dot(&self, rhs: &DynTensor<T>, names: &[AxisSelector]) -> Result<DynTensor<T>, Error> {
+        let plan = contract(self.shape(), rhs.shape(), names)?;
+        self.run_plan(&plan, rhs)
+    }
+
+    /// NumPy's `matmul` by position, or the refusal.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let a = DynTensor::from_vec("[2, 2]".parse()?, vec![1i32, 2, 3, 4])?;
+    /// assert_eq!(a.matmul(&a)?.data(), &[7, 10, 15, 22]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn matmul(&self, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
+        let plan = matmul(self.shape(), rhs.shape())?;
+        self.run_plan(&plan, rhs)
+    }
+
+    fn run_plan(&self, plan: &Contracted, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
+        let (ta, tb) = (row_major(self.sizes()), row_major(rhs.sizes()));
+        let (sizes, data) = run(
+            plan,
+            Side {
+                sizes: self.sizes(),
+                strides: &ta,
+                data: self.data(),
+            },
+            Side {
+                sizes: rhs.sizes(),
+                strides: &tb,
+                data: rhs.data(),
+            },
+        )?;
+        let shape = plan.shape.resolve(&sizes)?;
+        Ok(DynTensor::from_parts(shape, sizes, data))
+    }
+}
