@@ -14,6 +14,9 @@ Outputs:
   some NaN), the reduced axes, and NumPy's sum, prod, mean, var, std, max, min (null where
   NumPy refuses an empty axis), argmax and argmin (one axis), logsumexp and softmax, with
   the output shapes with keepdims both ways.
+- tests/data/numpy_contract.jsonl: contractions (rule book §17): `np.einsum` over named
+  axes (operands with names, the contracted names, the output) and `np.matmul` on unnamed
+  shapes (refusals as null), with int64 data.
 """
 import json, os, random, subprocess
 
@@ -71,6 +74,7 @@ def main():
     write_typed(typed_ok, typed_bad)
     print(f"{len(lines)} cases, {len(typed_ok)} typed accepted, {len(typed_bad)} typed refused")
     print(f"{write_reductions()} reduction cases")
+    print(f"{write_contractions()} contraction cases")
 
 
 REDUCTIONS = 600
@@ -163,6 +167,57 @@ def write_typed(ok, bad):
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)
+
+
+CONTRACTIONS = 300
+LETTERS = "ijkl"
+
+
+def write_contractions():
+    """einsum cases by name: both operands named (letters i..l as names I..L), some names
+    shared and contracted; and matmul cases on unnamed shapes."""
+    rng = random.Random(SEED + 2)
+    nrng = np.random.default_rng(SEED + 2)
+    lines = []
+    for _ in range(CONTRACTIONS):
+        names = rng.sample(LETTERS, rng.randint(1, 4))
+        size = {n: rng.choice([0, 1, 2, 3]) for n in names}
+        a = [n for n in names if rng.random() < 0.8] or names[:1]
+        b = [n for n in names if rng.random() < 0.6 or n == a[-1]]
+        rng.shuffle(b)
+        shared = [n for n in a if n in b]
+        x = rng.sample(shared, rng.randint(1, len(shared)))
+        out = [n for n in a if n not in x] + [n for n in b if n not in x and n not in a]
+        xa = nrng.integers(-5, 6, size=[size[n] for n in a], dtype=np.int64)
+        xb = nrng.integers(-5, 6, size=[size[n] for n in b], dtype=np.int64)
+        r = np.einsum(f"{''.join(a)},{''.join(b)}->{''.join(out)}", xa, xb)
+        shape = lambda axes: "[" + ", ".join(f"{n.upper()}: {size[n]}" for n in axes) + "]"
+        lines.append(json.dumps({
+            "kind": "dot", "a": shape(a), "b": shape(b), "over": [n.upper() for n in x],
+            "a_data": xa.reshape(-1).tolist(), "b_data": xb.reshape(-1).tolist(),
+            "out": shape(out), "data": r.reshape(-1).tolist(),
+        }, separators=(",", ":")))
+    for _ in range(CONTRACTIONS):
+        batch = [rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 2))]
+        m, k, n = rng.choice([0, 1, 2, 3]), rng.choice([0, 1, 2, 3]), rng.choice([0, 1, 2, 3])
+        sa = [rng.choice([1, s]) for s in batch[rng.randint(0, len(batch)):]] + [m, k]
+        sb = [rng.choice([1, s]) for s in batch[rng.randint(0, len(batch)):]] + [k if rng.random() < 0.85 else k + 1, n]
+        if rng.random() < 0.2:
+            sa = [k]
+        if rng.random() < 0.2:
+            sb = [sb[-2]]
+        xa = nrng.integers(-5, 6, size=sa, dtype=np.int64)
+        xb = nrng.integers(-5, 6, size=sb, dtype=np.int64)
+        try:
+            r = np.matmul(xa, xb)
+            res = {"out": list(r.shape), "data": np.asarray(r).reshape(-1).tolist()}
+        except ValueError:
+            res = {"out": None}
+        lines.append(json.dumps({"kind": "matmul", "a": sa, "b": sb, "a_data": xa.reshape(-1).tolist(),
+                                 "b_data": xb.reshape(-1).tolist(), **res}, separators=(",", ":")))
+    with open(os.path.join(ROOT, "tests", "data", "numpy_contract.jsonl"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return len(lines)
 
 
 if __name__ == "__main__":
