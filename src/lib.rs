@@ -221,7 +221,9 @@ pub use tensor::kernel;
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
-pub use typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
+pub use typed::contract::{
+    AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
+};
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector,

@@ -278,3 +278,75 @@ fn reduce_gives_the_shape_or_refuses() {
         "reduce [?, CLASS: 10] over CLASS (removing them) gives [?]"
     );
 }
+
+#[test]
+fn contract_and_matmul_give_the_shape_or_refuse() {
+    let (code, v) = run_json(&[
+        "contract",
+        "--json",
+        "[B, HEADS, SEQ, DK: 16]",
+        "[B, HEADS, KSEQ, DK: 16]",
+        "DK",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["shape"], "[B, HEADS, SEQ, KSEQ]");
+    assert_eq!(v["contracted"], serde_json::json!([[3, 3]]));
+    assert_eq!(plan_string(&v["plan"]), "0,1,2,-;0,1,-,2");
+    let (code, v) = run_json(&[
+        "contract",
+        "--json",
+        "[B, HEADS, SEQ, DK: 16]",
+        "[B, HEADS, KSEQ, DK: 16]",
+        "HEADS,DK",
+    ]);
+    assert_eq!((code, v["shape"].as_str()), (0, Some("[B, SEQ, KSEQ]")));
+    for (lhs, rhs, names) in [
+        ("[I: 2, J: 3]", "[K: 3]", "J"),
+        ("[I: 2, J: 3]", "[J: 4]", "J"),
+        ("[5, J: 3]", "[4, J: 3]", "J"),
+    ] {
+        let (code, v) = run_json(&["contract", "--json", lhs, rhs, names]);
+        assert_eq!(code, 1, "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("cannot contract {lhs} with {rhs} over {names}: ")),
+            "{v}"
+        );
+    }
+    for args in [
+        ["[I: 2", "[I: 2]", "I"],
+        ["[I: 2]", "[I: 2]", ""],
+        ["[I: 2]", "[I: 2]", "I,"],
+    ] {
+        let (code, v) = run_json(&["contract", "--json", args[0], args[1], args[2]]);
+        assert_eq!(code, 2, "{v}");
+    }
+    let (code, v) = run_json(&["matmul", "--json", "[16, 256, 256]", "[256, 256]"]);
+    assert_eq!((code, v["shape"].as_str()), (0, Some("[16, 256, 256]")));
+    for (lhs, rhs) in [
+        ("[2, 3]", "[4, 5]"),
+        ("[]", "[3]"),
+        ("[2, 2, 3]", "[5, 3, 4]"),
+        ("[M: 2, 3]", "[3, M: 4]"),
+    ] {
+        let (code, v) = run_json(&["matmul", "--json", lhs, rhs]);
+        assert_eq!(code, 1, "{lhs} {rhs}: {v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("cannot multiply {lhs} by {rhs} as matrices: ")),
+            "{v}"
+        );
+    }
+    let (code, _) = run_json(&["matmul", "--json", "[2, 3", "[3]"]);
+    assert_eq!(code, 2);
+    let (code, out, _) = run(&["matmul", "[3]", "[3, 4]"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "matmul [3] by [3, 4] gives [4] (plan - ; 1; summing left axis 0 with right axis 0)"
+    );
+}

@@ -28,7 +28,11 @@ fn indices(sizes: &[usize]) -> Vec<Vec<usize>> {
 
 /// The naive reference: every output index, the sum over every contracted index, each
 /// operand's element by the plan (a size-1 axis ignores its index).
-fn reference(a: &DynTensor<i64>, b: &DynTensor<i64>, plan: &shapecast::dynamic::contract::Contracted) -> (Vec<usize>, Vec<i64>) {
+fn reference(
+    a: &DynTensor<i64>,
+    b: &DynTensor<i64>,
+    plan: &shapecast::dynamic::contract::Contracted,
+) -> (Vec<usize>, Vec<i64>) {
     let out = plan.resolve(a.sizes(), b.sizes()).unwrap();
     let ks: Vec<usize> = plan.contracted.iter().map(|&(i, _)| a.sizes()[i]).collect();
     let mut data = Vec::new();
@@ -86,10 +90,18 @@ fn case() -> impl Strategy<Value = (DynShape, DynShape, Vec<AxisSelector>, u64)>
             for (k, n) in unnamed.into_iter().enumerate() {
                 a.insert(0, DynAxis::unnamed(Size::Known(n + 1)));
                 if k % 2 == 0 {
-                    b.insert(0, DynAxis::unnamed(Size::Known(if seed % 3 == 0 { 1 } else { n + 1 })));
+                    b.insert(
+                        0,
+                        DynAxis::unnamed(Size::Known(if seed % 3 == 0 { 1 } else { n + 1 })),
+                    );
                 }
             }
-            (DynShape::new(a).unwrap(), DynShape::new(b).unwrap(), x, seed)
+            (
+                DynShape::new(a).unwrap(),
+                DynShape::new(b).unwrap(),
+                x,
+                seed,
+            )
         })
         .prop_filter("something to contract", |(_, _, x, _)| !x.is_empty())
 }
@@ -157,16 +169,27 @@ proptest! {
 fn attention_scores_by_name_typed_and_at_run_time() {
     type Q = shape![BATCH, HEADS, SEQ, DK: 4];
     type Kt = shape![BATCH, HEADS, KSEQ, DK: 4];
-    let q = Tensor::<f32, Q>::from_fn(&[2, 3, 5, 4], |i| (i[0] + 2 * i[1] + 3 * i[2] + i[3]) as f32 % 5.0).unwrap();
-    let k = Tensor::<f32, Kt>::from_fn(&[2, 3, 6, 4], |i| (3 * i[0] + i[1] + i[2] * i[3]) as f32 % 7.0).unwrap();
+    let q = Tensor::<f32, Q>::from_fn(&[2, 3, 5, 4], |i| {
+        (i[0] + 2 * i[1] + 3 * i[2] + i[3]) as f32 % 5.0
+    })
+    .unwrap();
+    let k = Tensor::<f32, Kt>::from_fn(&[2, 3, 6, 4], |i| {
+        (3 * i[0] + i[1] + i[2] * i[3]) as f32 % 7.0
+    })
+    .unwrap();
     let scores: Tensor<f32, shape![BATCH, HEADS, SEQ, KSEQ]> = q.dot::<DK>(&k);
-    let dyn_scores = q.to_dyn().dot(&k.to_dyn(), &["DK".parse().unwrap()]).unwrap();
+    let dyn_scores = q
+        .to_dyn()
+        .dot(&k.to_dyn(), &["DK".parse().unwrap()])
+        .unwrap();
     assert_eq!(scores.to_dyn(), dyn_scores);
     for b in 0..2 {
         for h in 0..3 {
             for s in 0..5 {
                 for t in 0..6 {
-                    let want: f32 = (0..4).map(|d| q.at(&[b, h, s, d]).unwrap() * k.at(&[b, h, t, d]).unwrap()).sum();
+                    let want: f32 = (0..4)
+                        .map(|d| q.at(&[b, h, s, d]).unwrap() * k.at(&[b, h, t, d]).unwrap())
+                        .sum();
                     assert_eq!(*scores.at(&[b, h, s, t]).unwrap(), want);
                 }
             }
@@ -179,8 +202,10 @@ fn attention_scores_by_name_typed_and_at_run_time() {
 
 #[test]
 fn views_contract_without_copies_as_their_copies_do() {
-    let a = Tensor::<f64, shape![I: 3, J: 4]>::from_fn(&[3, 4], |i| (i[0] * 4 + i[1]) as f64).unwrap();
-    let b = Tensor::<f64, shape![J: 4, K: 2]>::from_fn(&[4, 2], |i| (i[0] as f64) - (i[1] as f64)).unwrap();
+    let a =
+        Tensor::<f64, shape![I: 3, J: 4]>::from_fn(&[3, 4], |i| (i[0] * 4 + i[1]) as f64).unwrap();
+    let b = Tensor::<f64, shape![J: 4, K: 2]>::from_fn(&[4, 2], |i| (i[0] as f64) - (i[1] as f64))
+        .unwrap();
     // A transposed operand (a view with permuted strides).
     let at = a.align_to::<shape![J: 4, I: 3]>().unwrap();
     let by_view: Tensor<f64, shape![I: 3, K: 2]> = at.dot::<J>(&b);
@@ -193,7 +218,8 @@ fn views_contract_without_copies_as_their_copies_do() {
     let out: Tensor<f64, shape![I: 3, BATCH: 5, K: 1]> = a.dot::<J>(&wide);
     assert_eq!(out, a.dot::<J>(&wide.to_tensor()));
     // matmul with a broadcast right operand and a transposed left one.
-    let m = Tensor::<f32, shape![?, 3, 4]>::from_fn(&[2, 3, 4], |i| (i[0] + i[1] * i[2]) as f32).unwrap();
+    let m = Tensor::<f32, shape![?, 3, 4]>::from_fn(&[2, 3, 4], |i| (i[0] + i[1] * i[2]) as f32)
+        .unwrap();
     let w = Tensor::<f32, shape![4, 2]>::from_fn(&[4, 2], |i| (i[0] + 2 * i[1]) as f32).unwrap();
     let p: Tensor<f32, shape![?, 3, 2]> = m.matmul(&w);
     assert_eq!(p.to_dyn(), m.to_dyn().matmul(&w.to_dyn()).unwrap());
@@ -215,7 +241,10 @@ fn run_time_sizes_are_checked_and_refusals_are_errors() {
     // Zero sizes: an empty contracted axis gives zeros, an empty output nothing.
     let e = DynTensor::from_vec("[I: 2, J: 0]".parse().unwrap(), Vec::<f64>::new()).unwrap();
     let f = DynTensor::from_vec("[J: 0, K: 3]".parse().unwrap(), Vec::<f64>::new()).unwrap();
-    assert_eq!(e.dot(&f, &["J".parse().unwrap()]).unwrap().data(), &[0.0; 6]);
+    assert_eq!(
+        e.dot(&f, &["J".parse().unwrap()]).unwrap().data(),
+        &[0.0; 6]
+    );
 }
 
 #[test]

@@ -229,26 +229,69 @@ fn reductions_agree_with_numpy() {
 #[test]
 fn contractions_agree_with_numpy() {
     use shapecast::dynamic::reduce::AxisSelector;
-    let ints = |v: &Value| -> Vec<i64> { v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect() };
+    let ints = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect()
+    };
     let (mut dots, mut matmuls, mut refused) = (0, 0, 0);
-    for (line, text) in include_str!("data/numpy_contract.jsonl").lines().enumerate() {
+    for (line, text) in include_str!("data/numpy_contract.jsonl")
+        .lines()
+        .enumerate()
+    {
         let case: Value = serde_json::from_str(text).unwrap();
         let at = format!("line {}: {case}", line + 1);
         if case["kind"] == "dot" {
-            let a = DynTensor::from_vec(case["a"].as_str().unwrap().parse().unwrap(), ints(&case["a_data"])).unwrap();
-            let b = DynTensor::from_vec(case["b"].as_str().unwrap().parse().unwrap(), ints(&case["b_data"])).unwrap();
-            let over: Vec<AxisSelector> = case["over"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().parse().unwrap()).collect();
+            let a = DynTensor::from_vec(
+                case["a"].as_str().unwrap().parse().unwrap(),
+                ints(&case["a_data"]),
+            )
+            .unwrap();
+            let b = DynTensor::from_vec(
+                case["b"].as_str().unwrap().parse().unwrap(),
+                ints(&case["b_data"]),
+            )
+            .unwrap();
+            let over: Vec<AxisSelector> = case["over"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap().parse().unwrap())
+                .collect();
             let c = a.dot(&b, &over).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(c.shape().to_string(), case["out"].as_str().unwrap(), "{at}");
             assert_eq!(c.data(), &ints(&case["data"])[..], "{at}");
             // The same in f64, through the GEMM crate.
-            let f = |t: &DynTensor<i64>| DynTensor::from_vec(t.shape().clone(), t.data().iter().map(|&v| v as f64).collect()).unwrap();
+            let f = |t: &DynTensor<i64>| {
+                DynTensor::from_vec(
+                    t.shape().clone(),
+                    t.data().iter().map(|&v| v as f64).collect(),
+                )
+                .unwrap()
+            };
             let cf = f(&a).dot(&f(&b), &over).unwrap();
-            assert_eq!(cf.data(), &ints(&case["data"]).iter().map(|&v| v as f64).collect::<Vec<_>>()[..], "{at}");
+            assert_eq!(
+                cf.data(),
+                &ints(&case["data"])
+                    .iter()
+                    .map(|&v| v as f64)
+                    .collect::<Vec<_>>()[..],
+                "{at}"
+            );
             dots += 1;
         } else {
-            let a = DynTensor::from_vec(DynShape::from_sizes(&sizes(&case["a"])).unwrap(), ints(&case["a_data"])).unwrap();
-            let b = DynTensor::from_vec(DynShape::from_sizes(&sizes(&case["b"])).unwrap(), ints(&case["b_data"])).unwrap();
+            let a = DynTensor::from_vec(
+                DynShape::from_sizes(&sizes(&case["a"])).unwrap(),
+                ints(&case["a_data"]),
+            )
+            .unwrap();
+            let b = DynTensor::from_vec(
+                DynShape::from_sizes(&sizes(&case["b"])).unwrap(),
+                ints(&case["b_data"]),
+            )
+            .unwrap();
             match (&case["out"], a.matmul(&b)) {
                 (Value::Null, Err(e)) => {
                     assert!(e.is_refusal(), "{at}: {e}");
@@ -264,5 +307,8 @@ fn contractions_agree_with_numpy() {
         }
     }
     assert_eq!(dots, 300);
-    assert!(matmuls > 150 && refused > 10, "{matmuls} products, {refused} refusals");
+    assert!(
+        matmuls > 150 && refused > 10,
+        "{matmuls} products, {refused} refusals"
+    );
 }

@@ -5,6 +5,8 @@
 //! shapecast narrow [--json] SHAPE
 //! shapecast pattern [--json] SHAPE
 //! shapecast reduce [--keep] [--json] SHAPE AXES
+//! shapecast contract [--json] LHS RHS NAMES
+//! shapecast matmul [--json] LHS RHS
 //! ```
 //!
 //! Exit status: 0 success, 1 the rule refuses the shapes, 2 bad input.
@@ -63,6 +65,29 @@ enum Command {
         shape: String,
         /// The axes: names and/or positions, comma-separated (`CLASS`, `1`, `H,W`).
         axes: String,
+    },
+    /// The shape of a contraction over named axes, e.g.
+    /// `shapecast contract "[B, SEQ, DK: 16]" "[B, KSEQ, DK: 16]" DK`.
+    Contract {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The left operand.
+        lhs: String,
+        /// The right operand.
+        rhs: String,
+        /// The contracted names, comma-separated (`DK`, `HEADS,DK`).
+        names: String,
+    },
+    /// The shape of NumPy's matmul by position, e.g. `shapecast matmul "[16, 2, 3]" "[3, 4]"`.
+    Matmul {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The left operand `[..., M, K]`.
+        lhs: String,
+        /// The right operand `[..., K, N]`.
+        rhs: String,
     },
     /// Theano's broadcastable pattern: true where an axis is statically 1.
     Pattern {
@@ -126,12 +151,21 @@ fn main() -> ExitCode {
             shape,
             axes,
         } => run_reduce(shape, axes, *keep, *json),
+        Command::Contract {
+            json,
+            lhs,
+            rhs,
+            names,
+        } => run_contract(lhs, rhs, Some(names), *json),
+        Command::Matmul { json, lhs, rhs } => run_contract(lhs, rhs, None, *json),
     };
     let json = match cli.command {
         Command::Broadcast { json, .. }
         | Command::Narrow { json, .. }
         | Command::Pattern { json, .. }
-        | Command::Reduce { json, .. } => json,
+        | Command::Reduce { json, .. }
+        | Command::Contract { json, .. }
+        | Command::Matmul { json, .. } => json,
     };
     finish(json, result, None)
 }
@@ -257,6 +291,47 @@ fn run_reduce(shape: &str, axes: &str, keep: bool, json: bool) -> Result<String,
             "removing them"
         };
         format!("reduce {shape} over {axes} ({what}) gives {out}")
+    })
+}
+
+fn run_contract(lhs: &str, rhs: &str, names: Option<&str>, json: bool) -> Result<String, Failure> {
+    let (a, b) = (parse(lhs)?, parse(rhs)?);
+    let c = match names {
+        Some(names) => {
+            let selectors = names
+                .split(',')
+                .map(|n| n.parse::<AxisSelector>())
+                .collect::<Result<Vec<_>, Error>>()
+                .map_err(|e| Failure::BadInput(format!("bad name list {names:?}: {e}")))?;
+            shapecast::dynamic::contract(&a, &b, &selectors)?
+        }
+        None => shapecast::dynamic::matmul(&a, &b)?,
+    };
+    let contracted: Vec<[usize; 2]> = c.contracted.iter().map(|&(i, j)| [i, j]).collect();
+    Ok(if json {
+        json!({
+            "ok": true,
+            "shape": c.shape.to_string(),
+            "plan": { "lhs": c.plan.lhs, "rhs": c.plan.rhs },
+            "contracted": contracted,
+        })
+        .to_string()
+    } else {
+        let over = match names {
+            Some(names) => format!("contract {a} with {b} over {names}"),
+            None => format!("matmul {a} by {b}"),
+        };
+        let pairs: Vec<String> = c
+            .contracted
+            .iter()
+            .map(|(i, j)| format!("left axis {i} with right axis {j}"))
+            .collect();
+        format!(
+            "{over} gives {} (plan {}; summing {})",
+            c.shape,
+            c.plan,
+            pairs.join(", ")
+        )
     })
 }
 

@@ -26,6 +26,7 @@ use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};
 use super::size::{IsClash, SizePair};
+use super::verdict::Accepted;
 use crate::rule::{Named, Outer};
 use crate::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
 
@@ -200,6 +201,34 @@ where
     ContractOf<A, B, X>: ContractVerdict<A, B, X>,
 {
     type Output = <ContractOf<A, B, X> as ContractVerdict<A, B, X>>::Output;
+}
+
+/// Whether `Self` contracts with `B` over `X`, as a constant that does not stop the
+/// compilation (the twin of [`Accepts`](crate::Accepts)).
+///
+/// ```
+/// use shapecast::{names, shape, AcceptsContract};
+/// names!(I, J, K);
+/// assert!(<shape![I: 2, J: 3] as AcceptsContract<shape![J: 3], J>>::VALUE);
+/// assert!(!<shape![I: 2, J: 3] as AcceptsContract<shape![J: 4], J>>::VALUE);
+/// assert!(!<shape![I: 2, J: 3] as AcceptsContract<shape![K: 3], J>>::VALUE);
+/// ```
+pub trait AcceptsContract<B, X> {
+    /// True when the contraction is accepted.
+    const VALUE: bool;
+}
+
+impl<A: Shape, B: Shape, X: Selector> AcceptsContract<B, X> for A
+where
+    A::Rev: Walk<X::List>,
+    B::Rev: Walk<X::List>,
+    X::List: AllFound<A::Rev> + AllFound<B::Rev>,
+    WalkOf<A, X>: Outcome<FoundIn<A, X>>,
+    WalkOf<B, X>: Outcome<FoundIn<B, X>>,
+    (SideOf<A, X>, SideOf<B, X>): ContractOutcome<A, B, X>,
+    ContractOf<A, B, X>: Accepted,
+{
+    const VALUE: bool = <ContractOf<A, B, X> as Accepted>::VALUE;
 }
 
 /// The shape of `A` contracted with `B` over the names `X` (rule book §17).
@@ -413,6 +442,30 @@ where
     MatOf<A, B>: MatMulVerdict<A, B>,
 {
     type Output = <MatOf<A, B> as MatMulVerdict<A, B>>::Output;
+}
+
+/// Whether `Self` multiplies `B` as matrices, as a constant that does not stop the
+/// compilation.
+///
+/// ```
+/// use shapecast::{shape, AcceptsMatMul};
+/// assert!(<shape![2, 3] as AcceptsMatMul<shape![3, 4]>>::VALUE);
+/// assert!(!<shape![2, 3] as AcceptsMatMul<shape![4, 4]>>::VALUE);
+/// assert!(!<shape![] as AcceptsMatMul<shape![4]>>::VALUE);
+/// ```
+pub trait AcceptsMatMul<B> {
+    /// True when the product is accepted.
+    const VALUE: bool;
+}
+
+impl<A: Shape, B: Shape> AcceptsMatMul<B> for A
+where
+    A::Rev: LhsParts,
+    B::Rev: RhsParts,
+    (<A::Rev as LhsParts>::Out, <B::Rev as RhsParts>::Out): MatMulOutcome,
+    MatOf<A, B>: Accepted,
+{
+    const VALUE: bool = <MatOf<A, B> as Accepted>::VALUE;
 }
 
 /// The shape of NumPy's `matmul(A, B)` by position, batch axes broadcast by the named rule

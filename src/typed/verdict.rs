@@ -64,3 +64,12 @@ impl<X> Accepted for NoMatch<X> {
 impl Accepted for PdpdRange {
     const VALUE: bool = false;
 }
+impl<X> Accepted for crate::NoSuchAxis<X> {
+    const VALUE: bool = false;
+}
+impl<X> Accepted for crate::SelectedTwice<X> {
+    const VALUE: bool = false;
+}
+impl Accepted for crate::RankZero {
+    const VALUE: bool = false;
+}
