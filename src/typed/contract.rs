@@ -155,8 +155,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "cannot contract `{A}` with `{B}` over `{X}`",
     label = "`{A}` and `{B}` do not contract over `{X}`",
-    note = "at fault: `{Self}`",
-    note = "`NoSuchAxis<X>`: an operand lacks `X`; `SizesDiffer<LhsAxis<I, _>, RhsAxis<J, _>>`: a contracted pair or a pair of remaining axes differs in size (contracted sizes never stretch)"
+    note = "at fault: `{Self}` (`NoSuchAxis<X>`: an operand lacks `X`; `SizesDiffer`: a contracted pair, or a pair of the other axes, differs in size; contracted sizes never stretch)"
 )]
 #[doc(hidden)]
 pub trait ContractVerdict<A, B, X> {
