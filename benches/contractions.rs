@@ -9,7 +9,7 @@
 //! Run: `cargo bench --bench contractions`. The README reports the medians.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use ndarray::{s, Array2, Array3, Array4};
+use ndarray::{s, Array2, Array3, Array4, ArrayView2};
 use shapecast::{names, shape, Dot, Tensor};
 
 names!(BATCH, HEADS, SEQ, KSEQ, DK);
@@ -39,9 +39,16 @@ fn contractions(c: &mut Criterion) {
     let (a, b) = (data(512 * 512, 7), data(512 * 512, 11));
     let ta = Tensor::<f32, shape![?, ?]>::from_vec_sized(&[512, 512], a.clone()).unwrap();
     let tb = Tensor::<f32, shape![?, ?]>::from_vec_sized(&[512, 512], b.clone()).unwrap();
-    let (na, nb) = (Array2::from_shape_vec((512, 512), a.clone()).unwrap(), Array2::from_shape_vec((512, 512), b.clone()).unwrap());
-    group.bench_function("M1 matmul 512x512x512/shapecast", |bch| bch.iter(|| black_box(ta.matmul(&tb))));
-    group.bench_function("M1 matmul 512x512x512/ndarray", |bch| bch.iter(|| black_box(na.dot(&nb))));
+    let (na, nb) = (
+        Array2::from_shape_vec((512, 512), a.clone()).unwrap(),
+        Array2::from_shape_vec((512, 512), b.clone()).unwrap(),
+    );
+    group.bench_function("M1 matmul 512x512x512/shapecast", |bch| {
+        bch.iter(|| black_box(ta.matmul(&tb)))
+    });
+    group.bench_function("M1 matmul 512x512x512/ndarray", |bch| {
+        bch.iter(|| black_box(na.dot(&nb)))
+    });
     group.bench_function("M1 matmul 512x512x512/naive loop", |bch| {
         bch.iter(|| {
             let mut out = vec![0.0; 512 * 512];
@@ -52,72 +59,110 @@ fn contractions(c: &mut Criterion) {
 
     // M2
     let (q, k) = (data(8 * 8 * 256 * 64, 5), data(8 * 8 * 256 * 64, 3));
-    let tq = Tensor::<f32, shape![BATCH, HEADS, SEQ, DK: 64]>::from_vec_sized(&[8, 8, 256, 64], q.clone()).unwrap();
-    let tk = Tensor::<f32, shape![BATCH, HEADS, KSEQ, DK: 64]>::from_vec_sized(&[8, 8, 256, 64], k.clone()).unwrap();
+    let tq = Tensor::<f32, shape![BATCH, HEADS, SEQ, DK: 64]>::from_vec_sized(
+        &[8, 8, 256, 64],
+        q.clone(),
+    )
+    .unwrap();
+    let tk = Tensor::<f32, shape![BATCH, HEADS, KSEQ, DK: 64]>::from_vec_sized(
+        &[8, 8, 256, 64],
+        k.clone(),
+    )
+    .unwrap();
     let (nq, nk) = (
         Array4::from_shape_vec((8, 8, 256, 64), q.clone()).unwrap(),
         Array4::from_shape_vec((8, 8, 256, 64), k.clone()).unwrap(),
     );
-    group.bench_function("M2 attention scores [8,8,256,64].[8,8,256,64]/shapecast", |bch| {
-        bch.iter(|| black_box(tq.dot::<DK>(&tk)))
-    });
-    group.bench_function("M2 attention scores [8,8,256,64].[8,8,256,64]/ndarray", |bch| {
-        bch.iter(|| {
-            let mut out = Array4::<f32>::zeros((8, 8, 256, 256));
-            for bi in 0..8 {
-                for h in 0..8 {
-                    let r = nq.slice(s![bi, h, .., ..]).dot(&nk.slice(s![bi, h, .., ..]).t());
-                    out.slice_mut(s![bi, h, .., ..]).assign(&r);
-                }
-            }
-            black_box(out)
-        })
-    });
-    group.bench_function("M2 attention scores [8,8,256,64].[8,8,256,64]/naive loop", |bch| {
-        bch.iter(|| {
-            let mut out = vec![0.0f32; 64 * 256 * 256];
-            for bh in 0..64 {
-                let (qs, ks) = (&q[bh * 256 * 64..][..256 * 64], &k[bh * 256 * 64..][..256 * 64]);
-                for s in 0..256 {
-                    for t in 0..256 {
-                        let mut acc = 0.0;
-                        for d in 0..64 {
-                            acc += qs[s * 64 + d] * ks[t * 64 + d];
-                        }
-                        out[(bh * 256 + s) * 256 + t] = acc;
+    group.bench_function(
+        "M2 attention scores [8,8,256,64].[8,8,256,64]/shapecast",
+        |bch| bch.iter(|| black_box(tq.dot::<DK>(&tk))),
+    );
+    group.bench_function(
+        "M2 attention scores [8,8,256,64].[8,8,256,64]/ndarray",
+        |bch| {
+            bch.iter(|| {
+                let mut out = Array4::<f32>::zeros((8, 8, 256, 256));
+                for bi in 0..8 {
+                    for h in 0..8 {
+                        let (qs, ks): (ArrayView2<f32>, ArrayView2<f32>) =
+                            (nq.slice(s![bi, h, .., ..]), nk.slice(s![bi, h, .., ..]));
+                        let r = qs.dot(&ks.t());
+                        out.slice_mut(s![bi, h, .., ..]).assign(&r);
                     }
                 }
-            }
-            black_box(out)
-        })
-    });
+                black_box(out)
+            })
+        },
+    );
+    group.bench_function(
+        "M2 attention scores [8,8,256,64].[8,8,256,64]/naive loop",
+        |bch| {
+            bch.iter(|| {
+                let mut out = vec![0.0f32; 64 * 256 * 256];
+                for bh in 0..64 {
+                    let (qs, ks) = (
+                        &q[bh * 256 * 64..][..256 * 64],
+                        &k[bh * 256 * 64..][..256 * 64],
+                    );
+                    for s in 0..256 {
+                        for t in 0..256 {
+                            let mut acc = 0.0;
+                            for d in 0..64 {
+                                acc += qs[s * 64 + d] * ks[t * 64 + d];
+                            }
+                            out[(bh * 256 + s) * 256 + t] = acc;
+                        }
+                    }
+                }
+                black_box(out)
+            })
+        },
+    );
 
     // M3
     let (x, w) = (data(16 * 256 * 256, 13), data(256 * 256, 9));
     let tx = Tensor::<f32, shape![?, ?, ?]>::from_vec_sized(&[16, 256, 256], x.clone()).unwrap();
     let tw = Tensor::<f32, shape![?, ?]>::from_vec_sized(&[256, 256], w.clone()).unwrap();
-    let (nx, nw) = (Array3::from_shape_vec((16, 256, 256), x.clone()).unwrap(), Array2::from_shape_vec((256, 256), w.clone()).unwrap());
-    group.bench_function("M3 batch-broadcast matmul [16,256,256]@[256,256]/shapecast", |bch| {
-        bch.iter(|| black_box(tx.matmul(&tw)))
-    });
-    group.bench_function("M3 batch-broadcast matmul [16,256,256]@[256,256]/ndarray", |bch| {
-        bch.iter(|| {
-            let mut out = Array3::<f32>::zeros((16, 256, 256));
-            for bi in 0..16 {
-                out.slice_mut(s![bi, .., ..]).assign(&nx.slice(s![bi, .., ..]).dot(&nw));
-            }
-            black_box(out)
-        })
-    });
-    group.bench_function("M3 batch-broadcast matmul [16,256,256]@[256,256]/naive loop", |bch| {
-        bch.iter(|| {
-            let mut out = vec![0.0f32; 16 * 256 * 256];
-            for bi in 0..16 {
-                naive(&x[bi * 65536..][..65536], &w, 256, 256, 256, &mut out[bi * 65536..][..65536]);
-            }
-            black_box(out)
-        })
-    });
+    let (nx, nw) = (
+        Array3::from_shape_vec((16, 256, 256), x.clone()).unwrap(),
+        Array2::from_shape_vec((256, 256), w.clone()).unwrap(),
+    );
+    group.bench_function(
+        "M3 batch-broadcast matmul [16,256,256]@[256,256]/shapecast",
+        |bch| bch.iter(|| black_box(tx.matmul(&tw))),
+    );
+    group.bench_function(
+        "M3 batch-broadcast matmul [16,256,256]@[256,256]/ndarray",
+        |bch| {
+            bch.iter(|| {
+                let mut out = Array3::<f32>::zeros((16, 256, 256));
+                for bi in 0..16 {
+                    let xs: ArrayView2<f32> = nx.slice(s![bi, .., ..]);
+                    out.slice_mut(s![bi, .., ..]).assign(&xs.dot(&nw));
+                }
+                black_box(out)
+            })
+        },
+    );
+    group.bench_function(
+        "M3 batch-broadcast matmul [16,256,256]@[256,256]/naive loop",
+        |bch| {
+            bch.iter(|| {
+                let mut out = vec![0.0f32; 16 * 256 * 256];
+                for bi in 0..16 {
+                    naive(
+                        &x[bi * 65536..][..65536],
+                        &w,
+                        256,
+                        256,
+                        256,
+                        &mut out[bi * 65536..][..65536],
+                    );
+                }
+                black_box(out)
+            })
+        },
+    );
     group.finish();
 }
 

@@ -153,6 +153,28 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 //!
+//! ## Contractions: `dot` by name, `matmul` by position
+//!
+//! `a.dot::<X>(&b)` ([`Dot`]) sums over the names `X`, present in both operands with equal
+//! sizes, and combines the other axes by the outer rule: namesakes are batch axes. The type
+//! is [`Contract<A, B, X>`]; only `X` is spelled out. `a.matmul(&b)` is NumPy's matmul by
+//! position ([`MatMul<A, B>`]) with the batch axes broadcast by the named rule. Both run on
+//! a GEMM crate, and a transposed or broadcast view contracts without being copied. See the
+//! [rule book](rules) (§17) and `examples/attention.rs`.
+//!
+//! ```
+//! use shapecast::{names, shape, Dot, Tensor};
+//! names!(BATCH, SEQ, KSEQ, DK, DV);
+//! let q = Tensor::<f32, shape![BATCH, SEQ, DK: 2]>::from_vec_sized(&[1, 2, 2], vec![1.0, 0.0, 0.0, 1.0])?;
+//! let k = Tensor::<f32, shape![BATCH, KSEQ, DK: 2]>::from_vec_sized(&[1, 2, 2], vec![1.0, 2.0, 3.0, 4.0])?;
+//! let v = Tensor::<f32, shape![BATCH, KSEQ, DV: 1]>::from_vec_sized(&[1, 2, 1], vec![10.0, 20.0])?;
+//! let scores = q.dot::<DK>(&k); // [BATCH, SEQ, KSEQ]
+//! let out: Tensor<f32, shape![BATCH, SEQ, DV: 1]> = scores.softmax::<KSEQ>().dot::<KSEQ>(&v);
+//! assert_eq!(out.sizes(), &[1, 2, 1]);
+//! // Contracting a name one side lacks, or sizes that differ, does not compile.
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
 //! ## Reading a shapecast compile error
 //!
 //! A mismatch is one error at the expression, naming both shapes as types and the rule, and

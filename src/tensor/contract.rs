@@ -167,6 +167,8 @@ pub(crate) fn run<T: DotElement>(
         loops.iter().map(|x| x.b).collect(),
         loops.iter().map(|x| x.c).collect(),
     );
+    // Each output block is written once unless another contracted axis is looped over.
+    let accumulate = ks.len() > 1;
     let mut index = vec![0usize; loops.len()];
     let mut at = [0usize; 3];
     loop {
@@ -201,6 +203,7 @@ pub(crate) fn run<T: DotElement>(
                     cs: n.c,
                 },
             ),
+            accumulate,
         );
         if !step(&mut index, &ls, [&la, &lb, &lc], &mut at) {
             return Ok((sizes, out));

@@ -69,24 +69,25 @@ impl Mat {
 /// assert_eq!(a.dot::<J>(&b).data(), &[3, 7]);
 /// ```
 pub trait DotElement: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Sealed {
-    /// `c += a · b`, `a` of `m × k`, `b` of `k × n`, `c` of `m × n`, each checked by the
-    /// caller to lie in its slice.
+    /// `c = a · b` (or `c += a · b` when `accumulate`), `a` of `m × k`, `b` of `k × n`, `c`
+    /// of `m × n`, each checked to lie in its slice.
     #[doc(hidden)]
-    fn gemm(a: (&[Self], Mat), b: (&[Self], Mat), c: (&mut [Self], Mat)) {
-        naive(a, b, c);
+    fn gemm(a: (&[Self], Mat), b: (&[Self], Mat), c: (&mut [Self], Mat), accumulate: bool) {
+        naive(a, b, c, accumulate);
     }
 }
 
-/// `c += a · b` by three loops.
-fn naive<T: Copy + Add<Output = T> + Mul<Output = T>>(
+/// `c = a · b` (or `c += a · b`) by three loops.
+fn naive<T: Copy + Zero + Add<Output = T> + Mul<Output = T>>(
     (a, ma): (&[T], Mat),
     (b, mb): (&[T], Mat),
     (c, mc): (&mut [T], Mat),
+    accumulate: bool,
 ) {
     for i in 0..mc.rows {
         for j in 0..mc.cols {
             let at = mc.offset + i * mc.rs + j * mc.cs;
-            let mut sum = c[at];
+            let mut sum = if accumulate { c[at] } else { T::zero() };
             for p in 0..ma.cols {
                 sum = sum
                     + a[ma.offset + i * ma.rs + p * ma.cs] * b[mb.offset + p * mb.rs + j * mb.cs];
@@ -108,7 +109,12 @@ macro_rules! blas_like {
     ($t:ty, $gemm:path) => {
         impl Sealed for $t {}
         impl DotElement for $t {
-            fn gemm((a, ma): (&[$t], Mat), (b, mb): (&[$t], Mat), (c, mc): (&mut [$t], Mat)) {
+            fn gemm(
+                (a, ma): (&[$t], Mat),
+                (b, mb): (&[$t], Mat),
+                (c, mc): (&mut [$t], Mat),
+                accumulate: bool,
+            ) {
                 let shapes_agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
                 if !(shapes_agree
                     && ma.fits(a.len())
@@ -117,8 +123,10 @@ macro_rules! blas_like {
                     && mc.one_to_one())
                 {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
-                    return naive((a, ma), (b, mb), (c, mc));
+                    return naive((a, ma), (b, mb), (c, mc), accumulate);
                 }
+                // With beta 0 the crate writes c without reading it.
+                let beta = if accumulate { 1.0 } else { 0.0 };
                 // SAFETY: every element (i, p) of `a` at `offset + i*rs + p*cs` for i < m and
                 // p < k lies inside `a` (`fits` checked the largest such index), likewise `b`
                 // and `c`; the strides fit `isize` (`fits`); `c`'s cells are distinct elements
@@ -136,7 +144,7 @@ macro_rules! blas_like {
                         b.as_ptr().add(mb.offset),
                         mb.rs as isize,
                         mb.cs as isize,
-                        1.0,
+                        beta,
                         c.as_mut_ptr().add(mc.offset),
                         mc.rs as isize,
                         mc.cs as isize,
@@ -171,10 +179,15 @@ mod tests {
         let (ma, mb, mc) = (mat(0, 3, 4, 1, 3), mat(0, 4, 2, 1, 0), mat(1, 3, 2, 2, 1));
         let mut fast = vec![1.0; 7];
         let mut slow = fast.clone();
-        f64::gemm((&a, ma), (&b, mb), (&mut fast, mc));
-        naive((&a, ma), (&b, mb), (&mut slow, mc));
+        f64::gemm((&a, ma), (&b, mb), (&mut fast, mc), true);
+        naive((&a, ma), (&b, mb), (&mut slow, mc), true);
         assert_eq!(fast, slow);
         assert_eq!(fast[0], 1.0, "the offset is honoured");
+        // Without accumulation the old contents do not count.
+        let (mut fresh, mut slow) = (vec![9.0; 7], vec![0.0; 7]);
+        f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false);
+        naive((&a, ma), (&b, mb), (&mut slow, mc), true);
+        assert_eq!(fresh[1..], slow[1..]);
     }
 
     #[test]
@@ -187,6 +200,7 @@ mod tests {
             (&a, mat(0, 2, 1, 1, 1)),
             (&b, mat(0, 1, 2, 1, 1)),
             (&mut c, mat(0, 2, 2, 0, 0)),
+            true,
         );
         assert_eq!(c[0], 3.0 + 4.0 + 6.0 + 8.0);
         assert!(!mat(0, 2, 2, 0, 0).one_to_one());
