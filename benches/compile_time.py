@@ -28,6 +28,20 @@ def expr(rng, kind, rank, rule):
         dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
         alias = "ReduceKeep" if kind == "reduce-keep" else "Reduce"
         return f"{alias}<shape![{dims}], ({names[a]}, {names[b]})>"
+    if kind == "contract":
+        # Contractions (rule book §17): the right shares six names (batch axes) and the
+        # contracted one, and brings one of its own.
+        names = NAMES[:rank]
+        lhs = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        x = rng.choice(names)
+        rhs_axes = [f"{n}: {s}" for n, s in zip(names, sizes) if n != x][: rank - 2] + [f"{x}: {sizes[names.index(x)]}", f"{NAMES[rank]}: 5"]
+        rng.shuffle(rhs_axes)
+        return f"Contract<shape![{lhs}], shape![{', '.join(rhs_axes)}], {x}>"
+    if kind == "matmul":
+        # matmul by position: six batch axes (some 1 on the right), [M, K] @ [K, N].
+        lhs = ", ".join(map(str, sizes))
+        rhs = ", ".join(["1" if rng.random() < 0.3 else str(s) for s in sizes[:-2]] + [str(sizes[-1]), "9"])
+        return f"MatMul<shape![{lhs}], shape![{rhs}]>"
     if kind == "same":
         lhs = ", ".join(map(str, sizes))
         rhs = lhs
@@ -58,7 +72,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Pos, Reduce, ReduceKeep, Shape, rule::*};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Contract, MatMul, Pos, Reduce, ReduceKeep, Shape, rule::*};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -123,6 +137,9 @@ def main():
         ("named, Reduce over two names", "reduce-named", 8, "-", None),
         ("named, ReduceKeep over two names", "reduce-keep", 8, "-", None),
         ("unnamed, Reduce over two positions", "reduce-pos", 8, "-", None),
+        # Contractions: one name by name, and matmul by position.
+        ("named, Contract over one name", "contract", 8, "-", None),
+        ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),
     ]
     if args.only:
         rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]

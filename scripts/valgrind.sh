@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The kernel and tensor tests under valgrind's memcheck (run by hand; about a minute).
-# The crate forbids `unsafe`, so this checks the unsafe code it relies on (generic-array's
-# inline storage, the standard library's Vec) as the kernels drive it. Only definite leaks
-# count: libtest's own thread bookkeeping shows up as "possibly lost".
+# The kernel, tensor and contraction tests under valgrind's memcheck (run by hand; a few
+# minutes). The crate's one `unsafe` block is the GEMM call in `src/tensor/gemm.rs`; the
+# contraction tests drive it over strided, broadcast (stride 0) and offset layouts. This also
+# checks the unsafe code the crate relies on (generic-array's inline storage, the standard
+# library's Vec, matrixmultiply) as the kernels drive it. Only definite leaks count:
+# libtest's own thread bookkeeping shows up as "possibly lost".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bins=$(cargo test --no-run --message-format=json --lib --test tensors --test numpy 2>/dev/null |
+bins=$(cargo test --no-run --message-format=json --lib --test tensors --test numpy --test contractions --test reductions 2>/dev/null |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
