@@ -286,3 +286,42 @@ fn a_run_time_one_does_not_stretch_under_the_static_rule() {
     // The named rule lets the run-time 1 stretch.
     assert_eq!((&one + &m).sizes(), &[3, 3]);
 }
+
+proptest! {
+    /// Typed tensors with `?` sizes run on the plan their types carry and check the sizes
+    /// alone; the run-time engine on the same shapes as written (`?` and all, then resolved)
+    /// must agree on every outcome, refusals included, under the rules whose checks differ
+    /// (named, static, assign, strict), and on the values.
+    #[test]
+    fn run_time_sizes_on_the_typed_plan_agree_with_the_engine(n in 0usize..4, m in 0usize..4, k in 0usize..4) {
+        use shapecast::rule::{Assign, Named, Static, Strict};
+        let a = Tensor::<i64, shape![?, ?]>::from_fn(&[n, m], |i| (i[0] * 10 + i[1]) as i64).unwrap();
+        let b = Tensor::<i64, shape![?]>::from_fn(&[k], |i| i[0] as i64 * 100).unwrap();
+        let c = Tensor::<i64, shape![?, ?]>::from_fn(&[k, m], |i| i[1] as i64).unwrap();
+        let written = |s: &str| -> shapecast::DynShape { s.parse().unwrap() };
+        let check = |typed: Result<Vec<i64>, shapecast::Error>, rule: Rule, rhs: &DynTensor<i64>, rhs_written: &str| {
+            let verdict = shapecast::broadcast(rule, &written("[?, ?]"), &written(rhs_written))
+                .unwrap()
+                .resolve(&[n, m], rhs.sizes());
+            match (typed, verdict) {
+                (Ok(t), Ok(_)) => {
+                    let engine = a.to_dyn().zip_with(rule, rhs, |x, y| x + y).unwrap();
+                    assert_eq!(t, engine.data(), "{rule}: [{n}, {m}] with {:?}", rhs.sizes());
+                }
+                (Err(t), Err(e)) => assert_eq!(t.to_string(), e.to_string()),
+                (t, e) => panic!("{rule}: [{n}, {m}] with {:?}: typed {t:?}, engine {e:?}", rhs.sizes()),
+            }
+        };
+        let (db, dc) = (b.to_dyn(), c.to_dyn());
+        check(a.zip_with_rule::<Named, _, _, _>(&b, |x, y| x + y).map(|t| t.into_vec()), Rule::Named, &db, "[?]");
+        check(a.zip_with_rule::<Static, _, _, _>(&b, |x, y| x + y).map(|t| t.into_vec()), Rule::Static, &db, "[?]");
+        check(a.zip_with_rule::<Assign, _, _, _>(&b, |x, y| x + y).map(|t| t.into_vec()), Rule::Assign, &db, "[?]");
+        check(a.zip_with_rule::<Strict, _, _, _>(&c, |x, y| x + y).map(|t| t.into_vec()), Rule::Strict, &dc, "[?, ?]");
+        // add_into on the same path, leaving the output untouched on error.
+        let mut out = Tensor::<i64, shape![?, ?]>::from_vec_sized(&[1, 1], vec![7]).unwrap();
+        match Tensor::add_into(&a, &b, &mut out) {
+            Ok(()) => assert_eq!(out.data(), a.to_dyn().zip_with(Rule::Named, &db, |x, y| x + y).unwrap().data()),
+            Err(_) => assert_eq!(out.data(), &[7]),
+        }
+    }
+}

@@ -97,22 +97,22 @@ fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, 
 /// (the output is row-major and contiguous, so it never blocks a merge). At most
 /// [`MAX_RANK`] merged axes, held inline; e.g. `[4, 5]` with strides `[5, 1]` and `[5, 1]`
 /// is one run of 20, and with `[5, 1]` and `[0, 1]` nothing merges.
-pub(crate) struct Merged {
+pub(crate) struct Merged<const N: usize = MAX_RANK> {
     pub(crate) len: usize,
-    pub(crate) sizes: [usize; MAX_RANK],
-    pub(crate) a: [usize; MAX_RANK],
-    pub(crate) b: [usize; MAX_RANK],
+    pub(crate) sizes: [usize; N],
+    pub(crate) a: [usize; N],
+    pub(crate) b: [usize; N],
 }
 
-impl Merged {
+impl<const N: usize> Merged<N> {
     /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths. A `const
     /// fn`, so that static shapes merge at compile time (`StaticLayout`).
-    pub(crate) const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged {
+    pub(crate) const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged<N> {
         let mut m = Merged {
             len: 0,
-            sizes: [0; MAX_RANK],
-            a: [0; MAX_RANK],
-            b: [0; MAX_RANK],
+            sizes: [0; N],
+            a: [0; N],
+            b: [0; N],
         };
         let mut i = 0;
         while i < sizes.len() {
@@ -186,6 +186,18 @@ pub fn zip_map<A: Copy, B: Copy, O>(
 /// ```
 pub fn zip_map_ref<A, B, O>(
     sizes: &[usize],
+    a: (&[A], &[usize]),
+    b: (&[B], &[usize]),
+    out: &mut Vec<O>,
+    f: impl Fn(&A, &B) -> O,
+) -> Result<(), Error> {
+    zip_checked::<MAX_RANK, A, B, O>(sizes, a, b, out, f)
+}
+
+/// [`zip_map_ref`] for at most `N` axes, its working arrays sized to them (the typed path
+/// uses the type level's rank limit, so nothing larger is zeroed or copied per call).
+pub(crate) fn zip_checked<const N: usize, A, B, O>(
+    sizes: &[usize],
     (a, sa): (&[A], &[usize]),
     (b, sb): (&[B], &[usize]),
     out: &mut Vec<O>,
@@ -197,10 +209,10 @@ pub fn zip_map_ref<A, B, O>(
     if sa.len() != sizes.len() || sb.len() != sizes.len() {
         return Err(bad("a stride list does not match the output's rank"));
     }
-    if sizes.len() > MAX_RANK {
+    if sizes.len() > N {
         return Err(Error::RankTooLarge {
             rank: sizes.len(),
-            max: MAX_RANK,
+            max: N,
         });
     }
     let total = sizes
@@ -221,7 +233,7 @@ pub fn zip_map_ref<A, B, O>(
     if total == 0 {
         return Ok(());
     }
-    let merged = Merged::new(sizes, sa, sb);
+    let merged = Merged::<N>::new(sizes, sa, sb);
     let (ms, ma, mb) = (
         &merged.sizes[..merged.len],
         &merged.a[..merged.len],
@@ -234,7 +246,7 @@ pub fn zip_map_ref<A, B, O>(
     };
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
     let rank = outer.len();
-    let mut index = [0usize; MAX_RANK];
+    let mut index = [0usize; N];
     let mut at = [0usize; 2];
     loop {
         inner(n, (a, at[0], ia), (b, at[1], ib), out, &f);

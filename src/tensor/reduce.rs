@@ -55,7 +55,7 @@ pub(crate) fn runs(
     if sizes.contains(&0) {
         return;
     }
-    let m = Merged::new(sizes, sa, sb);
+    let m = Merged::<MAX_RANK>::new(sizes, sa, sb);
     if m.len == 0 {
         f(0, 0, 1, 0, 0);
         return;

@@ -15,7 +15,7 @@ use crate::dynamic::shape::MAX_TYPED_RANK;
 /// small cases completely.
 pub(crate) struct StaticLayout {
     total: usize,
-    merged: Merged,
+    merged: Merged<MAX_TYPED_RANK>,
 }
 
 /// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass

@@ -1,14 +1,18 @@
 //! Elementwise operations between typed tensors: the rule, the plan and the kernel each
-//! operation runs on. When every shape is static the plan is a compile-time constant and the
-//! kernel runs over a layout worked out at compile time; otherwise the rule runs on the shapes
-//! as written (`?` and all) and the run-time checks meet the actual sizes.
+//! operation runs on. The plan is a constant of the types. When every shape is static the
+//! kernel runs over a layout worked out at compile time; otherwise the run-time checks that
+//! `?` sizes leave run on the sizes alone, and the layout is built on the stack: no shape is
+//! built and no rule runs, and the only allocation is the output's. When a check fails, the
+//! run-time engine runs on the shapes as written to word the refusal.
 
 use crate::prelude::*;
 
+use super::kernel::zip_checked;
 use super::static_kernel::{zip_static, StaticLayout};
 use super::strided::zip_operands;
 use super::typed::Tensor;
-use crate::dynamic::plan::StaticPlan;
+use crate::dynamic::plan::{pair_size, SizePolicy, StaticPlan};
+use crate::dynamic::shape::{Size, MAX_TYPED_RANK};
 use crate::error::Error;
 use crate::rule::Assign;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
@@ -57,8 +61,13 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
         }
         let mut data = Vec::new();
-        let (_, sizes) = zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, f)?;
-        Ok(Tensor::from_parts(&sizes, data))
+        let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
+            // A `?` size does not fit: the run-time engine words the refusal.
+            let (_, sizes) = zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, f)?;
+            return Ok(Tensor::from_parts(&sizes, data));
+        };
+        layout.run(self.data(), rhs.data(), &mut data, f)?;
+        Ok(Tensor::from_parts(layout.sizes(), data))
     }
 
     /// [`zip_by`](Self::zip_by) into `out`, which is left as it was on error.
@@ -73,13 +82,19 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), f);
             return Ok(());
         }
-        let mut sizes = Vec::new();
-        out.data.write_with(|data| {
-            let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
-            sizes = s;
-            Ok::<(), Error>(())
-        })?;
-        out.sizes[..sizes.len()].copy_from_slice(&sizes);
+        let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
+            let mut sizes = Vec::new();
+            out.data.write_with(|data| {
+                let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
+                sizes = s;
+                Ok::<(), Error>(())
+            })?;
+            out.sizes[..sizes.len()].copy_from_slice(&sizes);
+            return Ok(());
+        };
+        out.data
+            .write_with(|data| layout.run(self.data(), rhs.data(), data, f))?;
+        out.sizes[..layout.len].copy_from_slice(layout.sizes());
         Ok(())
     }
 
@@ -229,4 +244,93 @@ pub(crate) struct ByNamed;
 impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
     const RULE: crate::Rule = crate::Rule::Named;
     const PLAN: StaticPlan = <S as BroadcastWith<B>>::STATIC_PLAN;
+}
+
+/// The layout of `f(S, B)` for sizes known only at run time, from the plan the types carry:
+/// the output's sizes after the rule's run-time checks (rule book §14) and each operand's
+/// strides in the output frame, all on the stack.
+pub(crate) struct RunTimeLayout {
+    len: usize,
+    sizes: [usize; MAX_TYPED_RANK],
+    a: [usize; MAX_TYPED_RANK],
+    b: [usize; MAX_TYPED_RANK],
+}
+
+impl RunTimeLayout {
+    /// The output's sizes.
+    pub(crate) fn sizes(&self) -> &[usize] {
+        &self.sizes[..self.len]
+    }
+
+    /// `f(a, b)` over this layout into `out` (cleared first).
+    pub(crate) fn run<A, B, O>(
+        &self,
+        a: &[A],
+        b: &[B],
+        out: &mut Vec<O>,
+        f: impl Fn(&A, &B) -> O,
+    ) -> Result<(), Error> {
+        let n = self.len;
+        zip_checked::<MAX_TYPED_RANK, A, B, O>(
+            &self.sizes[..n],
+            (a, &self.a[..n]),
+            (b, &self.b[..n]),
+            out,
+            f,
+        )
+    }
+}
+
+/// See [`RunTimeLayout`]; `None` when a run-time check fails.
+pub(crate) fn run_time_layout<P: PlanFor<S, B>, S: Shape, B: Shape>(
+    sa: &[usize],
+    sb: &[usize],
+) -> Option<RunTimeLayout> {
+    let plan = P::PLAN;
+    let policy = P::RULE.size_policy();
+    let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
+    let (ra, rb) = (row_major_stack(sa), row_major_stack(sb));
+    let mut l = RunTimeLayout {
+        len: plan.len,
+        sizes: [1; MAX_TYPED_RANK],
+        a: [0; MAX_TYPED_RANK],
+        b: [0; MAX_TYPED_RANK],
+    };
+    for k in 0..plan.len {
+        l.sizes[k] = match (plan.lhs[k], plan.rhs[k]) {
+            (Some(i), Some(j)) => {
+                let (n, m) = (sa[i], sb[j]);
+                // The types passed the pair; what is left is the check its `?` sizes leave.
+                let (_, check) = pair_size(policy, symbolic(S::SIZES[i]), symbolic(B::SIZES[j]))?;
+                if check.is_some_and(|c| !c.holds(n, m)) {
+                    return None;
+                }
+                if policy == SizePolicy::IntoLhs || m == 1 {
+                    n
+                } else {
+                    m
+                }
+            }
+            (Some(i), None) => sa[i],
+            (None, Some(j)) => sb[j],
+            (None, None) => 1,
+        };
+        // A size-1 axis facing a larger one is broadcast: stride 0.
+        if let Some(i) = plan.lhs[k] {
+            l.a[k] = if sa[i] == 1 { 0 } else { ra[i] };
+        }
+        if let Some(j) = plan.rhs[k] {
+            l.b[k] = if sb[j] == 1 { 0 } else { rb[j] };
+        }
+    }
+    Some(l)
+}
+
+/// Row-major strides of at most [`MAX_TYPED_RANK`] sizes, on the stack.
+fn row_major_stack(sizes: &[usize]) -> [usize; MAX_TYPED_RANK] {
+    let mut strides = [1usize; MAX_TYPED_RANK];
+    for i in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
+    }
+    strides
 }
