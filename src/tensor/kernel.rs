@@ -87,7 +87,7 @@ pub fn row_major(sizes: &[usize]) -> Vec<usize> {
 /// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.
 #[cfg(test)]
 fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
-    let m = Merged::new(sizes, a, b);
+    let m = Merged::<MAX_RANK>::new(sizes, a, b);
     let n = m.len;
     (m.sizes[..n].to_vec(), m.a[..n].to_vec(), m.b[..n].to_vec())
 }
