@@ -10,7 +10,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{Array1, Array2, Array3, Zip};
-use shapecast::{shape, DynTensor, Rule, Tensor};
+use shapecast::{shape, Rule, Tensor};
 
 fn api(c: &mut Criterion) {
     let mut group = c.benchmark_group("api");

@@ -235,7 +235,7 @@ pub trait Dot<Rhs>: Contractible {
     /// When a contracted or paired `?` size does not fit (the operators' convention);
     /// [`try_dot`](Self::try_dot) returns the error instead.
     #[track_caller]
-    fn dot<X>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self as DotWith<Rhs, X>>::Output>
+    fn dot<X>(&self, rhs: &Rhs) -> Tensor<Self::Elem, DotShape<Self, Rhs, X>>
     where
         Self: DotWith<Rhs, X>,
     {
@@ -243,13 +243,16 @@ pub trait Dot<Rhs>: Contractible {
     }
 
     /// [`dot`](Self::dot), or the error when a `?` size does not fit.
-    fn try_dot<X>(
-        &self,
-        rhs: &Rhs,
-    ) -> Result<Tensor<Self::Elem, <Self as DotWith<Rhs, X>>::Output>, Error>
+    fn try_dot<X>(&self, rhs: &Rhs) -> Dotted<Self, Rhs, X>
     where
         Self: DotWith<Rhs, X>;
 }
+
+/// The shape of `L.dot::<X>(&R)`.
+type DotShape<L, R, X> = <L as DotWith<R, X>>::Output;
+
+/// What `L.try_dot::<X>(&R)` gives.
+type Dotted<L, R, X> = Result<Tensor<<L as Contractible>::Elem, DotShape<L, R, X>>, Error>;
 
 /// `Self` contracts with `Rhs` over `X`: [`ContractWith`] on the operands' shapes, with an
 /// output that can hold the elements. The bound generic code writes for [`Dot::dot`].
@@ -333,7 +336,7 @@ impl<L: Contractible, R: Contractible<Elem = L::Elem>> Dot<R> for L
 where
     L::Elem: DotElement,
 {
-    fn try_dot<X>(&self, rhs: &R) -> Result<Tensor<L::Elem, <Self as DotWith<R, X>>::Output>, Error>
+    fn try_dot<X>(&self, rhs: &R) -> Dotted<Self, R, X>
     where
         Self: DotWith<R, X>,
     {

@@ -1,5 +1,5 @@
 //! Contractions at the type level (rule book §17): the twin of
-//! [`dynamic::contract`](crate::dynamic::contract).
+//! [`dynamic::contract`](mod@crate::dynamic::contract).
 //!
 //! [`Contract<A, B, X>`](crate::Contract): the contracted axes `X` come out of both operands
 //! (through the reduction's walk, so a missing name is refused the same way), each contracted

@@ -16,8 +16,8 @@
 //! | §9 | bidirectional | [`rule::Bidirectional`] | [`bidirectional`] | [`dynamic::bidirectional`](crate::dynamic::bidirectional) |
 //! | §10 | assign | [`rule::Assign`] | [`assign`] | [`dynamic::assign`](crate::dynamic::assign) |
 //! | §11 | narrow | - | [`narrow`] | [`dynamic::narrow`](crate::dynamic::narrow) |
-//! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](crate::dynamic::reduce) |
-//! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](crate::dynamic::contract) |
+//! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](mod@crate::dynamic::reduce) |
+//! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
 //!
 //! The shared pieces and their twins:
 //!

@@ -1,5 +1,5 @@
 //! Reductions at the type level (rule book §16): the twin of
-//! [`dynamic::reduce`](crate::dynamic::reduce). An axis selector is a name type, a position
+//! [`dynamic::reduce`](mod@crate::dynamic::reduce). An axis selector is a name type, a position
 //! [`Pos<K>`](crate::Pos) or a tuple of them; [`ReduceOver`] walks the shape once, marking each
 //! axis kept, reduced or selected twice, and checks that every selector found its axis.
 //!
