@@ -4,11 +4,12 @@
 //! - A1 (4, 4) + (4) as `shape![?, ?]` + `shape![?]`: `Tensor::add_into`, `&a + &b`, and
 //!   `DynTensor::zip_with(Rule::Named, ..)`; ndarray's `Zip` (into) and `&a + &b`.
 //! - A2 the same as `shape![4, 4]` + `shape![4]`: `add_into` and `&a + &b`.
-//! - A3 (16, 1024, 1024) + the same: `&a + &b` (allocating) against the in-place kernel.
+//! - A3 (16, 1024, 1024) + the same: `&a + &b` (allocating) against the in-place kernel and
+//!   `a + &b` with an owned left operand, whose buffer the result reuses.
 //!
 //! Run: `cargo bench --bench api`.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use ndarray::{Array1, Array2, Array3, Zip};
 use shapecast::{shape, Rule, Tensor};
 

@@ -325,3 +325,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_owned_left_operand_of_the_output_shape_lends_its_buffer() {
+    let a = Tensor::<f32, shape![?, ?]>::from_fn(&[3, 4], |i| (i[0] * 4 + i[1]) as f32).unwrap();
+    let b = Tensor::<f32, shape![?]>::from_fn(&[4], |i| i[0] as f32 * 10.0).unwrap();
+    let want = &a + &b;
+    let at = a.data().as_ptr();
+    let c = a + &b;
+    assert_eq!(c, want);
+    assert_eq!(c.data().as_ptr(), at, "the left's buffer is reused");
+    // Named: [W, H] + [H] writes into the left; [H] + [W, H] cannot (it grows).
+    names!(X, Y);
+    let l =
+        Tensor::<i32, shape![X: 2, Y: 3]>::from_fn(&[2, 3], |i| (i[0] * 3 + i[1]) as i32).unwrap();
+    let r = Tensor::<i32, shape![Y: 3]>::from_array([100, 200, 300]);
+    let want = &l - &r;
+    assert_eq!(l.clone() - r.clone(), want);
+    let grown = r.clone() - &l;
+    assert_eq!(grown, &r - &l);
+    // A `?` size that does not fit still panics with the refusal, not a wrong answer.
+    let short = Tensor::<f32, shape![?]>::from_vec_sized(&[5], vec![0.0; 5]).unwrap();
+    let a = Tensor::<f32, shape![?, ?]>::from_vec_sized(&[3, 4], vec![0.0; 12]).unwrap();
+    let result = std::panic::catch_unwind(move || a + short);
+    assert!(result.is_err());
+}

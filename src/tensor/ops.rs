@@ -197,35 +197,45 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + ops::$Op<U>,
+            T: Clone + ops::$Op<U, Output = T>,
             U: Clone,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+            Broadcast<A, B>: Storage<T>,
         {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+            type Output = Tensor<T, Broadcast<A, B>>;
 
-            /// Panics with the rule book §15 message when a `?` size does not fit.
+            /// Writes into the left operand's buffer when it has the output's shape.
+            ///
+            /// # Panics
+            ///
+            /// With the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
-                ops::$Op::$op(&self, &rhs)
+                ops::$Op::$op(self, &rhs)
             }
         }
 
         impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + ops::$Op<U>,
+            T: Clone + ops::$Op<U, Output = T>,
             U: Clone,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+            Broadcast<A, B>: Storage<T>,
         {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+            type Output = Tensor<T, Broadcast<A, B>>;
 
-            /// Panics with the rule book §15 message when a `?` size does not fit.
+            /// Writes into the left operand's buffer when it has the output's shape (the right
+            /// operand broadcast into it), else allocates as `&a op &b` does.
+            ///
+            /// # Panics
+            ///
+            /// With the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
-                ops::$Op::$op(&self, rhs)
+                self.reuse_by(rhs, |x, y| ops::$Op::$op(x, y.clone()))
+                    .unwrap_or_else(|e| panic!("{e}"))
             }
         }
 

@@ -8,6 +8,7 @@
 use crate::prelude::*;
 
 use super::kernel::zip_checked;
+use super::reduce::runs;
 use super::static_kernel::{zip_static, StaticLayout};
 use super::strided::zip_operands;
 use super::typed::Tensor;
@@ -96,6 +97,40 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             .write_with(|data| layout.run(self.data(), rhs.data(), data, f))?;
         out.sizes[..layout.len].copy_from_slice(layout.sizes());
         Ok(())
+    }
+
+    /// `f(self, rhs)` elementwise by the named rule into this tensor's own buffer when it has
+    /// the output's shape (the right operand broadcast into it), else into a new one.
+    pub(crate) fn reuse_by<U, O: Storage<T>, B: Storage<U>>(
+        self,
+        rhs: &Tensor<U, B>,
+        f: impl Fn(T, &U) -> T,
+    ) -> Result<Tensor<T, O>, Error>
+    where
+        T: Clone,
+        S: BroadcastWith<B>,
+    {
+        match run_time_layout::<ByNamed, S, B>(self.sizes(), rhs.sizes()) {
+            Some(layout) if layout.lhs_is_frame && layout.sizes() == self.sizes() => {
+                let sizes = self.sizes;
+                let mut data = self.data.into_vec();
+                let own = row_major_stack(layout.sizes());
+                let (n, rd) = (layout.len, rhs.data());
+                runs(
+                    layout.sizes(),
+                    &own[..n],
+                    &layout.b[..n],
+                    |oa, ob, len, ia, ib| {
+                        for j in 0..len {
+                            let x = &mut data[oa + j * ia];
+                            *x = f(x.clone(), &rd[ob + j * ib]);
+                        }
+                    },
+                );
+                Ok(Tensor::from_parts(&sizes[..S::RANK], data))
+            }
+            _ => self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y)),
+        }
     }
 
     /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
@@ -250,6 +285,9 @@ impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
 /// the output's sizes after the rule's run-time checks (rule book §14) and each operand's
 /// strides in the output frame, all on the stack.
 pub(crate) struct RunTimeLayout {
+    /// The output's axes are the left operand's, in its order (the plan's left side is the
+    /// identity), so the output can live in the left's buffer when the sizes agree.
+    lhs_is_frame: bool,
     len: usize,
     sizes: [usize; MAX_TYPED_RANK],
     a: [usize; MAX_TYPED_RANK],
@@ -290,7 +328,9 @@ pub(crate) fn run_time_layout<P: PlanFor<S, B>, S: Shape, B: Shape>(
     let policy = P::RULE.size_policy();
     let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
     let (ra, rb) = (row_major_stack(sa), row_major_stack(sb));
+    let lhs_is_frame = plan.len == S::RANK && (0..plan.len).all(|k| plan.lhs[k] == Some(k));
     let mut l = RunTimeLayout {
+        lhs_is_frame,
         len: plan.len,
         sizes: [1; MAX_TYPED_RANK],
         a: [0; MAX_TYPED_RANK],
