@@ -89,6 +89,10 @@ fn api(c: &mut Criterion) {
     group.bench_function("A3 (16,1024,1024)+same/add_into", |bch| {
         bch.iter(|| Tensor::add_into(&ba, &ba, &mut bout).unwrap())
     });
+    group.bench_function(
+        "A3 (16,1024,1024)+same/a + &b (owned left, its buffer reused)",
+        |bch| bch.iter_batched(|| ba.clone(), |x| black_box(x + &ba), BatchSize::LargeInput),
+    );
     let n3 = Array3::from_shape_vec((16, 1024, 1024), big).unwrap();
     group.bench_function("A3 (16,1024,1024)+same/ndarray &a + &b", |bch| {
         bch.iter(|| black_box(&n3 + &n3))
