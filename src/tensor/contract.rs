@@ -18,8 +18,8 @@
 use crate::prelude::*;
 
 use super::dyn_tensor::DynTensor;
-use super::gemm::{DotElement, Mat};
 use super::kernel::row_major;
+use super::raw::{DotElement, Mat};
 use super::strided::step;
 use super::typed::Tensor;
 use super::view::TensorView;

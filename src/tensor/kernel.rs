@@ -25,6 +25,9 @@
 
 use crate::prelude::*;
 
+use core::mem::MaybeUninit;
+
+use super::raw;
 use super::strided::step;
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
@@ -233,6 +236,7 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     if total == 0 {
         return Ok(());
     }
+    raw::advise_huge_pages(out);
     let merged = Merged::<N>::new(sizes, sa, sb);
     let (ms, ma, mb) = (
         &merged.sizes[..merged.len],
@@ -248,52 +252,72 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     let rank = outer.len();
     let mut index = [0usize; N];
     let mut at = [0usize; 2];
+    // Each run writes its slots of the spare capacity, in order; the length is set once they
+    // are all written (a panicking `f` leaves `out` empty, its written elements leaked).
+    let spare = &mut out.spare_capacity_mut()[..total];
+    let mut written = 0;
     loop {
-        inner(n, (a, at[0], ia), (b, at[1], ib), out, &f);
+        inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[written..], &f);
+        written += n;
         if !step(&mut index[..rank], outer, [ma, mb], &mut at) {
-            return Ok(());
+            break;
         }
     }
+    raw::set_len_written(out, written, total);
+    Ok(())
 }
 
-/// One inner run of `n` elements, specialised on the two strides.
+/// One inner run of `n` elements into `out` (the spare capacity at the run's place),
+/// specialised on the two strides.
 #[inline(always)]
 fn inner<A, B, O>(
     n: usize,
     (a, oa, sa): (&[A], usize, usize),
     (b, ob, sb): (&[B], usize, usize),
-    out: &mut Vec<O>,
+    out: &mut [MaybeUninit<O>],
     f: &impl Fn(&A, &B) -> O,
 ) {
+    let out = &mut out[..n];
     match (sa, sb) {
-        (1, 1) => {
-            let (a, b) = (&a[oa..oa + n], &b[ob..ob + n]);
-            out.extend(a.iter().zip(b).map(|(x, y)| f(x, y)));
-        }
+        (1, 1) => fill(
+            out,
+            a[oa..oa + n]
+                .iter()
+                .zip(&b[ob..ob + n])
+                .map(|(x, y)| f(x, y)),
+        ),
         (1, 0) => {
-            let (a, y) = (&a[oa..oa + n], &b[ob]);
-            out.extend(a.iter().map(|x| f(x, y)));
+            let y = &b[ob];
+            fill(out, a[oa..oa + n].iter().map(|x| f(x, y)))
         }
         (0, 1) => {
-            let (x, b) = (&a[oa], &b[ob..ob + n]);
-            out.extend(b.iter().map(|y| f(x, y)));
+            let x = &a[oa];
+            fill(out, b[ob..ob + n].iter().map(|y| f(x, y)))
         }
         (0, 0) => {
             let (x, y) = (&a[oa], &b[ob]);
-            out.extend((0..n).map(|_| f(x, y)));
+            fill(out, (0..n).map(|_| f(x, y)))
         }
         (0, _) => {
             let x = &a[oa];
-            out.extend(b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)));
+            fill(out, b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)))
         }
         (_, 0) => {
             let y = &b[ob];
-            out.extend(a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)));
+            fill(out, a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)))
         }
         _ => {
             let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
-            out.extend(a.zip(b).take(n).map(|(x, y)| f(x, y)));
+            fill(out, a.zip(b).take(n).map(|(x, y)| f(x, y)))
         }
+    }
+}
+
+/// Writes a run's values into its slots.
+#[inline(always)]
+fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) {
+    for (slot, v) in slots.iter_mut().zip(values) {
+        slot.write(v);
     }
 }
 

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
-//! | `gemm` | the one call into the GEMM crate (`matrixmultiply`), the crate's only `unsafe` |
+//! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
@@ -22,10 +22,10 @@
 mod contract;
 mod dyn_tensor;
 mod elements;
-mod gemm;
 pub mod kernel;
 mod math;
 mod ops;
+mod raw;
 mod reduce;
 mod reductions;
 mod static_kernel;
@@ -37,6 +37,6 @@ mod zip;
 pub use contract::{Contractible, Dot, DotWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{Depth, ElementOr, NestedArray, Scalar};
-pub use gemm::DotElement;
+pub use raw::DotElement;
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};
