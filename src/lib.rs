@@ -212,7 +212,8 @@
 //! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
-// `unsafe` is denied everywhere but `tensor::gemm`, the one call into a GEMM crate.
+// `unsafe` is denied everywhere but `tensor::raw`: the GEMM call, an output's length once the
+// kernel has written it, and huge-page advice for large outputs.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -4,8 +4,9 @@
 //! it into strides (0 where an operand is broadcast), merges output axes that are contiguous
 //! in every operand, and runs one inner loop specialised on the stride pattern of the last
 //! merged axis (both contiguous, one side broadcast, or strided), so the compiler can
-//! vectorise it. No `unsafe`: each inner run is one bounds-checked sub-slice, and the loop
-//! over it has no bounds checks.
+//! vectorise it. Each inner run reads one bounds-checked sub-slice of each operand and writes
+//! its slots of the output's spare capacity; the output's length is set once every slot is
+//! written (the one `unsafe` step, in `raw`).
 //!
 //! ```
 //! use shapecast::{broadcast, kernel, Rule};
