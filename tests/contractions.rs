@@ -4,29 +4,14 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
+mod index;
+
+use index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
 use shapecast::{names, shape, Dot, DynAxis, DynShape, DynTensor, Size, Tensor};
 
 names!(BATCH, HEADS, SEQ, KSEQ, DK, DV, I, J, K);
-
-fn offset(sizes: &[usize], index: &[usize]) -> usize {
-    sizes.iter().zip(index).fold(0, |acc, (&n, &i)| acc * n + i)
-}
-
-fn indices(sizes: &[usize]) -> Vec<Vec<usize>> {
-    let total: usize = sizes.iter().product();
-    (0..total)
-        .map(|mut k| {
-            let mut idx = vec![0; sizes.len()];
-            for a in (0..sizes.len()).rev() {
-                idx[a] = k % sizes[a];
-                k /= sizes[a];
-            }
-            idx
-        })
-        .collect()
-}
 
 /// The naive reference: every output index, the sum over every contracted index, each
 /// operand's element by the plan (a size-1 axis ignores its index).

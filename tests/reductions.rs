@@ -2,31 +2,14 @@
 //! (zero sizes, size-1 axes), named and positional selectors, views (permuted, broadcast),
 //! NaN and empty axes, and the typed operations against the run-time ones.
 
+mod index;
+
+use index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
 use shapecast::{names, shape, DynShape, DynTensor, Error, Pos, Tensor};
 
 names!(N, C, H, W, CLASS);
-
-/// Row-major index of a multi-index.
-fn offset(sizes: &[usize], index: &[usize]) -> usize {
-    sizes.iter().zip(index).fold(0, |acc, (&n, &i)| acc * n + i)
-}
-
-/// Every multi-index of `sizes`, in row-major order.
-fn indices(sizes: &[usize]) -> Vec<Vec<usize>> {
-    let total: usize = sizes.iter().product();
-    (0..total)
-        .map(|mut k| {
-            let mut idx = vec![0; sizes.len()];
-            for a in (0..sizes.len()).rev() {
-                idx[a] = k % sizes[a];
-                k /= sizes[a];
-            }
-            idx
-        })
-        .collect()
-}
 
 /// The naive reduction: for every output cell, the list of its elements in row-major order.
 fn groups(sizes: &[usize], data: &[f64], mask: &[bool]) -> (Vec<usize>, Vec<Vec<f64>>) {
