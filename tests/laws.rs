@@ -52,18 +52,7 @@ fn outcome(r: Result<Broadcasted, Error>) -> Option<(String, String)> {
     r.ok().map(|b| (b.shape.to_string(), b.plan.to_string()))
 }
 
-const ALL: [Rule; 10] = [
-    Rule::Numpy,
-    Rule::Named,
-    Rule::Outer,
-    Rule::Embed,
-    Rule::Strict,
-    Rule::Compare,
-    Rule::Static,
-    Rule::Pdpd { axis: -1 },
-    Rule::Bidirectional,
-    Rule::Assign,
-];
+const ALL: [Rule; 10] = Rule::ALL;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]

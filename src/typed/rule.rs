@@ -139,44 +139,28 @@ pub trait RuleMarker: Sealed {
     /// The run-time rule.
     const RULE: Rule;
 }
-impl Sealed for Numpy {}
-impl Sealed for Named {}
-impl Sealed for Strict {}
-impl Sealed for Compare {}
-impl Sealed for Static {}
-impl Sealed for Bidirectional {}
-impl Sealed for Embed {}
-impl Sealed for Outer {}
-impl Sealed for Assign {}
-impl<K> Sealed for Pdpd<K> {}
+/// Each marker with its run-time value (and the seal).
+macro_rules! markers {
+    ($($marker:ident => $rule:ident),* $(,)?) => {$(
+        impl Sealed for $marker {}
+        impl RuleMarker for $marker {
+            const RULE: Rule = Rule::$rule;
+        }
+    )*};
+}
+markers!(
+    Numpy => Numpy,
+    Named => Named,
+    Outer => Outer,
+    Embed => Embed,
+    Strict => Strict,
+    Compare => Compare,
+    Static => Static,
+    Bidirectional => Bidirectional,
+    Assign => Assign,
+);
 
-impl RuleMarker for Numpy {
-    const RULE: Rule = Rule::Numpy;
-}
-impl RuleMarker for Named {
-    const RULE: Rule = Rule::Named;
-}
-impl RuleMarker for Strict {
-    const RULE: Rule = Rule::Strict;
-}
-impl RuleMarker for Compare {
-    const RULE: Rule = Rule::Compare;
-}
-impl RuleMarker for Static {
-    const RULE: Rule = Rule::Static;
-}
-impl RuleMarker for Bidirectional {
-    const RULE: Rule = Rule::Bidirectional;
-}
-impl RuleMarker for Embed {
-    const RULE: Rule = Rule::Embed;
-}
-impl RuleMarker for Outer {
-    const RULE: Rule = Rule::Outer;
-}
-impl RuleMarker for Assign {
-    const RULE: Rule = Rule::Assign;
-}
+impl<K> Sealed for Pdpd<K> {}
 impl<K: PdpdAxis> RuleMarker for Pdpd<K> {
     const RULE: Rule = Rule::Pdpd { axis: K::AXIS };
 }
