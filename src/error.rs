@@ -34,7 +34,7 @@ use crate::dynamic::shape::{DynShape, Name, Size};
 /// assert!(matches!(err, Error::Parse { .. }));
 /// assert!(!err.is_refusal());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A shape string that is not in the notation.
@@ -174,6 +174,37 @@ pub enum Error {
 impl From<Refusal> for Error {
     fn from(r: Refusal) -> Error {
         Error::Refused(Box::new(r))
+    }
+}
+
+/// The operators' convention (rule book §15): a refusal becomes a panic with its text, at the
+/// caller's line (the method is `#[track_caller]`, so a `#[track_caller]` operator passes its
+/// own caller's location on; a closure would not).
+pub(crate) trait OrPanic<T> {
+    /// The value, or a panic with the error's message.
+    fn or_panic(self) -> T;
+}
+
+impl<T> OrPanic<T> for Result<T, Error> {
+    #[track_caller]
+    fn or_panic(self) -> T {
+        match self {
+            Ok(value) => value,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// The message itself, so that `fn main() -> Result<(), shapecast::Error>` prints the
+/// sentence rather than the structure; match on the variants for the parts.
+///
+/// ```
+/// let err = "[3, 4".parse::<shapecast::DynShape>().unwrap_err();
+/// assert_eq!(format!("{err:?}"), err.to_string());
+/// ```
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

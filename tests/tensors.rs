@@ -350,3 +350,18 @@ fn an_owned_left_operand_of_the_output_shape_lends_its_buffer() {
     let result = std::panic::catch_unwind(move || a + short);
     assert!(result.is_err());
 }
+
+#[test]
+fn operator_panics_name_the_callers_line() {
+    let a = Tensor::<f32, shape![?]>::from_vec_sized(&[2], vec![1.0, 2.0]).unwrap();
+    let b = Tensor::<f32, shape![?]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = tx.send(info.location().map(|l| (l.file().to_string(), l.line())));
+    }));
+    let line = line!() + 1;
+    let result = std::panic::catch_unwind(|| &a + &b);
+    let _ = std::panic::take_hook();
+    assert!(result.is_err());
+    assert_eq!(rx.recv().unwrap(), Some((file!().to_string(), line)));
+}

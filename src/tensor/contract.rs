@@ -26,7 +26,7 @@ use super::view::TensorView;
 use crate::dynamic::contract::{contract, matmul, Contracted};
 use crate::dynamic::reduce::AxisSelector;
 use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
 use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
@@ -239,7 +239,7 @@ pub trait Dot<Rhs>: Contractible {
     where
         Self: DotWith<Rhs, X>,
     {
-        self.try_dot::<X>(rhs).unwrap_or_else(|e| panic!("{e}"))
+        self.try_dot::<X>(rhs).or_panic()
     }
 
     /// [`dot`](Self::dot), or the error when a `?` size does not fit.
@@ -371,7 +371,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         S: MatMulWith<R::Shape>,
         MatMul<S, R::Shape>: Storage<T>,
     {
-        self.try_matmul(rhs).unwrap_or_else(|e| panic!("{e}"))
+        self.try_matmul(rhs).or_panic()
     }
 
     /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
@@ -421,7 +421,7 @@ impl<T, S: Shape> TensorView<'_, T, S> {
         S: MatMulWith<R::Shape>,
         MatMul<S, R::Shape>: Storage<T>,
     {
-        self.try_matmul(rhs).unwrap_or_else(|e| panic!("{e}"))
+        self.try_matmul(rhs).or_panic()
     }
 
     /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.

@@ -214,11 +214,7 @@ impl<T> DynTensor<T> {
     where
         T: Copy,
     {
-        let mut out = DynTensor {
-            shape: DynShape::scalar(),
-            sizes: Vec::new(),
-            data: Vec::new(),
-        };
+        let mut out = DynTensor::unfilled();
         self.zip_with_into(rule, other, &mut out, f)?;
         Ok(out)
     }
@@ -270,6 +266,15 @@ impl<T> DynTensor<T> {
             sizes: &self.sizes,
             strides: None,
             data: &self.data,
+        }
+    }
+
+    /// A placeholder for an output a kernel is about to fill (scalar shape, no elements yet).
+    pub(crate) fn unfilled() -> DynTensor<T> {
+        DynTensor {
+            shape: DynShape::scalar(),
+            sizes: Vec::new(),
+            data: Vec::new(),
         }
     }
 

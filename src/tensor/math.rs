@@ -13,7 +13,7 @@ use num_traits::Float;
 
 use super::typed::Tensor;
 use super::zip::ByNamed;
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::Storage;
 
@@ -80,7 +80,7 @@ macro_rules! extremum {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<T>,
             {
-                self.$try_name(rhs).unwrap_or_else(|e| panic!("{e}"))
+                self.$try_name(rhs).or_panic()
             }
 
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), or the error when a `?` size does not fit.")]

@@ -7,6 +7,7 @@
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
+//! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
@@ -20,6 +21,7 @@
 //! | `static_kernel` | its compile-time twin for static shapes |
 
 mod contract;
+mod dyn_ops;
 mod dyn_tensor;
 mod elements;
 pub mod kernel;

@@ -7,7 +7,7 @@ use core::ops;
 use super::elements::Scalar;
 use super::typed::Tensor;
 use super::zip::ByNamed;
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Compare};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::storage::Storage;
@@ -56,9 +56,10 @@ macro_rules! assign_op {
             B: Storage<T>,
         {
             /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
             fn $op(&mut self, rhs: &Tensor<T, B>) {
                 self.assign_by(rhs, |x, y| ops::$Base::$base(x.clone(), y.clone()))
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .or_panic();
             }
         }
     };
@@ -190,8 +191,9 @@ macro_rules! binary_op {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
             /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
             fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
-                self.$try_op(rhs).unwrap_or_else(|e| panic!("{e}"))
+                self.$try_op(rhs).or_panic()
             }
         }
 
@@ -235,7 +237,7 @@ macro_rules! binary_op {
             #[track_caller]
             fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
                 self.reuse_by(rhs, |x, y| ops::$Op::$op(x, y.clone()))
-                    .unwrap_or_else(|e| panic!("{e}"))
+                    .or_panic()
             }
         }
 

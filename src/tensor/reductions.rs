@@ -25,7 +25,7 @@ use super::typed::Tensor;
 use super::view::TensorView;
 use crate::dynamic::reduce::{apply, selected, AxisSelector};
 use crate::dynamic::shape::DynShape;
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
@@ -92,7 +92,7 @@ macro_rules! typed_reductions {
             Reduce<S, A>: Storage<T>,
             T: Copy + PartialOrd,
         {
-            self.$try_name::<A>().unwrap_or_else(|e| panic!("{e}"))
+            self.$try_name::<A>().or_panic()
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") keeping the reduced axes as statically-1 axes.")]
@@ -115,7 +115,7 @@ macro_rules! typed_reductions {
             ReduceKeep<S, A>: Storage<T>,
             T: Copy + PartialOrd,
         {
-            self.$try_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+            self.$try_keep::<A>().or_panic()
         }
 
         typed_reductions!(@extreme no, $name, $keep, $try_name, $try_keep, $max, $what);
@@ -178,7 +178,7 @@ macro_rules! typed_reductions {
             Reduce<S, A>: Storage<usize>,
             T: Copy + PartialOrd,
         {
-            self.$try_name::<A>().unwrap_or_else(|e| panic!("{e}"))
+            self.$try_name::<A>().or_panic()
         }
 
         typed_reductions!(@arg no, $name, $try_name, $max, $what, $value);
@@ -268,7 +268,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         Reduce<S, A>: Storage<T>,
     {
-        self.try_max::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_max::<A>().or_panic()
     }
 
     /// [`max`](Self::max) keeping the reduced axes as statically-1 axes.
@@ -290,7 +290,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         ReduceKeep<S, A>: Storage<T>,
     {
-        self.try_max_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_max_keep::<A>().or_panic()
     }
 
     /// The minimum over the axes `A` selects; NaN propagates (rule book §16). A statically
@@ -314,7 +314,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         Reduce<S, A>: Storage<T>,
     {
-        self.try_min::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_min::<A>().or_panic()
     }
 
     /// [`min`](Self::min) keeping the reduced axes as statically-1 axes.
@@ -336,7 +336,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         ReduceKeep<S, A>: Storage<T>,
     {
-        self.try_min_keep::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_min_keep::<A>().or_panic()
     }
 
     /// The position of the maximum along the one axis `A` selects (first occurrence; a NaN
@@ -361,7 +361,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         Reduce<S, A>: Storage<usize>,
     {
-        self.try_argmax::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_argmax::<A>().or_panic()
     }
 
     /// The position of the minimum along the one axis `A` selects (first occurrence; a NaN
@@ -385,7 +385,7 @@ impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
         <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
         Reduce<S, A>: Storage<usize>,
     {
-        self.try_argmin::<A>().unwrap_or_else(|e| panic!("{e}"))
+        self.try_argmin::<A>().or_panic()
     }
 }
 

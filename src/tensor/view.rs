@@ -31,7 +31,7 @@ use super::typed::Tensor;
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Bidirectional};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
@@ -630,9 +630,10 @@ macro_rules! view_op {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
             /// Panics with the rule book §15 message when a `?` size does not fit.
+            #[track_caller]
             fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
                 self.try_zip_with(&rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
-                    .unwrap_or_else(|e| panic!("{e}"))
+                    .or_panic()
             }
         }
     };

@@ -14,7 +14,7 @@ use super::strided::zip_operands;
 use super::typed::Tensor;
 use crate::dynamic::plan::{pair_size, SizePolicy, StaticPlan};
 use crate::dynamic::shape::{Size, MAX_TYPED_RANK};
-use crate::error::Error;
+use crate::error::{Error, OrPanic};
 use crate::rule::Assign;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
@@ -228,12 +228,12 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     /// assert_eq!(a.data(), &[7, 7]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
+    #[track_caller]
     pub fn assign<B: Storage<T>>(&mut self, rhs: &Tensor<T, B>)
     where
         S: BroadcastsUnder<Assign, B>,
     {
-        self.try_assign_with(rhs, |_, y| y)
-            .unwrap_or_else(|e| panic!("{e}"));
+        self.try_assign_with(rhs, |_, y| y).or_panic();
     }
 }
 
