@@ -7,23 +7,13 @@
 use libfuzzer_sys::fuzz_target;
 use shapecast::{broadcast, DynShape, Rule};
 
-/// The rules, with the PDPD axis taken from the input.
-fn rules(axis: i8) -> [Rule; 11] {
-    [
-        Rule::Numpy,
-        Rule::Named,
-        Rule::Outer,
-        Rule::Embed,
-        Rule::Strict,
-        Rule::Compare,
-        Rule::Static,
-        Rule::Pdpd {
-            axis: axis as isize,
-        },
-        Rule::Bidirectional,
-        Rule::Assign,
-        Rule::Pdpd { axis: -1 },
-    ]
+/// Every rule (PDPD with its default axis), and PDPD with the axis taken from the input.
+fn rules(axis: i8) -> Vec<Rule> {
+    let mut rules = Rule::ALL.to_vec();
+    rules.push(Rule::Pdpd {
+        axis: axis as isize,
+    });
+    rules
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -12,16 +12,12 @@
 //! assert!(<Row as Accepts<Static, shape![?, ?]>>::VALUE);
 //! ```
 
-use super::bits::Or;
-use super::list::{Collect, Unwrap};
-use super::named::NamedOrNumpy;
 use super::rule::Compute;
 use super::shape::Shape;
+#[cfg(doc)]
 use super::size::policy::StaticOnly;
 use super::size::{Dyn, S};
-use crate::rule::Static;
-
-type Collected<E> = <E as Collect>::Out;
+use crate::rule::{Named, Static};
 
 /// Theano's `row`: `[1, ?]`.
 pub type Row = (S<1>, Dyn);
@@ -29,14 +25,13 @@ pub type Row = (S<1>, Dyn);
 /// Theano's `col`: `[?, 1]`.
 pub type Col = (Dyn, S<1>);
 
-/// The named rule's pairing under the static rule's policy.
+/// The named rule's pairing: under the static rule's policy ([`StaticOnly`], the named
+/// rule's `Broadcast` at the type level) the output types are the named rule's; only the
+/// run-time check differs, and it comes from `Rule::Static`'s size policy.
 impl<A: Shape, B: Shape> Compute<A, B> for Static
 where
-    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, StaticOnly>,
-    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out: Collect,
-    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out>:
-        Unwrap,
+    Named: Compute<A, B>,
 {
-    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, StaticOnly>>::Out;
-    type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
+    type Elems = <Named as Compute<A, B>>::Elems;
+    type Outcome = <Named as Compute<A, B>>::Outcome;
 }
