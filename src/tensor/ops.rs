@@ -207,7 +207,7 @@ macro_rules! binary_op {
         {
             type Output = Tensor<T, Broadcast<A, B>>;
 
-            /// Writes into the left operand's buffer when it has the output's shape.
+            /// Writes into the left operand's heap buffer when it has the output's shape.
             ///
             /// # Panics
             ///
@@ -228,8 +228,9 @@ macro_rules! binary_op {
         {
             type Output = Tensor<T, Broadcast<A, B>>;
 
-            /// Writes into the left operand's buffer when it has the output's shape (the right
-            /// operand broadcast into it), else allocates as `&a op &b` does.
+            /// Writes into the left operand's heap buffer when it has the output's shape (the
+            /// right operand broadcast into it), else allocates as `&a op &b` does. Small static
+            /// tensors live inline and are written fresh by the compile-time kernel.
             ///
             /// # Panics
             ///

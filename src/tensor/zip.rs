@@ -19,7 +19,7 @@ use crate::rule::Assign;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
 use crate::typed::shape::Shape;
-use crate::typed::storage::{Buffer, Storage};
+use crate::typed::storage::{Buffer, Storage, INLINE_MAX};
 
 impl<T, S: Storage<T>> Tensor<T, S> {
     /// `f(self, rhs)` elementwise by the named rule; fails only on a `?` size that does not
@@ -110,27 +110,36 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         T: Clone,
         S: BroadcastWith<B>,
     {
-        match run_time_layout::<ByNamed, S, B>(self.sizes(), rhs.sizes()) {
-            Some(layout) if layout.lhs_is_frame && layout.sizes() == self.sizes() => {
-                let sizes = self.sizes;
-                let mut data = self.data.into_vec();
-                let own = row_major_stack(layout.sizes());
-                let (n, rd) = (layout.len, rhs.data());
-                runs(
-                    layout.sizes(),
-                    &own[..n],
-                    &layout.b[..n],
-                    |oa, ob, len, ia, ib| {
-                        for j in 0..len {
-                            let x = &mut data[oa + j * ia];
-                            *x = f(x.clone(), &rd[ob + j * ib]);
-                        }
-                    },
-                );
-                Ok(Tensor::from_parts(&sizes[..S::RANK], data))
-            }
-            _ => self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y)),
+        // Small static shapes live inline: the compile-time kernel writes a fresh one faster
+        // than the buffer can be taken out and put back.
+        if const { inline_static(S::SIZES) && all_static(B::SIZES) } {
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y));
         }
+        let Some(layout) = run_time_layout::<ByNamed, S, B>(self.sizes(), rhs.sizes()) else {
+            // A `?` size does not fit: the run-time engine words the refusal.
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y));
+        };
+        if !(layout.lhs_is_frame && layout.sizes() == self.sizes()) {
+            let mut data = Vec::new();
+            layout.run(self.data(), rhs.data(), &mut data, |x, y| f(x.clone(), y))?;
+            return Ok(Tensor::from_parts(layout.sizes(), data));
+        }
+        let sizes = self.sizes;
+        let mut data = self.data.into_vec();
+        let own = row_major_stack(layout.sizes());
+        let (n, rd) = (layout.len, rhs.data());
+        runs(
+            layout.sizes(),
+            &own[..n],
+            &layout.b[..n],
+            |oa, ob, len, ia, ib| {
+                for j in 0..len {
+                    let x = &mut data[oa + j * ia];
+                    *x = f(x.clone(), &rd[ob + j * ib]);
+                }
+            },
+        );
+        Ok(Tensor::from_parts(&sizes[..S::RANK], data))
     }
 
     /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
@@ -247,6 +256,19 @@ const fn all_static(sizes: &[Option<usize>]) -> bool {
         i += 1;
     }
     true
+}
+
+/// Whether a shape's elements live inline: every size static, at most [`INLINE_MAX`] of them.
+const fn inline_static(sizes: &[Option<usize>]) -> bool {
+    let (mut i, mut count) = (0, 1usize);
+    while i < sizes.len() {
+        match sizes[i] {
+            Some(n) => count = count.saturating_mul(n),
+            None => return false,
+        }
+        i += 1;
+    }
+    count <= INLINE_MAX
 }
 
 /// The sizes of a shape whose sizes are all static.
