@@ -7,11 +7,98 @@
 //! - A3 (16, 1024, 1024) + the same: `&a + &b` (allocating) against the in-place kernel and
 //!   `a + &b` with an owned left operand, whose buffer the result reuses.
 //!
-//! Run: `cargo bench --bench api`.
+//! - C1–C8, the kernel benchmark's cases, with every size `?` in the types: `&a + &b`,
+//!   `Tensor::add_into`, `DynTensor`'s `&a + &b` and `zip_with(Rule::Named, ..)` (a caller's
+//!   closure, always on the calling thread); the hand loop in place and allocating; ndarray's
+//!   `Zip` (into) and `&a + &b`. Each group's name ends in `[1 thread]` or `[rayon]`.
+//!
+//! Run: `cargo bench --bench api` and `cargo bench --bench api --features rayon`;
+//! `python3 scripts/bench_table.py` prints the medians as the README's table.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use ndarray::{Array1, Array2, Array3, Zip};
+use std::time::Duration;
+
+use ndarray::{Array1, Array2, Array3, ArrayD, IxDyn, Zip};
 use shapecast::{shape, Rule, Tensor};
+
+#[path = "common/cases.rs"]
+mod cases;
+
+use cases::{Case, CASES};
+
+/// The threads a run uses, for the groups' names.
+const THREADS: &str = if cfg!(feature = "rayon") {
+    "rayon"
+} else {
+    "1 thread"
+};
+
+/// The eight ways to add one case's operands, timed in one group. `$sa` and `$sb` are the
+/// operands' typed shapes (every size `?`).
+macro_rules! case_rows {
+    ($c:expr, $case:expr, $sa:ty, $sb:ty) => {{
+        let case: &Case = $case;
+        let av: Vec<f32> = (0..case.a.iter().product::<usize>()).map(|i| (i % 97) as f32).collect();
+        let bv: Vec<f32> = (0..case.b.iter().product::<usize>()).map(|i| (i % 89) as f32 * 0.5).collect();
+        let a = Tensor::<f32, $sa>::from_vec_sized(case.a, av.clone()).unwrap();
+        let b = Tensor::<f32, $sb>::from_vec_sized(case.b, bv.clone()).unwrap();
+        let mut out = &a + &b;
+        let n = out.data().len();
+        let (da, db) = (a.to_dyn(), b.to_dyn());
+        let xa = ArrayD::from_shape_vec(IxDyn(case.a), av.clone()).unwrap();
+        let xb = ArrayD::from_shape_vec(IxDyn(case.b), bv.clone()).unwrap();
+        let mut xo = ArrayD::<f32>::zeros(IxDyn(out.sizes()));
+        let mut hand_out = vec![0f32; n];
+        (case.hand)(&av, &bv, &mut hand_out);
+        assert!(out.data() == &hand_out[..], "{}: &a + &b disagrees with the hand loop", case.name);
+        assert!((&da + &db).data() == &hand_out[..], "{}: DynTensor disagrees", case.name);
+
+        let mut g = $c.benchmark_group(format!("{} [{}]", case.name, THREADS));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(700))
+            .measurement_time(Duration::from_secs(2));
+        g.bench_function("&a + &b", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+        g.bench_function("add_into", |x| {
+            x.iter(|| Tensor::add_into(black_box(&a), black_box(&b), &mut out).unwrap())
+        });
+        g.bench_function("DynTensor &a + &b", |x| x.iter(|| black_box(black_box(&da) + black_box(&db))));
+        g.bench_function("DynTensor::zip_with", |x| {
+            x.iter(|| black_box(black_box(&da).zip_with(Rule::Named, black_box(&db), |p, q| p + q).unwrap()))
+        });
+        g.bench_function("hand loop in place", |x| {
+            x.iter(|| (case.hand)(black_box(&av), black_box(&bv), &mut hand_out))
+        });
+        g.bench_function("hand loop allocating", |x| {
+            x.iter(|| {
+                let mut o = vec![0f32; n];
+                (case.hand)(black_box(&av), black_box(&bv), &mut o);
+                black_box(o)
+            })
+        });
+        g.bench_function("ndarray Zip", |x| {
+            x.iter(|| {
+                Zip::from(&mut xo)
+                    .and_broadcast(black_box(&xa))
+                    .and_broadcast(black_box(&xb))
+                    .for_each(|o, &p, &q| *o = p + q)
+            })
+        });
+        g.bench_function("ndarray &a + &b", |x| x.iter(|| black_box(black_box(&xa) + black_box(&xb))));
+        g.finish();
+    }};
+}
+
+/// C1–C8 through the public API.
+fn cases(c: &mut Criterion) {
+    case_rows!(c, &CASES[0], shape![?, ?], shape![?, ?]);
+    case_rows!(c, &CASES[1], shape![?, ?], shape![?]);
+    case_rows!(c, &CASES[2], shape![?, ?], shape![?, ?]);
+    case_rows!(c, &CASES[3], shape![?, ?, ?, ?], shape![?, ?, ?]);
+    case_rows!(c, &CASES[4], shape![?, ?], shape![]);
+    case_rows!(c, &CASES[5], shape![?, ?], shape![?]);
+    case_rows!(c, &CASES[6], shape![?, ?, ?], shape![?, ?, ?]);
+    case_rows!(c, &CASES[7], shape![?, ?], shape![?, ?]);
+}
 
 fn api(c: &mut Criterion) {
     let mut group = c.benchmark_group("api");
@@ -100,5 +187,5 @@ fn api(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, api);
+criterion_group!(benches, api, cases);
 criterion_main!(benches);

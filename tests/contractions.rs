@@ -241,3 +241,29 @@ fn dot_panics_with_the_refusal() {
     let b = Tensor::<f32, shape![J]>::from_vec_sized(&[4], vec![1.0; 4]).unwrap();
     let _ = a.dot::<J>(&b);
 }
+
+/// With the `rayon` feature a large product is cut into blocks of rows, one per thread (a
+/// pool of three here, so the split happens on any machine); on integer-valued `f64` every
+/// sum is exact, so the blocks must give the naive product to the bit, for a plain and a
+/// transposed left operand.
+#[cfg(feature = "rayon")]
+#[test]
+fn a_product_split_over_threads_is_the_naive_product() {
+    let (m, k, n) = (301, 129, 157);
+    let a = Tensor::<f64, shape![I: ?, J: ?]>::from_fn(&[m, k], |i| ((i[0] * 7 + i[1] * 3) % 11) as f64)
+        .unwrap();
+    let b = Tensor::<f64, shape![J: ?, K: ?]>::from_fn(&[k, n], |i| ((i[0] * 5 + i[1]) % 13) as f64 - 6.0)
+        .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let c = pool.install(|| a.dot::<J>(&b));
+    let at = a.view().align_to::<shape![J: ?, I: ?]>().unwrap();
+    let ct = pool.install(|| at.dot::<J>(&b.view()));
+    for i in 0..m {
+        for j in 0..n {
+            let want: f64 = (0..k).map(|p| a.at(&[i, p]).unwrap() * b.at(&[p, j]).unwrap()).sum();
+            assert_eq!(*c.at(&[i, j]).unwrap(), want, "({i}, {j})");
+        }
+    }
+    assert_eq!(ct.sizes(), &[m, n]);
+    assert_eq!(ct.data(), c.data());
+}

@@ -172,43 +172,70 @@ pub(crate) fn run<T: DotElement>(
     let mut index = vec![0usize; loops.len()];
     let mut at = [0usize; 3];
     loop {
-        T::gemm(
-            (
-                a.data,
-                Mat {
-                    offset: at[0],
-                    rows: m.size,
-                    cols: k.size,
-                    rs: m.a,
-                    cs: k.a,
-                },
-            ),
-            (
-                b.data,
-                Mat {
-                    offset: at[1],
-                    rows: k.size,
-                    cols: n.size,
-                    rs: k.b,
-                    cs: n.b,
-                },
-            ),
-            (
-                &mut out,
-                Mat {
-                    offset: at[2],
-                    rows: m.size,
-                    cols: n.size,
-                    rs: m.c,
-                    cs: n.c,
-                },
-            ),
-            accumulate,
+        let mats = (
+            Mat {
+                offset: at[0],
+                rows: m.size,
+                cols: k.size,
+                rs: m.a,
+                cs: k.a,
+            },
+            Mat {
+                offset: at[1],
+                rows: k.size,
+                cols: n.size,
+                rs: k.b,
+                cs: n.b,
+            },
+            Mat {
+                offset: at[2],
+                rows: m.size,
+                cols: n.size,
+                rs: m.c,
+                cs: n.c,
+            },
         );
+        product(a.data, b.data, &mut out, mats, accumulate);
         if !step(&mut index, &ls, [&la, &lb, &lc], &mut at) {
             return Ok((sizes, out));
         }
     }
+}
+
+/// One matrix product `c (+)= a · b`. With the `rayon` feature, a product of at least
+/// 16 × [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) multiply-adds whose
+/// output rows lie apart is cut into one block of rows per thread of rayon's pool, each
+/// block a product of its own into its own slice of `c`.
+fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat, Mat), acc: bool) {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        let threads = rayon::current_num_threads();
+        let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
+        let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
+        if threads > 1 && mc.rows > 1 && rows_apart && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS
+        {
+            let per = mc.rows.div_ceil(threads.min(mc.rows));
+            let start = mc.offset.min(c.len());
+            let blocks = c[start..].par_chunks_mut(per * mc.rs);
+            blocks.enumerate().take(mc.rows.div_ceil(per)).for_each(|(i, block)| {
+                let (r0, rows) = (i * per, per.min(mc.rows - i * per));
+                let ma = Mat {
+                    offset: ma.offset + r0 * ma.rs,
+                    rows,
+                    ..ma
+                };
+                let mc = Mat {
+                    offset: 0,
+                    rows,
+                    ..mc
+                };
+                T::gemm((a, ma), (b, mb), (block, mc), acc);
+            });
+            return;
+        }
+    }
+    T::gemm((a, ma), (b, mb), (c, mc), acc);
 }
 
 /// `dot::<X>(&rhs)`: contraction over the names `X` with a right operand whose type is the

@@ -14,6 +14,7 @@
 use core::ops;
 
 use super::dyn_tensor::DynTensor;
+use super::kernel::Parallel;
 use crate::dynamic::rule::Rule;
 use crate::error::{Error, OrPanic};
 
@@ -32,19 +33,20 @@ macro_rules! dyn_binary_op {
             /// ```
             pub fn $try_op<U>(&self, rhs: &DynTensor<U>) -> Result<DynTensor<<T as ops::$Op<U>>::Output>, Error>
             where
-                T: Clone + ops::$Op<U>,
-                U: Clone,
+                T: Clone + Sync + ops::$Op<U, Output: Send>,
+                U: Clone + Sync,
             {
                 let mut out = DynTensor::unfilled();
-                self.zip_ref_into(Rule::Named, rhs, &mut out, |x, y| ops::$Op::$op(x.clone(), y.clone()))?;
+                let f = Parallel(|x: &T, y: &U| ops::$Op::$op(x.clone(), y.clone()));
+                self.zip_ref_into(Rule::Named, rhs, &mut out, f)?;
                 Ok(out)
             }
         }
 
         impl<T, U> ops::$Op<&DynTensor<U>> for &DynTensor<T>
         where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
+            T: Clone + Sync + ops::$Op<U, Output: Send>,
+            U: Clone + Sync,
         {
             type Output = DynTensor<<T as ops::$Op<U>>::Output>;
 

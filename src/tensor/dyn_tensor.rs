@@ -16,7 +16,7 @@
 
 use crate::prelude::*;
 
-use super::kernel::row_major;
+use super::kernel::{row_major, Serial, ZipFn};
 use super::strided::{iab_offset, step, zip_operands, Operand};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
@@ -241,7 +241,7 @@ impl<T> DynTensor<T> {
     where
         T: Copy,
     {
-        self.zip_ref_into(rule, other, out, |x, y| f(*x, *y))
+        self.zip_ref_into(rule, other, out, Serial(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// [`zip_with_into`](Self::zip_with_into) with `f` borrowing the elements.
@@ -250,7 +250,7 @@ impl<T> DynTensor<T> {
         rule: Rule,
         other: &DynTensor<U>,
         out: &mut DynTensor<V>,
-        f: impl Fn(&T, &U) -> V,
+        f: impl ZipFn<T, U, V>,
     ) -> Result<(), Error> {
         // `zip_operands` leaves `out.data` untouched when it fails.
         let (shape, sizes) = zip_operands(rule, self.operand(), other.operand(), &mut out.data, f)?;

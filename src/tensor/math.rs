@@ -11,6 +11,7 @@
 
 use num_traits::Float;
 
+use super::kernel::Serial;
 use super::typed::Tensor;
 use super::zip::ByNamed;
 use crate::error::{Error, OrPanic};
@@ -97,7 +98,7 @@ macro_rules! extremum {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<T>,
             {
-                self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| $pick(*x, *y))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, Serial(|x: &T, y: &T| $pick(*x, *y)))
             }
         }
     };

@@ -6,6 +6,7 @@ use core::ops;
 
 use super::elements::Scalar;
 use super::typed::Tensor;
+use super::kernel::Parallel;
 use super::zip::ByNamed;
 use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Compare};
@@ -106,7 +107,7 @@ impl<T: Clone + ops::Not, S: Storage<T> + Storage<T::Output>> ops::Not for Tenso
 /// with a scalar on the right.
 macro_rules! binary_op {
     ($Op:ident, $op:ident, $try_op:ident, $op_into:ident, $doc:literal) => {
-        impl<T: Clone + ops::$Op<Output = T>, S: Storage<T>> Tensor<T, S> {
+        impl<T: Clone + Send + Sync + ops::$Op<Output = T>, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`out = a ", $doc, " b` by the named rule, written into `out` (its allocation is reused).")]
             ///
             /// The output's type is the broadcast of the operands' shapes, so only a `?` size
@@ -126,7 +127,7 @@ macro_rules! binary_op {
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.zip_into::<ByNamed, _, _, _, _>(b, out, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                a.zip_into::<ByNamed, _, _, _, _>(b, out, Parallel(|x: &T, y: &T| ops::$Op::$op(x.clone(), y.clone())))
             }
         }
 
@@ -167,23 +168,23 @@ macro_rules! binary_op {
             /// assert_eq!(c.sizes(), &[2, 2]);
             /// # Ok::<(), shapecast::Error>(())
             /// ```
-            pub fn $try_op<U: Clone, B: Storage<U>>(
+            pub fn $try_op<U: Clone + Sync, B: Storage<U>>(
                 &self,
                 rhs: &Tensor<U, B>,
             ) -> Result<Tensor<<T as ops::$Op<U>>::Output, Broadcast<S, B>>, Error>
             where
-                T: ops::$Op<U>,
+                T: ops::$Op<U, Output: Send> + Sync,
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
-                self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| ops::$Op::$op(x.clone(), y.clone())))
             }
         }
 
         impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for &Tensor<T, A>
         where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
+            T: Clone + Sync + ops::$Op<U, Output: Send>,
+            U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
@@ -244,8 +245,8 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for &Tensor<T, A>
         where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
+            T: Clone + Sync + ops::$Op<U, Output: Send>,
+            U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,

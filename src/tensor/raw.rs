@@ -130,7 +130,9 @@ impl Mat {
 /// let b = Tensor::<i64, shape![J: 2, K: 1]>::from_array([[1], [1]]);
 /// assert_eq!(a.dot::<J>(&b).data(), &[3, 7]);
 /// ```
-pub trait DotElement: Copy + Zero + Add<Output = Self> + Mul<Output = Self> + Sealed {
+pub trait DotElement:
+    Copy + Send + Sync + Zero + Add<Output = Self> + Mul<Output = Self> + Sealed
+{
     /// `c = a · b` (or `c += a · b` when `accumulate`), `a` of `m × k`, `b` of `k × n`, `c`
     /// of `m × n`, each checked to lie in its slice.
     #[doc(hidden)]

@@ -92,6 +92,12 @@ impl StaticLayout {
     pub(crate) const fn total(&self) -> usize {
         self.total
     }
+
+    /// The merged sizes and the two operands' strides, for the run-time kernel.
+    pub(crate) fn merged(&self) -> (&[usize], &[usize], &[usize]) {
+        let m = &self.merged;
+        (&m.sizes[..m.len], &m.a[..m.len], &m.b[..m.len])
+    }
 }
 
 /// Where a kernel writes its runs: into a slice of existing elements, or onto a `Vec`.

@@ -4,7 +4,8 @@
 
 use crate::prelude::*;
 
-use super::kernel::{frame_strides_of, row_major, zip_map_ref};
+use super::kernel::{frame_strides_of, row_major, ZipFn};
+use crate::dynamic::shape::MAX_RANK;
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
@@ -63,13 +64,13 @@ pub(crate) fn zip_operands<A, B, O>(
     a: Operand<'_, A>,
     b: Operand<'_, B>,
     out: &mut Vec<O>,
-    f: impl Fn(&A, &B) -> O,
+    f: impl ZipFn<A, B, O>,
 ) -> Result<(DynShape, Vec<usize>), Error> {
     let plan = broadcast(rule, &a.shape, &b.shape)?;
     let sizes = plan.resolve(a.sizes, b.sizes)?;
     let shape = plan.shape.resolve(&sizes)?;
     let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
-    zip_map_ref(&sizes, (a.data, &sa), (b.data, &sb), out, f)?;
+    f.zip::<MAX_RANK>(&sizes, (a.data, &sa), (b.data, &sb), out)?;
     Ok((shape, sizes))
 }
 

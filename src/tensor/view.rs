@@ -25,7 +25,7 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops;
 
-use super::kernel::{frame_strides_of, row_major};
+use super::kernel::{frame_strides_of, row_major, Serial};
 use super::strided::{iab_offset, zip_operands, Offsets, Operand};
 use super::typed::Tensor;
 use crate::dynamic::broadcast;
@@ -393,7 +393,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         f: impl Fn(&T, &U) -> V,
     ) -> Result<Tensor<V, O>, Error> {
         let mut data = Vec::new();
-        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, f)?;
+        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, Serial(f))?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 }

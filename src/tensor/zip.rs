@@ -7,7 +7,7 @@
 
 use crate::prelude::*;
 
-use super::kernel::zip_checked;
+use super::kernel::{ZipFn, PARALLEL_MIN_ELEMENTS, Serial};
 use super::reduce::runs;
 use super::static_kernel::{zip_static, StaticLayout};
 use super::strided::zip_operands;
@@ -43,22 +43,28 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by::<ByNamed, _, _, _, _>(rhs, |x, y| f(*x, *y))
+        self.zip_by::<ByNamed, _, _, _, _>(rhs, Serial(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
     ///
     /// When all three shapes are static the plan is a compile-time constant: no check is
-    /// left, and the kernel runs over a layout worked out at compile time.
+    /// left, and the kernel runs over a layout worked out at compile time (or, when `f` may
+    /// run on several threads and the output is large, the run-time kernel runs over it).
     pub(crate) fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
         rhs: &Tensor<U, B>,
-        f: impl Fn(&T, &U) -> V,
+        f: impl ZipFn<T, U, V>,
     ) -> Result<Tensor<V, O>, Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
             let mut data = Vec::with_capacity(layout.total());
-            zip_static(&layout, self.data(), rhs.data(), &mut data, f);
+            if split(&f, layout.total()) {
+                let (ms, ma, mb) = layout.merged();
+                f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
+            } else {
+                zip_static(&layout, self.data(), rhs.data(), &mut data, |x, y| f.call(x, y));
+            }
             return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
         }
         let mut data = Vec::new();
@@ -76,11 +82,18 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         &self,
         rhs: &Tensor<U, B>,
         out: &mut Tensor<V, O>,
-        f: impl Fn(&T, &U) -> V,
+        f: impl ZipFn<T, U, V>,
     ) -> Result<(), Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
-            zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), f);
+            if split(&f, layout.total()) {
+                let (ms, ma, mb) = layout.merged();
+                let (a, b) = ((self.data(), ma), (rhs.data(), mb));
+                return out
+                    .data
+                    .write_with(|data| f.zip::<MAX_TYPED_RANK>(ms, a, b, data));
+            }
+            zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), |x, y| f.call(x, y));
             return Ok(());
         }
         let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
@@ -113,15 +126,16 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         // Small static shapes live inline: the compile-time kernel writes a fresh one faster
         // than the buffer can be taken out and put back.
         if const { inline_static(S::SIZES) && all_static(B::SIZES) } {
-            return self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y));
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
         }
         let Some(layout) = run_time_layout::<ByNamed, S, B>(self.sizes(), rhs.sizes()) else {
             // A `?` size does not fit: the run-time engine words the refusal.
-            return self.zip_by::<ByNamed, U, T, O, B>(rhs, |x, y| f(x.clone(), y));
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
         };
         if !(layout.lhs_is_frame && layout.sizes() == self.sizes()) {
             let mut data = Vec::new();
-            layout.run(self.data(), rhs.data(), &mut data, |x, y| f(x.clone(), y))?;
+            let g = Serial(|x: &T, y: &U| f(x.clone(), y));
+            layout.run(self.data(), rhs.data(), &mut data, g)?;
             return Ok(Tensor::from_parts(layout.sizes(), data));
         }
         let sizes = self.sizes;
@@ -149,7 +163,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl Fn(&T, &U) -> T,
     ) -> Result<(), Error> {
         let mut data = Vec::new();
-        zip_operands(Assign::RULE, self.operand(), rhs.operand(), &mut data, f)?;
+        zip_operands(Assign::RULE, self.operand(), rhs.operand(), &mut data, Serial(f))?;
         // The assignment rule keeps the destination's shape, sizes included.
         self.data = match S::Buf::from_vec(data) {
             Ok(buf) => buf,
@@ -189,7 +203,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, |x, y| f(*x, *y))
+        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Serial(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// `f` applied to every element.
@@ -244,6 +258,12 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     {
         self.try_assign_with(rhs, |_, y| y).or_panic();
     }
+}
+
+/// Whether `f` splits an output of `total` elements over threads rather than taking the
+/// compile-time kernel.
+fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
+    F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
 }
 
 /// Whether every size is static.
@@ -328,16 +348,10 @@ impl RunTimeLayout {
         a: &[A],
         b: &[B],
         out: &mut Vec<O>,
-        f: impl Fn(&A, &B) -> O,
+        f: impl ZipFn<A, B, O>,
     ) -> Result<(), Error> {
         let n = self.len;
-        zip_checked::<MAX_TYPED_RANK, A, B, O>(
-            &self.sizes[..n],
-            (a, &self.a[..n]),
-            (b, &self.b[..n]),
-            out,
-            f,
-        )
+        f.zip::<MAX_TYPED_RANK>(&self.sizes[..n], (a, &self.a[..n]), (b, &self.b[..n]), out)
     }
 }
 
