@@ -146,6 +146,23 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A shape operation refused (rule book §18): a selector that picks no axis, a name that
+    /// would occur twice, sizes whose product or sum does not fit, axes that are not adjacent,
+    /// an index or a window out of range.
+    ///
+    /// ```
+    /// use shapecast::dynamic::surgery::select;
+    /// let err = select(&"[H: 2, W: 3]".parse()?, &"C".parse()?).unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot select along C of [H: 2, W: 3]: [H: 2, W: 3] has no axis C");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot {op}: {reason}")]
+    Surgery {
+        /// What was asked, with the shapes.
+        op: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A matrix product refused (rule book §17): a scalar operand, `K` axes that differ, batch
     /// axes that do not broadcast, or an output that would repeat a name.
     #[error("cannot multiply {lhs} by {rhs} as matrices: {reason}")]
@@ -225,6 +242,7 @@ impl Error {
                 | Error::RepeatedAxis { .. }
                 | Error::Contraction { .. }
                 | Error::MatMul { .. }
+                | Error::Surgery { .. }
         )
     }
 }

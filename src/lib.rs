@@ -256,6 +256,11 @@ pub use typed::shape::Shape;
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::statik::{Col, Row};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
+pub use typed::surgery::{
+    Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
+    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackUnder,
+    Unnamed,
+};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```
@@ -354,6 +359,27 @@ pub struct RepeatedName<X>(core::marker::PhantomData<X>);
 /// ```
 pub struct NoSuchAxis<Sel>(core::marker::PhantomData<Sel>);
 
+/// A merge whose second axis does not follow the first (rule book §18): merged axes must be
+/// adjacent and in order.
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, MergeAxes};
+/// names!(H, W);
+/// let _: Option<MergeAxes<shape![H: 2, W: 3], (W, H), H>> = None;
+/// ```
+pub struct NotAdjacent<X, Y>(core::marker::PhantomData<(X, Y)>);
+
+/// A static size that does not fit (rule book §18): split parts whose product is not the
+/// axis' size, a merged or concatenated axis whose written size is not the product or the
+/// sum, a window longer than its axis.
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, SplitAxis, S};
+/// names!(HW, H, W);
+/// let _: Option<SplitAxis<shape![HW: 12], HW, (H<S<5>>, W<S<2>>)>> = None;
+/// ```
+pub struct WrongSize<X>(core::marker::PhantomData<X>);
+
 /// A selector that picks an axis another selector already picked (rule book §16).
 ///
 /// ```compile_fail
@@ -405,6 +431,6 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
-    Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr, NestedArray, Scalar,
-    Tensor, TensorView, TensorViewMut,
+    concat, stack, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
+    NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut,
 };

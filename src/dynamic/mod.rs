@@ -21,6 +21,7 @@
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
+//! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //!
 //! Shared: [`rule`] (the `Rule` values and their size and name policies, twin of
 //! `typed::rule`), [`plan`] (`combine`, the one place a pair is judged, twin of `typed::pair`;
@@ -54,6 +55,7 @@ pub mod rule;
 pub mod shape;
 pub mod statik;
 pub mod strict;
+pub mod surgery;
 
 use crate::error::Error;
 pub use contract::{contract, matmul};

@@ -152,6 +152,21 @@ impl Name {
     }
 }
 
+/// Parses a name, checked as [`Name::new`] checks it.
+///
+/// ```
+/// use shapecast::Name;
+/// assert_eq!("CHANNEL".parse::<Name>()?.as_str(), "CHANNEL");
+/// assert!("2D".parse::<Name>().is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+impl core::str::FromStr for Name {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Name, Error> {
+        Name::new(s.to_string())
+    }
+}
+
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

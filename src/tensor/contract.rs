@@ -213,25 +213,31 @@ fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat
         let threads = rayon::current_num_threads();
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
-        if threads > 1 && mc.rows > 1 && rows_apart && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS
+        if threads > 1
+            && mc.rows > 1
+            && rows_apart
+            && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS
         {
             let per = mc.rows.div_ceil(threads.min(mc.rows));
             let start = mc.offset.min(c.len());
             let blocks = c[start..].par_chunks_mut(per * mc.rs);
-            blocks.enumerate().take(mc.rows.div_ceil(per)).for_each(|(i, block)| {
-                let (r0, rows) = (i * per, per.min(mc.rows - i * per));
-                let ma = Mat {
-                    offset: ma.offset + r0 * ma.rs,
-                    rows,
-                    ..ma
-                };
-                let mc = Mat {
-                    offset: 0,
-                    rows,
-                    ..mc
-                };
-                T::gemm((a, ma), (b, mb), (block, mc), acc);
-            });
+            blocks
+                .enumerate()
+                .take(mc.rows.div_ceil(per))
+                .for_each(|(i, block)| {
+                    let (r0, rows) = (i * per, per.min(mc.rows - i * per));
+                    let ma = Mat {
+                        offset: ma.offset + r0 * ma.rs,
+                        rows,
+                        ..ma
+                    };
+                    let mc = Mat {
+                        offset: 0,
+                        rows,
+                        ..mc
+                    };
+                    T::gemm((a, ma), (b, mb), (block, mc), acc);
+                });
             return;
         }
     }

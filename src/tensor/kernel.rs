@@ -576,7 +576,10 @@ mod tests {
     #[cfg(feature = "rayon")]
     #[test]
     fn the_parallel_kernel_writes_what_the_serial_one_does() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
         let cases: [(&[usize], &[usize], &[usize]); 6] = [
             (&[300, 300], &[300, 1], &[300, 1]),
             (&[301, 257], &[257, 1], &[0, 1]),

@@ -19,6 +19,7 @@
 //! | `strided` | the strided engine: the one row-major index walk every loop uses, operands, IAB |
 //! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
 //! | `static_kernel` | its compile-time twin for static shapes |
+//! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
 
 mod contract;
 mod dyn_ops;
@@ -32,6 +33,7 @@ mod reduce;
 mod reductions;
 mod static_kernel;
 mod strided;
+mod surgery;
 mod typed;
 mod view;
 mod zip;
@@ -40,5 +42,6 @@ pub use contract::{Contractible, Dot, DotWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{Depth, ElementOr, NestedArray, Scalar};
 pub use raw::DotElement;
+pub use surgery::{concat, stack, Reshaped, StaticSize};
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};

@@ -5,8 +5,8 @@
 use core::ops;
 
 use super::elements::Scalar;
-use super::typed::Tensor;
 use super::kernel::Parallel;
+use super::typed::Tensor;
 use super::zip::ByNamed;
 use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Compare};

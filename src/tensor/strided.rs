@@ -5,10 +5,10 @@
 use crate::prelude::*;
 
 use super::kernel::{frame_strides_of, row_major, ZipFn};
-use crate::dynamic::shape::MAX_RANK;
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
+use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
 
 /// Moves a row-major multi-index `index` over `sizes` one step on, moving each of the `K`

@@ -7,7 +7,7 @@
 
 use crate::prelude::*;
 
-use super::kernel::{ZipFn, PARALLEL_MIN_ELEMENTS, Serial};
+use super::kernel::{Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
 use super::reduce::runs;
 use super::static_kernel::{zip_static, StaticLayout};
 use super::strided::zip_operands;
@@ -63,7 +63,9 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                 let (ms, ma, mb) = layout.merged();
                 f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
             } else {
-                zip_static(&layout, self.data(), rhs.data(), &mut data, |x, y| f.call(x, y));
+                zip_static(&layout, self.data(), rhs.data(), &mut data, |x, y| {
+                    f.call(x, y)
+                });
             }
             return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
         }
@@ -93,7 +95,13 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                     .data
                     .write_with(|data| f.zip::<MAX_TYPED_RANK>(ms, a, b, data));
             }
-            zip_static(&layout, self.data(), rhs.data(), out.data.as_mut_slice(), |x, y| f.call(x, y));
+            zip_static(
+                &layout,
+                self.data(),
+                rhs.data(),
+                out.data.as_mut_slice(),
+                |x, y| f.call(x, y),
+            );
             return Ok(());
         }
         let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
@@ -163,7 +171,13 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl Fn(&T, &U) -> T,
     ) -> Result<(), Error> {
         let mut data = Vec::new();
-        zip_operands(Assign::RULE, self.operand(), rhs.operand(), &mut data, Serial(f))?;
+        zip_operands(
+            Assign::RULE,
+            self.operand(),
+            rhs.operand(),
+            &mut data,
+            Serial(f),
+        )?;
         // The assignment rule keeps the destination's shape, sizes included.
         self.data = match S::Buf::from_vec(data) {
             Ok(buf) => buf,

@@ -18,6 +18,7 @@
 //! | §11 | narrow | - | [`narrow`] | [`dynamic::narrow`](crate::dynamic::narrow) |
 //! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](mod@crate::dynamic::reduce) |
 //! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
+//! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -69,5 +70,6 @@ pub mod size;
 pub mod statik;
 pub mod storage;
 pub mod strict;
+pub mod surgery;
 mod tuples;
 pub mod verdict;
