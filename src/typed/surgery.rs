@@ -406,7 +406,7 @@ pub trait RenameAxis<A, B>: Shape {
     message = "cannot rename `{A}` of `{S}` to `{B}`",
     label = "`{A}` cannot become `{B}` in `{S}`",
     note = "at fault: `{Self}`",
-    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank); `RepeatedName<X>`: the new name already names the axis `X`: rename that one first"
+    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank); `RepeatedName<X>`: the new name would name two axes (`X` is the renamed one): rename the other first"
 )]
 #[doc(hidden)]
 pub trait RenameVerdict<S, A, B> {
@@ -469,12 +469,12 @@ pub trait SelectAxis<A>: Shape {
     const AT: usize;
 }
 
-/// The verdict of a select or a slice, implemented only for a success.
+/// The verdict of a select, implemented only for a success.
 #[diagnostic::on_unimplemented(
-    message = "cannot take `{A}` of `{S}`",
+    message = "cannot select along `{A}` of `{S}`",
     label = "`{A}` is not one axis of `{S}`",
     note = "at fault: `{Self}`",
-    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank); `WrongSize<X>`: a window of static length longer than the axis"
+    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank)"
 )]
 #[doc(hidden)]
 pub trait TakeVerdict<S, A> {
@@ -482,6 +482,22 @@ pub trait TakeVerdict<S, A> {
 }
 #[diagnostic::do_not_recommend]
 impl<S, A, R: FromRev> TakeVerdict<S, A> for Done<R> {
+    type Out = R::Out;
+}
+
+/// The verdict of a slice, implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot slice `{A}` of `{S}` to `{Z}`",
+    label = "`{A}` of `{S}` has no window `{Z}`",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<X>`: `X` names no axis of the shape (or `Pos<K>` is past its rank); `WrongSize<S<N>>`: a window of static length `N` is longer than the axis"
+)]
+#[doc(hidden)]
+pub trait SliceVerdict<S, A, Z> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, A, Z, R: FromRev> SliceVerdict<S, A, Z> for Done<R> {
     type Out = R::Out;
 }
 
@@ -558,10 +574,10 @@ where
     FoundIn<A, S::Rev>: Then<Window<S, A, Z>>,
     SliceChecks<S, A, Z>: Then<Done<Replaced<S, A, Resized<Z>>>>,
     AndThen<SliceChecks<S, A, Z>, Done<Replaced<S, A, Resized<Z>>>>: Bare,
-    Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: TakeVerdict<S, A>,
+    Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: SliceVerdict<S, A, Z>,
 {
     type Output =
-        <Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>> as TakeVerdict<S, A>>::Out;
+        <Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>> as SliceVerdict<S, A, Z>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
