@@ -38,8 +38,12 @@ const THREADS: &str = if cfg!(feature = "rayon") {
 macro_rules! case_rows {
     ($c:expr, $case:expr, $sa:ty, $sb:ty) => {{
         let case: &Case = $case;
-        let av: Vec<f32> = (0..case.a.iter().product::<usize>()).map(|i| (i % 97) as f32).collect();
-        let bv: Vec<f32> = (0..case.b.iter().product::<usize>()).map(|i| (i % 89) as f32 * 0.5).collect();
+        let av: Vec<f32> = (0..case.a.iter().product::<usize>())
+            .map(|i| (i % 97) as f32)
+            .collect();
+        let bv: Vec<f32> = (0..case.b.iter().product::<usize>())
+            .map(|i| (i % 89) as f32 * 0.5)
+            .collect();
         let a = Tensor::<f32, $sa>::from_vec_sized(case.a, av.clone()).unwrap();
         let b = Tensor::<f32, $sb>::from_vec_sized(case.b, bv.clone()).unwrap();
         let mut out = &a + &b;
@@ -50,20 +54,38 @@ macro_rules! case_rows {
         let mut xo = ArrayD::<f32>::zeros(IxDyn(out.sizes()));
         let mut hand_out = vec![0f32; n];
         (case.hand)(&av, &bv, &mut hand_out);
-        assert!(out.data() == &hand_out[..], "{}: &a + &b disagrees with the hand loop", case.name);
-        assert!((&da + &db).data() == &hand_out[..], "{}: DynTensor disagrees", case.name);
+        assert!(
+            out.data() == &hand_out[..],
+            "{}: &a + &b disagrees with the hand loop",
+            case.name
+        );
+        assert!(
+            (&da + &db).data() == &hand_out[..],
+            "{}: DynTensor disagrees",
+            case.name
+        );
 
         let mut g = $c.benchmark_group(format!("{} [{}]", case.name, THREADS));
         g.sample_size(10)
             .warm_up_time(Duration::from_millis(700))
             .measurement_time(Duration::from_secs(2));
-        g.bench_function("&a + &b", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+        g.bench_function("&a + &b", |x| {
+            x.iter(|| black_box(black_box(&a) + black_box(&b)))
+        });
         g.bench_function("add_into", |x| {
             x.iter(|| Tensor::add_into(black_box(&a), black_box(&b), &mut out).unwrap())
         });
-        g.bench_function("DynTensor &a + &b", |x| x.iter(|| black_box(black_box(&da) + black_box(&db))));
+        g.bench_function("DynTensor &a + &b", |x| {
+            x.iter(|| black_box(black_box(&da) + black_box(&db)))
+        });
         g.bench_function("DynTensor::zip_with", |x| {
-            x.iter(|| black_box(black_box(&da).zip_with(Rule::Named, black_box(&db), |p, q| p + q).unwrap()))
+            x.iter(|| {
+                black_box(
+                    black_box(&da)
+                        .zip_with(Rule::Named, black_box(&db), |p, q| p + q)
+                        .unwrap(),
+                )
+            })
         });
         g.bench_function("hand loop in place", |x| {
             x.iter(|| (case.hand)(black_box(&av), black_box(&bv), &mut hand_out))
@@ -83,7 +105,9 @@ macro_rules! case_rows {
                     .for_each(|o, &p, &q| *o = p + q)
             })
         });
-        g.bench_function("ndarray &a + &b", |x| x.iter(|| black_box(black_box(&xa) + black_box(&xb))));
+        g.bench_function("ndarray &a + &b", |x| {
+            x.iter(|| black_box(black_box(&xa) + black_box(&xb)))
+        });
         g.finish();
     }};
 }

@@ -350,3 +350,55 @@ fn contract_and_matmul_give_the_shape_or_refuse() {
         "matmul [3] by [3, 4] gives [4] (plan - ; 1; summing left axis 0 with right axis 0)"
     );
 }
+
+#[test]
+fn surgery_commands_give_the_shape_or_refuse() {
+    let ok: &[(&[&str], &str)] = &[
+        (&["rename", "[N: 2, C: 3]", "C", "K"], "[N: 2, K: 3]"),
+        (&["rename", "[N: 2, C: 3]", "1", "_"], "[N: 2, 3]"),
+        (&["insert", "[H, W]", "2", "N"], "[H, W, N: 1]"),
+        (&["insert", "[H, W]", "0"], "[1, H, W]"),
+        (&["select", "[?, C: 3, H, W]", "C"], "[?, H, W]"),
+        (&["slice", "[T: 100, F]", "T"], "[T, F]"),
+        (&["slice", "--len", "10", "[T: 100, F]", "T"], "[T: 10, F]"),
+        (&["split", "[B, HW: 12]", "HW", "H: 3, W"], "[B, H: 3, W]"),
+        (&["merge", "[B, H: 3, W: 4]", "H,W", "HW"], "[B, HW: 12]"),
+        (&["merge", "[B, H: 3, W]", "H,W"], "[B, ?]"),
+        (&["concat", "T", "[T: 3, F: 8]", "[F: 8, T: 5]", "[T: 1, F]"], "[T: 9, F: 8]"),
+        (&["stack", "N", "[H: 2]", "[H: 2]", "[H: 2]"], "[N: 3, H: 2]"),
+    ];
+    for (args, shape) in ok {
+        let mut with_json = args.to_vec();
+        with_json.insert(1, "--json");
+        let (code, v) = run_json(&with_json);
+        assert_eq!((code, v["shape"].as_str()), (0, Some(*shape)), "{args:?}");
+    }
+    let refused: &[&[&str]] = &[
+        &["rename", "[N: 2, C: 3]", "C", "N"],
+        &["insert", "[H, W]", "3"],
+        &["select", "[H, W]", "C"],
+        &["slice", "--len", "101", "[T: 100, F]", "T"],
+        &["split", "[B, HW: 12]", "HW", "H: 5, W"],
+        &["merge", "[A, B, C]", "A,C"],
+        &["concat", "T", "[T: 3, F: 8]", "[T: 5, F: 4]"],
+        &["stack", "N", "[H: 2]", "[H: 3]"],
+    ];
+    for args in refused {
+        let mut with_json = args.to_vec();
+        with_json.insert(1, "--json");
+        let (code, v) = run_json(&with_json);
+        assert_eq!((code, v["ok"].as_bool()), (1, Some(false)), "{args:?}");
+        assert!(v["error"].as_str().unwrap().starts_with("cannot "), "{args:?}: {v}");
+    }
+    for args in [
+        &["rename", "[N: 2]", "N", "2D"][..],
+        &["split", "[HW: 12]", "HW", "H: 3, W: ,"],
+        &["insert", "[H]", "x"],
+    ] {
+        let mut with_json = args.to_vec();
+        with_json.insert(1, "--json");
+        assert_eq!(run_json(&with_json).0, 2, "{args:?}");
+    }
+    let (code, out, _) = run(&["merge", "[B, H: 3, W: 4]", "H,W", "HW"]);
+    assert_eq!((code, out.trim()), (0, "merge gives [B, HW: 12]"));
+}

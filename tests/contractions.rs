@@ -250,17 +250,26 @@ fn dot_panics_with_the_refusal() {
 #[test]
 fn a_product_split_over_threads_is_the_naive_product() {
     let (m, k, n) = (301, 129, 157);
-    let a = Tensor::<f64, shape![I: ?, J: ?]>::from_fn(&[m, k], |i| ((i[0] * 7 + i[1] * 3) % 11) as f64)
+    let a = Tensor::<f64, shape![I: ?, J: ?]>::from_fn(&[m, k], |i| {
+        ((i[0] * 7 + i[1] * 3) % 11) as f64
+    })
+    .unwrap();
+    let b = Tensor::<f64, shape![J: ?, K: ?]>::from_fn(&[k, n], |i| {
+        ((i[0] * 5 + i[1]) % 13) as f64 - 6.0
+    })
+    .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
         .unwrap();
-    let b = Tensor::<f64, shape![J: ?, K: ?]>::from_fn(&[k, n], |i| ((i[0] * 5 + i[1]) % 13) as f64 - 6.0)
-        .unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     let c = pool.install(|| a.dot::<J>(&b));
     let at = a.view().align_to::<shape![J: ?, I: ?]>().unwrap();
     let ct = pool.install(|| at.dot::<J>(&b.view()));
     for i in 0..m {
         for j in 0..n {
-            let want: f64 = (0..k).map(|p| a.at(&[i, p]).unwrap() * b.at(&[p, j]).unwrap()).sum();
+            let want: f64 = (0..k)
+                .map(|p| a.at(&[i, p]).unwrap() * b.at(&[p, j]).unwrap())
+                .sum();
             assert_eq!(*c.at(&[i, j]).unwrap(), want, "({i}, {j})");
         }
     }

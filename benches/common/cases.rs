@@ -116,4 +116,3 @@ pub const CASES: &[Case] = &[
         hand: hand_outer,
     },
 ];
-

@@ -7,6 +7,14 @@
 //! shapecast reduce [--keep] [--json] SHAPE AXES
 //! shapecast contract [--json] LHS RHS NAMES
 //! shapecast matmul [--json] LHS RHS
+//! shapecast rename [--json] SHAPE AXIS NAME        (NAME `_`: no name)
+//! shapecast insert [--json] SHAPE POSITION [NAME]
+//! shapecast select [--json] SHAPE AXIS
+//! shapecast slice [--json] [--len N] SHAPE AXIS
+//! shapecast split [--json] SHAPE AXIS PARTS        (PARTS: "A1: 2, A2: 3")
+//! shapecast merge [--json] SHAPE AXES [NAME]       (AXES: A1,A2)
+//! shapecast concat [--json] AXIS SHAPE...
+//! shapecast stack [--json] NAME SHAPE...           (NAME `_`: no name)
 //! ```
 //!
 //! Exit status: 0 success, 1 the rule refuses the shapes, 2 bad input.
@@ -16,7 +24,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
 use shapecast::dynamic::reduce::AxisSelector;
-use shapecast::{broadcast, Broadcasted, DynShape, Error, Rule};
+use shapecast::dynamic::surgery;
+use shapecast::{broadcast, Broadcasted, DynShape, Error, Name, Rule};
 
 /// Explains tensor broadcasting: which axis of each operand lands where, the run-time checks
 /// that `?` sizes leave, or why the rule refuses.
@@ -89,6 +98,99 @@ enum Command {
         /// The right operand `[..., K, N]`.
         rhs: String,
     },
+    /// Rename an axis, e.g. `shapecast rename "[N: 2, C: 3]" C K` (`_`: remove the name).
+    Rename {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axis: a name or a position.
+        axis: String,
+        /// The new name, or `_` for none.
+        name: String,
+    },
+    /// Insert a size-1 axis, e.g. `shapecast insert "[H, W]" 0 N`.
+    Insert {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// Where the new axis goes (0 to the rank).
+        position: usize,
+        /// Its name (none if left out).
+        name: Option<String>,
+    },
+    /// The shape left by taking one index of an axis, e.g. `shapecast select "[?, C: 3, H, W]" C`.
+    Select {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axis: a name or a position.
+        axis: String,
+    },
+    /// The shape left by slicing an axis, e.g. `shapecast slice --len 10 "[T: 100, F]" T`.
+    Slice {
+        /// The window's length, if static (else the size becomes `?`).
+        #[arg(long)]
+        len: Option<usize>,
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axis: a name or a position.
+        axis: String,
+    },
+    /// Split an axis, e.g. `shapecast split "[B, HW: 12]" HW "H: 3, W: 4"`.
+    Split {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axis: a name or a position.
+        axis: String,
+        /// The parts, in the shape notation without brackets (`H: 3, W`).
+        parts: String,
+    },
+    /// Merge adjacent axes, e.g. `shapecast merge "[B, H: 3, W: 4]" H,W HW`.
+    Merge {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The shape.
+        shape: String,
+        /// The axes, in order, comma-separated.
+        axes: String,
+        /// The merged axis' name (none if left out).
+        name: Option<String>,
+    },
+    /// Concatenate shapes along an axis, e.g. `shapecast concat T "[T: 3, F: 8]" "[F: 8, T: 5]"`.
+    Concat {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The axis: a name or a position (in the first shape).
+        axis: String,
+        /// The shapes.
+        #[arg(required = true)]
+        shapes: Vec<String>,
+    },
+    /// Stack identical shapes under a new leading axis, e.g. `shapecast stack N "[H: 2]" "[H: 2]"`.
+    Stack {
+        /// Print one JSON object instead of an explanation.
+        #[arg(long)]
+        json: bool,
+        /// The new axis' name, or `_` for none.
+        name: String,
+        /// The shapes.
+        #[arg(required = true)]
+        shapes: Vec<String>,
+    },
     /// Theano's broadcastable pattern: true where an axis is statically 1.
     Pattern {
         /// Print one JSON object instead of an explanation.
@@ -158,6 +260,82 @@ fn main() -> ExitCode {
             names,
         } => run_contract(lhs, rhs, Some(names), *json),
         Command::Matmul { json, lhs, rhs } => run_contract(lhs, rhs, None, *json),
+        Command::Rename {
+            json,
+            shape,
+            axis,
+            name,
+        } => surgery(*json, "rename", || {
+            Ok(surgery::rename(
+                &parse(shape)?,
+                &selector(axis)?,
+                new_name(name)?.as_ref(),
+            )?)
+        }),
+        Command::Insert {
+            json,
+            shape,
+            position,
+            name,
+        } => surgery(*json, "insert", || {
+            let name = name.as_deref().map(new_name).transpose()?.flatten();
+            Ok(surgery::insert_axis(
+                &parse(shape)?,
+                *position,
+                name.as_ref(),
+            )?)
+        }),
+        Command::Select { json, shape, axis } => surgery(*json, "select", || {
+            Ok(surgery::select(&parse(shape)?, &selector(axis)?)?)
+        }),
+        Command::Slice {
+            json,
+            len,
+            shape,
+            axis,
+        } => surgery(*json, "slice", || {
+            Ok(surgery::slice(&parse(shape)?, &selector(axis)?, *len)?)
+        }),
+        Command::Split {
+            json,
+            shape,
+            axis,
+            parts,
+        } => surgery(*json, "split", || {
+            let parts = parse(&format!("[{parts}]"))?;
+            Ok(surgery::split_axis(
+                &parse(shape)?,
+                &selector(axis)?,
+                &parts,
+            )?)
+        }),
+        Command::Merge {
+            json,
+            shape,
+            axes,
+            name,
+        } => surgery(*json, "merge", || {
+            let axes = axes
+                .split(',')
+                .map(selector)
+                .collect::<Result<Vec<_>, _>>()?;
+            let name = name.as_deref().map(new_name).transpose()?.flatten();
+            Ok(surgery::merge_axes(&parse(shape)?, &axes, name.as_ref())?)
+        }),
+        Command::Concat { json, axis, shapes } => surgery(*json, "concat", || {
+            let shapes = shapes
+                .iter()
+                .map(|s| parse(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(surgery::concat(&selector(axis)?, &shapes)?)
+        }),
+        Command::Stack { json, name, shapes } => surgery(*json, "stack", || {
+            let shapes = shapes
+                .iter()
+                .map(|s| parse(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(surgery::stack(new_name(name)?.as_ref(), &shapes)?)
+        }),
     };
     let json = match cli.command {
         Command::Broadcast { json, .. }
@@ -165,7 +343,15 @@ fn main() -> ExitCode {
         | Command::Pattern { json, .. }
         | Command::Reduce { json, .. }
         | Command::Contract { json, .. }
-        | Command::Matmul { json, .. } => json,
+        | Command::Matmul { json, .. }
+        | Command::Rename { json, .. }
+        | Command::Insert { json, .. }
+        | Command::Select { json, .. }
+        | Command::Slice { json, .. }
+        | Command::Split { json, .. }
+        | Command::Merge { json, .. }
+        | Command::Concat { json, .. }
+        | Command::Stack { json, .. } => json,
     };
     finish(json, result, None)
 }
@@ -247,6 +433,34 @@ fn run_broadcast(
     } else {
         explain(&b)
     })
+}
+
+/// One shape-surgery command: its output shape as a sentence or as JSON.
+fn surgery(
+    json: bool,
+    what: &str,
+    run: impl FnOnce() -> Result<DynShape, Failure>,
+) -> Result<String, Failure> {
+    let out = run()?;
+    Ok(if json {
+        json!({ "ok": true, "shape": out.to_string() }).to_string()
+    } else {
+        format!("{what} gives {out}")
+    })
+}
+
+/// An axis selector: a name or a position.
+fn selector(s: &str) -> Result<AxisSelector, Failure> {
+    s.parse::<AxisSelector>()
+        .map_err(|e| Failure::BadInput(format!("bad axis {s:?}: {e}")))
+}
+
+/// A new axis name, `_` for none.
+fn new_name(s: &str) -> Result<Option<Name>, Failure> {
+    if s == "_" {
+        return Ok(None);
+    }
+    s.parse::<Name>().map(Some).map_err(Failure::from)
 }
 
 fn run_narrow(shape: &str, json: bool) -> Result<String, Failure> {
