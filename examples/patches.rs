@@ -13,6 +13,7 @@ use shapecast::{names, shape, Tensor, S};
 names!(CHANNEL, H, W, PH, PW, H4, W4, PATCH, FEAT);
 
 type Images = shape![?, CHANNEL: 3, H: 32, W: 32];
+type Cells = shape![?, CHANNEL: 3, PH: 8, H4: 4, PW: 8, W4: 4];
 type Grid = shape![?, PH: 8, PW: 8, CHANNEL: 3, H4: 4, W4: 4];
 type Patches = shape![?, PATCH: 64, FEAT: 48];
 
@@ -26,8 +27,7 @@ fn main() -> Result<(), shapecast::Error> {
     // not compile.
     let rows = img.split_axis::<H, (PH<S<8>>, H4<S<4>>)>()?;
     let cells = rows.split_axis::<W, (PW<S<8>>, W4<S<4>>)>()?;
-    let _: &shapecast::TensorView<'_, f32, shape![?, CHANNEL: 3, PH: 8, H4: 4, PW: 8, W4: 4]> =
-        &cells;
+    let _: &shapecast::TensorView<'_, f32, Cells> = &cells;
 
     // The patch grid in front, by name: no index arithmetic, no copy yet.
     let grid = cells.align_to::<Grid>()?;

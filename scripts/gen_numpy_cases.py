@@ -14,6 +14,10 @@ Outputs:
   some NaN), the reduced axes, and NumPy's sum, prod, mean, var, std, max, min (null where
   NumPy refuses an empty axis), argmax and argmin (one axis), logsumexp and softmax, with
   the output shapes with keepdims both ways.
+- tests/data/numpy_surgery.jsonl: shape surgery (rule book §18) on unnamed int64 arrays
+  (axes selected by position): `np.take` (select), slicing, `reshape` (split and merge of
+  adjacent axes), `np.concatenate` and `np.stack`, each optionally after a transpose
+  (`perm`), with NumPy's output shape and data; out-of-range indices and windows as null.
 - tests/data/numpy_contract.jsonl: contractions (rule book §17): `np.einsum` over named
   axes (operands with names, the contracted names, the output) and `np.matmul` on unnamed
   shapes (refusals as null), with int64 data.
@@ -75,6 +79,7 @@ def main():
     print(f"{len(lines)} cases, {len(typed_ok)} typed accepted, {len(typed_bad)} typed refused")
     print(f"{write_reductions()} reduction cases")
     print(f"{write_contractions()} contraction cases")
+    print(f"{write_surgery()} surgery cases")
 
 
 REDUCTIONS = 600
@@ -216,6 +221,65 @@ def write_contractions():
         lines.append(json.dumps({"kind": "matmul", "a": sa, "b": sb, "a_data": xa.reshape(-1).tolist(),
                                  "b_data": xb.reshape(-1).tolist(), **res}, separators=(",", ":")))
     with open(os.path.join(ROOT, "tests", "data", "numpy_contract.jsonl"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return len(lines)
+
+
+SURGERY = 500
+
+
+def write_surgery():
+    """Surgery cases on unnamed arrays: one operation, optionally after a transpose."""
+    rng = random.Random(SEED + 3)
+    nrng = np.random.default_rng(SEED + 3)
+    lines = []
+    for n in range(SURGERY):
+        op = ["select", "slice", "split", "merge", "concat", "stack"][n % 6]
+        rank = rng.randint(1, 4)
+        sizes = [rng.choice([0, 1, 2, 3, 4, 6]) for _ in range(rank)]
+        perm = list(range(rank))
+        if rng.random() < 0.4:
+            rng.shuffle(perm)
+        x = nrng.integers(-50, 50, size=sizes, dtype=np.int64)
+        v = x.transpose(perm)  # what the operation sees
+        k = rng.randrange(rank)
+        case = {"op": op, "sizes": sizes, "data": x.reshape(-1).tolist(), "perm": perm, "axis": k}
+        if op == "select":
+            i = rng.randrange(v.shape[k] + 2)
+            case["index"] = i
+            r = np.take(v, i, axis=k) if i < v.shape[k] else None
+        elif op == "slice":
+            a = rng.randrange(v.shape[k] + 2)
+            b = rng.randrange(a, v.shape[k] + 3)
+            case["range"] = [a, b]
+            r = v[(slice(None),) * k + (slice(a, b),)] if b <= v.shape[k] else None
+        elif op == "split":
+            m = v.shape[k]
+            d = rng.choice([d for d in range(1, m + 1) if m % d == 0]) if m else rng.choice([0, 1, 2])
+            parts = [d, m // d] if d else [0, rng.choice([1, 2])]
+            case["parts"] = parts
+            r = v.reshape(v.shape[:k] + tuple(parts) + v.shape[k + 1:])
+        elif op == "merge":
+            c = rng.randint(1, rank - k)
+            case["count"] = c
+            merged = int(np.prod(v.shape[k:k + c]))
+            r = v.reshape(v.shape[:k] + (merged,) + v.shape[k + c:])
+        elif op == "concat":
+            other = list(v.shape)
+            other[k] = rng.choice([0, 1, 2, 3])
+            y = nrng.integers(-50, 50, size=other, dtype=np.int64)
+            case["other"] = other
+            case["other_data"] = y.reshape(-1).tolist()
+            r = np.concatenate([v, y], axis=k)
+        else:
+            count = rng.randint(1, 3)
+            ys = [nrng.integers(-50, 50, size=v.shape, dtype=np.int64) for _ in range(count)]
+            case["others"] = [y.reshape(-1).tolist() for y in ys]
+            r = np.stack([v] + ys, axis=0)
+        case["out"] = None if r is None else list(np.shape(r))
+        case["out_data"] = None if r is None else np.asarray(r).reshape(-1).tolist()
+        lines.append(json.dumps(case, separators=(",", ":")))
+    with open(os.path.join(ROOT, "tests", "data", "numpy_surgery.jsonl"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return len(lines)
 

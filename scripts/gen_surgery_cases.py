@@ -285,12 +285,15 @@ names!(A, B, C, H, W, T);
 macro_rules! accepts {
     ($s:ty: $($tr:tt)+) => {{
         struct Probe<X>(core::marker::PhantomData<X>);
+        // One of the two traits answers; the other is unused by design.
+        #[allow(dead_code)]
         trait Yes {
             fn get(&self) -> bool {
                 true
             }
         }
         impl<X: $($tr)+> Yes for Probe<X> {}
+        #[allow(dead_code)]
         trait No {
             fn get(&self) -> bool {
                 false

@@ -364,8 +364,14 @@ fn surgery_commands_give_the_shape_or_refuse() {
         (&["split", "[B, HW: 12]", "HW", "H: 3, W"], "[B, H: 3, W]"),
         (&["merge", "[B, H: 3, W: 4]", "H,W", "HW"], "[B, HW: 12]"),
         (&["merge", "[B, H: 3, W]", "H,W"], "[B, ?]"),
-        (&["concat", "T", "[T: 3, F: 8]", "[F: 8, T: 5]", "[T: 1, F]"], "[T: 9, F: 8]"),
-        (&["stack", "N", "[H: 2]", "[H: 2]", "[H: 2]"], "[N: 3, H: 2]"),
+        (
+            &["concat", "T", "[T: 3, F: 8]", "[F: 8, T: 5]", "[T: 1, F]"],
+            "[T: 9, F: 8]",
+        ),
+        (
+            &["stack", "N", "[H: 2]", "[H: 2]", "[H: 2]"],
+            "[N: 3, H: 2]",
+        ),
     ];
     for (args, shape) in ok {
         let mut with_json = args.to_vec();
@@ -388,7 +394,10 @@ fn surgery_commands_give_the_shape_or_refuse() {
         with_json.insert(1, "--json");
         let (code, v) = run_json(&with_json);
         assert_eq!((code, v["ok"].as_bool()), (1, Some(false)), "{args:?}");
-        assert!(v["error"].as_str().unwrap().starts_with("cannot "), "{args:?}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().starts_with("cannot "),
+            "{args:?}: {v}"
+        );
     }
     for args in [
         &["rename", "[N: 2]", "N", "2D"][..],

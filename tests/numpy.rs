@@ -312,3 +312,76 @@ fn contractions_agree_with_numpy() {
         "{matmuls} products, {refused} refusals"
     );
 }
+
+/// `x` with its axes permuted: axis `j` of the result is axis `perm[j]` of `x`.
+fn transposed(x: &DynTensor<i64>, perm: &[usize]) -> DynTensor<i64> {
+    let sizes: Vec<usize> = perm.iter().map(|&p| x.sizes()[p]).collect();
+    DynTensor::from_fn(DynShape::from_sizes(&sizes).unwrap(), |i| {
+        let mut src = vec![0; i.len()];
+        for (j, &p) in perm.iter().enumerate() {
+            src[p] = i[j];
+        }
+        *x.at(&src).unwrap()
+    })
+    .unwrap()
+}
+
+#[test]
+fn surgery_agrees_with_numpy() {
+    use shapecast::dynamic::reduce::AxisSelector;
+    let text = include_str!("data/numpy_surgery.jsonl");
+    let (mut ok, mut refused) = (0, 0);
+    for (line, case) in text.lines().enumerate() {
+        let case: Value = serde_json::from_str(case).unwrap();
+        let at = format!("line {}: {case}", line + 1);
+        let shape = |s: &[usize]| DynShape::from_sizes(s).unwrap();
+        let x = DynTensor::from_vec(shape(&sizes(&case["sizes"])), ints(&case["data"])).unwrap();
+        let v = transposed(&x, &sizes(&case["perm"]));
+        let k = case["axis"].as_u64().unwrap() as usize;
+        let axis = AxisSelector::Pos(k);
+        let got = match case["op"].as_str().unwrap() {
+            "select" => v.select(&axis, case["index"].as_u64().unwrap() as usize),
+            "slice" => {
+                let r = sizes(&case["range"]);
+                v.slice(&axis, r[0]..r[1])
+            }
+            "split" => v.split_axis(&axis, &shape(&sizes(&case["parts"]))),
+            "merge" => {
+                let c = case["count"].as_u64().unwrap() as usize;
+                let axes: Vec<AxisSelector> = (k..k + c).map(AxisSelector::Pos).collect();
+                v.merge_axes(&axes, None)
+            }
+            "concat" => {
+                let y =
+                    DynTensor::from_vec(shape(&sizes(&case["other"])), ints(&case["other_data"]))
+                        .unwrap();
+                DynTensor::concat(&axis, &[&v, &y])
+            }
+            "stack" => {
+                let ys: Vec<DynTensor<i64>> = case["others"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| DynTensor::from_vec(v.shape().clone(), ints(d)).unwrap())
+                    .collect();
+                let mut all = vec![&v];
+                all.extend(ys.iter());
+                DynTensor::stack(None, &all)
+            }
+            op => panic!("unknown op {op}"),
+        };
+        match (&case["out"], got) {
+            (Value::Null, Err(e)) => {
+                assert!(e.is_refusal(), "{at}: {e}");
+                refused += 1;
+            }
+            (want, Ok(t)) if !want.is_null() => {
+                assert_eq!(t.sizes(), &sizes(want)[..], "{at}");
+                assert_eq!(t.data(), &ints(&case["out_data"])[..], "{at}");
+                ok += 1;
+            }
+            (want, got) => panic!("{at}: NumPy {want}, shapecast {got:?}"),
+        }
+    }
+    assert!(ok > 350 && refused > 20, "{ok} agreed, {refused} refused");
+}

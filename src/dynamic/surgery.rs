@@ -200,7 +200,7 @@ pub fn split_axis(
                     format!("the parts hold {known} elements, the axis {size}"),
                 ))
             }
-            1 if known == 0 || size % known != 0 => {
+            1 if known == 0 || !size.is_multiple_of(known) => {
                 return Err(refuse(
                     op,
                     format!(

@@ -203,7 +203,7 @@ fn part_sizes(op: &str, parts: &[Option<usize>], n: usize) -> Result<Vec<usize>,
                 "the parts hold {known} elements, the axis {n}"
             )))
         }
-        1 if known != 0 && n % known == 0 => n / known,
+        1 if known != 0 && n.is_multiple_of(known) => n / known,
         1 => {
             return Err(refuse(format!(
                 "the static parts ({known} elements) do not divide the axis' size {n}"
@@ -298,7 +298,12 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         let offset = i * strides[k];
         sizes.remove(k);
         strides.remove(k);
-        Ok(TensorView::from_parts(&data[offset..], sizes, strides))
+        // A view with an axis of size 0 reads nothing; its offset may lie past the data.
+        Ok(TensorView::from_parts(
+            data.get(offset..).unwrap_or(&[]),
+            sizes,
+            strides,
+        ))
     }
 
     /// The window `range` of the axis `A` picks, its name kept and its size `?`: a view. A
@@ -347,7 +352,7 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         A: OneAxis,
     {
         let k = <Sh as SliceAxis<A, Z>>::AT;
-        let end = start.checked_add(Z::N).unwrap_or(usize::MAX);
+        let end = start.saturating_add(Z::N);
         self.window::<A, _>(k, &(start..end))
     }
 
@@ -375,7 +380,12 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
             r.start * strides[k]
         };
         sizes[k] = r.len();
-        Ok(TensorView::from_parts(&data[offset..], sizes, strides))
+        // A view with an axis of size 0 reads nothing; its offset may lie past the data.
+        Ok(TensorView::from_parts(
+            data.get(offset..).unwrap_or(&[]),
+            sizes,
+            strides,
+        ))
     }
 
     /// The axis `A` picks split into the axes `P` (a tuple such as `(PH<S<8>>, H4<S<4>>)`,
@@ -741,7 +751,7 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
 /// assert_eq!(c.data(), &[1, 2, 3, 4, 5, 6, 1, 2]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub fn concat<A, T: Clone, Sh: Shape>(
+pub fn concat<A, T: Clone, Sh>(
     parts: &[TensorView<'_, T, Sh>],
 ) -> Result<Tensor<T, Slice<Sh, A>>, Error>
 where
@@ -772,7 +782,7 @@ where
 /// assert_eq!(s.data(), &[1, 2, 3, 4, 1, 2]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub fn stack<N, T: Clone, Sh: Shape>(
+pub fn stack<N, T: Clone, Sh>(
     parts: &[TensorView<'_, T, Sh>],
 ) -> Result<Tensor<T, Stack<N, Sh>>, Error>
 where
