@@ -42,6 +42,34 @@ def expr(rng, kind, rank, rule):
         lhs = ", ".join(map(str, sizes))
         rhs = ", ".join(["1" if rng.random() < 0.3 else str(s) for s in sizes[:-2]] + [str(sizes[-1]), "9"])
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
+    if kind.startswith("surgery-"):
+        # Shape surgery (rule book §18) on a named rank-`rank` shape.
+        names = NAMES[:rank]
+        dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        k = rng.randrange(rank)
+        op = kind[len("surgery-"):]
+        if op == "rename":
+            return f"Rename<shape![{dims}], {names[k]}, {NAMES[rank]}>"
+        if op == "insert":
+            return f"InsertAxis<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}>"
+        if op == "select":
+            return f"Select<shape![{dims}], {names[k]}>"
+        if op == "slice":
+            return f"SliceTo<shape![{dims}], {names[k]}, S<{sizes[k] // 2}>>"
+        if op == "split":
+            a, b = (2, sizes[k] // 2) if sizes[k] % 2 == 0 else (1, sizes[k])
+            return f"SplitAxis<shape![{dims}], {names[k]}, ({NAMES[rank]}<S<{a}>>, {NAMES[rank + 1]}<S<{b}>>)>"
+        if op == "merge":
+            k = rng.randrange(rank - 1)
+            return f"MergeAxes<shape![{dims}], ({names[k]}, {names[k + 1]}), {NAMES[rank]}<S<{sizes[k] * sizes[k + 1]}>>>"
+        if op == "concat":
+            other = list(zip(names, sizes))
+            other[k] = (names[k], 3)
+            rng.shuffle(other)
+            rhs = ", ".join(f"{n}: {s}" for n, s in other)
+            return f"Concat<{names[k]}<S<{sizes[k] + 3}>>, shape![{dims}], shape![{rhs}]>"
+        if op == "stack":
+            return f"Stack<{NAMES[rank]}, shape![{dims}]>"
     if kind == "same":
         lhs = ", ".join(map(str, sizes))
         rhs = lhs
@@ -72,7 +100,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Contract, MatMul, Pos, Reduce, ReduceKeep, Shape, rule::*};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Concat, Contract, InsertAxis, MatMul, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Shape, SliceTo, SplitAxis, Stack, S, rule::*};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -140,6 +168,15 @@ def main():
         # Contractions: one name by name, and matmul by position.
         ("named, Contract over one name", "contract", 8, "-", None),
         ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),
+        # Shape surgery, each on a named rank-8 shape.
+        ("named, Rename", "surgery-rename", 8, "-", None),
+        ("named, InsertAxis", "surgery-insert", 8, "-", None),
+        ("named, Select", "surgery-select", 8, "-", None),
+        ("named, SliceTo (static window)", "surgery-slice", 8, "-", None),
+        ("named, SplitAxis into two", "surgery-split", 8, "-", None),
+        ("named, MergeAxes of two", "surgery-merge", 8, "-", None),
+        ("named, Concat (permuted names)", "surgery-concat", 8, "-", None),
+        ("named, Stack", "surgery-stack", 8, "-", None),
     ]
     if args.only:
         rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]

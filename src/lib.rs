@@ -175,6 +175,48 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 //!
+//! ## Shape surgery by name
+//!
+//! Going from one shape to another is a typed, named operation (rule book §18,
+//! `examples/patches.rs`): `rename::<A, B>()`, `insert_axis::<K, N>()`, `select::<A>(i)`,
+//! `slice::<A>(range)` and `slice_to::<A, S<N>>(start)`, `split_axis::<A, (A1<S<n1>>, A2)>()`,
+//! `merge_axes::<(A1, A2), N>()`, `a.concat::<A, _>(&b)`, [`concat`] and [`stack`]. Each
+//! result type is computed ([`Rename`], [`Select`], [`SplitAxis`], [`MergeAxes`], …), each is
+//! a view where the layout allows, and each wrong transformation is a compile error naming the
+//! shape and the axis. A size the compiler cannot compute (a product, a sum) is written on the
+//! new axis and checked: `PATCH<S<64>>`.
+//!
+//! ```
+//! use shapecast::{names, shape, Tensor, S};
+//! names!(CHANNEL, H, W, PH, H4);
+//! let img = Tensor::<f32, shape![?, CHANNEL: 3, H: 8, W: 8]>::from_fn(&[2, 3, 8, 8], |i| i[2] as f32)?;
+//! let red = img.select::<CHANNEL>(0)?; // a view of shape [?, H: 8, W: 8]
+//! let rows = red.split_axis::<H, (PH<S<2>>, H4<S<4>>)>()?; // [?, PH: 2, H4: 4, W: 8]
+//! assert_eq!(*rows.at(&[1, 1, 3, 5])?, 7.0);
+//! // `H4<S<5>>` (2 × 5 ≠ 8), `select::<COLOR>` or merging axes out of order do not compile.
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
+//! ## Generic code over shapes
+//!
+//! Each type-level operation has a capability trait to write in `where` clauses, whose
+//! `Output` is the result: [`BroadcastWith`] (operators), [`ReduceOver`], [`ContractWith`],
+//! [`RenameAxis`], [`SelectAxis`], [`SplitAxisInto`], [`MergeAxesInto`], [`ConcatWith`] …
+//!
+//! ```
+//! use shapecast::{names, shape, Select, SelectAxis, Storage, Tensor, TensorView};
+//! names!(CHANNEL);
+//! /// The first channel of any shape that has a CHANNEL axis.
+//! fn first_channel<X: Storage<f32> + SelectAxis<CHANNEL>>(
+//!     t: &Tensor<f32, X>,
+//! ) -> TensorView<'_, f32, Select<X, CHANNEL>> {
+//!     t.select::<CHANNEL>(0).expect("CHANNEL is never empty here")
+//! }
+//! let t = Tensor::<f32, shape![?, CHANNEL: 3]>::from_vec_sized(&[1, 3], vec![1.0, 2.0, 3.0])?;
+//! assert_eq!(first_channel(&t).to_tensor().data(), &[1.0]);
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+//!
 //! ## Reading a shapecast compile error
 //!
 //! A mismatch is one error at the expression, naming both shapes as types and the rule, and
@@ -210,6 +252,9 @@
 //!   layout allows (`Tensor::from_ndarray`, `TensorView::from_ndarray`, `into_ndarray`,
 //!   `to_ndarray`).
 //! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
+//! - `rayon`: elementwise operators and large matrix products split over rayon's thread pool
+//!   above [`kernel::PARALLEL_MIN_ELEMENTS`] output elements (smaller ones never pay for a
+//!   thread); the thread count is rayon's (`RAYON_NUM_THREADS`, or a pool's `install`).
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
 // `unsafe` is denied everywhere but `tensor::raw`: the GEMM call, an output's length once the
