@@ -56,6 +56,7 @@ impl<{gens}> Shape for {tup} {{
     const BROADCASTABLE: &'static [bool] = &[{pattern}];
     type Rev = {rev};
     type HasNames = {named};
+    type Sizes = [usize; {n}];
 }}
 
 impl<{gens}> FromRev for {plain} {{

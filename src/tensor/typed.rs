@@ -30,7 +30,7 @@ use super::dyn_tensor::DynTensor;
 use super::elements::{dims_are, ElementOr, NestedArray};
 use super::kernel::row_major;
 use super::strided::{iab_offset, Operand};
-use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
+use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 use crate::typed::narrow::{Narrow, NarrowShape};
 use crate::typed::storage::{Buffer, Storage};
@@ -47,7 +47,7 @@ use crate::typed::storage::{Buffer, Storage};
 /// The elements live inline (no heap) when every size of `S` is static and there are at most
 /// [`INLINE_MAX`](crate::INLINE_MAX) of them, in a `Vec` otherwise; see [`Storage`].
 pub struct Tensor<T, S: Storage<T>> {
-    pub(super) sizes: [usize; MAX_TYPED_RANK],
+    pub(super) sizes: S::Sizes,
     pub(super) data: S::Buf,
 }
 
@@ -90,8 +90,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// A tensor from parts the caller has checked: `sizes` fit `S` and `data` holds their
     /// element count.
     pub(crate) fn from_parts(sizes: &[usize], data: Vec<T>) -> Self {
-        let mut all = [0; MAX_TYPED_RANK];
-        all[..sizes.len()].copy_from_slice(sizes);
+        let mut all = S::Sizes::default();
+        all.as_mut().copy_from_slice(sizes);
         let data = match S::Buf::from_vec(data) {
             Ok(buf) => buf,
             Err(_) => unreachable!("the element count was checked against the sizes"),
@@ -402,7 +402,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn sizes(&self) -> &[usize] {
-        &self.sizes[..S::RANK]
+        self.sizes.as_ref()
     }
 
     /// The data, row-major.

@@ -578,7 +578,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// ```
     pub fn view_mut(&mut self) -> TensorViewMut<'_, T, S> {
         let sizes = self.sizes;
-        TensorViewMut::contiguous(self.data.as_mut_slice(), &sizes[..S::RANK])
+        TensorViewMut::contiguous(self.data.as_mut_slice(), sizes.as_ref())
     }
 
     /// A zero-copy view broadcast to `Target` by the bidirectional rule (rule book §9); see

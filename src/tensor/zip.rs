@@ -67,7 +67,10 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                     f.call(x, y)
                 });
             }
-            return Ok(Tensor::from_parts(&static_sizes(O::SIZES), data));
+            return Ok(Tensor::from_parts(
+                &const { static_sizes(O::SIZES) }[..O::RANK],
+                data,
+            ));
         }
         let mut data = Vec::new();
         let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
@@ -111,12 +114,12 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                 sizes = s;
                 Ok::<(), Error>(())
             })?;
-            out.sizes[..sizes.len()].copy_from_slice(&sizes);
+            out.sizes.as_mut().copy_from_slice(&sizes);
             return Ok(());
         };
         out.data
             .write_with(|data| layout.run(self.data(), rhs.data(), data, f))?;
-        out.sizes[..layout.len].copy_from_slice(layout.sizes());
+        out.sizes.as_mut().copy_from_slice(layout.sizes());
         Ok(())
     }
 
@@ -161,7 +164,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                 }
             },
         );
-        Ok(Tensor::from_parts(&sizes[..S::RANK], data))
+        Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
 
     /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
@@ -305,9 +308,18 @@ const fn inline_static(sizes: &[Option<usize>]) -> bool {
     count <= INLINE_MAX
 }
 
-/// The sizes of a shape whose sizes are all static.
-fn static_sizes(sizes: &[Option<usize>]) -> Vec<usize> {
-    sizes.iter().map(|n| n.unwrap_or(1)).collect()
+/// The sizes of a shape whose sizes are all static, on the stack (the first `sizes.len()`).
+const fn static_sizes(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
+    let mut out = [1; MAX_TYPED_RANK];
+    let mut i = 0;
+    while i < sizes.len() && i < MAX_TYPED_RANK {
+        out[i] = match sizes[i] {
+            Some(n) => n,
+            None => 1,
+        };
+        i += 1;
+    }
+    out
 }
 
 /// The compile-time layout of `O = f(S, B)` by the plan of `P`.

@@ -46,6 +46,9 @@ pub trait Shape: Sealed {
     /// Whether any axis has a name.
     #[doc(hidden)]
     type HasNames: Cond;
+    /// The run-time sizes a tensor of this shape carries: `[usize; RANK]`.
+    #[doc(hidden)]
+    type Sizes: Copy + Default + AsRef<[usize]> + AsMut<[usize]> + core::fmt::Debug;
 
     /// The run-time twin of this shape.
     ///

@@ -15,6 +15,7 @@ impl Shape for () {
     const BROADCASTABLE: &'static [bool] = &[];
     type Rev = ();
     type HasNames = super::bits::B0;
+    type Sizes = [usize; 0];
 }
 
 impl FromRev for () {
@@ -31,6 +32,7 @@ impl<X0: Axis> Shape for (X0,) {
         &[matches!(<X0::Size as super::size::AxisSize>::SIZE, Some(1))];
     type Rev = (At<0, X0>, ());
     type HasNames = Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>;
+    type Sizes = [usize; 1];
 }
 
 impl<X0: Axis> FromRev for (X0, ()) {
@@ -55,6 +57,7 @@ impl<X0: Axis, X1: Axis> Shape for (X0, X1) {
         Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
         <<X1 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 2];
 }
 
 impl<X0: Axis, X1: Axis> FromRev for (X1, (X0, ())) {
@@ -84,6 +87,7 @@ impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2) {
         >,
         <<X2 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 3];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis> FromRev for (X2, (X1, (X0, ()))) {
@@ -118,6 +122,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3) {
         >,
         <<X3 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 4];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> FromRev for (X3, (X2, (X1, (X0, ())))) {
@@ -161,6 +166,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3
         >,
         <<X4 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 5];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> FromRev
@@ -216,6 +222,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape
         >,
         <<X5 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 6];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> FromRev
@@ -289,6 +296,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
         >,
         <<X6 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 7];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> FromRev
@@ -371,6 +379,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
         >,
         <<X7 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 8];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> FromRev
@@ -462,6 +471,7 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
         >,
         <<X8 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 9];
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis>
@@ -575,6 +585,7 @@ impl<
         >,
         <<X9 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 10];
 }
 
 impl<
@@ -718,6 +729,7 @@ impl<
         >,
         <<X10 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 11];
 }
 
 impl<
@@ -877,6 +889,7 @@ impl<
         >,
         <<X11 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 12];
 }
 
 impl<
@@ -1051,6 +1064,7 @@ impl<
         >,
         <<X12 as Axis>::Name as NameKind>::IsNamed,
     >;
+    type Sizes = [usize; 13];
 }
 
 impl<
@@ -1198,6 +1212,7 @@ impl<
         ),
     );
     type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>;
+    type Sizes = [usize; 14];
 }
 
 impl<
@@ -1377,6 +1392,7 @@ impl<
         ),
     );
     type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>, <<X14 as Axis>::Name as NameKind>::IsNamed>;
+    type Sizes = [usize; 15];
 }
 
 impl<
@@ -1602,6 +1618,7 @@ impl<
         ),
     );
     type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<super::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>, <<X14 as Axis>::Name as NameKind>::IsNamed>, <<X15 as Axis>::Name as NameKind>::IsNamed>;
+    type Sizes = [usize; 16];
 }
 
 impl<
