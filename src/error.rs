@@ -334,7 +334,45 @@ impl fmt::Display for Refusal {
             Rule::Compare => write!(f, "cannot compare {l} with {r}")?,
             _ => write!(f, "cannot broadcast {l} with {r}")?,
         }
-        write!(f, " ({} rule): {}", self.rule, self.reason)
+        write!(f, " ({} rule): ", self.rule)?;
+        match &self.reason {
+            // A pair where one side is named and the other is not: say which is which
+            // (rule book §19), and the usual cause.
+            Reason::Sizes {
+                axis,
+                lhs_axis: Some(i),
+                rhs_axis: Some(j),
+                lhs,
+                rhs,
+                ..
+            } => {
+                let (ln, rn) = (&l.axes()[*i].name, &r.axes()[*j].name);
+                if ln.is_some() == rn.is_some() {
+                    return write!(f, "{}", self.reason);
+                }
+                let name =
+                    |n: &Option<Name>| n.as_ref().map_or("unnamed", Name::as_str).to_string();
+                let named = ln.as_ref().or(rn.as_ref()).map_or("", Name::as_str);
+                write!(
+                    f,
+                    "axis {axis} is {} on the left (size {lhs}) and {} on the right (size {rhs}); \
+                     {named} has no namesake on the other side, so it took an unnamed axis",
+                    name(ln),
+                    name(rn),
+                )
+            }
+            Reason::Names {
+                axis,
+                lhs_name: None,
+                rhs_name: Some(n),
+                ..
+            } if matches!(self.rule, Rule::Assign | Rule::Pdpd { .. }) => write!(
+                f,
+                "axis {axis} is unnamed in the destination and {n} in the source, so the name {n} \
+                 would be lost: rename the source's axis first (or drop its name explicitly)"
+            ),
+            reason => write!(f, "{reason}"),
+        }
     }
 }
 
@@ -431,6 +469,10 @@ pub enum Reason {
         names: Vec<Name>,
         /// The output axis where a name met another name.
         axis: usize,
+        /// The left operand's axis there.
+        lhs_axis: usize,
+        /// The right operand's axis there.
+        rhs_axis: usize,
     },
     /// Embedding rule: an axis of the smaller operand with no compatible partner left of the
     /// axes matched after it.
@@ -548,6 +590,7 @@ impl fmt::Display for Reason {
                 side,
                 names: n,
                 axis,
+                ..
             } => write!(
                 f,
                 "{} on the {side} {} no namesake on the {} and no unnamed axis is free for {} \

@@ -100,8 +100,20 @@ pub(crate) fn finish(
 ) -> Result<Broadcasted, Error> {
     combine(rule, lhs, rhs, pairing.plan).map_err(|err| match (err, pairing.orphans) {
         (Error::Refused(mut r), Some((side, names))) => {
-            if let Reason::Names { axis, .. } = r.reason {
-                r.reason = Reason::NoNamesake { side, names, axis };
+            if let Reason::Names {
+                axis,
+                lhs_axis,
+                rhs_axis,
+                ..
+            } = r.reason
+            {
+                r.reason = Reason::NoNamesake {
+                    side,
+                    names,
+                    axis,
+                    lhs_axis,
+                    rhs_axis,
+                };
             }
             Error::Refused(r)
         }
@@ -128,8 +140,13 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("CLASS on the left has no namesake"), "{err}");
-        assert!(err.contains("use the outer rule"), "{err}");
+        // The leftmost failing pair is named (rule book §19): SCALE2 took the unnamed 20.
+        assert!(
+            err.contains(
+                "axis 2 is unnamed on the left (size 20) and SCALE2 on the right (size 17)"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -266,7 +266,8 @@ impl Rule {
             | Rule::Bidirectional
             | Rule::Static => NamePolicy::Merge,
             Rule::Strict | Rule::Compare => NamePolicy::Identical,
-            Rule::Pdpd { .. } | Rule::Assign => NamePolicy::Lhs,
+            Rule::Pdpd { .. } => NamePolicy::Lhs,
+            Rule::Assign => NamePolicy::Destination,
         }
     }
 
@@ -305,6 +306,9 @@ pub(crate) enum NamePolicy {
     Identical,
     /// Two different names conflict; the output keeps the left's name (or none).
     Lhs,
+    /// As `Lhs`, and a right name facing an unnamed left axis conflicts too: the output is the
+    /// destination's shape, so the name would be lost (rule book §10).
+    Destination,
 }
 
 /// Sizes of a pair under a policy: the output size and the run-time check it leaves, or
@@ -352,7 +356,8 @@ fn pair_name(policy: NamePolicy, l: Option<&Name>, r: Option<&Name>) -> Option<O
         (NamePolicy::Identical, l, r) => (l == r).then(|| l.cloned()),
         (_, Some(a), Some(b)) if a != b => None,
         (NamePolicy::Merge, l, r) => Some(l.or(r).cloned()),
-        (NamePolicy::Lhs, l, _) => Some(l.cloned()),
+        (NamePolicy::Destination, None, Some(_)) => None,
+        (NamePolicy::Lhs | NamePolicy::Destination, l, _) => Some(l.cloned()),
     }
 }
 
@@ -366,8 +371,9 @@ pub(crate) fn refuse(rule: Rule, lhs: &DynShape, rhs: &DynShape, reason: Reason)
     })
 }
 
-/// Turns a pairing into the output shape under the given policies: every name conflict is
-/// found before any size conflict, then the output is checked for a repeated name.
+/// Turns a pairing into the output shape under the rule's policies: the leftmost output axis
+/// whose pair fails is refused, its names judged before its sizes (rule book §19); then the
+/// output is checked for a repeated name.
 pub(crate) fn combine(
     rule: Rule,
     lhs: &DynShape,
@@ -378,33 +384,29 @@ pub(crate) fn combine(
     fn get(shape: &DynShape, k: Option<usize>) -> Option<&DynAxis> {
         k.map(|k| &shape.axes()[k])
     }
-    let mut out_names = Vec::with_capacity(plan.rank());
+    let mut axes = Vec::with_capacity(plan.rank());
+    let mut checks = Vec::new();
+    // Output axes left to right, each pair's names before its sizes: the first failure is
+    // the pair a refusal names (rule book §19).
     for (i, (&l, &r)) in plan.lhs.iter().zip(&plan.rhs).enumerate() {
         let (a, b) = (get(lhs, l), get(rhs, r));
         let name = match (a, b) {
             (Some(a), Some(b)) => pair_name(names, a.name.as_ref(), b.name.as_ref()),
             (a, b) => Some(a.or(b).and_then(|x| x.name.clone())),
         };
-        match name {
-            Some(name) => out_names.push(name),
-            None => {
-                let (a, b, l, r) = (a.unwrap(), b.unwrap(), l.unwrap(), r.unwrap());
-                let reason = Reason::Names {
-                    axis: i,
-                    lhs_axis: l,
-                    rhs_axis: r,
-                    lhs_name: a.name.clone(),
-                    rhs_name: b.name.clone(),
-                };
-                return Err(refuse(rule, lhs, rhs, reason));
-            }
-        }
-    }
-    let mut axes = Vec::with_capacity(plan.rank());
-    let mut checks = Vec::new();
-    for (i, ((&l, &r), name)) in plan.lhs.iter().zip(&plan.rhs).zip(out_names).enumerate() {
+        let Some(name) = name else {
+            let (a, b, l, r) = (a.unwrap(), b.unwrap(), l.unwrap(), r.unwrap());
+            let reason = Reason::Names {
+                axis: i,
+                lhs_axis: l,
+                rhs_axis: r,
+                lhs_name: a.name.clone(),
+                rhs_name: b.name.clone(),
+            };
+            return Err(refuse(rule, lhs, rhs, reason));
+        };
         let size_of = |a: Option<&DynAxis>| a.map_or(Size::Known(1), |a| a.size);
-        let (ls, rs) = (size_of(get(lhs, l)), size_of(get(rhs, r)));
+        let (ls, rs) = (size_of(a), size_of(b));
         // An inserted singleton stretches under every policy (there is nothing to compare).
         let paired = match (l, r) {
             (Some(_), Some(_)) => pair_size(sizes, ls, rs),
@@ -561,5 +563,11 @@ mod tests {
         );
         assert_eq!(pair_name(NamePolicy::Identical, None, Some(&w)), None);
         assert_eq!(pair_name(NamePolicy::Lhs, None, Some(&w)), Some(None));
+        // Assignment never drops a name (rule book §10).
+        assert_eq!(pair_name(NamePolicy::Destination, None, Some(&w)), None);
+        assert_eq!(
+            pair_name(NamePolicy::Destination, Some(&h), None),
+            Some(Some(h.clone()))
+        );
     }
 }

@@ -16,7 +16,7 @@ use super::list::{Bad, Collect, NotShorter, Unwrap};
 use super::named::NamedOrNumpy;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
-use super::size::policy::IntoLhs;
+use super::size::policy::Destination;
 use crate::rule::Assign;
 use crate::RhsLonger;
 
@@ -26,7 +26,7 @@ pub trait AssignCase<RA, RB, Nm> {
     /// The output elements, last first.
     type Out;
 }
-impl<RA, RB, Nm: NamedOrNumpy<RA, RB, IntoLhs>> AssignCase<RA, RB, Nm> for B1 {
+impl<RA, RB, Nm: NamedOrNumpy<RA, RB, Destination>> AssignCase<RA, RB, Nm> for B1 {
     type Out = Nm::Out;
 }
 impl<RA, RB, Nm> AssignCase<RA, RB, Nm> for B0 {

@@ -187,6 +187,20 @@ pub type BroadcastBy<R, A, B> = <A as BroadcastsUnder<R, B>>::Output;
 pub trait Accepts<R, Rhs> {
     /// True when the rule accepts the shapes.
     const VALUE: bool;
+    /// For a refusal of one pair of axes, the pair (rule book §19: the leftmost output axis
+    /// whose pair fails, a name conflict before a size conflict there): the left operand's
+    /// axis, the right operand's, and whether the names conflict. The run-time engine's
+    /// [`Reason`](crate::Reason) names the same pair.
+    ///
+    /// ```
+    /// use shapecast::{names, rule::{Named, Numpy}, shape, Accepts};
+    /// names!(H, W);
+    /// // Both axes fail; the leftmost is named.
+    /// assert_eq!(<shape![3, 4] as Accepts<Numpy, shape![5, 6]>>::PAIR, Some((0, 0, false)));
+    /// // At axis 0 the names conflict before the sizes do at axis 1.
+    /// assert_eq!(<shape![H: 2, 3] as Accepts<Named, shape![W: 2, 4]>>::PAIR, Some((0, 0, true)));
+    /// ```
+    const PAIR: Option<(usize, usize, bool)>;
 }
 
 impl<R, A: Shape, B: Shape> Accepts<R, B> for A
@@ -195,4 +209,5 @@ where
     Outcome<R, A, B>: Accepted,
 {
     const VALUE: bool = <Outcome<R, A, B> as Accepted>::VALUE;
+    const PAIR: Option<(usize, usize, bool)> = <Outcome<R, A, B> as Accepted>::PAIR;
 }

@@ -43,7 +43,9 @@ impl Source for No {
     const INDEX: Option<usize> = None;
 }
 
-/// Output elements to `Ok<axes>` or the first `Bad<error>` (from the right).
+/// Output elements to `Ok<axes>` or the error of the leftmost refused output axis (rule book
+/// §19: both levels name the same pair; the elements are last first, so an error is kept
+/// only when the axes before it all pass).
 pub trait Collect {
     /// `Ok<axes, last first>` or `Bad<E>`.
     type Out;
@@ -57,8 +59,23 @@ where
 {
     type Out = <Rest::Out as Prepend<A>>::Out;
 }
-impl<E, Rest> Collect for (Bad<E>, Rest) {
+impl<E, Rest: Collect> Collect for (Bad<E>, Rest)
+where
+    Rest::Out: Leftmost<E>,
+{
+    type Out = <Rest::Out as Leftmost<E>>::Out;
+}
+
+/// The error of an output axis against the outcome of the axes before it: theirs wins.
+pub trait Leftmost<E> {
+    /// `Bad<E>` when the axes before passed, else their error.
+    type Out;
+}
+impl<E, Xs> Leftmost<E> for Ok<Xs> {
     type Out = Bad<E>;
+}
+impl<E, E2> Leftmost<E> for Bad<E2> {
+    type Out = Bad<E2>;
 }
 
 /// Adds an axis in front of a successful list; an error stays.

@@ -5,7 +5,7 @@ use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
 use super::list::{At, Bad, Ins, Ix, No, P};
 use super::name::{Anon, NameId, Named, SameBits};
-use super::size::policy::{Broadcast, Exact, IntoLhs};
+use super::size::policy::{Broadcast, Destination, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
 use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
@@ -109,6 +109,28 @@ impl<X, Y, Sz, M> NamePick<X, Y, Sz> for (IntoLhs, Anon, Named<M>) {
     type Axis = Sz;
 }
 impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (IntoLhs, Named<N>, Named<M>)
+where
+    N::Bits: SameBits<M::Bits>,
+{
+    type Conflict = Not<SameNames<N, M>>;
+    type Axis = X::Resize<Sz>;
+}
+
+// Into a destination (assign): as `IntoLhs`, and a right name facing an unnamed left axis
+// conflicts, since the output is the left's shape and the name would be lost (rule book §10).
+impl<X, Y, Sz> NamePick<X, Y, Sz> for (Destination, Anon, Anon) {
+    type Conflict = B0;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Destination, Named<N>, Anon) {
+    type Conflict = B0;
+    type Axis = X::Resize<Sz>;
+}
+impl<X, Y, Sz, M> NamePick<X, Y, Sz> for (Destination, Anon, Named<M>) {
+    type Conflict = B1;
+    type Axis = Sz;
+}
+impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Destination, Named<N>, Named<M>)
 where
     N::Bits: SameBits<M::Bits>,
 {

@@ -157,7 +157,8 @@ pub struct Clash;
 /// | [`Broadcast`](policy::Broadcast) | `Broadcast`: equal, or one is 1 | `Merge`: either name, never two | numpy, named, outer, embed, bidirectional |
 /// | [`StaticOnly`](policy::StaticOnly) | `StaticOnly`: as `Broadcast`, only a static 1 stretches | `Merge` | static |
 /// | [`Exact`](policy::Exact) | `Exact`: equal sizes | `Identical`: absence included | strict, compare |
-/// | [`IntoLhs`](policy::IntoLhs) | `IntoLhs`: the right is 1 or the left's size | `Lhs`: the left's name stays | assign, pdpd |
+/// | [`IntoLhs`](policy::IntoLhs) | `IntoLhs`: the right is 1 or the left's size | `Lhs`: the left's name stays | pdpd |
+/// | [`Destination`](policy::Destination) | `IntoLhs` | `Destination`: as `Lhs`, and a right name the left lacks is refused (rule book §10) | assign |
 pub mod policy {
     /// Equal, or one is 1; the output takes either name (NumPy, named, outer, embed,
     /// bidirectional).
@@ -168,10 +169,13 @@ pub mod policy {
     pub type StaticOnly = Broadcast;
     /// Equal sizes and identical names only (strict, compare).
     pub struct Exact;
-    /// The right must be 1 or equal the left; the output is the left's axis (assign, pdpd).
+    /// The right must be 1 or equal the left; the output is the left's axis (pdpd).
     pub struct IntoLhs;
+    /// [`IntoLhs`]'s sizes; a name of the right must be the left's, since the output is the
+    /// left and a name it lacks would be lost (assign, rule book §10).
+    pub struct Destination;
 }
-use policy::{Broadcast, Exact, IntoLhs};
+use policy::{Broadcast, Destination, Exact, IntoLhs};
 
 /// The size of a pair under policy `Pol`: a size type, or [`Clash`]. rule book §0 and §14.
 #[doc(hidden)]
@@ -249,6 +253,11 @@ impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B0) {
 }
 impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B0, B0) {
     type Out = L;
+}
+
+/// The destination's sizes are [`IntoLhs`]'s.
+impl<L, R, K: SizeCase<L, R, IntoLhs>> SizeCase<L, R, Destination> for K {
+    type Out = K::Out;
 }
 
 /// Whether a pair's size is a clash.

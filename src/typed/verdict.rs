@@ -14,7 +14,10 @@
 use super::list::{FromRev, Ok};
 use super::shape::Shape;
 
-use crate::{NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsLonger, SizesDiffer};
+use crate::{
+    LhsAxis, NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsAxis, RhsLonger,
+    SizesDiffer,
+};
 
 /// The outcome of a rule on shapes `A` and `B`: implemented only for a success, so an error
 /// type reaching it becomes the diagnostic.
@@ -35,19 +38,25 @@ impl<R, A, B, Xs: FromRev> Verdict<R, A, B> for Ok<Xs> {
     type Output = Xs::Out;
 }
 
-/// Whether an outcome is a success (for [`Accepts`](super::broadcast::Accepts)).
+/// Whether an outcome is a success (for [`Accepts`](super::broadcast::Accepts)), and the
+/// pair a refusal names.
 pub trait Accepted {
     /// True for a success.
     const VALUE: bool;
+    /// For a refused pair: the left and right operands' axes and whether the names (rather
+    /// than the sizes) conflict.
+    const PAIR: Option<(usize, usize, bool)> = None;
 }
 impl<Xs> Accepted for Ok<Xs> {
     const VALUE: bool = true;
 }
-impl<L, R> Accepted for SizesDiffer<L, R> {
+impl<const I: usize, X, const J: usize, Y> Accepted for SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>> {
     const VALUE: bool = false;
+    const PAIR: Option<(usize, usize, bool)> = Some((I, J, false));
 }
-impl<L, R> Accepted for NamesDiffer<L, R> {
+impl<const I: usize, X, const J: usize, Y> Accepted for NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>> {
     const VALUE: bool = false;
+    const PAIR: Option<(usize, usize, bool)> = Some((I, J, true));
 }
 impl<X> Accepted for RepeatedName<X> {
     const VALUE: bool = false;
