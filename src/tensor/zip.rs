@@ -157,12 +157,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             layout.sizes(),
             &own[..n],
             &layout.b[..n],
-            |oa, ob, len, ia, ib| {
-                for j in 0..len {
-                    let x = &mut data[oa + j * ia];
-                    *x = f(x.clone(), &rd[ob + j * ib]);
-                }
-            },
+            |oa, ob, len, ia, ib| update_run(&mut data, (oa, ia), (rd, ob, ib), len, &f),
         );
         Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
@@ -281,6 +276,38 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
 /// compile-time kernel.
 fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
     F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
+}
+
+/// `x = f(x, y)` over one run of `len` elements of `data` (from `oa`, stride `ia`) and `rd`
+/// (from `ob`, stride `ib`), specialised on the strides so the common runs vectorise (the
+/// left's own layout is row-major, so its last merged stride is 1).
+#[inline(always)]
+fn update_run<T: Clone, U>(
+    data: &mut [T],
+    (oa, ia): (usize, usize),
+    (rd, ob, ib): (&[U], usize, usize),
+    len: usize,
+    f: &impl Fn(T, &U) -> T,
+) {
+    match (ia, ib) {
+        (1, 1) => {
+            for (x, y) in data[oa..oa + len].iter_mut().zip(&rd[ob..ob + len]) {
+                *x = f(x.clone(), y);
+            }
+        }
+        (1, 0) => {
+            let y = &rd[ob];
+            for x in &mut data[oa..oa + len] {
+                *x = f(x.clone(), y);
+            }
+        }
+        _ => {
+            for j in 0..len {
+                let x = &mut data[oa + j * ia];
+                *x = f(x.clone(), &rd[ob + j * ib]);
+            }
+        }
+    }
 }
 
 /// Whether every size is static.
