@@ -180,7 +180,7 @@
 //! Going from one shape to another is a typed, named operation (rule book §18,
 //! `examples/patches.rs`): `rename::<A, B>()`, `insert_axis::<K, N>()`, `select::<A>(i)`,
 //! `slice::<A>(range)` and `slice_to::<A, S<N>>(start)`, `split_axis::<A, (A1<S<n1>>, A2)>()`,
-//! `merge_axes::<(A1, A2), N>()`, `a.concat::<A, _>(&b)`, [`concat`] and [`stack`]. Each
+//! `merge_axes::<(A1, A2), N>()`, `a.concat::<A, _>(&b)`, [`concat()`] and [`stack()`]. Each
 //! result type is computed ([`Rename`], [`Select`], [`SplitAxis`], [`MergeAxes`], …), each is
 //! a view where the layout allows, and each wrong transformation is a compile error naming the
 //! shape and the axis. A size the compiler cannot compute (a product, a sum) is written on the
