@@ -78,7 +78,7 @@ pub enum Error {
         axis: isize,
     },
     /// An element count asked of a shape with a `?` size.
-    #[error("the shape {shape} has a size known only at run time")]
+    #[error("the shape {shape} has a size known only at run time: give its sizes (Tensor::from_vec_sized, zeros_sized, or DynShape::resolve)")]
     UnknownSize {
         /// The shape.
         shape: DynShape,
@@ -90,7 +90,15 @@ pub enum Error {
         shape: DynShape,
     },
     /// Run-time sizes that do not fit a shape.
-    #[error("the sizes {sizes:?} do not fit the shape {shape}")]
+    ///
+    /// ```
+    /// use shapecast::{shape, Tensor};
+    /// let e = Tensor::<u8, shape![?, 3]>::from_vec_sized(&[2], vec![0; 6]).unwrap_err();
+    /// assert_eq!(e.to_string(), "1 size given for the rank-2 shape [?, 3]");
+    /// let e = Tensor::<u8, shape![?, 3]>::from_vec_sized(&[2, 4], vec![0; 8]).unwrap_err();
+    /// assert_eq!(e.to_string(), "the sizes [2, 4] do not fit the shape [?, 3]: axis 1 is 3, not 4");
+    /// ```
+    #[error("{}", sizes_mismatch(shape, sizes))]
     SizesMismatch {
         /// The shape.
         shape: DynShape,
@@ -523,6 +531,30 @@ pub enum Reason {
         /// The size the broadcast gives.
         out: Size,
     },
+}
+
+/// The message of [`Error::SizesMismatch`]: the count when it is wrong, else the first static
+/// size that differs.
+fn sizes_mismatch(shape: &DynShape, sizes: &[usize]) -> String {
+    if sizes.len() != shape.rank() {
+        let s = if sizes.len() == 1 { "size" } else { "sizes" };
+        return format!(
+            "{} {s} given for the rank-{} shape {shape}",
+            sizes.len(),
+            shape.rank()
+        );
+    }
+    let differs = shape
+        .axes()
+        .iter()
+        .zip(sizes)
+        .enumerate()
+        .find_map(|(k, (a, &n))| match a.size {
+            Size::Known(m) if m != n => Some(format!(": axis {k} is {m}, not {n}")),
+            _ => None,
+        })
+        .unwrap_or_default();
+    format!("the sizes {sizes:?} do not fit the shape {shape}{differs}")
 }
 
 fn where_(axis: usize, name: &Option<Name>) -> String {

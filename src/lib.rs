@@ -297,7 +297,7 @@ pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector,
 };
 pub use typed::rule::{self, RuleMarker};
-pub use typed::shape::Shape;
+pub use typed::shape::{SameRankAs, Shape};
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::statik::{Col, Row};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
@@ -476,6 +476,6 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
-    concat, stack, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
+    concat, stack, ArrayOf, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
     NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut,
 };

@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use super::typed::Tensor;
+use crate::typed::axis::Axis;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 
@@ -150,18 +151,72 @@ nested!(
     }
 );
 
-/// Whether nested-array dimensions are exactly a shape's sizes, all static.
-pub(crate) const fn dims_are(dims: &[usize], sizes: &[Option<usize>]) -> bool {
-    if dims.len() != sizes.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < dims.len() {
-        match sizes[i] {
-            Some(n) if n == dims[i] => {}
-            _ => return false,
-        }
-        i += 1;
-    }
-    true
+/// A static size equal to `N` (`S<N>`, whatever its digits' representation).
+#[doc(hidden)]
+pub trait SizeIs<const N: usize> {}
+impl<const N: usize, B> SizeIs<N> for crate::typed::size::S<N, B> {}
+
+/// Nested arrays of `T` whose dimensions are the static sizes of the shape `S`, outermost
+/// first: what [`Tensor::from_array`] takes. A bare `T` is an array of the shape `[]`.
+///
+/// ```
+/// use shapecast::{names, shape, ArrayOf};
+/// names!(H, W);
+/// fn elements<A: ArrayOf<u8, shape![H: 2, W: 3]>>(a: A) -> Vec<u8> { a.into_elements() }
+/// assert_eq!(elements([[1, 2, 3], [4, 5, 6]]), vec![1, 2, 3, 4, 5, 6]);
+/// ```
+///
+/// Any other nesting is a compile error naming the array and the shape:
+///
+/// ```compile_fail
+/// use shapecast::{shape, Tensor};
+/// let t = Tensor::<i32, shape![3, 2]>::from_array([[1, 2, 3], [4, 5, 6]]); // 2x3, not 3x2
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array of the shape `{S}`",
+    label = "the nested arrays' lengths must be the shape's sizes, outermost first",
+    note = "a size known only at run time cannot come from an array: use `from_vec_sized`"
+)]
+pub trait ArrayOf<T, S>: Sized {
+    /// The elements in row-major order.
+    fn into_elements(self) -> Vec<T>;
 }
+
+#[diagnostic::do_not_recommend]
+impl<T> ArrayOf<T, ()> for T {
+    fn into_elements(self) -> Vec<T> {
+        vec![self]
+    }
+}
+
+macro_rules! array_of {
+    ($depth:literal, $ty:ty, [$(($n:ident, $x:ident)),+]) => {
+        #[diagnostic::do_not_recommend]
+        impl<T, $(const $n: usize, $x: Axis),+> ArrayOf<T, ($($x,)+)> for $ty
+        where
+            $($x::Size: SizeIs<$n>),+
+        {
+            fn into_elements(self) -> Vec<T> {
+                <Self as NestedArray<T, Depth<$depth>>>::into_elements(self)
+            }
+        }
+    };
+}
+array_of!(1, [T; A], [(A, XA)]);
+array_of!(2, [[T; B]; A], [(A, XA), (B, XB)]);
+array_of!(3, [[[T; C]; B]; A], [(A, XA), (B, XB), (C, XC)]);
+array_of!(
+    4,
+    [[[[T; D]; C]; B]; A],
+    [(A, XA), (B, XB), (C, XC), (D, XD)]
+);
+array_of!(
+    5,
+    [[[[[T; E]; D]; C]; B]; A],
+    [(A, XA), (B, XB), (C, XC), (D, XD), (E, XE)]
+);
+array_of!(
+    6,
+    [[[[[[T; F]; E]; D]; C]; B]; A],
+    [(A, XA), (B, XB), (C, XC), (D, XD), (E, XE), (F, XF)]
+);

@@ -40,7 +40,7 @@ mod zip;
 
 pub use contract::{Contractible, Dot, DotWith};
 pub use dyn_tensor::DynTensor;
-pub use elements::{Depth, ElementOr, NestedArray, Scalar};
+pub use elements::{ArrayOf, Depth, ElementOr, NestedArray, Scalar};
 pub use raw::DotElement;
 pub use surgery::{concat, stack, Reshaped, StaticSize};
 pub use typed::Tensor;

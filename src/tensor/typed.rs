@@ -27,7 +27,7 @@ use crate::prelude::*;
 use core::fmt;
 
 use super::dyn_tensor::DynTensor;
-use super::elements::{dims_are, ElementOr, NestedArray};
+use super::elements::{ArrayOf, ElementOr};
 use super::kernel::row_major;
 use super::strided::{iab_offset, Operand};
 use crate::dynamic::shape::DynShape;
@@ -276,7 +276,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     }
 
     /// A tensor of a fully static shape from nested arrays, outermost axis first. The
-    /// array's dimensions must be `S`'s sizes; anything else does not compile.
+    /// array's dimensions must be `S`'s sizes ([`ArrayOf`](crate::ArrayOf)); anything else
+    /// is a compile error that `cargo check` reports.
     ///
     /// ```
     /// use shapecast::{names, shape, Tensor};
@@ -291,14 +292,12 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// use shapecast::{shape, Tensor};
     /// let t = Tensor::<i32, shape![3, 2]>::from_array([[1, 2, 3], [4, 5, 6]]); // 2x3, not 3x2
     /// ```
-    pub fn from_array<A: NestedArray<T, D>, D>(array: A) -> Self {
-        const {
-            assert!(
-                dims_are(A::DIMS, S::SIZES),
-                "from_array: the array's dimensions are not the shape's static sizes"
-            )
-        };
-        Self::from_parts(A::DIMS, array.into_elements())
+    pub fn from_array<A: ArrayOf<T, S>>(array: A) -> Self {
+        let mut sizes = S::Sizes::default();
+        for (n, known) in sizes.as_mut().iter_mut().zip(S::SIZES) {
+            *n = known.unwrap_or(0);
+        }
+        Self::from_parts(sizes.as_ref(), array.into_elements())
     }
 
     /// The elements in row-major order.

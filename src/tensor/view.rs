@@ -35,7 +35,7 @@ use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Bidirectional};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
-use crate::typed::shape::Shape;
+use crate::typed::shape::{SameRankAs, Shape};
 use crate::typed::storage::{Buffer, Storage};
 
 /// A borrowed, read-only view of `T`s with the type-level shape `S`, laid out by strides.
@@ -110,12 +110,6 @@ fn permutation<S: Shape, Target: Shape>(
     sizes: &[usize],
     strides: &[usize],
 ) -> Result<(Vec<usize>, Vec<usize>), Error> {
-    const {
-        assert!(
-            S::RANK == Target::RANK,
-            "align_to only reorders axes: the target must have the source's rank"
-        )
-    };
     let source = S::to_dyn().resolve(sizes)?;
     let target = Target::to_dyn();
     let refused = |out: Vec<usize>| Error::SizesMismatch {
@@ -333,7 +327,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// ```
     pub fn align_to<Target>(&self) -> Result<TensorView<'a, T, Target>, Error>
     where
-        Target: BroadcastsUnder<Assign, S>,
+        Target: BroadcastsUnder<Assign, S> + SameRankAs<S>,
     {
         let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
         Ok(TensorView::from_parts(self.data, sizes, strides))
@@ -546,7 +540,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// ```
     pub fn align_to<Target>(self) -> Result<TensorViewMut<'a, T, Target>, Error>
     where
-        Target: BroadcastsUnder<Assign, S>,
+        Target: BroadcastsUnder<Assign, S> + SameRankAs<S>,
     {
         let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
         Ok(TensorViewMut::from_parts(self.data, sizes, strides))
@@ -610,7 +604,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// ```
     pub fn align_to<Target>(&self) -> Result<TensorView<'_, T, Target>, Error>
     where
-        Target: BroadcastsUnder<Assign, S>,
+        Target: BroadcastsUnder<Assign, S> + SameRankAs<S>,
     {
         self.view().align_to::<Target>()
     }

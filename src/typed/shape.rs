@@ -79,6 +79,32 @@ pub trait Shape: Sealed {
     }
 }
 
+/// `Self` has the rank of `S`: what [`align_to`](crate::TensorView::align_to) asks of its
+/// target, which reorders axes and never adds or removes one.
+///
+/// ```
+/// use shapecast::{names, shape, SameRankAs};
+/// names!(H, W);
+/// fn reorder<T: SameRankAs<shape![H, W]>>() {}
+/// reorder::<shape![W, H]>();
+/// ```
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, SameRankAs};
+/// names!(H, W, C);
+/// fn reorder<T: SameRankAs<shape![H, W]>>() {}
+/// reorder::<shape![W, H, C]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not have the rank of `{S}`: `align_to` only reorders axes",
+    label = "a different rank",
+    note = "to change the rank use `insert_axis`, `select`, `split_axis` or `merge_axes`"
+)]
+pub trait SameRankAs<S> {}
+
+#[diagnostic::do_not_recommend]
+impl<S: Shape, T: Shape<Sizes = S::Sizes>> SameRankAs<S> for T {}
+
 /// Whether no name occurs twice (compared as strings, in a const context).
 const fn distinct(names: &[Option<&str>]) -> bool {
     let mut i = 0;
