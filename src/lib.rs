@@ -221,25 +221,19 @@
 //!
 //! A mismatch is one error at the expression, naming both shapes as types and the rule, and
 //! a note naming the pair at fault. `S<N>` is a static size, `Dyn` is `?`, `H<S<N>>` is an
-//! axis named `H`; `LhsAxis<I, X>` is axis `I` of the left shape. For `[3, 4] + [5]`:
+//! axis named `H`; `LhsAxis<I, X>` is axis `I` of the left shape. For `[3, 4]` with `[5]`,
+//! exactly as the compiler prints it (this text is the crate's `ui-tests/named_size.stderr`):
 //!
 //! ```text
-//! error[E0277]: cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the `shapecast::rule::Named` rule
-//!  --> src/main.rs:6:16
-//!   |
-//! 6 |     let _ = &a + &b;
-//!   |                ^ `(S<3>, S<4>)` and `(S<5>,)` do not broadcast under the `shapecast::rule::Named` rule
-//!   |
-//!   = note: at fault: `SizesDiffer<LhsAxis<1, S<4>>, RhsAxis<0, S<5>>>`
+#![doc = include_str!("../ui-tests/named_size.stderr")]
 //! ```
 //!
-//! That is: axis 1 of the left shape (size 4) faces axis 0 of the right (size 5). With names
-//! and run-time sizes, `a * b` for `a: [?, H]` and `b: [?, W]`:
+//! That is: axis 1 of the left shape (size 4) faces axis 0 of the right (size 5); the `help`
+//! line names the same pair as the trait the refusal does not satisfy. With names and
+//! run-time sizes, `a * b` for `a: [?, H]` and `b: [?, W]` (`ui-tests/tensor_mul_names.stderr`):
 //!
 //! ```text
-//! error[E0277]: cannot broadcast `(Dyn, H)` with `(Dyn, W)` under the `shapecast::rule::Named` rule
-//!   = note: at fault: `NamesDiffer<LhsAxis<1, H>, RhsAxis<1, W>>`
-//!   = note: a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both
+#![doc = include_str!("../ui-tests/tensor_mul_names.stderr")]
 //! ```
 //!
 //! Every rejected case in the crate's `ui-tests/` directory is such a message, kept as the
@@ -298,6 +292,12 @@ pub use typed::reduce::{
 };
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::{SameRankAs, Shape};
+// The traits a refusal's verdict fails to implement, re-exported here so that a compile error
+// names them by their short path rather than `shapecast::typed::...`.
+#[doc(hidden)]
+pub use typed::contract::{ContractVerdict, MatMulVerdict};
+#[doc(hidden)]
+pub use typed::reduce::ReduceVerdict;
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::statik::{Col, Row};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
@@ -306,6 +306,13 @@ pub use typed::surgery::{
     Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackUnder,
     Unnamed,
 };
+#[doc(hidden)]
+pub use typed::surgery::{
+    ConcatVerdict, InsertVerdict, RenameVerdict, ReshapeVerdict, SliceVerdict, StackVerdict,
+    TakeVerdict,
+};
+#[doc(hidden)]
+pub use typed::verdict::Verdict;
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```

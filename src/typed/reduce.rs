@@ -354,7 +354,7 @@ impl<S, A, R: FromRev, K: FromRev, Z: Cond> ReduceVerdict<S, A> for Lists<R, K, 
 
 type Walked<S, A> = <<S as Shape>::Rev as Walk<<A as Selector>::List>>::Out;
 type Checked<S, A> = <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out;
-type Verdict<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as Bare>::Out;
+type Judged<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as Bare>::Out;
 
 /// The refusal itself (so a diagnostic names `NoSuchAxis<W>`, not its wrapper); a success
 /// stays.
@@ -409,11 +409,11 @@ where
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
     <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
-    Verdict<S, A>: ReduceVerdict<S, A>,
+    Judged<S, A>: ReduceVerdict<S, A>,
 {
-    type Output = <Verdict<S, A> as ReduceVerdict<S, A>>::Reduced;
-    type Kept = <Verdict<S, A> as ReduceVerdict<S, A>>::Kept;
-    type HasZero = <<Verdict<S, A> as ReduceVerdict<S, A>>::HasZero as Cond>::If<
+    type Output = <Judged<S, A> as ReduceVerdict<S, A>>::Reduced;
+    type Kept = <Judged<S, A> as ReduceVerdict<S, A>>::Kept;
+    type HasZero = <<Judged<S, A> as ReduceVerdict<S, A>>::HasZero as Cond>::If<
         crate::StaticallyEmpty,
         NotEmpty,
     >;
@@ -480,9 +480,9 @@ where
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
     <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
-    Verdict<S, A>: ReduceAccepted,
+    Judged<S, A>: ReduceAccepted,
 {
-    const VALUE: bool = <Verdict<S, A> as ReduceAccepted>::VALUE;
+    const VALUE: bool = <Judged<S, A> as ReduceAccepted>::VALUE;
 }
 
 /// Whether a verdict is a success.

@@ -119,7 +119,7 @@ impl<E> Bare for Fail<E> {
 }
 
 /// The whole verdict of an operation: checks, then the output.
-type Verdict<Checks, Rev> = <AndThen<Checks, Done<Rev>> as Bare>::Out;
+type Judged<Checks, Rev> = <AndThen<Checks, Done<Rev>> as Bare>::Out;
 
 // ---------------------------------------------------------------------------------------
 // Sizes as typenum numbers, for the checks.
@@ -429,10 +429,10 @@ where
     FoundIn<A, S::Rev>: Then<<RenamedRev<S, A, B> as Distinct>::Out>,
     RenameChecks<S, A, B>: Then<Done<RenamedRev<S, A, B>>>,
     AndThen<RenameChecks<S, A, B>, Done<RenamedRev<S, A, B>>>: Bare,
-    Verdict<RenameChecks<S, A, B>, RenamedRev<S, A, B>>: RenameVerdict<S, A, B>,
+    Judged<RenameChecks<S, A, B>, RenamedRev<S, A, B>>: RenameVerdict<S, A, B>,
 {
     type Output =
-        <Verdict<RenameChecks<S, A, B>, RenamedRev<S, A, B>> as RenameVerdict<S, A, B>>::Out;
+        <Judged<RenameChecks<S, A, B>, RenamedRev<S, A, B>> as RenameVerdict<S, A, B>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
@@ -509,9 +509,9 @@ where
     A: Finds<S::Rev>,
     FoundIn<A, S::Rev>: Then<Done<Replaced<S, A, Removed>>>,
     AndThen<FoundIn<A, S::Rev>, Done<Replaced<S, A, Removed>>>: Bare,
-    Verdict<FoundIn<A, S::Rev>, Replaced<S, A, Removed>>: TakeVerdict<S, A>,
+    Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>>: TakeVerdict<S, A>,
 {
-    type Output = <Verdict<FoundIn<A, S::Rev>, Replaced<S, A, Removed>> as TakeVerdict<S, A>>::Out;
+    type Output = <Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>> as TakeVerdict<S, A>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
@@ -574,10 +574,10 @@ where
     FoundIn<A, S::Rev>: Then<Window<S, A, Z>>,
     SliceChecks<S, A, Z>: Then<Done<Replaced<S, A, Resized<Z>>>>,
     AndThen<SliceChecks<S, A, Z>, Done<Replaced<S, A, Resized<Z>>>>: Bare,
-    Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: SliceVerdict<S, A, Z>,
+    Judged<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: SliceVerdict<S, A, Z>,
 {
     type Output =
-        <Verdict<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>> as SliceVerdict<S, A, Z>>::Out;
+        <Judged<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>> as SliceVerdict<S, A, Z>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
@@ -695,9 +695,9 @@ where
         Then<<Inserted<S, K, N> as Distinct>::Out>,
     InsertChecks<S, K, N>: Then<Done<Inserted<S, K, N>>>,
     AndThen<InsertChecks<S, K, N>, Done<Inserted<S, K, N>>>: Bare,
-    Verdict<InsertChecks<S, K, N>, Inserted<S, K, N>>: InsertVerdict<S, N>,
+    Judged<InsertChecks<S, K, N>, Inserted<S, K, N>>: InsertVerdict<S, N>,
 {
-    type Output = <Verdict<InsertChecks<S, K, N>, Inserted<S, K, N>> as InsertVerdict<S, N>>::Out;
+    type Output = <Judged<InsertChecks<S, K, N>, Inserted<S, K, N>> as InsertVerdict<S, N>>::Out;
 }
 
 /// `S` with a size-1 axis named `N` (or [`Unnamed`]) at position `K` (rule book §18).
@@ -782,9 +782,9 @@ where
     AndThen<FoundIn<A, S::Rev>, SplitFits<S, A, P>>: Then<<SplitRev<S, A, P> as Distinct>::Out>,
     SplitChecks<S, A, P>: Then<Done<SplitRev<S, A, P>>>,
     AndThen<SplitChecks<S, A, P>, Done<SplitRev<S, A, P>>>: Bare,
-    Verdict<SplitChecks<S, A, P>, SplitRev<S, A, P>>: ReshapeVerdict<S, A>,
+    Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>>: ReshapeVerdict<S, A>,
 {
-    type Output = <Verdict<SplitChecks<S, A, P>, SplitRev<S, A, P>> as ReshapeVerdict<S, A>>::Out;
+    type Output = <Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>> as ReshapeVerdict<S, A>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
@@ -980,9 +980,9 @@ where
     >: Then<<MergedRev<S, L, N> as Distinct>::Out>,
     MergeChecks<S, L, N>: Then<Done<MergedRev<S, L, N>>>,
     AndThen<MergeChecks<S, L, N>, Done<MergedRev<S, L, N>>>: Bare,
-    Verdict<MergeChecks<S, L, N>, MergedRev<S, L, N>>: ReshapeVerdict<S, L>,
+    Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>>: ReshapeVerdict<S, L>,
 {
-    type Output = <Verdict<MergeChecks<S, L, N>, MergedRev<S, L, N>> as ReshapeVerdict<S, L>>::Out;
+    type Output = <Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>> as ReshapeVerdict<S, L>>::Out;
     const AT: usize = <S::Rev as PositionOf<<SelList<L> as Head>::First>>::AT;
     const COUNT: usize = L::COUNT;
 }
@@ -1198,10 +1198,10 @@ where
         Then<<ConcatOutcome<S1, A, S2> as Walked>::Checks>,
     ConcatChecks<S1, A, S2>: Then<Done<ConcatRev<S1, A, S2>>>,
     AndThen<ConcatChecks<S1, A, S2>, Done<ConcatRev<S1, A, S2>>>: Bare,
-    Verdict<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>>: ConcatVerdict<S1, S2, A>,
+    Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>>: ConcatVerdict<S1, S2, A>,
 {
     type Output =
-        <Verdict<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>> as ConcatVerdict<S1, S2, A>>::Out;
+        <Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>> as ConcatVerdict<S1, S2, A>>::Out;
     const AT: usize = <S1::Rev as PositionOf<A>>::AT;
 }
 
@@ -1258,10 +1258,10 @@ where
     StackedRev<S, N>: Distinct,
     <StackedRev<S, N> as Distinct>::Out: Then<Done<StackedRev<S, N>>>,
     AndThen<<StackedRev<S, N> as Distinct>::Out, Done<StackedRev<S, N>>>: Bare,
-    Verdict<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>>: StackVerdict<S, N>,
+    Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>>: StackVerdict<S, N>,
 {
     type Output =
-        <Verdict<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>> as StackVerdict<S, N>>::Out;
+        <Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>> as StackVerdict<S, N>>::Out;
 }
 
 /// `S` under a new leading axis `N` of size `?` (rule book §18).
