@@ -350,7 +350,9 @@ pub struct RhsAxis<const J: usize, X>(core::marker::PhantomData<X>);
 /// ```
 pub struct SizesDiffer<L, R>(core::marker::PhantomData<(L, R)>);
 
-/// The pair's axes carry two different names.
+/// The pair's axes carry two different names, or (assignment, rule book §10) a name the
+/// destination's axis lacks. Usually a named axis with no namesake on the other side took the
+/// axis it meets; `rule::Outer` keeps both names, and renaming one side aligns them.
 ///
 /// ```compile_fail
 /// use shapecast::{names, shape, Broadcast};

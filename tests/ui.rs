@@ -28,3 +28,16 @@ fn stderr_files_are_short_and_free_of_typenum() {
     }
     assert!(count >= 25, "only {count} rejected cases");
 }
+
+/// The README quotes a compile error as the compiler prints it: the text of
+/// `ui-tests/named_size.stderr`, verbatim (the crate guide includes its files directly).
+#[test]
+fn the_readme_quotes_a_real_stderr() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let stderr = std::fs::read_to_string(root.join("ui-tests/named_size.stderr")).unwrap();
+    assert!(
+        readme.contains(stderr.trim_end()),
+        "README.md no longer quotes ui-tests/named_size.stderr verbatim"
+    );
+}

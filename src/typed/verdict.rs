@@ -25,8 +25,7 @@ use crate::{
     message = "cannot broadcast `{A}` with `{B}` under the `{R}` rule",
     label = "`{A}` and `{B}` do not broadcast under the `{R}` rule",
     note = "at fault: `{Self}`",
-    note = "`LhsAxis<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)",
-    note = "a named axis with no namesake needs a free unnamed axis to face; `rule::Outer` keeps both"
+    note = "`LhsAxis<I, X>`: axis I of the left shape, of type X (`S<N>`: size N; `Dyn`: `?`; `H<S<N>>`: named H)"
 )]
 pub trait Verdict<R, A, B> {
     /// The output shape.
