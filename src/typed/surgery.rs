@@ -32,7 +32,7 @@ use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, Sum, ToUInt, UInt, UTer
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
 use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats};
-use super::name::{NameKind, SameName};
+use super::name::{Anon, NameKind, Named, SameName};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
@@ -1028,21 +1028,48 @@ impl<const I: usize, X> PartnerIn<I, X> for () {
     type Out = Missing;
 }
 type IsNamed<X> = <<X as Axis>::Name as NameKind>::IsNamed;
-type Meets<const I: usize, X, const J: usize, Y> = Or<
-    And<IsNamed<X>, <<X as Axis>::Name as SameName<<Y as Axis>::Name>>::Out>,
-    And<Not<IsNamed<X>>, And<<U<I> as IsEqual<U<J>>>::Output, Not<IsNamed<Y>>>>,
->;
-impl<const I: usize, X: Axis, const J: usize, Y: Axis, Ys: PartnerIn<I, X>> PartnerIn<I, X>
-    for (At<J, Y>, Ys)
+
+/// Whether axis `J`, `Y`, of the other shape is the partner of an axis `I` whose name kind is
+/// `Self`: the namesake for a name; for no name, the unnamed axis at the same position. Only
+/// the comparison the kind needs is computed.
+#[doc(hidden)]
+pub trait MeetsAt<const I: usize, const J: usize, Y> {
+    type Out: Cond;
+}
+impl<N, const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Named<N>
+where
+    Named<N>: SameName<Y::Name>,
+{
+    type Out = <Named<N> as SameName<Y::Name>>::Out;
+}
+impl<const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Anon
 where
     Const<I>: ToUInt,
     Const<J>: ToUInt,
     U<I>: IsEqual<U<J>>,
     <U<I> as IsEqual<U<J>>>::Output: Cond,
-    X::Name: SameName<Y::Name>,
-    Meets<I, X, J, Y>: Cond,
 {
-    type Out = <Meets<I, X, J, Y> as Cond>::If<Partner<Y::Size>, Ys::Out>;
+    type Out = And<<U<I> as IsEqual<U<J>>>::Output, Not<IsNamed<Y>>>;
+}
+
+/// Stops at the partner, or looks further (lazily: only the branch taken is computed).
+#[doc(hidden)]
+pub trait PartnerStep<const I: usize, X, Y, Ys> {
+    type Out;
+}
+impl<const I: usize, X, Y: Axis, Ys> PartnerStep<I, X, Y, Ys> for B1 {
+    type Out = Partner<Y::Size>;
+}
+impl<const I: usize, X, Y, Ys: PartnerIn<I, X>> PartnerStep<I, X, Y, Ys> for B0 {
+    type Out = Ys::Out;
+}
+
+impl<const I: usize, X: Axis, const J: usize, Y: Axis, Ys> PartnerIn<I, X> for (At<J, Y>, Ys)
+where
+    X::Name: MeetsAt<I, J, Y>,
+    <X::Name as MeetsAt<I, J, Y>>::Out: PartnerStep<I, X, Y, Ys>,
+{
+    type Out = <<X::Name as MeetsAt<I, J, Y>>::Out as PartnerStep<I, X, Y, Ys>>::Out;
 }
 
 /// One axis `X` of the first operand with its partner `P` in the second: the output axis or
