@@ -20,7 +20,7 @@ pub(crate) struct StaticLayout {
 
 /// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass
 /// static shapes).
-const fn known(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
+pub(crate) const fn known(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
     let mut out = [1; MAX_TYPED_RANK];
     let mut i = 0;
     while i < sizes.len() && i < MAX_TYPED_RANK {

@@ -9,7 +9,7 @@ use crate::prelude::*;
 
 use super::kernel::{Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
 use super::reduce::runs;
-use super::static_kernel::{zip_static, StaticLayout};
+use super::static_kernel::{known, zip_static, StaticLayout};
 use super::strided::zip_operands;
 use super::typed::Tensor;
 use crate::dynamic::plan::{pair_size, SizePolicy, StaticPlan};
@@ -68,7 +68,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
                 });
             }
             return Ok(Tensor::from_parts(
-                &const { static_sizes(O::SIZES) }[..O::RANK],
+                &const { known(O::SIZES) }[..O::RANK],
                 data,
             ));
         }
@@ -333,20 +333,6 @@ const fn inline_static(sizes: &[Option<usize>]) -> bool {
         i += 1;
     }
     count <= INLINE_MAX
-}
-
-/// The sizes of a shape whose sizes are all static, on the stack (the first `sizes.len()`).
-const fn static_sizes(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
-    let mut out = [1; MAX_TYPED_RANK];
-    let mut i = 0;
-    while i < sizes.len() && i < MAX_TYPED_RANK {
-        out[i] = match sizes[i] {
-            Some(n) => n,
-            None => 1,
-        };
-        i += 1;
-    }
-    out
 }
 
 /// The compile-time layout of `O = f(S, B)` by the plan of `P`.

@@ -35,7 +35,7 @@ use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats};
 use super::name::{Anon, NameKind, Named, SameName};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
-use super::size::{AxisSize, Dyn, S};
+use super::size::{AxisSize, Dyn, SameSize, S};
 use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, RepeatedName, SizesDiffer, WrongSize};
 
 /// No name, where an operation names an axis: `insert_axis::<0, Unnamed>()`,
@@ -154,21 +154,17 @@ impl SameBits<()> for UTerm {
 impl<V, B> SameBits<()> for UInt<V, B> {
     type Out = B1;
 }
-impl SameBits<UTerm> for UTerm {
-    type Out = B1;
-}
-impl<V, B> SameBits<UInt<V, B>> for UTerm {
-    type Out = B0;
-}
-impl<V, B> SameBits<UTerm> for UInt<V, B> {
-    type Out = B0;
-}
-impl<V, B, V2, B2> SameBits<UInt<V2, B2>> for UInt<V, B>
+impl<P> SameBits<P> for UTerm
 where
-    UInt<V, B>: IsEqual<UInt<V2, B2>>,
-    <UInt<V, B> as IsEqual<UInt<V2, B2>>>::Output: Cond,
+    UTerm: SameSize<P>,
 {
-    type Out = <UInt<V, B> as IsEqual<UInt<V2, B2>>>::Output;
+    type Out = <UTerm as SameSize<P>>::Out;
+}
+impl<V, B, P> SameBits<P> for UInt<V, B>
+where
+    UInt<V, B>: SameSize<P>,
+{
+    type Out = <UInt<V, B> as SameSize<P>>::Out;
 }
 
 /// Whether this size's bits are at most `P`'s; true when either is `?` (bits `()`).
