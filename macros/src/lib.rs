@@ -79,10 +79,14 @@ impl Parse for ShapeSpec {
 }
 
 mod max_rank;
-use max_rank::MAX_TYPE_RANK;
+use max_rank::{MAX_TYPE_RANK, SIZE_TABLE_MAX};
 
-/// Whether typenum's `Const<N>: ToUInt` covers `n`: 0..=1024, 2^k, 2^k - 1 and 10^k.
+/// Whether the crate's size table names `S<n>` alone: every size up to `SIZE_TABLE_MAX`, and
+/// typenum's 2^k, 2^k - 1 and 10^k beyond it.
 fn in_typenum_table(n: usize) -> bool {
+    if n <= SIZE_TABLE_MAX {
+        return true;
+    }
     let n = n as u128;
     n <= 1024 || (n & (n + 1)) == 0 || (n & (n - 1)) == 0 || {
         let mut p: u128 = 1;

@@ -67,6 +67,8 @@ pub mod rule;
 pub mod sealed;
 pub mod shape;
 pub mod size;
+#[doc(hidden)]
+pub mod sizes;
 pub mod statik;
 pub mod storage;
 pub mod strict;
