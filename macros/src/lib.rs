@@ -97,7 +97,7 @@ fn in_typenum_table(n: usize) -> bool {
     }
 }
 
-/// The size type for a literal: `S<N>`, or `S<N, bits>` beyond typenum's table.
+/// The size type for a literal: `S<N>`, or `S<N, bits>` beyond the crate's size table.
 fn size_type(lit: Option<&LitInt>) -> TokenStream2 {
     let Some(lit) = lit else {
         return quote!(::shapecast::Dyn);

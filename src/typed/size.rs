@@ -44,7 +44,7 @@ pub struct S<const N: usize, Bits = Table>(PhantomData<Bits>);
 /// ```
 pub struct Dyn;
 
-/// Marker: the binary digits of `S<N>` come from typenum's table.
+/// Marker: the binary digits of `S<N>` come from the size table (`typed::sizes`).
 #[doc(hidden)]
 pub struct Table;
 
