@@ -19,7 +19,7 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::list::{At, Found, FromRev, Missing, Ok, RepeatVerdict, Repeats, Unwrap};
+use super::list::{At, Found, FromRev, Missing, Ok, RepeatVerdict, Repeats, Untag, Unwrap};
 use super::pair::NamePick;
 use super::reduce::{AllFound, Fine, Lists, Outcome, Picks, Refused, Selector, Walk};
 use super::rule::Compute;
@@ -278,18 +278,6 @@ impl<K> RhsParts for (K, ()) {
 }
 impl<N, K, Rest> RhsParts for (N, (K, Rest)) {
     type Out = Parts<Rest, Present<N>, K>;
-}
-
-/// A tagged list without its tags (still last first).
-#[doc(hidden)]
-pub trait Untag {
-    type Out;
-}
-impl Untag for () {
-    type Out = ();
-}
-impl<const I: usize, X, Rest: Untag> Untag for (At<I, X>, Rest) {
-    type Out = (X, Rest::Out);
 }
 
 /// The `K` pair of a matmul: a name conflict (both named, differently) before a size conflict

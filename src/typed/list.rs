@@ -295,6 +295,18 @@ impl<X, Xs> IsEmpty for (X, Xs) {
 /// Whether two lists have the same length.
 pub type SameLen<A, B> = super::bits::And<<A as NotShorter<B>>::Out, <B as NotShorter<A>>::Out>;
 
+/// A tagged list without its tags (still last first).
+pub trait Untag {
+    /// The plain list.
+    type Out;
+}
+impl Untag for () {
+    type Out = ();
+}
+impl<const I: usize, X, Rest: Untag> Untag for (At<I, X>, Rest) {
+    type Out = (X, Rest::Out);
+}
+
 /// A list reversed onto an accumulator: `(X, Xs)` onto `Acc` is `Xs` onto `(X, Acc)`.
 pub trait ReverseOnto<Acc> {
     /// The reversed list followed by `Acc`.

@@ -31,7 +31,7 @@ use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, Sum, ToUInt, UInt, UTer
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats};
+use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats, Untag};
 use super::name::{Anon, NameKind, Named, SameName};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
@@ -274,18 +274,6 @@ where
 {
     type Out =
         <<Sel as Picks<At<I, X>>>::Out as Cond>::If<<R::Rev as Append<Xs::Out>>::Out, (X, Xs::Out)>;
-}
-
-/// The tagged list without its tags.
-#[doc(hidden)]
-pub trait Untag {
-    type Out;
-}
-impl Untag for () {
-    type Out = ();
-}
-impl<const I: usize, X, Xs: Untag> Untag for (At<I, X>, Xs) {
-    type Out = (X, Xs::Out);
 }
 
 /// The position of the axis `Sel` picks (`usize::MAX` when none does).
