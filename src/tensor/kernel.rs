@@ -227,11 +227,20 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     };
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
     let rank = outer.len();
-    let mut index = [0usize; N];
-    let mut at = [0usize; 2];
     // Each run writes its slots of the spare capacity, in order; the length is set once they
     // are all written (a panicking `f` leaves `out` empty, its written elements leaked).
     let spare = &mut out.spare_capacity_mut()[..total];
+    if rank == 1 {
+        // Two merged axes, the most common layout of a broadcast (a row or a column
+        // repeated): a plain loop over the outer one, without the general index walk.
+        for (i, slots) in spare.chunks_exact_mut(n).enumerate() {
+            inner(n, (a, i * ma[0], ia), (b, i * mb[0], ib), slots, &f);
+        }
+        raw::set_len_written(out, total, total);
+        return Ok(());
+    }
+    let mut index = [0usize; N];
+    let mut at = [0usize; 2];
     let mut written = 0;
     loop {
         inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[written..], &f);
