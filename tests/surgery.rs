@@ -237,3 +237,29 @@ proptest! {
         prop_assert_eq!(d.merge_axes(&[pos(1), pos(2)], None).unwrap().sizes().to_vec(), v.sizes().to_vec());
     }
 }
+
+#[test]
+fn writable_select_and_slice_write_in_place() {
+    let mut img =
+        Tensor::<i64, shape![N, C: 3, H: 2]>::from_vec_sized(&[2, 3, 2], vec![1; 12]).unwrap();
+    // Zero the second channel of every image, then the first row of the third.
+    img.view_mut().select::<C>(1).unwrap().fill(0);
+    img.view_mut()
+        .select::<C>(2)
+        .unwrap()
+        .slice::<H>(..1)
+        .unwrap()
+        .fill(5);
+    let want: Vec<i64> = (0..12)
+        .map(|k| match (k / 2 % 3, k % 2) {
+            (1, _) => 0,
+            (2, 0) => 5,
+            _ => 1,
+        })
+        .collect();
+    assert_eq!(img.data(), &want[..]);
+    // An empty axis elsewhere: nothing to write, no panic.
+    let mut e = Tensor::<i64, shape![N, C: 3]>::from_vec_sized(&[0, 3], vec![]).unwrap();
+    e.view_mut().select::<C>(2).unwrap().fill(9);
+    assert!(e.view_mut().select::<C>(3).is_err());
+}

@@ -7,7 +7,7 @@
 //! | operation | `Tensor` | `TensorView` | `DynTensor` |
 //! |---|---|---|---|
 //! | `rename`, `insert_axis` | no copy (the buffer moves) | no copy | no copy |
-//! | `select`, `slice`, `slice_to`, `split_axis` | a view | a view | a copy |
+//! | `select`, `slice`, `slice_to`, `split_axis` | a view | a view (`select` and `slice` on a `TensorViewMut` too, for writing) | a copy |
 //! | `merge_axes` | a view | a view when the merged axes are contiguous in memory, else a copy ([`Reshaped`]) | no copy |
 //! | `concat`, `stack` | a new tensor | a new tensor | a new tensor |
 //!
@@ -30,7 +30,7 @@ use core::ops::{Bound, Range, RangeBounds};
 use super::dyn_tensor::DynTensor;
 use super::strided::Offsets;
 use super::typed::Tensor;
-use super::view::TensorView;
+use super::view::{TensorView, TensorViewMut};
 use crate::dynamic::reduce::AxisSelector;
 use crate::dynamic::shape::{DynShape, Name, Size};
 use crate::dynamic::surgery as rt;
@@ -536,6 +536,96 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         let data = self.data_slice();
         let (sizes, strides) = (self.sizes().to_vec(), self.strides().to_vec());
         (data, sizes, strides)
+    }
+}
+
+impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
+    /// Index `i` of the axis `A` picks, as a writable view without that axis (see
+    /// [`TensorView::select`]): what writes one channel in place.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(CHANNEL, H);
+    /// let mut t = Tensor::<i32, shape![CHANNEL: 3, H: 2]>::full(1)?;
+    /// t.view_mut().select::<CHANNEL>(1)?.fill(0);
+    /// assert_eq!(t.data(), &[1, 1, 0, 0, 1, 1]);
+    /// assert!(t.view_mut().select::<CHANNEL>(3).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn select<A>(self, i: usize) -> Result<TensorViewMut<'a, T, Select<Sh, A>>, Error>
+    where
+        Sh: SelectAxis<A>,
+        A: OneAxis,
+    {
+        let k = <Sh as SelectAxis<A>>::AT;
+        if i >= self.sizes()[k] {
+            return Err(Error::Surgery {
+                op: format!(
+                    "select index {i} along {} of {}",
+                    show::<A>(),
+                    self.view().shape_dyn()
+                ),
+                reason: format!("axis {k} has size {}", self.sizes()[k]),
+            });
+        }
+        let (data, mut sizes, mut strides) = self.into_parts();
+        let offset = i * strides[k];
+        sizes.remove(k);
+        strides.remove(k);
+        // A view with an axis of size 0 writes nothing; its offset may lie past the data.
+        let data = if offset <= data.len() {
+            &mut data[offset..]
+        } else {
+            &mut []
+        };
+        Ok(TensorViewMut::from_parts(data, sizes, strides))
+    }
+
+    /// The window `range` of the axis `A` picks, as a writable view (see
+    /// [`TensorView::slice`]).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(T);
+    /// let mut t = Tensor::<i32, shape![T: 5]>::full(0)?;
+    /// t.view_mut().slice::<T>(1..3)?.fill(7);
+    /// assert_eq!(t.data(), &[0, 7, 7, 0, 0]);
+    /// assert!(t.view_mut().slice::<T>(4..6).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn slice<A>(
+        self,
+        range: impl RangeBounds<usize>,
+    ) -> Result<TensorViewMut<'a, T, Slice<Sh, A>>, Error>
+    where
+        Sh: SliceAxis<A, crate::Dyn>,
+        A: OneAxis,
+    {
+        let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+        let Some(r) = bounds(&range, self.sizes()[k]) else {
+            return Err(Error::Surgery {
+                op: format!(
+                    "slice {} of {} to {}",
+                    show::<A>(),
+                    self.view().shape_dyn(),
+                    shown(&range)
+                ),
+                reason: format!("axis {k} has size {}", self.sizes()[k]),
+            });
+        };
+        let (data, mut sizes, strides) = self.into_parts();
+        let offset = if r.is_empty() {
+            0
+        } else {
+            r.start * strides[k]
+        };
+        sizes[k] = r.len();
+        let data = if offset <= data.len() {
+            &mut data[offset..]
+        } else {
+            &mut []
+        };
+        Ok(TensorViewMut::from_parts(data, sizes, strides))
     }
 }
 

@@ -404,6 +404,11 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         }
     }
 
+    /// The view's data, sizes and strides.
+    pub(crate) fn into_parts(self) -> (&'a mut [T], Vec<usize>, Vec<usize>) {
+        (self.data, self.sizes, self.strides)
+    }
+
     /// A writable view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
         Self::from_parts(data, sizes.to_vec(), row_major(sizes))
