@@ -218,6 +218,71 @@ fn part_sizes(op: &str, parts: &[Option<usize>], n: usize) -> Result<Vec<usize>,
     Ok(parts.iter().map(|p| p.unwrap_or(fill)).collect())
 }
 
+/// A strided layout: the offset of its first element, its sizes and its strides.
+type Layout = (usize, Vec<usize>, Vec<usize>);
+
+/// Index `i` of axis `k` of a layout, the axis removed; or the refusal. `what` gives the
+/// selector and the shape as the message names them (only on the error path).
+fn pick_layout(
+    (sizes, strides): (&[usize], &[usize]),
+    k: usize,
+    i: usize,
+    what: impl FnOnce() -> (String, DynShape),
+) -> Result<Layout, Error> {
+    if i >= sizes[k] {
+        let (sel, shape) = what();
+        return Err(Error::Surgery {
+            op: format!("select index {i} along {sel} of {shape}"),
+            reason: format!("axis {k} has size {}", sizes[k]),
+        });
+    }
+    let (mut sizes, mut strides) = (sizes.to_vec(), strides.to_vec());
+    let offset = i * strides[k];
+    sizes.remove(k);
+    strides.remove(k);
+    Ok((offset, sizes, strides))
+}
+
+/// The window `range` of axis `k` of a layout; or the refusal (`what` as for
+/// [`pick_layout`]).
+fn window_layout(
+    (sizes, strides): (&[usize], &[usize]),
+    k: usize,
+    range: &impl RangeBounds<usize>,
+    what: impl FnOnce() -> (String, DynShape),
+) -> Result<Layout, Error> {
+    let Some(r) = bounds(range, sizes[k]) else {
+        let (sel, shape) = what();
+        return Err(Error::Surgery {
+            op: format!("slice {sel} of {shape} to {}", shown(range)),
+            reason: format!("axis {k} has size {}", sizes[k]),
+        });
+    };
+    let offset = if r.is_empty() {
+        0
+    } else {
+        r.start * strides[k]
+    };
+    let mut sizes = sizes.to_vec();
+    sizes[k] = r.len();
+    Ok((offset, sizes, strides.to_vec()))
+}
+
+/// The data from `offset` on; empty when the offset lies past it, which only a view with an
+/// axis of size 0 (reading or writing nothing) can ask.
+fn from_offset<T>(data: &[T], offset: usize) -> &[T] {
+    data.get(offset..).unwrap_or(&[])
+}
+
+/// [`from_offset`] for writing.
+fn from_offset_mut<T>(data: &mut [T], offset: usize) -> &mut [T] {
+    if offset <= data.len() {
+        &mut data[offset..]
+    } else {
+        &mut []
+    }
+}
+
 /// Whether axes `range` of a layout walk memory with one stride (each stride is the next
 /// one's times its size; axes of size 1 do not count).
 fn mergeable(sizes: &[usize], strides: &[usize], range: Range<usize>) -> bool {
@@ -284,23 +349,10 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         A: OneAxis,
     {
         let k = <Sh as SelectAxis<A>>::AT;
-        if i >= self.sizes()[k] {
-            return Err(Error::Surgery {
-                op: format!(
-                    "select index {i} along {} of {}",
-                    show::<A>(),
-                    self.shape_dyn()
-                ),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        }
-        let (data, mut sizes, mut strides) = self.clone().into_parts();
-        let offset = i * strides[k];
-        sizes.remove(k);
-        strides.remove(k);
-        // A view with an axis of size 0 reads nothing; its offset may lie past the data.
+        let what = || (show::<A>(), self.shape_dyn());
+        let (offset, sizes, strides) = pick_layout((self.sizes(), self.strides()), k, i, what)?;
         Ok(TensorView::from_parts(
-            data.get(offset..).unwrap_or(&[]),
+            from_offset(self.data_slice(), offset),
             sizes,
             strides,
         ))
@@ -362,27 +414,11 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         k: usize,
         range: &impl RangeBounds<usize>,
     ) -> Result<TensorView<'a, T, Out>, Error> {
-        let Some(r) = bounds(range, self.sizes()[k]) else {
-            return Err(Error::Surgery {
-                op: format!(
-                    "slice {} of {} to {}",
-                    show::<A>(),
-                    self.shape_dyn(),
-                    shown(range)
-                ),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        };
-        let (data, mut sizes, strides) = self.clone().into_parts();
-        let offset = if r.is_empty() {
-            0
-        } else {
-            r.start * strides[k]
-        };
-        sizes[k] = r.len();
-        // A view with an axis of size 0 reads nothing; its offset may lie past the data.
+        let what = || (show::<A>(), self.shape_dyn());
+        let (offset, sizes, strides) =
+            window_layout((self.sizes(), self.strides()), k, range, what)?;
         Ok(TensorView::from_parts(
-            data.get(offset..).unwrap_or(&[]),
+            from_offset(self.data_slice(), offset),
             sizes,
             strides,
         ))
@@ -558,27 +594,14 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
         A: OneAxis,
     {
         let k = <Sh as SelectAxis<A>>::AT;
-        if i >= self.sizes()[k] {
-            return Err(Error::Surgery {
-                op: format!(
-                    "select index {i} along {} of {}",
-                    show::<A>(),
-                    self.view().shape_dyn()
-                ),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        }
-        let (data, mut sizes, mut strides) = self.into_parts();
-        let offset = i * strides[k];
-        sizes.remove(k);
-        strides.remove(k);
-        // A view with an axis of size 0 writes nothing; its offset may lie past the data.
-        let data = if offset <= data.len() {
-            &mut data[offset..]
-        } else {
-            &mut []
-        };
-        Ok(TensorViewMut::from_parts(data, sizes, strides))
+        let what = || (show::<A>(), self.view().shape_dyn());
+        let (offset, sizes, strides) = pick_layout((self.sizes(), self.strides()), k, i, what)?;
+        let (data, _, _) = self.into_parts();
+        Ok(TensorViewMut::from_parts(
+            from_offset_mut(data, offset),
+            sizes,
+            strides,
+        ))
     }
 
     /// The window `range` of the axis `A` picks, as a writable view (see
@@ -602,30 +625,15 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
         A: OneAxis,
     {
         let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
-        let Some(r) = bounds(&range, self.sizes()[k]) else {
-            return Err(Error::Surgery {
-                op: format!(
-                    "slice {} of {} to {}",
-                    show::<A>(),
-                    self.view().shape_dyn(),
-                    shown(&range)
-                ),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        };
-        let (data, mut sizes, strides) = self.into_parts();
-        let offset = if r.is_empty() {
-            0
-        } else {
-            r.start * strides[k]
-        };
-        sizes[k] = r.len();
-        let data = if offset <= data.len() {
-            &mut data[offset..]
-        } else {
-            &mut []
-        };
-        Ok(TensorViewMut::from_parts(data, sizes, strides))
+        let what = || (show::<A>(), self.view().shape_dyn());
+        let (offset, sizes, strides) =
+            window_layout((self.sizes(), self.strides()), k, &range, what)?;
+        let (data, _, _) = self.into_parts();
+        Ok(TensorViewMut::from_parts(
+            from_offset_mut(data, offset),
+            sizes,
+            strides,
+        ))
     }
 }
 
@@ -938,17 +946,9 @@ impl<T: Clone> DynTensor<T> {
     pub fn select(&self, axis: &AxisSelector, i: usize) -> Result<DynTensor<T>, Error> {
         let shape = rt::select(self.shape(), axis)?;
         let k = rt::find("select", self.shape(), axis)?;
-        if i >= self.sizes()[k] {
-            return Err(Error::Surgery {
-                op: format!("select index {i} along {axis} of {}", self.shape()),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        }
-        let mut sizes = self.sizes().to_vec();
-        let mut strides = super::kernel::row_major(&sizes);
-        let offset = i * strides[k];
-        sizes.remove(k);
-        strides.remove(k);
+        let own = super::kernel::row_major(self.sizes());
+        let what = || (axis.to_string(), self.shape().clone());
+        let (offset, sizes, strides) = pick_layout((self.sizes(), &own), k, i, what)?;
         DynTensor::from_vec(shape, gather(self.data(), offset, &sizes, &strides))
     }
 
@@ -967,21 +967,10 @@ impl<T: Clone> DynTensor<T> {
         range: impl RangeBounds<usize>,
     ) -> Result<DynTensor<T>, Error> {
         let k = rt::find("slice", self.shape(), axis)?;
-        let Some(r) = bounds(&range, self.sizes()[k]) else {
-            return Err(Error::Surgery {
-                op: format!("slice {axis} of {} to {}", self.shape(), shown(&range)),
-                reason: format!("axis {k} has size {}", self.sizes()[k]),
-            });
-        };
-        let shape = rt::slice(self.shape(), axis, Some(r.len()))?;
-        let mut sizes = self.sizes().to_vec();
-        let strides = super::kernel::row_major(&sizes);
-        let offset = if r.is_empty() {
-            0
-        } else {
-            r.start * strides[k]
-        };
-        sizes[k] = r.len();
+        let own = super::kernel::row_major(self.sizes());
+        let what = || (axis.to_string(), self.shape().clone());
+        let (offset, sizes, strides) = window_layout((self.sizes(), &own), k, &range, what)?;
+        let shape = rt::slice(self.shape(), axis, Some(sizes[k]))?;
         DynTensor::from_vec(shape, gather(self.data(), offset, &sizes, &strides))
     }
 
