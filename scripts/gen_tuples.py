@@ -33,6 +33,7 @@ use super::name::NameKind;
 use super::list::{At, FromRev};
 use super::sealed::Sealed;
 use super::shape::Shape;
+use super::storage::Count;
 ''']
 for n in range(MAX + 1):
     ts = [f"X{i}" for i in range(n)]
@@ -49,9 +50,11 @@ for n in range(MAX + 1):
         named = f"Or<{named}, <<{t} as Axis>::Name as NameKind>::IsNamed>"
     sizes = ", ".join(f"<{t}::Size as super::size::AxisSize>::SIZE" for t in ts)
     names = ", ".join(f"{t}::NAME" for t in ts)
+    where_shape = "" if n == 0 else f"\nwhere\n    {tup}: Shape,\n"
+    where = "" if n == 0 else f"\nwhere\n    {rev}: Count,\n"
     pattern = ", ".join(f"matches!(<{t}::Size as super::size::AxisSize>::SIZE, Some(1))" for t in ts)
     out.append(f'''
-impl<{gens}> Shape for {tup} {{
+impl<{gens}> Shape for {tup}{where} {{
     const RANK: usize = {n};
     const SIZES: &'static [Option<usize>] = &[{sizes}];
     const NAMES: &'static [Option<&'static str>] = &[{names}];
@@ -61,7 +64,7 @@ impl<{gens}> Shape for {tup} {{
     type Sizes = [usize; {n}];
 }}
 
-impl<{gens}> FromRev for {plain} {{
+impl<{gens}> FromRev for {plain}{where_shape} {{
     type Out = {tup};
 }}
 

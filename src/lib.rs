@@ -288,7 +288,7 @@ pub use typed::contract::{
 };
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::reduce::{
-    AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceOver, Selector,
+    AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver, Selector,
 };
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::{SameRankAs, Shape};

@@ -33,6 +33,7 @@ use super::strided::{iab_offset, Operand};
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 use crate::typed::narrow::{Narrow, NarrowShape};
+use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};
 
 /// A tensor of `T` with the type-level shape `S`.
@@ -46,19 +47,16 @@ use crate::typed::storage::{Buffer, Storage};
 ///
 /// The elements live inline (no heap) when every size of `S` is static and there are at most
 /// [`INLINE_MAX`](crate::INLINE_MAX) of them, in a `Vec` otherwise; see [`Storage`].
-pub struct Tensor<T, S: Storage<T>> {
+pub struct Tensor<T, S: Shape> {
     pub(super) sizes: S::Sizes,
-    pub(super) data: S::Buf,
+    pub(super) data: <S as Storage<T>>::Buf,
 }
 
-impl<T, S: Storage<T>> Clone for Tensor<T, S>
-where
-    S::Buf: Clone,
-{
+impl<T: Clone, S: Shape> Clone for Tensor<T, S> {
     fn clone(&self) -> Self {
         Tensor {
             sizes: self.sizes,
-            data: self.data.clone(),
+            data: self.data.clone_buf(),
         }
     }
 }

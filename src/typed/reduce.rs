@@ -518,15 +518,36 @@ pub type Reduce<S, A> = <S as ReduceOver<A>>::Output;
 /// ```
 pub type ReduceKeep<S, A> = <S as ReduceOver<A>>::Kept;
 
+/// `Self` reduces over `A`, and no axis `A` selects is statically 0: the bound generic code
+/// writes for [`max`](crate::Tensor::max), [`min`](crate::Tensor::min),
+/// [`argmax`](crate::Tensor::argmax) and [`argmin`](crate::Tensor::argmin) (an empty axis has
+/// no maximum). Every shape that reduces over `A` without a static 0 implements it.
+///
+/// ```
+/// use shapecast::{names, shape, Reduce, ReduceNonEmpty, Tensor};
+/// names!(CLASS);
+/// fn top<S: ReduceNonEmpty<A>, A>(t: &Tensor<f32, S>) -> Tensor<f32, Reduce<S, A>> {
+///     t.max::<A>()
+/// }
+/// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 5.0, 2.0], [7.0, 0.0, 1.0]]);
+/// assert_eq!(top::<_, CLASS>(&t).data(), &[5.0, 7.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot take a maximum or minimum of `{Self}` over `{A}`",
+    label = "`{A}` must select axes of `{Self}`, none of them of size 0"
+)]
+pub trait ReduceNonEmpty<A>: ReduceOver<A, HasZero: NonEmpty<Self, A>> {}
+impl<S, A> ReduceNonEmpty<A> for S where S: ReduceOver<A, HasZero: NonEmpty<S, A>> {}
+
 /// The selected axes have no statically-0 axis among them: what `max`, `min`, `argmax` and
 /// `argmin` need (an empty axis has no maximum).
 #[diagnostic::on_unimplemented(
     message = "cannot take a maximum or minimum of `{S}` over `{A}`: a selected axis has size 0",
     label = "an empty axis has no maximum or minimum"
 )]
-pub trait NonEmpty<S, A> {}
+pub trait NonEmpty<S: ?Sized, A> {}
 #[diagnostic::do_not_recommend]
-impl<S, A> NonEmpty<S, A> for NotEmpty {}
+impl<S: ?Sized, A> NonEmpty<S, A> for NotEmpty {}
 
 /// No selected axis is statically 0.
 #[doc(hidden)]

@@ -40,9 +40,10 @@ pub trait Shape: Sealed {
     /// assert_eq!(<shape![1, ?, 3] as Shape>::BROADCASTABLE, &[true, false, false]);
     /// ```
     const BROADCASTABLE: &'static [bool];
-    /// The axes last first, each tagged with its index.
+    /// The axes last first, each tagged with its index; their element count picks the
+    /// buffer of the shape's tensors.
     #[doc(hidden)]
-    type Rev;
+    type Rev: super::storage::Count;
     /// Whether any axis has a name.
     #[doc(hidden)]
     type HasNames: Cond;

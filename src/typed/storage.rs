@@ -34,10 +34,11 @@ pub const INLINE_MAX: usize = 64;
 pub struct Heap;
 
 /// The element count of a reversed, tagged list of axes: a typenum number up to
-/// [`INLINE_MAX`], or [`Heap`].
+/// [`INLINE_MAX`], or [`Heap`]. Every [`Shape`]'s list has one (`Shape::Rev: Count`), so a
+/// generic `S: Shape` has a buffer for every element type.
 #[doc(hidden)]
 pub trait Count {
-    type Out;
+    type Out: Buffered;
 }
 impl Count for () {
     type Out = U1;
@@ -52,7 +53,7 @@ where
 /// A count times an axis size, [`Heap`] once it passes [`INLINE_MAX`] or meets a `?`.
 #[doc(hidden)]
 pub trait Times<Size> {
-    type Out;
+    type Out: Buffered;
 }
 impl<Size> Times<Size> for Heap {
     type Out = Heap;
@@ -76,33 +77,33 @@ where
 /// The count `N` if small enough (typenum's `True`), else [`Heap`].
 #[doc(hidden)]
 pub trait Inline<N> {
-    type Out;
+    type Out: Buffered;
 }
-impl<N> Inline<N> for typenum::True {
+impl<N: ArrayLength> Inline<N> for typenum::True {
     type Out = N;
 }
 impl<N> Inline<N> for typenum::False {
     type Out = Heap;
 }
 
-/// The buffer for a count: `GenericArray<T, N>` or `Vec<T>`.
+/// The buffer for a count, for any element type: `GenericArray<T, N>` or `Vec<T>`.
 #[doc(hidden)]
-pub trait BufFor<T> {
-    type Buf: Buffer<T>;
+pub trait Buffered {
+    type Buf<T>: Buffer<T>;
 }
-impl<T> BufFor<T> for Heap {
-    type Buf = Vec<T>;
+impl Buffered for Heap {
+    type Buf<T> = Vec<T>;
 }
-impl<T, N: ArrayLength> BufFor<T> for N {
-    type Buf = GenericArray<T, N>;
+impl<N: ArrayLength> Buffered for N {
+    type Buf<T> = GenericArray<T, N>;
 }
 
-/// A shape whose tensors of `T` have a buffer: every shape (the bound only asks the
-/// compiler to work the buffer type out).
+/// The buffer of a shape's tensors of `T`. Every [`Shape`] implements it for every `T`, so
+/// generic code needs no more than `S: Shape` (this trait names the buffer type).
 ///
 /// ```
-/// use shapecast::{shape, Storage, Tensor};
-/// fn total<S: Storage<f32>>(t: &Tensor<f32, S>) -> f32 {
+/// use shapecast::{shape, Shape, Tensor};
+/// fn total<S: Shape>(t: &Tensor<f32, S>) -> f32 {
 ///     t.iter().sum()
 /// }
 /// assert_eq!(total(&Tensor::<f32, shape![2, 2]>::ones()?), 4.0);
@@ -112,12 +113,8 @@ pub trait Storage<T>: Shape {
     /// `GenericArray<T, N>` for at most [`INLINE_MAX`] static elements, else `Vec<T>`.
     type Buf: Buffer<T>;
 }
-impl<T, Sh: Shape> Storage<T> for Sh
-where
-    Sh::Rev: Count,
-    <Sh::Rev as Count>::Out: BufFor<T>,
-{
-    type Buf = <<Sh::Rev as Count>::Out as BufFor<T>>::Buf;
+impl<T, Sh: Shape> Storage<T> for Sh {
+    type Buf = <<Sh::Rev as Count>::Out as Buffered>::Buf<T>;
 }
 
 /// A tensor's element buffer: contiguous, row-major.
@@ -136,6 +133,12 @@ pub trait Buffer<T>: Sized + Sealed {
     fn from_vec(data: Vec<T>) -> Result<Self, Vec<T>>;
     /// The elements by value.
     fn into_vec(self) -> Vec<T>;
+    /// A copy of the buffer (what `Clone` gives, asked of `T` alone, so that a generic
+    /// `Tensor<T, S>` is `Clone` whenever `T` is).
+    #[doc(hidden)]
+    fn clone_buf(&self) -> Self
+    where
+        T: Clone;
     /// Refills the buffer through `fill`, which receives an empty `Vec` (this buffer's own
     /// allocation when it is one) and must leave it untouched when it fails; on failure the
     /// buffer keeps its elements. `fill` must push exactly as many elements as the buffer
@@ -160,6 +163,12 @@ impl<T> Buffer<T> for Vec<T> {
     fn into_vec(self) -> Vec<T> {
         self
     }
+    fn clone_buf(&self) -> Self
+    where
+        T: Clone,
+    {
+        self.clone()
+    }
     fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E> {
         // `fill` validates before clearing, so on failure `self` still holds its elements.
         fill(self)
@@ -181,6 +190,12 @@ impl<T, N: ArrayLength> Buffer<T> for GenericArray<T, N> {
     }
     fn into_vec(self) -> Vec<T> {
         self.into_iter().collect()
+    }
+    fn clone_buf(&self) -> Self
+    where
+        T: Clone,
+    {
+        self.clone()
     }
     fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E> {
         let mut data = Vec::with_capacity(N::USIZE);

@@ -7,6 +7,7 @@ use super::list::{At, FromRev};
 use super::name::NameKind;
 use super::sealed::Sealed;
 use super::shape::Shape;
+use super::storage::Count;
 
 impl Shape for () {
     const RANK: usize = 0;
@@ -24,7 +25,10 @@ impl FromRev for () {
 
 impl Sealed for () {}
 
-impl<X0: Axis> Shape for (X0,) {
+impl<X0: Axis> Shape for (X0,)
+where
+    (At<0, X0>, ()): Count,
+{
     const RANK: usize = 1;
     const SIZES: &'static [Option<usize>] = &[<X0::Size as super::size::AxisSize>::SIZE];
     const NAMES: &'static [Option<&'static str>] = &[X0::NAME];
@@ -35,13 +39,19 @@ impl<X0: Axis> Shape for (X0,) {
     type Sizes = [usize; 1];
 }
 
-impl<X0: Axis> FromRev for (X0, ()) {
+impl<X0: Axis> FromRev for (X0, ())
+where
+    (X0,): Shape,
+{
     type Out = (X0,);
 }
 
 impl<X0: Axis> Sealed for (X0,) {}
 
-impl<X0: Axis, X1: Axis> Shape for (X0, X1) {
+impl<X0: Axis, X1: Axis> Shape for (X0, X1)
+where
+    (At<1, X1>, (At<0, X0>, ())): Count,
+{
     const RANK: usize = 2;
     const SIZES: &'static [Option<usize>] = &[
         <X0::Size as super::size::AxisSize>::SIZE,
@@ -60,13 +70,19 @@ impl<X0: Axis, X1: Axis> Shape for (X0, X1) {
     type Sizes = [usize; 2];
 }
 
-impl<X0: Axis, X1: Axis> FromRev for (X1, (X0, ())) {
+impl<X0: Axis, X1: Axis> FromRev for (X1, (X0, ()))
+where
+    (X0, X1): Shape,
+{
     type Out = (X0, X1);
 }
 
 impl<X0: Axis, X1: Axis> Sealed for (X0, X1) {}
 
-impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2) {
+impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2)
+where
+    (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))): Count,
+{
     const RANK: usize = 3;
     const SIZES: &'static [Option<usize>] = &[
         <X0::Size as super::size::AxisSize>::SIZE,
@@ -90,13 +106,19 @@ impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2) {
     type Sizes = [usize; 3];
 }
 
-impl<X0: Axis, X1: Axis, X2: Axis> FromRev for (X2, (X1, (X0, ()))) {
+impl<X0: Axis, X1: Axis, X2: Axis> FromRev for (X2, (X1, (X0, ())))
+where
+    (X0, X1, X2): Shape,
+{
     type Out = (X0, X1, X2);
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis> Sealed for (X0, X1, X2) {}
 
-impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3) {
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3)
+where
+    (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))): Count,
+{
     const RANK: usize = 4;
     const SIZES: &'static [Option<usize>] = &[
         <X0::Size as super::size::AxisSize>::SIZE,
@@ -125,13 +147,22 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3) {
     type Sizes = [usize; 4];
 }
 
-impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> FromRev for (X3, (X2, (X1, (X0, ())))) {
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> FromRev for (X3, (X2, (X1, (X0, ()))))
+where
+    (X0, X1, X2, X3): Shape,
+{
     type Out = (X0, X1, X2, X3);
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Sealed for (X0, X1, X2, X3) {}
 
-impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3, X4) {
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3, X4)
+where
+    (
+        At<4, X4>,
+        (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+    ): Count,
+{
     const RANK: usize = 5;
     const SIZES: &'static [Option<usize>] = &[
         <X0::Size as super::size::AxisSize>::SIZE,
@@ -169,16 +200,24 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3
     type Sizes = [usize; 5];
 }
 
-impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> FromRev
-    for (X4, (X3, (X2, (X1, (X0, ())))))
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> FromRev for (X4, (X3, (X2, (X1, (X0, ())))))
+where
+    (X0, X1, X2, X3, X4): Shape,
 {
     type Out = (X0, X1, X2, X3, X4);
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Sealed for (X0, X1, X2, X3, X4) {}
 
-impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape
-    for (X0, X1, X2, X3, X4, X5)
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape for (X0, X1, X2, X3, X4, X5)
+where
+    (
+        At<5, X5>,
+        (
+            At<4, X4>,
+            (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+        ),
+    ): Count,
 {
     const RANK: usize = 6;
     const SIZES: &'static [Option<usize>] = &[
@@ -227,6 +266,8 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> FromRev
     for (X5, (X4, (X3, (X2, (X1, (X0, ()))))))
+where
+    (X0, X1, X2, X3, X4, X5): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5);
 }
@@ -238,6 +279,17 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Sealed
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
     for (X0, X1, X2, X3, X4, X5, X6)
+where
+    (
+        At<6, X6>,
+        (
+            At<5, X5>,
+            (
+                At<4, X4>,
+                (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 7;
     const SIZES: &'static [Option<usize>] = &[
@@ -301,6 +353,8 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> FromRev
     for (X6, (X5, (X4, (X3, (X2, (X1, (X0, ())))))))
+where
+    (X0, X1, X2, X3, X4, X5, X6): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6);
 }
@@ -312,6 +366,20 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Seale
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> Shape
     for (X0, X1, X2, X3, X4, X5, X6, X7)
+where
+    (
+        At<7, X7>,
+        (
+            At<6, X6>,
+            (
+                At<5, X5>,
+                (
+                    At<4, X4>,
+                    (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 8;
     const SIZES: &'static [Option<usize>] = &[
@@ -384,6 +452,8 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> FromRev
     for (X7, (X6, (X5, (X4, (X3, (X2, (X1, (X0, ()))))))))
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7);
 }
@@ -395,6 +465,23 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis> Shape
     for (X0, X1, X2, X3, X4, X5, X6, X7, X8)
+where
+    (
+        At<8, X8>,
+        (
+            At<7, X7>,
+            (
+                At<6, X6>,
+                (
+                    At<5, X5>,
+                    (
+                        At<4, X4>,
+                        (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 9;
     const SIZES: &'static [Option<usize>] = &[
@@ -476,6 +563,8 @@ impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: A
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis>
     FromRev for (X8, (X7, (X6, (X5, (X4, (X3, (X2, (X1, (X0, ())))))))))
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8);
 }
@@ -497,6 +586,26 @@ impl<
         X8: Axis,
         X9: Axis,
     > Shape for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9)
+where
+    (
+        At<9, X9>,
+        (
+            At<8, X8>,
+            (
+                At<7, X7>,
+                (
+                    At<6, X6>,
+                    (
+                        At<5, X5>,
+                        (
+                            At<4, X4>,
+                            (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 10;
     const SIZES: &'static [Option<usize>] = &[
@@ -600,6 +709,8 @@ impl<
         X8: Axis,
         X9: Axis,
     > FromRev for (X9, (X8, (X7, (X6, (X5, (X4, (X3, (X2, (X1, (X0, ()))))))))))
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9);
 }
@@ -632,6 +743,29 @@ impl<
         X9: Axis,
         X10: Axis,
     > Shape for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10)
+where
+    (
+        At<10, X10>,
+        (
+            At<9, X9>,
+            (
+                At<8, X8>,
+                (
+                    At<7, X7>,
+                    (
+                        At<6, X6>,
+                        (
+                            At<5, X5>,
+                            (
+                                At<4, X4>,
+                                (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 11;
     const SIZES: &'static [Option<usize>] = &[
@@ -749,6 +883,8 @@ impl<
         X10,
         (X9, (X8, (X7, (X6, (X5, (X4, (X3, (X2, (X1, (X0, ())))))))))),
     )
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10);
 }
@@ -783,6 +919,32 @@ impl<
         X10: Axis,
         X11: Axis,
     > Shape for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11)
+where
+    (
+        At<11, X11>,
+        (
+            At<10, X10>,
+            (
+                At<9, X9>,
+                (
+                    At<8, X8>,
+                    (
+                        At<7, X7>,
+                        (
+                            At<6, X6>,
+                            (
+                                At<5, X5>,
+                                (
+                                    At<4, X4>,
+                                    (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 12;
     const SIZES: &'static [Option<usize>] = &[
@@ -913,6 +1075,8 @@ impl<
             (X9, (X8, (X7, (X6, (X5, (X4, (X3, (X2, (X1, (X0, ())))))))))),
         ),
     )
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11);
 }
@@ -949,6 +1113,35 @@ impl<
         X11: Axis,
         X12: Axis,
     > Shape for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12)
+where
+    (
+        At<12, X12>,
+        (
+            At<11, X11>,
+            (
+                At<10, X10>,
+                (
+                    At<9, X9>,
+                    (
+                        At<8, X8>,
+                        (
+                            At<7, X7>,
+                            (
+                                At<6, X6>,
+                                (
+                                    At<5, X5>,
+                                    (
+                                        At<4, X4>,
+                                        (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 13;
     const SIZES: &'static [Option<usize>] = &[
@@ -1092,6 +1285,8 @@ impl<
             ),
         ),
     )
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12);
 }
@@ -1130,6 +1325,38 @@ impl<
         X12: Axis,
         X13: Axis,
     > Shape for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13)
+where
+    (
+        At<13, X13>,
+        (
+            At<12, X12>,
+            (
+                At<11, X11>,
+                (
+                    At<10, X10>,
+                    (
+                        At<9, X9>,
+                        (
+                            At<8, X8>,
+                            (
+                                At<7, X7>,
+                                (
+                                    At<6, X6>,
+                                    (
+                                        At<5, X5>,
+                                        (
+                                            At<4, X4>,
+                                            (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 14;
     const SIZES: &'static [Option<usize>] = &[
@@ -1244,6 +1471,8 @@ impl<
             ),
         ),
     )
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13): Shape,
 {
     type Out = (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13);
 }
@@ -1301,6 +1530,44 @@ impl<
         X13,
         X14,
     )
+where
+    (
+        At<14, X14>,
+        (
+            At<13, X13>,
+            (
+                At<12, X12>,
+                (
+                    At<11, X11>,
+                    (
+                        At<10, X10>,
+                        (
+                            At<9, X9>,
+                            (
+                                At<8, X8>,
+                                (
+                                    At<7, X7>,
+                                    (
+                                        At<6, X6>,
+                                        (
+                                            At<5, X5>,
+                                            (
+                                                At<4, X4>,
+                                                (
+                                                    At<3, X3>,
+                                                    (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 15;
     const SIZES: &'static [Option<usize>] = &[
@@ -1428,6 +1695,24 @@ impl<
             ),
         ),
     )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ): Shape,
 {
     type Out = (
         X0,
@@ -1521,6 +1806,47 @@ impl<
         X14,
         X15,
     )
+where
+    (
+        At<15, X15>,
+        (
+            At<14, X14>,
+            (
+                At<13, X13>,
+                (
+                    At<12, X12>,
+                    (
+                        At<11, X11>,
+                        (
+                            At<10, X10>,
+                            (
+                                At<9, X9>,
+                                (
+                                    At<8, X8>,
+                                    (
+                                        At<7, X7>,
+                                        (
+                                            At<6, X6>,
+                                            (
+                                                At<5, X5>,
+                                                (
+                                                    At<4, X4>,
+                                                    (
+                                                        At<3, X3>,
+                                                        (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))),
+                                                    ),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ): Count,
 {
     const RANK: usize = 16;
     const SIZES: &'static [Option<usize>] = &[
@@ -1658,6 +1984,25 @@ impl<
             ),
         ),
     )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ): Shape,
 {
     type Out = (
         X0,
