@@ -199,17 +199,49 @@
 //!
 //! ## Generic code over shapes
 //!
-//! Each type-level operation has a capability trait to write in `where` clauses, whose
-//! `Output` is the result: [`BroadcastWith`] (operators), [`ReduceOver`], [`ContractWith`],
-//! [`RenameAxis`], [`SelectAxis`], [`SplitAxisInto`], [`MergeAxesInto`], [`ConcatWith`] …
+//! `S: Shape` is all a function needs to take, return, clone, map, iterate or view a
+//! `Tensor<T, S>` of any shape (the buffer, inline or on the heap, follows from the shape).
+//! Each type-level operation has a public capability trait to write in `where` clauses, whose
+//! `Output` is the result:
+//!
+//! | to call | write | result type |
+//! |---|---|---|
+//! | `&a + &b`, `a - b`, `try_mul`, `add_into` … | `A: BroadcastWith<B>` | [`Broadcast<A, B>`] |
+//! | `sum`, `mean`, `softmax`, `logsumexp` …`::<X>()` | `S: ReduceOver<X>` | [`Reduce<S, X>`], [`ReduceKeep<S, X>`] |
+//! | `max`, `min`, `argmax`, `argmin` | `S: ReduceNonEmpty<X>` | [`Reduce<S, X>`] |
+//! | `a.dot::<X>(&b)` | `A: ContractWith<B, X>`, `X: Selector` | [`Contract<A, B, X>`] |
+//! | `a.matmul(&b)` | `A: MatMulWith<B>` | [`MatMul<A, B>`] |
+//! | `rename`, `select`, `split_axis`, `merge_axes`, `concat` … | [`RenameAxis`], [`SelectAxis`], [`SplitAxisInto`], [`MergeAxesInto`], [`ConcatWith`] … | [`Rename`], [`Select`], … |
 //!
 //! ```
-//! use shapecast::{names, shape, Select, SelectAxis, Storage, Tensor, TensorView};
+//! use shapecast::{names, shape, Broadcast, BroadcastWith, ReduceKeep, ReduceOver, Shape, Tensor};
+//! names!(N, CLASS);
+//! /// `x - m` for any two shapes that broadcast.
+//! fn centre<A: BroadcastWith<B>, B: Shape>(x: &Tensor<f32, A>, m: &Tensor<f32, B>) -> Tensor<f32, Broadcast<A, B>> {
+//!     x - m
+//! }
+//! /// Each row minus its mean over `X`, broadcast back by name.
+//! fn demean<S, X>(t: &Tensor<f32, S>) -> Tensor<f32, S>
+//! where
+//!     S: ReduceOver<X> + BroadcastWith<ReduceKeep<S, X>, Output = S>,
+//! {
+//!     centre(t, &t.mean_keep::<X>())
+//! }
+//! let t = Tensor::<f32, shape![N: 2, CLASS: 2]>::from_array([[1.0, 3.0], [2.0, 6.0]]);
+//! assert_eq!(demean::<_, CLASS>(&t).data(), &[-1.0, 1.0, -2.0, 2.0]);
+//! ```
+//!
+//! A missing bound is a compile error in the generic function, but not always one that names
+//! the trait to add: without `A: BroadcastWith<B>`, `x - m` is read as a tensor minus a
+//! scalar (the only operator that still applies) and rustc reports "expected `f32`, found
+//! `&Tensor<f32, B>`"; a method such as `mean::<X>()` without `S: ReduceOver<X>` lists the
+//! unmet bounds of the crate's internals. The table above is the list to consult.
+//!
+//! ```
+//! use shapecast::{names, shape, Select, SelectAxis, Tensor, TensorView};
 //! names!(CHANNEL);
 //! /// The first channel of any shape that has a CHANNEL axis.
-//! fn first_channel<X: Storage<f32> + SelectAxis<CHANNEL>>(
-//!     t: &Tensor<f32, X>,
-//! ) -> TensorView<'_, f32, Select<X, CHANNEL>> {
+//! fn first_channel<X: SelectAxis<CHANNEL>>(t: &Tensor<f32, X>) -> TensorView<'_, f32, Select<X, CHANNEL>> {
 //!     t.select::<CHANNEL>(0).expect("CHANNEL is never empty here")
 //! }
 //! let t = Tensor::<f32, shape![?, CHANNEL: 3]>::from_vec_sized(&[1, 3], vec![1.0, 2.0, 3.0])?;
