@@ -5,10 +5,7 @@ use shapecast::{names, shape, Broadcast, BroadcastWith, Shape, Tensor};
 
 names!(CLASS, H, W);
 
-fn centre<A: Shape, B: Shape>(
-    x: &Tensor<f32, A>,
-    m: &Tensor<f32, B>,
-) -> Tensor<f32, Broadcast<A, B>>
+fn centre<A, B: Shape>(x: &Tensor<f32, A>, m: &Tensor<f32, B>) -> Tensor<f32, Broadcast<A, B>>
 where
     A: BroadcastWith<B>,
 {
