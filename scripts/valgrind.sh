@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The kernel, tensor and contraction tests under valgrind's memcheck (run by hand; a few
-# minutes). The crate's one `unsafe` block is the GEMM call in `src/tensor/gemm.rs`; the
-# contraction tests drive it over strided, broadcast (stride 0) and offset layouts. This also
+# minutes). The crate's `unsafe` code is all in `src/tensor/raw.rs` (the GEMM call, setting an
+# output's length once the kernel has written it, writing a small result straight into its
+# inline buffer, and the huge-page advice); its own unit tests and the contraction tests drive
+# it over strided, broadcast (stride 0) and offset layouts. This also
 # checks the unsafe code the crate relies on (generic-array's inline storage, the standard
 # library's Vec, matrixmultiply) as the kernels drive it. Only definite leaks count:
 # libtest's own thread bookkeeping shows up as "possibly lost".

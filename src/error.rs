@@ -210,12 +210,21 @@ pub(crate) trait OrPanic<T> {
     fn or_panic(self) -> T;
 }
 
+/// The panic of [`OrPanic`], out of line so that the happy path stays small.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn refused(e: Error) -> ! {
+    panic!("{e}")
+}
+
 impl<T> OrPanic<T> for Result<T, Error> {
     #[track_caller]
+    #[inline]
     fn or_panic(self) -> T {
         match self {
             Ok(value) => value,
-            Err(e) => panic!("{e}"),
+            Err(e) => refused(e),
         }
     }
 }

@@ -208,10 +208,25 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     f: impl Fn(&A, &B) -> O,
 ) -> Result<(), Error> {
     let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
+    zip_sound::<N, A, B, O>(total, sizes, (a, sa), (b, sb), out, f);
+    Ok(())
+}
+
+/// [`zip_checked`] on a layout already known to be sound (`total` is the product of `sizes`,
+/// each operand long enough for its strides, at most `N` axes), as the typed tensors' layouts
+/// are by construction. An unsound layout panics on an index, never reads out of bounds.
+pub(crate) fn zip_sound<const N: usize, A, B, O>(
+    total: usize,
+    sizes: &[usize],
+    (a, sa): (&[A], &[usize]),
+    (b, sb): (&[B], &[usize]),
+    out: &mut Vec<O>,
+    f: impl Fn(&A, &B) -> O,
+) {
     out.clear();
     out.reserve(total);
     if total == 0 {
-        return Ok(());
+        return;
     }
     raw::advise_huge_pages(out);
     let merged = Merged::<N>::new(sizes, sa, sb);
@@ -223,7 +238,7 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     let Some((&n, outer)) = ms.split_last() else {
         // Every axis has size 1: one element.
         out.push(f(&a[0], &b[0]));
-        return Ok(());
+        return;
     };
     let (ia, ib) = (ma[ma.len() - 1], mb[mb.len() - 1]);
     let rank = outer.len();
@@ -237,7 +252,7 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
             inner(n, (a, i * ma[0], ia), (b, i * mb[0], ib), slots, &f);
         }
         raw::set_len_written(out, total, total);
-        return Ok(());
+        return;
     }
     let mut index = [0usize; N];
     let mut at = [0usize; 2];
@@ -250,7 +265,6 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
         }
     }
     raw::set_len_written(out, written, total);
-    Ok(())
 }
 
 /// The output's element count once the layout is known to be sound: at most `N` axes, stride

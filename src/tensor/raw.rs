@@ -8,6 +8,9 @@
 //!   the output's strides give every cell its own element.
 //! - [`set_len_written`]: the elementwise kernel writes each output element once into the
 //!   output's spare capacity and then sets the length, instead of `extend`ing run by run.
+//! - [`init_inline`]: a small static result is written straight into its inline buffer
+//!   (uninitialised `GenericArray`), not into a `Vec` that is then copied: static
+//!   `(4, 4) + (4)` by `&a + &b` costs the kernel plus a copy of the result, no allocation.
 //! - [`advise_huge_pages`]: a large output asks the kernel for transparent huge pages
 //!   (`madvise(MADV_HUGEPAGE)`, as NumPy does), so filling 64 MiB takes 32 page faults, not
 //!   16,384.
@@ -18,10 +21,14 @@
 
 use alloc::vec::Vec;
 
+use core::mem::MaybeUninit;
 use core::ops::{Add, Mul};
+
+use generic_array::{ArrayLength, GenericArray};
 
 use num_traits::Zero;
 
+use super::static_kernel::Sink;
 use crate::typed::sealed::Sealed;
 
 /// Sets `out`'s length to `total` once `written == total` elements of its spare capacity have
@@ -41,6 +48,52 @@ pub(crate) fn set_len_written<O>(out: &mut Vec<O>, written: usize, total: usize)
     // the spare capacity of this (empty) vector, each once, with `MaybeUninit::write`, so the
     // elements `0..total` are initialised.
     unsafe { out.set_len(total) };
+}
+
+/// A [`Sink`] over uninitialised slots that writes each run where the previous one ended and
+/// counts what it wrote.
+pub(crate) struct Uninit<'a, O> {
+    slots: &'a mut [MaybeUninit<O>],
+    written: usize,
+}
+
+impl<O> Sink<O> for Uninit<'_, O> {
+    #[inline(always)]
+    fn put(&mut self, _at: usize, n: usize, run: impl Iterator<Item = O>) {
+        let start = self.written;
+        let mut k = 0;
+        for (slot, v) in self.slots[start..].iter_mut().zip(run.take(n)) {
+            slot.write(v);
+            k += 1;
+        }
+        self.written = start + k;
+    }
+}
+
+/// The inline buffer `fill` writes, element by element from the first.
+///
+/// # Panics
+///
+/// When `fill` writes fewer than `N` elements (a kernel bug, never user input); the elements
+/// written are then leaked, not dropped.
+#[inline(always)]
+pub(crate) fn init_inline<O, N: ArrayLength>(
+    fill: impl FnOnce(&mut Uninit<'_, O>),
+) -> GenericArray<O, N> {
+    let mut slots = GenericArray::<O, N>::uninit();
+    let mut sink = Uninit {
+        slots: &mut slots,
+        written: 0,
+    };
+    fill(&mut sink);
+    assert!(
+        sink.written == N::USIZE,
+        "every inline slot is written once"
+    );
+    // SAFETY: `Uninit::put` writes slots only from `written` onwards, one per element, and
+    // counts each; `written == N` (checked) so every slot `0..N` holds a value written by
+    // `MaybeUninit::write`.
+    unsafe { GenericArray::assume_init(slots) }
 }
 
 /// Outputs at least this large (bytes) ask for huge pages.
@@ -252,6 +305,31 @@ mod tests {
         f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false);
         naive((&a, ma), (&b, mb), (&mut slow, mc), true);
         assert_eq!(fresh[1..], slow[1..]);
+    }
+
+    #[test]
+    fn an_inline_buffer_is_written_in_order_run_by_run() {
+        use super::super::static_kernel::Sink;
+        // Owned elements with a destructor, so valgrind sees every one written and dropped.
+        let buf: GenericArray<String, typenum::U5> = init_inline(|sink| {
+            sink.put(0, 2, ["a", "b"].iter().map(|s| s.to_string()));
+            sink.put(2, 3, ["c", "d", "e"].iter().map(|s| s.to_string()));
+        });
+        assert_eq!(buf.as_slice(), ["a", "b", "c", "d", "e"]);
+        // A run longer than the space left writes only what fits.
+        let one: GenericArray<u8, typenum::U1> = init_inline(|sink| sink.put(0, 3, 1..4));
+        assert_eq!(one[0], 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "every inline slot is written once")]
+    fn an_inline_buffer_left_short_is_refused() {
+        use super::super::static_kernel::Sink;
+        // Plain bytes: the two written before the panic would otherwise leak.
+        let _: GenericArray<u8, typenum::U3> = init_inline(|sink| {
+            // The run claims 3 elements but yields 2: the count, not the claim, decides.
+            sink.put(0, 3, [1u8, 2].into_iter());
+        });
     }
 
     #[test]

@@ -100,8 +100,11 @@ impl StaticLayout {
     }
 }
 
-/// Where a kernel writes its runs: into a slice of existing elements, or onto a `Vec`.
-pub(crate) trait Sink<O> {
+/// Where a kernel writes its runs: into a slice of existing elements, onto a `Vec`, or into
+/// the uninitialised inline buffer of a new tensor. Public only inside a private module (a
+/// hidden method of [`Buffer`](crate::Buffer) names it).
+#[doc(hidden)]
+pub trait Sink<O> {
     /// Writes the `n` values of `run` starting at output element `at`.
     fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
 }
@@ -119,6 +122,29 @@ impl<O> Sink<O> for Vec<O> {
     #[inline(always)]
     fn put(&mut self, _: usize, _: usize, run: impl Iterator<Item = O>) {
         self.extend(run);
+    }
+}
+
+/// The output elements of a kernel call, written run by run in row-major order into whatever
+/// sink the output's buffer provides.
+#[doc(hidden)]
+pub trait Runs<O> {
+    /// Writes every output element into `sink`, in order.
+    fn write_to<K: Sink<O> + ?Sized>(self, sink: &mut K);
+}
+
+/// `f(a, b)` over a static layout, as [`Runs`].
+pub(crate) struct StaticZip<'x, A, B, F> {
+    pub(crate) layout: &'x StaticLayout,
+    pub(crate) a: &'x [A],
+    pub(crate) b: &'x [B],
+    pub(crate) f: F,
+}
+
+impl<A, B, O, F: Fn(&A, &B) -> O> Runs<O> for StaticZip<'_, A, B, F> {
+    #[inline(always)]
+    fn write_to<K: Sink<O> + ?Sized>(self, sink: &mut K) {
+        zip_static(self.layout, self.a, self.b, sink, self.f);
     }
 }
 

@@ -97,6 +97,13 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         Tensor { sizes: all, data }
     }
 
+    /// A tensor of the buffer `data`, whose length the caller has matched to `sizes`.
+    pub(crate) fn from_buf(sizes: &[usize], data: <S as Storage<T>>::Buf) -> Self {
+        let mut all = S::Sizes::default();
+        all.as_mut().copy_from_slice(sizes);
+        Tensor { sizes: all, data }
+    }
+
     /// `S` with this tensor's sizes: the run-time shape.
     ///
     /// ```

@@ -7,9 +7,9 @@
 
 use crate::prelude::*;
 
-use super::kernel::{Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
+use super::kernel::{zip_sound, Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
 use super::reduce::runs;
-use super::static_kernel::{known, zip_static, StaticLayout};
+use super::static_kernel::{known, zip_static, StaticLayout, StaticZip};
 use super::strided::zip_operands;
 use super::typed::Tensor;
 use crate::dynamic::plan::{pair_size, SizePolicy, StaticPlan};
@@ -51,6 +51,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// When all three shapes are static the plan is a compile-time constant: no check is
     /// left, and the kernel runs over a layout worked out at compile time (or, when `f` may
     /// run on several threads and the output is large, the run-time kernel runs over it).
+    #[inline]
     pub(crate) fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
         &self,
         rhs: &Tensor<U, B>,
@@ -58,22 +59,42 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     ) -> Result<Tensor<V, O>, Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
-            let mut data = Vec::with_capacity(layout.total());
+            let sizes = &const { known(O::SIZES) }[..O::RANK];
             if split(&f, layout.total()) {
+                let mut data = Vec::with_capacity(layout.total());
                 let (ms, ma, mb) = layout.merged();
                 f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
-            } else {
-                zip_static(&layout, self.data(), rhs.data(), &mut data, |x, y| {
-                    f.call(x, y)
-                });
+                return Ok(Tensor::from_parts(sizes, data));
             }
-            return Ok(Tensor::from_parts(
-                &const { known(O::SIZES) }[..O::RANK],
-                data,
-            ));
+            // Straight into the output's buffer: inline for a small result, no `Vec` on the way.
+            let runs = StaticZip {
+                layout: &layout,
+                a: self.data(),
+                b: rhs.data(),
+                f: |x: &T, y: &U| f.call(x, y),
+            };
+            let data = <O as Storage<V>>::Buf::from_runs(layout.total(), runs);
+            return Ok(Tensor::from_buf(sizes, data));
         }
+        // The layout's arrays are as long as the rank needs (4, 8 or 16): less to fill.
+        if const { O::RANK <= 4 } {
+            return self.zip_run_time::<4, P, U, V, O, B>(rhs, f);
+        }
+        if const { O::RANK <= 8 } {
+            return self.zip_run_time::<8, P, U, V, O, B>(rhs, f);
+        }
+        self.zip_run_time::<MAX_TYPED_RANK, P, U, V, O, B>(rhs, f)
+    }
+
+    /// [`zip_by`](Self::zip_by) when a size is known only at run time, on a layout of at most
+    /// `N` axes.
+    fn zip_run_time<const N: usize, P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
+        &self,
+        rhs: &Tensor<U, B>,
+        f: impl ZipFn<T, U, V>,
+    ) -> Result<Tensor<V, O>, Error> {
         let mut data = Vec::new();
-        let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
+        let Some(layout) = run_time_layout::<N, P, S, B>(self.sizes(), rhs.sizes()) else {
             // A `?` size does not fit: the run-time engine words the refusal.
             let (_, sizes) = zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, f)?;
             return Ok(Tensor::from_parts(&sizes, data));
@@ -107,7 +128,24 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             );
             return Ok(());
         }
-        let Some(layout) = run_time_layout::<P, S, B>(self.sizes(), rhs.sizes()) else {
+        if const { O::RANK <= 4 } {
+            return self.zip_into_run_time::<4, P, U, V, O, B>(rhs, out, f);
+        }
+        if const { O::RANK <= 8 } {
+            return self.zip_into_run_time::<8, P, U, V, O, B>(rhs, out, f);
+        }
+        self.zip_into_run_time::<MAX_TYPED_RANK, P, U, V, O, B>(rhs, out, f)
+    }
+
+    /// [`zip_into`](Self::zip_into) when a size is known only at run time, on a layout of at
+    /// most `N` axes.
+    fn zip_into_run_time<const N: usize, P: PlanFor<S, B>, U, V, O: Storage<V>, B: Storage<U>>(
+        &self,
+        rhs: &Tensor<U, B>,
+        out: &mut Tensor<V, O>,
+        f: impl ZipFn<T, U, V>,
+    ) -> Result<(), Error> {
+        let Some(layout) = run_time_layout::<N, P, S, B>(self.sizes(), rhs.sizes()) else {
             let mut sizes = Vec::new();
             out.data.write_with(|data| {
                 let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
@@ -139,7 +177,9 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         if const { inline_static(S::SIZES) && all_static(B::SIZES) } {
             return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
         }
-        let Some(layout) = run_time_layout::<ByNamed, S, B>(self.sizes(), rhs.sizes()) else {
+        let Some(layout) =
+            run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
+        else {
             // A `?` size does not fit: the run-time engine words the refusal.
             return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
         };
@@ -151,7 +191,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         }
         let sizes = self.sizes;
         let mut data = self.data.into_vec();
-        let own = row_major_stack(layout.sizes());
+        let own = row_major_stack::<MAX_TYPED_RANK>(layout.sizes());
         let (n, rd) = (layout.len, rhs.data());
         runs(
             layout.sizes(),
@@ -365,17 +405,19 @@ impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
 /// The layout of `f(S, B)` for sizes known only at run time, from the plan the types carry:
 /// the output's sizes after the rule's run-time checks (rule book §14) and each operand's
 /// strides in the output frame, all on the stack.
-pub(crate) struct RunTimeLayout {
+pub(crate) struct RunTimeLayout<const N: usize> {
     /// The output's axes are the left operand's, in its order (the plan's left side is the
     /// identity), so the output can live in the left's buffer when the sizes agree.
     lhs_is_frame: bool,
     len: usize,
-    sizes: [usize; MAX_TYPED_RANK],
-    a: [usize; MAX_TYPED_RANK],
-    b: [usize; MAX_TYPED_RANK],
+    /// The output's element count.
+    total: usize,
+    sizes: [usize; N],
+    a: [usize; N],
+    b: [usize; N],
 }
 
-impl RunTimeLayout {
+impl<const N: usize> RunTimeLayout<N> {
     /// The output's sizes.
     pub(crate) fn sizes(&self) -> &[usize] {
         &self.sizes[..self.len]
@@ -390,26 +432,38 @@ impl RunTimeLayout {
         f: impl ZipFn<A, B, O>,
     ) -> Result<(), Error> {
         let n = self.len;
-        f.zip::<MAX_TYPED_RANK>(&self.sizes[..n], (a, &self.a[..n]), (b, &self.b[..n]), out)
+        let (sizes, a, b) = (&self.sizes[..n], (a, &self.a[..n]), (b, &self.b[..n]));
+        if split(&f, self.total) {
+            return f.zip::<N>(sizes, a, b, out);
+        }
+        // The layout comes from the types and the tensors' own sizes: sound by construction,
+        // so the kernel's validation of a caller's strides is skipped.
+        zip_sound::<N, A, B, O>(self.total, sizes, a, b, out, |x, y| f.call(x, y));
+        Ok(())
     }
 }
 
-/// See [`RunTimeLayout`]; `None` when a run-time check fails.
-pub(crate) fn run_time_layout<P: PlanFor<S, B>, S: Shape, B: Shape>(
+/// See [`RunTimeLayout`]; `None` when a run-time check fails. `N` is at least the output's
+/// rank.
+pub(crate) fn run_time_layout<const N: usize, P: PlanFor<S, B>, S: Shape, B: Shape>(
     sa: &[usize],
     sb: &[usize],
-) -> Option<RunTimeLayout> {
+) -> Option<RunTimeLayout<N>> {
     let plan = P::PLAN;
     let policy = P::RULE.size_policy();
     let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
-    let (ra, rb) = (row_major_stack(sa), row_major_stack(sb));
+    let (ra, rb) = (
+        row_major_stack::<MAX_TYPED_RANK>(sa),
+        row_major_stack::<MAX_TYPED_RANK>(sb),
+    );
     let lhs_is_frame = plan.len == S::RANK && (0..plan.len).all(|k| plan.lhs[k] == Some(k));
     let mut l = RunTimeLayout {
         lhs_is_frame,
         len: plan.len,
-        sizes: [1; MAX_TYPED_RANK],
-        a: [0; MAX_TYPED_RANK],
-        b: [0; MAX_TYPED_RANK],
+        total: 1,
+        sizes: [1; N],
+        a: [0; N],
+        b: [0; N],
     };
     for k in 0..plan.len {
         l.sizes[k] = match (plan.lhs[k], plan.rhs[k]) {
@@ -437,13 +491,14 @@ pub(crate) fn run_time_layout<P: PlanFor<S, B>, S: Shape, B: Shape>(
         if let Some(j) = plan.rhs[k] {
             l.b[k] = if sb[j] == 1 { 0 } else { rb[j] };
         }
+        l.total = l.total.checked_mul(l.sizes[k])?;
     }
     Some(l)
 }
 
-/// Row-major strides of at most [`MAX_TYPED_RANK`] sizes, on the stack.
-fn row_major_stack(sizes: &[usize]) -> [usize; MAX_TYPED_RANK] {
-    let mut strides = [1usize; MAX_TYPED_RANK];
+/// Row-major strides of at most `N` sizes, on the stack.
+fn row_major_stack<const N: usize>(sizes: &[usize]) -> [usize; N] {
+    let mut strides = [1usize; N];
     for i in (0..sizes.len().saturating_sub(1)).rev() {
         strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
     }

@@ -21,6 +21,7 @@ use super::list::At;
 use super::sealed::Sealed;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
+use crate::tensor::static_kernel::Runs;
 
 /// The most elements a tensor keeps inline.
 ///
@@ -133,6 +134,9 @@ pub trait Buffer<T>: Sized + Sealed {
     fn from_vec(data: Vec<T>) -> Result<Self, Vec<T>>;
     /// The elements by value.
     fn into_vec(self) -> Vec<T>;
+    /// The buffer of `total` elements that `runs` writes, in order.
+    #[doc(hidden)]
+    fn from_runs<R: Runs<T>>(total: usize, runs: R) -> Self;
     /// A copy of the buffer (what `Clone` gives, asked of `T` alone, so that a generic
     /// `Tensor<T, S>` is `Clone` whenever `T` is).
     #[doc(hidden)]
@@ -163,6 +167,11 @@ impl<T> Buffer<T> for Vec<T> {
     fn into_vec(self) -> Vec<T> {
         self
     }
+    fn from_runs<R: Runs<T>>(total: usize, runs: R) -> Self {
+        let mut v = Vec::with_capacity(total);
+        runs.write_to(&mut v);
+        v
+    }
     fn clone_buf(&self) -> Self
     where
         T: Clone,
@@ -190,6 +199,10 @@ impl<T, N: ArrayLength> Buffer<T> for GenericArray<T, N> {
     }
     fn into_vec(self) -> Vec<T> {
         self.into_iter().collect()
+    }
+    #[inline(always)]
+    fn from_runs<R: Runs<T>>(_total: usize, runs: R) -> Self {
+        crate::tensor::raw::init_inline(|sink| runs.write_to(sink))
     }
     fn clone_buf(&self) -> Self
     where
