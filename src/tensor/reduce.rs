@@ -81,7 +81,68 @@ pub(crate) fn runs(
 /// strides `sb` give it (0 along the reduced axes), each run by the op's specialised loop.
 /// The caller guarantees that every offset is inside both slices (a layout built by this
 /// module is).
-pub(crate) fn walk<T, A>(
+///
+/// With the `rayon` feature, a walk of at least
+/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) input elements is cut
+/// along the outermost axis the output keeps (its rows own disjoint, contiguous blocks of the
+/// output) into about four pieces per thread; each cell is folded by one thread, in the same
+/// order as on one, so the results are identical. A reduction to one cell runs on one thread.
+pub(crate) fn walk<T: Sync, A: Send>(
+    sizes: &[usize],
+    (a, sa): (&[T], &[usize]),
+    (b, sb): (&mut [A], &[usize]),
+    op: &(impl FoldOp<T, A> + Sync),
+) {
+    #[cfg(feature = "rayon")]
+    if walk_parallel(sizes, (a, sa), (&mut *b, sb), op) {
+        return;
+    }
+    walk_serial(sizes, (a, sa), (b, sb), op);
+}
+
+/// [`walk`] split over rayon's pool; false (nothing done) when the walk is small, there is
+/// one thread, or the output keeps no axis to split along.
+#[cfg(feature = "rayon")]
+fn walk_parallel<T: Sync, A: Send>(
+    sizes: &[usize],
+    (a, sa): (&[T], &[usize]),
+    (b, sb): (&mut [A], &[usize]),
+    op: &(impl FoldOp<T, A> + Sync),
+) -> bool {
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads();
+    let total = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+    if threads < 2 || total.is_none_or(|t| t < super::kernel::PARALLEL_MIN_ELEMENTS) {
+        return false;
+    }
+    // The outermost kept axis: rows `r0..r1` along it own `b[r0 * row..r1 * row]`.
+    let Some(k) = (0..sizes.len()).find(|&k| sb[k] != 0 && sizes[k] > 1) else {
+        return false;
+    };
+    let row = sb[k];
+    if b.len() != sizes[k] * row || sizes.len() > MAX_RANK {
+        return false;
+    }
+    let per_piece = sizes[k].div_ceil(threads * 4);
+    b.par_chunks_mut(per_piece * row)
+        .enumerate()
+        .for_each(|(i, block)| {
+            let start = i * per_piece;
+            let mut sub = [0usize; MAX_RANK];
+            sub[..sizes.len()].copy_from_slice(sizes);
+            sub[k] = block.len() / row;
+            walk_serial(
+                &sub[..sizes.len()],
+                (&a[start * sa[k]..], sa),
+                (block, sb),
+                op,
+            );
+        });
+    true
+}
+
+/// [`walk`] on the calling thread.
+fn walk_serial<T, A>(
     sizes: &[usize],
     (a, sa): (&[T], &[usize]),
     (b, sb): (&mut [A], &[usize]),
@@ -150,9 +211,12 @@ impl<T> Source<'_, T> {
             .map(|(&n, _)| n)
             .product()
     }
+}
 
+/// The reductions (their walks may run on several threads with the `rayon` feature).
+impl<T: Send + Sync> Source<'_, T> {
     /// Every cell starts at `init` and folds its elements.
-    pub(crate) fn fold<A: Clone>(&self, init: A, op: &impl FoldOp<T, A>) -> Vec<A> {
+    pub(crate) fn fold<A: Clone + Send>(&self, init: A, op: &(impl FoldOp<T, A> + Sync)) -> Vec<A> {
         let mut out = vec![init; self.out_len()];
         walk(
             self.sizes,
@@ -167,7 +231,7 @@ impl<T> Source<'_, T> {
     /// without identity); an empty reduced axis is [`Error::EmptyAxis`].
     fn fold_from_first(
         &self,
-        op: &impl FoldOp<T, T>,
+        op: &(impl FoldOp<T, T> + Sync),
         name: &'static str,
         shape: impl Fn() -> DynShape,
     ) -> Result<Vec<T>, Error>
@@ -579,5 +643,52 @@ impl<T: Float> FoldOp<T, T> for DivBy {
     #[inline(always)]
     fn step(&self, acc: &mut T, x: &T) {
         *acc = *acc / *x;
+    }
+}
+
+#[cfg(all(test, feature = "rayon"))]
+mod parallel_tests {
+    use super::*;
+
+    /// Split over a pool of three threads (so the split happens on any machine), a reduction
+    /// folds every cell as the calling thread does, bit for bit: over the inner axis, the
+    /// outer one, a middle one, a transposed input, a broadcast input, an output row that is
+    /// the whole input (softmax's last pass), and everything into one cell (not split).
+    #[test]
+    fn the_parallel_walk_folds_what_the_serial_one_does() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        // (sizes, input strides, output strides, output cells)
+        let cases: [(&[usize], &[usize], &[usize], usize); 7] = [
+            (&[300, 301], &[301, 1], &[1, 0], 300),
+            (&[300, 301], &[301, 1], &[0, 1], 301),
+            (&[5, 200, 101], &[20_200, 101, 1], &[101, 0, 1], 505),
+            (&[301, 300], &[1, 301], &[1, 0], 301),
+            (&[7, 300, 40], &[0, 40, 1], &[300, 1, 0], 2100),
+            (&[257, 263], &[263, 1], &[263, 1], 257 * 263),
+            (&[300, 301], &[301, 1], &[0, 0], 1),
+        ];
+        for (sizes, sa, sb, cells) in cases {
+            let need = 1 + sizes
+                .iter()
+                .zip(sa)
+                .map(|(&n, &s)| (n - 1) * s)
+                .sum::<usize>();
+            let a: Vec<f64> = (0..need)
+                .map(|x| ((x * 7919) % 1000) as f64 * 0.37)
+                .collect();
+            let mut serial = vec![0.5; cells];
+            let mut parallel = serial.clone();
+            walk_serial(sizes, (&a, sa), (&mut serial, sb), &Sum);
+            pool.install(|| walk(sizes, (&a, sa), (&mut parallel, sb), &Sum));
+            assert_eq!(parallel, serial, "{sizes:?} {sa:?} {sb:?}");
+            let ints: Vec<i64> = (0..need as i64).collect();
+            let (mut s, mut p) = (vec![0i64; cells], vec![0i64; cells]);
+            walk_serial(sizes, (&ints, sa), (&mut s, sb), &Sum);
+            pool.install(|| walk(sizes, (&ints, sa), (&mut p, sb), &Sum));
+            assert_eq!(p, s, "{sizes:?} {sa:?} {sb:?}");
+        }
     }
 }

@@ -90,7 +90,7 @@ macro_rules! typed_reductions {
             S: ReduceOver<A>,
             <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
             Reduce<S, A>: Storage<T>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.$try_name::<A>().or_panic()
         }
@@ -113,7 +113,7 @@ macro_rules! typed_reductions {
             S: ReduceOver<A>,
             <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
             ReduceKeep<S, A>: Storage<T>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.$try_keep::<A>().or_panic()
         }
@@ -134,7 +134,7 @@ macro_rules! typed_reductions {
         where
             S: ReduceOver<A>,
             Reduce<S, A>: Storage<T>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.try_reduced::<A, Reduce<S, A>, T>(false, |s, shape| s.extreme::<$max>(shape))
         }
@@ -151,7 +151,7 @@ macro_rules! typed_reductions {
         where
             S: ReduceOver<A>,
             ReduceKeep<S, A>: Storage<T>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.try_reduced::<A, ReduceKeep<S, A>, T>(true, |s, shape| s.extreme::<$max>(shape))
         }
@@ -176,7 +176,7 @@ macro_rules! typed_reductions {
             S: ReduceOver<A>,
             <S as ReduceOver<A>>::HasZero: NonEmpty<S, A>,
             Reduce<S, A>: Storage<usize>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.$try_name::<A>().or_panic()
         }
@@ -196,7 +196,7 @@ macro_rules! typed_reductions {
         where
             S: ReduceOver<A>,
             Reduce<S, A>: Storage<usize>,
-            T: Copy + PartialOrd,
+            T: Copy + PartialOrd + Send + Sync,
         {
             self.try_reduced::<A, Reduce<S, A>, usize>(false, |s, shape| s.arg::<$max>(shape))
         }
@@ -214,7 +214,7 @@ macro_rules! typed_reductions {
         pub fn $name<A>(&self) -> Tensor<T, S>
         where
             S: ReduceOver<A> + Storage<T>,
-            T: Float,
+            T: Float + Send + Sync,
         {
             self.with_source::<A, _>(|s, shape| {
                 let data = s.softmax::<$log>(shape);
@@ -224,12 +224,12 @@ macro_rules! typed_reductions {
     };
     ($panicking:ident; $($header:tt)*) => {
         $($header)* {
-            typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
-            typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + One + Mul<Output = T>], |s, _| s.prod(), "6.0");
-            typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Float], |s, _| s.mean(), "2.0");
-            typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Float], |s, _| s.var(), "0.6666667");
-            typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Float], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
-            typed_reductions!(@plain logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`, computed stably", [Float], |s, shape: &dyn Fn() -> DynShape| s.logsumexp(shape), "3.407606");
+            typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
+            typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| s.prod(), "6.0");
+            typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Float + Send + Sync], |s, _| s.mean(), "2.0");
+            typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Float + Send + Sync], |s, _| s.var(), "0.6666667");
+            typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Float + Send + Sync], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
+            typed_reductions!(@plain logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`, computed stably", [Float + Send + Sync], |s, shape: &dyn Fn() -> DynShape| s.logsumexp(shape), "3.407606");
             typed_reductions!(@extreme $panicking, max, max_keep, try_max, try_max_keep, true, "maximum");
             typed_reductions!(@extreme $panicking, min, min_keep, try_min, try_min_keep, false, "minimum");
             typed_reductions!(@arg $panicking, argmax, try_argmax, true, "maximum", "2");
@@ -245,7 +245,7 @@ typed_reductions!(yes; impl<T, S: Shape> TensorView<'_, T, S>);
 
 /// The panicking maximum, minimum and arg forms of a tensor, written out so that a refused
 /// call's diagnostic points at a plain signature.
-impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
+impl<T: Copy + PartialOrd + Send + Sync, S: Storage<T>> Tensor<T, S> {
     /// The maximum over the axes `A` selects; NaN propagates (rule book §16). A statically
     /// empty axis does not compile.
     ///
@@ -497,14 +497,14 @@ macro_rules! dyn_reductions {
 }
 
 dyn_reductions! {
-    sum, sum_keep, "sum", [Copy + Zero + Add<Output = T>], |s, _| Ok(s.sum());
-    prod, prod_keep, "product", [Copy + One + Mul<Output = T>], |s, _| Ok(s.prod());
-    mean, mean_keep, "mean", [Float], |s, _| Ok(s.mean());
-    var, var_keep, "population variance", [Float], |s, _| Ok(s.var());
-    std, std_keep, "population standard deviation", [Float], |s, _| Ok(s.var().into_iter().map(T::sqrt).collect());
-    logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Float], |s, shape| Ok(s.logsumexp(shape));
-    max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd], |s, shape| s.extreme::<true>(shape);
-    min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd], |s, shape| s.extreme::<false>(shape);
+    sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| Ok(s.sum());
+    prod, prod_keep, "product", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| Ok(s.prod());
+    mean, mean_keep, "mean", [Float + Send + Sync], |s, _| Ok(s.mean());
+    var, var_keep, "population variance", [Float + Send + Sync], |s, _| Ok(s.var());
+    std, std_keep, "population standard deviation", [Float + Send + Sync], |s, _| Ok(s.var().into_iter().map(T::sqrt).collect());
+    logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Float + Send + Sync], |s, shape| Ok(s.logsumexp(shape));
+    max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<true>(shape);
+    min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<false>(shape);
 }
 
 impl<T> DynTensor<T> {
@@ -549,7 +549,7 @@ impl<T> DynTensor<T> {
     /// ```
     pub fn argmax(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
     where
-        T: Copy + PartialOrd,
+        T: Copy + PartialOrd + Send + Sync,
     {
         self.reduced(core::slice::from_ref(axis), false, |s, shape| {
             s.arg::<true>(shape)
@@ -567,7 +567,7 @@ impl<T> DynTensor<T> {
     /// ```
     pub fn argmin(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
     where
-        T: Copy + PartialOrd,
+        T: Copy + PartialOrd + Send + Sync,
     {
         self.reduced(core::slice::from_ref(axis), false, |s, shape| {
             s.arg::<false>(shape)
@@ -584,7 +584,7 @@ impl<T> DynTensor<T> {
     /// ```
     pub fn softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
     where
-        T: Float,
+        T: Float + Send + Sync,
     {
         self.with_source(axes, |s, shape| {
             Ok(DynTensor::from_parts(
@@ -605,7 +605,7 @@ impl<T> DynTensor<T> {
     /// ```
     pub fn log_softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
     where
-        T: Float,
+        T: Float + Send + Sync,
     {
         self.with_source(axes, |s, shape| {
             Ok(DynTensor::from_parts(
