@@ -661,7 +661,8 @@ mod parallel_tests {
             .build()
             .unwrap();
         // (sizes, input strides, output strides, output cells)
-        let cases: [(&[usize], &[usize], &[usize], usize); 7] = [
+        type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], usize);
+        let cases: [Case; 7] = [
             (&[300, 301], &[301, 1], &[1, 0], 300),
             (&[300, 301], &[301, 1], &[0, 1], 301),
             (&[5, 200, 101], &[20_200, 101, 1], &[101, 0, 1], 505),
