@@ -16,6 +16,8 @@
 
 use crate::prelude::*;
 
+use alloc::borrow::Cow;
+
 use super::kernel::{row_major, Serial, ZipFn};
 use super::strided::{iab_offset, step, zip_operands, Operand};
 use crate::dynamic::rule::Rule;
@@ -262,7 +264,7 @@ impl<T> DynTensor<T> {
     /// The tensor as an operand of [`zip_operands`].
     pub(crate) fn operand(&self) -> Operand<'_, T> {
         Operand {
-            shape: self.shape.clone(),
+            shape: Cow::Borrowed(&self.shape),
             sizes: &self.sizes,
             strides: None,
             data: &self.data,

@@ -4,7 +4,9 @@
 
 use crate::prelude::*;
 
-use super::kernel::{frame_strides_of, row_major, ZipFn};
+use alloc::borrow::Cow;
+
+use super::kernel::ZipFn;
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
@@ -41,19 +43,37 @@ pub(crate) fn step<const K: usize>(
 /// One operand of an elementwise operation: its concrete shape (every size known), its
 /// sizes, its strides (`None`: contiguous, row-major) and its data.
 pub(crate) struct Operand<'a, T> {
-    pub(crate) shape: DynShape,
+    /// Borrowed from a `DynTensor`; a typed tensor's is built from its type.
+    pub(crate) shape: Cow<'a, DynShape>,
     pub(crate) sizes: &'a [usize],
     pub(crate) strides: Option<&'a [usize]>,
     pub(crate) data: &'a [T],
 }
 
 impl<T> Operand<'_, T> {
-    /// The operand's strides in the output frame given by one side of a plan.
-    fn frame(&self, plan_side: &[Option<usize>]) -> Vec<usize> {
-        match self.strides {
-            Some(strides) => frame_strides_of(plan_side, self.sizes, strides),
-            None => frame_strides_of(plan_side, self.sizes, &row_major(self.sizes)),
+    /// The operand's strides in the output frame given by one side of a plan, on the stack
+    /// (the first `plan_side.len()` entries): 0 where the operand is broadcast.
+    fn frame(&self, plan_side: &[Option<usize>]) -> [usize; MAX_RANK] {
+        let mut own = [1usize; MAX_RANK];
+        let own = match self.strides {
+            Some(strides) => strides,
+            None => {
+                let n = self.sizes.len();
+                for i in (0..n.saturating_sub(1)).rev() {
+                    own[i] = own[i + 1].saturating_mul(self.sizes[i + 1]);
+                }
+                &own[..n]
+            }
+        };
+        let mut frame = [0usize; MAX_RANK];
+        for (f, src) in frame.iter_mut().zip(plan_side) {
+            if let Some(k) = *src {
+                if self.sizes[k] != 1 {
+                    *f = own[k];
+                }
+            }
         }
+        frame
     }
 }
 
@@ -70,7 +90,8 @@ pub(crate) fn zip_operands<A, B, O>(
     let sizes = plan.resolve(a.sizes, b.sizes)?;
     let shape = plan.shape.resolve(&sizes)?;
     let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
-    f.zip::<MAX_RANK>(&sizes, (a.data, &sa), (b.data, &sb), out)?;
+    let n = sizes.len();
+    f.zip::<MAX_RANK>(&sizes, (a.data, &sa[..n]), (b.data, &sb[..n]), out)?;
     Ok((shape, sizes))
 }
 

@@ -24,6 +24,8 @@
 
 use crate::prelude::*;
 
+use alloc::borrow::Cow;
+
 use core::fmt;
 
 use super::dyn_tensor::DynTensor;
@@ -124,7 +126,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// 1 must still not stretch); the run-time checks then meet the actual sizes.
     pub(crate) fn operand(&self) -> Operand<'_, T> {
         Operand {
-            shape: S::to_dyn(),
+            shape: Cow::Owned(S::to_dyn()),
             sizes: self.sizes(),
             strides: None,
             data: self.data(),

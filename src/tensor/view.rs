@@ -21,6 +21,8 @@
 
 use crate::prelude::*;
 
+use alloc::borrow::Cow;
+
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops;
@@ -241,7 +243,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     pub(crate) fn operand(&self) -> Operand<'_, T> {
         Operand {
             // `S` as written, as for a tensor (see `Tensor::operand`).
-            shape: S::to_dyn(),
+            shape: Cow::Owned(S::to_dyn()),
             sizes: &self.sizes,
             strides: Some(&self.strides),
             data: self.data,
