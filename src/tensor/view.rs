@@ -30,9 +30,10 @@ use core::ops;
 use super::kernel::{frame_strides_of, row_major, Serial};
 use super::strided::{iab_offset, zip_operands, Offsets, Operand};
 use super::typed::Tensor;
+use super::zip::{strided_layout, ByNamed, ByRule, PlanFor};
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
+use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
 use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Bidirectional};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
@@ -355,7 +356,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         S: BroadcastWith<B>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by(Rule::Named, rhs, f)
+        self.zip_by::<ByNamed, U, V, Broadcast<S, B>, B>(rhs, f)
     }
 
     /// `f(self, rhs)` elementwise under the rule `R` (a marker of [`rule`](crate::rule)).
@@ -378,19 +379,29 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         S: BroadcastsUnder<R, B>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by(R::RULE, rhs, f)
+        self.zip_by::<ByRule<R>, U, V, BroadcastBy<R, S, B>, B>(rhs, f)
     }
 
-    /// The kernel under a run-time rule whose output type the caller has checked.
-    fn zip_by<U, V, O: Storage<V>, B: Shape>(
+    /// The kernel on the plan the types carry (`P`), over the views' strides: the run-time
+    /// checks on the sizes alone, the layout on the stack, one allocation (the output's).
+    fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Shape>(
         &self,
-        rule: Rule,
         rhs: &TensorView<'_, U, B>,
         f: impl Fn(&T, &U) -> V,
     ) -> Result<Tensor<V, O>, Error> {
         let mut data = Vec::new();
-        let (_, sizes) = zip_operands(rule, self.operand(), rhs.operand(), &mut data, Serial(f))?;
-        Ok(Tensor::from_parts(&sizes, data))
+        let layout = strided_layout::<MAX_TYPED_RANK, P, S, B>(
+            (&self.sizes, &self.strides),
+            (&rhs.sizes, &rhs.strides),
+        );
+        let Some(layout) = layout else {
+            // A `?` size does not fit: the run-time engine words the refusal.
+            let (_, sizes) =
+                zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, Serial(f))?;
+            return Ok(Tensor::from_parts(&sizes, data));
+        };
+        layout.run(self.data, rhs.data, &mut data, Serial(f))?;
+        Ok(Tensor::from_parts(layout.sizes(), data))
     }
 }
 

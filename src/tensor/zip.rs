@@ -449,13 +449,22 @@ pub(crate) fn run_time_layout<const N: usize, P: PlanFor<S, B>, S: Shape, B: Sha
     sa: &[usize],
     sb: &[usize],
 ) -> Option<RunTimeLayout<N>> {
-    let plan = P::PLAN;
-    let policy = P::RULE.size_policy();
-    let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
     let (ra, rb) = (
         row_major_stack::<MAX_TYPED_RANK>(sa),
         row_major_stack::<MAX_TYPED_RANK>(sb),
     );
+    strided_layout::<N, P, S, B>((sa, &ra[..sa.len()]), (sb, &rb[..sb.len()]))
+}
+
+/// [`run_time_layout`] of operands laid out with strides (views): each operand's sizes and
+/// strides, which the caller guarantees stay inside its data.
+pub(crate) fn strided_layout<const N: usize, P: PlanFor<S, B>, S: Shape, B: Shape>(
+    (sa, ra): (&[usize], &[usize]),
+    (sb, rb): (&[usize], &[usize]),
+) -> Option<RunTimeLayout<N>> {
+    let plan = P::PLAN;
+    let policy = P::RULE.size_policy();
+    let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
     let lhs_is_frame = plan.len == S::RANK && (0..plan.len).all(|k| plan.lhs[k] == Some(k));
     let mut l = RunTimeLayout {
         lhs_is_frame,
