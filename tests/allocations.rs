@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use shapecast::{names, shape, Rule, Tensor};
+use shapecast::{names, shape, Pos, Rule, Tensor};
 
 struct Counting;
 
@@ -91,4 +91,21 @@ fn a_dyn_tensor_operation_allocates_a_bounded_number_of_times() {
     let (n, c) = allocations(|| da.zip_with(Rule::Named, &db, |x, y| x + y));
     assert_eq!(c.unwrap().data(), &[2.0; 16]);
     assert!(n <= 14, "{n} allocations");
+}
+
+#[test]
+fn a_typed_reduction_allocates_its_output_and_its_accumulators_only() {
+    let a = Tensor::<f32, shape![?, C: 3, H, W]>::from_vec_sized(&[2, 3, 4, 5], vec![1.0; 120])
+        .unwrap();
+    let (n, s) = allocations(|| a.sum::<(H, W)>());
+    assert_eq!((n, s.data()), (1, &[20.0; 6][..]));
+    let (n, m) = allocations(|| a.max_keep::<C>());
+    assert_eq!((n, m.sizes()), (1, &[2, 1, 4, 5][..]));
+    let v = a.view();
+    let (n, _) = allocations(|| v.mean::<Pos<0>>());
+    assert_eq!(n, 1);
+    // Softmax: its output, each cell's shift and each cell's sum.
+    let (n, p) = allocations(|| a.softmax::<C>());
+    assert_eq!(n, 3);
+    assert!((p.data()[0] - 1.0 / 3.0).abs() < 1e-6);
 }

@@ -17,7 +17,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::kernel::{row_major, zip_map_ref, Merged};
+use super::kernel::{zip_map_ref, Merged};
 use super::strided::step;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
@@ -192,28 +192,72 @@ pub(crate) struct Source<'a, T> {
     pub(crate) mask: &'a [bool],
 }
 
+/// Up to [`MAX_RANK`] sizes or strides on the stack: the temporaries of a reduction, which
+/// then allocates nothing but its output (and, for softmax, logsumexp and variance, one
+/// accumulator per output cell).
+#[derive(Clone, Copy)]
+pub(crate) struct Dims {
+    len: usize,
+    v: [usize; MAX_RANK],
+}
+
+impl Dims {
+    fn from_iter(items: impl IntoIterator<Item = usize>) -> Dims {
+        let mut d = Dims {
+            len: 0,
+            v: [0; MAX_RANK],
+        };
+        for x in items {
+            d.v[d.len] = x;
+            d.len += 1;
+        }
+        d
+    }
+
+    /// Row-major strides of `sizes`.
+    pub(crate) fn row_major(sizes: &[usize]) -> Dims {
+        let mut d = Dims::from_iter(sizes.iter().map(|_| 1));
+        for i in (0..sizes.len().saturating_sub(1)).rev() {
+            d.v[i] = d.v[i + 1].saturating_mul(sizes[i + 1]);
+        }
+        d
+    }
+}
+
+impl core::ops::Deref for Dims {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        &self.v[..self.len]
+    }
+}
+
+impl core::ops::DerefMut for Dims {
+    fn deref_mut(&mut self) -> &mut [usize] {
+        &mut self.v[..self.len]
+    }
+}
+
 impl<T> Source<'_, T> {
     /// The sizes of the output: the kept axes, or every axis with the reduced ones at 1.
-    pub(crate) fn out_sizes(&self, keep: bool) -> Vec<usize> {
-        self.sizes
-            .iter()
-            .zip(self.mask)
-            .filter_map(|(&n, &gone)| match (gone, keep) {
+    pub(crate) fn out_sizes(&self, keep: bool) -> Dims {
+        Dims::from_iter(self.sizes.iter().zip(self.mask).filter_map(|(&n, &gone)| {
+            match (gone, keep) {
                 (false, _) => Some(n),
                 (true, true) => Some(1),
                 (true, false) => None,
-            })
-            .collect()
+            }
+        }))
     }
 
     /// The output's strides in the input's frame: row-major over the kept axes, 0 along the
     /// reduced ones.
-    fn out_strides(&self) -> Vec<usize> {
-        let kept = row_major(&self.out_sizes(true));
-        kept.iter()
-            .zip(self.mask)
-            .map(|(&s, &gone)| if gone { 0 } else { s })
-            .collect()
+    fn out_strides(&self) -> Dims {
+        let kept = Dims::row_major(&self.out_sizes(true));
+        Dims::from_iter(
+            kept.iter()
+                .zip(self.mask)
+                .map(|(&s, &gone)| if gone { 0 } else { s }),
+        )
     }
 
     /// The number of output cells.
@@ -269,15 +313,16 @@ impl<T: Send + Sync> Source<'_, T> {
             return Ok(Vec::new());
         }
         // The first element of every cell: index 0 along each reduced axis.
-        let firsts: Vec<usize> = self
-            .sizes
-            .iter()
-            .zip(self.mask)
-            .map(|(&n, &gone)| if gone { 1 } else { n })
-            .collect();
+        let firsts =
+            Dims::from_iter(
+                self.sizes
+                    .iter()
+                    .zip(self.mask)
+                    .map(|(&n, &gone)| if gone { 1 } else { n }),
+            );
         let strides = self.out_strides();
         let mut out = Vec::with_capacity(len);
-        let mut index = vec![0; firsts.len()];
+        let mut index = Dims::from_iter(firsts.iter().map(|_| 0));
         let mut at = [0usize; 1];
         loop {
             out.push(self.data[at[0]].clone());
@@ -392,7 +437,7 @@ impl<T: Send + Sync> Source<'_, T> {
     {
         let strides = self.out_strides();
         let shift = self.shifts(shape);
-        let own = row_major(self.sizes);
+        let own = Dims::row_major(self.sizes);
         let mut sums = vec![T::zero(); shift.len()];
         if LOG {
             let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
@@ -421,7 +466,7 @@ impl<T: Send + Sync> Source<'_, T> {
         let total = self.sizes.iter().product();
         let mut y = vec![T::zero(); total];
         let (x, sx) = (self.data, self.strides);
-        if sx == own.as_slice() {
+        if sx == &*own {
             exps_parallel(self.sizes, (x, &own), (&shift, &strides), &mut y, &mut sums);
         } else {
             // A strided view: y is written in its own order, then summed.

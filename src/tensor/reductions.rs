@@ -19,7 +19,7 @@ use core::ops::{Add, Mul};
 use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::row_major;
+use super::reduce::Dims;
 use super::reduce::Source;
 use super::typed::Tensor;
 use super::view::TensorView;
@@ -395,7 +395,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     where
         S: ReduceOver<A>,
     {
-        let strides = row_major(self.sizes());
+        let strides = Dims::row_major(self.sizes());
         let source = Source {
             sizes: self.sizes(),
             strides: &strides,
@@ -515,7 +515,7 @@ impl<T> DynTensor<T> {
         f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<R, Error>,
     ) -> Result<R, Error> {
         let mask = selected(self.shape(), axes)?;
-        let strides = row_major(self.sizes());
+        let strides = Dims::row_major(self.sizes());
         let source = Source {
             sizes: self.sizes(),
             strides: &strides,
@@ -534,7 +534,7 @@ impl<T> DynTensor<T> {
         self.with_source(axes, |s, shape| {
             let data = f(s, shape)?;
             let out = apply(self.shape(), s.mask, keep);
-            Ok(DynTensor::from_parts(out, s.out_sizes(keep), data))
+            Ok(DynTensor::from_parts(out, s.out_sizes(keep).to_vec(), data))
         })
     }
 
