@@ -81,11 +81,19 @@ pub(crate) fn frame_strides_of(
 /// assert_eq!(shapecast::kernel::row_major(&[2, 3, 4]), vec![12, 4, 1]);
 /// ```
 pub fn row_major(sizes: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1usize; sizes.len()];
-    for i in (0..sizes.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
-    }
+    let mut strides = vec![0; sizes.len()];
+    row_major_into(sizes, &mut strides);
     strides
+}
+
+/// [`row_major`] into the first `sizes.len()` entries of `strides` (the crate's one copy of
+/// the computation, for strides kept on the stack).
+pub(crate) fn row_major_into(sizes: &[usize], strides: &mut [usize]) {
+    let mut stride = 1usize;
+    for i in (0..sizes.len()).rev() {
+        strides[i] = stride;
+        stride = stride.saturating_mul(sizes[i]);
+    }
 }
 
 /// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.

@@ -17,7 +17,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::kernel::{zip_map_ref, Merged};
+use super::kernel::{row_major_into, zip_map_ref, Merged};
 use super::strided::step;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
@@ -217,9 +217,7 @@ impl Dims {
     /// Row-major strides of `sizes`.
     pub(crate) fn row_major(sizes: &[usize]) -> Dims {
         let mut d = Dims::from_iter(sizes.iter().map(|_| 1));
-        for i in (0..sizes.len().saturating_sub(1)).rev() {
-            d.v[i] = d.v[i + 1].saturating_mul(sizes[i + 1]);
-        }
+        row_major_into(sizes, &mut d);
         d
     }
 }

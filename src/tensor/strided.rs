@@ -6,7 +6,7 @@ use crate::prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::kernel::ZipFn;
+use super::kernel::{row_major_into, ZipFn};
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
@@ -58,11 +58,8 @@ impl<T> Operand<'_, T> {
         let own = match self.strides {
             Some(strides) => strides,
             None => {
-                let n = self.sizes.len();
-                for i in (0..n.saturating_sub(1)).rev() {
-                    own[i] = own[i + 1].saturating_mul(self.sizes[i + 1]);
-                }
-                &own[..n]
+                row_major_into(self.sizes, &mut own);
+                &own[..self.sizes.len()]
             }
         };
         let mut frame = [0usize; MAX_RANK];

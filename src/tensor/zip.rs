@@ -7,7 +7,7 @@
 
 use crate::prelude::*;
 
-use super::kernel::{zip_sound, Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
+use super::kernel::{row_major_into, zip_sound, Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
 use super::reduce::runs;
 use super::static_kernel::{known, zip_static, StaticLayout, StaticZip};
 use super::strided::zip_operands;
@@ -508,8 +508,6 @@ pub(crate) fn strided_layout<const N: usize, P: PlanFor<S, B>, S: Shape, B: Shap
 /// Row-major strides of at most `N` sizes, on the stack.
 fn row_major_stack<const N: usize>(sizes: &[usize]) -> [usize; N] {
     let mut strides = [1usize; N];
-    for i in (0..sizes.len().saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
-    }
+    row_major_into(sizes, &mut strides);
     strides
 }
