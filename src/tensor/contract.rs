@@ -210,14 +210,12 @@ fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
-        let threads = rayon::current_num_threads();
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
-        if threads > 1
-            && mc.rows > 1
-            && rows_apart
-            && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS
-        {
+        let big = mc.rows > 1 && rows_apart && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS;
+        // Small work never touches rayon (its pool starts on first use).
+        let threads = if big { rayon::current_num_threads() } else { 1 };
+        if threads > 1 {
             let per = mc.rows.div_ceil(threads.min(mc.rows));
             let start = mc.offset.min(c.len());
             let blocks = c[start..].par_chunks_mut(per * mc.rs);

@@ -402,11 +402,16 @@ fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     f: &(impl Fn(&A, &B) -> O + Sync),
 ) -> Result<(), Error> {
     use rayon::prelude::*;
-    let threads = rayon::current_num_threads();
     let small = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
         .is_some_and(|t| t < PARALLEL_MIN_ELEMENTS);
+    // Small work never touches rayon (its pool starts on first use).
+    let threads = if small {
+        1
+    } else {
+        rayon::current_num_threads()
+    };
     if small || threads < 2 {
         return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
     }

@@ -109,11 +109,15 @@ pub(crate) fn walk<T: Sync, A: Send>(
 /// (1024, 1024): 1.2x slower on two threads).
 #[cfg(feature = "rayon")]
 fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, usize)> {
-    let threads = rayon::current_num_threads();
     let total = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))?;
-    if threads < 2 || total < super::kernel::PARALLEL_MIN_ELEMENTS || sizes.len() > MAX_RANK {
+    if total < super::kernel::PARALLEL_MIN_ELEMENTS || sizes.len() > MAX_RANK {
+        // Small work never touches rayon (its pool starts on first use).
+        return None;
+    }
+    let threads = rayon::current_num_threads();
+    if threads < 2 {
         return None;
     }
     let k = sizes.iter().position(|&n| n > 1)?;
