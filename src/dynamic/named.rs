@@ -18,7 +18,7 @@ use crate::prelude::*;
 
 use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynShape, Name};
+use crate::dynamic::shape::{DynShape, Name, MAX_RANK};
 use crate::error::{Error, Reason, Side};
 
 /// Broadcasts `lhs` with `rhs` by the named rule.
@@ -53,18 +53,23 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
         .iter()
         .map(|a| a.name_str().and_then(|n| e.position(n)))
         .collect();
-    let e_rest: Vec<usize> = (0..e.rank())
-        .filter(|j| !partner.contains(&Some(*j)))
-        .collect();
-    let f_rest: Vec<usize> = (0..f.rank()).filter(|&i| partner[i].is_none()).collect();
-    let f_unnamed: Vec<usize> = f_rest
-        .iter()
-        .copied()
-        .filter(|&i| f.axes()[i].name.is_none())
-        .collect();
+    // The axes left without a namesake, on the stack (ranks are at most MAX_RANK).
+    let (mut e_rest, mut f_rest, mut f_unnamed) = ([0; MAX_RANK], [0; MAX_RANK], [0; MAX_RANK]);
+    let e_rest = pick(
+        &mut e_rest,
+        (0..e.rank()).filter(|j| !partner.contains(&Some(*j))),
+    );
+    let f_rest = pick(&mut f_rest, (0..f.rank()).filter(|&i| partner[i].is_none()));
+    let f_unnamed = pick(
+        &mut f_unnamed,
+        f_rest
+            .iter()
+            .copied()
+            .filter(|&i| f.axes()[i].name.is_none()),
+    );
     // Step 2 when F has enough free unnamed axes, else step 3.
     let positional = f_unnamed.len() < e_rest.len();
-    let targets = if positional { &f_rest } else { &f_unnamed };
+    let targets = if positional { f_rest } else { f_unnamed };
     for (&i, &j) in targets.iter().rev().zip(e_rest.iter().rev()) {
         partner[i] = Some(j);
     }
@@ -88,6 +93,16 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
         }
     };
     Pairing { plan, orphans }
+}
+
+/// The items of `from` written into `to`, as the filled part of it.
+fn pick(to: &mut [usize; MAX_RANK], from: impl Iterator<Item = usize>) -> &[usize] {
+    let mut n = 0;
+    for x in from {
+        to[n] = x;
+        n += 1;
+    }
+    &to[..n]
 }
 
 /// Step 4 under the given policies; a name conflict after step 3 is blamed on the names that
