@@ -32,7 +32,10 @@ use super::bits::Or;
 use super::name::NameKind;
 use super::list::{At, FromRev};
 use super::sealed::Sealed;
+use super::broadcast::{BroadcastWith, BroadcastsUnder};
+use super::rule::Named;
 use super::shape::Shape;
+use crate::dynamic::plan::StaticPlan;
 use super::storage::Count;
 ''']
 for n in range(MAX + 1):
@@ -50,6 +53,7 @@ for n in range(MAX + 1):
         named = f"Or<{named}, <<{t} as Axis>::Name as NameKind>::IsNamed>"
     sizes = ", ".join(f"<{t}::Size as super::size::AxisSize>::SIZE" for t in ts)
     names = ", ".join(f"{t}::NAME" for t in ts)
+    gens_b = gens + ", " if gens else ""
     where_shape = "" if n == 0 else f"\nwhere\n    {tup}: Shape,\n"
     where = "" if n == 0 else f"\nwhere\n    {rev}: Count,\n"
     pattern = ", ".join(f"matches!(<{t}::Size as super::size::AxisSize>::SIZE, Some(1))" for t in ts)
@@ -69,6 +73,16 @@ impl<{gens}> FromRev for {plain}{where_shape} {{
 }}
 
 impl<{gens}> Sealed for {tup} {{}}
+
+#[diagnostic::do_not_recommend]
+impl<{gens_b}B: Shape> BroadcastWith<B> for {tup}
+where
+    {tup}: BroadcastsUnder<Named, B>,
+{{
+    type Output = <{tup} as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <{tup} as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}}
+
 ''')
 write_formatted("src/typed/tuples.rs", "".join(out))
 

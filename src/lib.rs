@@ -231,11 +231,15 @@
 //! assert_eq!(demean::<_, CLASS>(&t).data(), &[-1.0, 1.0, -2.0, 2.0]);
 //! ```
 //!
-//! A missing bound is a compile error in the generic function, but not always one that names
-//! the trait to add: without `A: BroadcastWith<B>`, `x - m` is read as a tensor minus a
-//! scalar (the only operator that still applies) and rustc reports "expected `f32`, found
-//! `&Tensor<f32, B>`"; a method such as `mean::<X>()` without `S: ReduceOver<X>` lists the
-//! unmet bounds of the crate's internals. The table above is the list to consult.
+//! A missing `BroadcastWith` bound is named by the error: a function or method that needs it
+//! (`try_sub`, `add_into`, a function of yours bounded by it) reports "cannot broadcast `A`
+//! with `B` under the named rule" with the suggestion to add `A: BroadcastWith<B>`
+//! (`ui-tests/generic_missing_bound.stderr`, `generic_method_missing_bound.stderr`).
+//! The operators themselves are the exception: without the bound, `x - m` is read as a
+//! tensor minus a scalar (the only operator whose conditions still hold for an unbounded
+//! parameter) and rustc reports "expected `f32`, found `&Tensor<f32, B>`". A reduction or a
+//! contraction without its bound lists the crate's internals; the table above is the list to
+//! consult.
 //!
 //! ```
 //! use shapecast::{names, shape, Select, SelectAxis, Tensor, TensorView};

@@ -1,4 +1,4 @@
-// A generic function that asks for a broadcast gets the same message at the call.
+// A generic function that asks for a broadcast: the call names both shapes and the rule.
 use shapecast::{shape, BroadcastWith, Shape};
 fn add<A: BroadcastWith<B>, B: Shape>() {}
 fn main() {

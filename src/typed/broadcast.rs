@@ -151,13 +151,9 @@ pub trait BroadcastWith<Rhs: Shape>: Shape {
     }
 }
 
-impl<A: Shape, B: Shape> BroadcastWith<B> for A
-where
-    A: BroadcastsUnder<crate::rule::Named, B>,
-{
-    type Output = <A as BroadcastsUnder<crate::rule::Named, B>>::Output;
-    const STATIC_PLAN: StaticPlan = <A as BroadcastsUnder<crate::rule::Named, B>>::STATIC_PLAN;
-}
+// `BroadcastWith` is implemented for each written shape (a tuple of axes, in
+// `typed::tuples`), not for every `A: Shape`: a type parameter without the bound then fails on
+// `A: BroadcastWith<B>` itself, and rustc suggests that bound rather than the rule's internals.
 
 /// The shape of `A` broadcast with `B` by the named rule.
 ///

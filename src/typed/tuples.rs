@@ -3,11 +3,14 @@
 
 use super::axis::Axis;
 use super::bits::Or;
+use super::broadcast::{BroadcastWith, BroadcastsUnder};
 use super::list::{At, FromRev};
 use super::name::NameKind;
+use super::rule::Named;
 use super::sealed::Sealed;
 use super::shape::Shape;
 use super::storage::Count;
+use crate::dynamic::plan::StaticPlan;
 
 impl Shape for () {
     const RANK: usize = 0;
@@ -24,6 +27,15 @@ impl FromRev for () {
 }
 
 impl Sealed for () {}
+
+#[diagnostic::do_not_recommend]
+impl<B: Shape> BroadcastWith<B> for ()
+where
+    (): BroadcastsUnder<Named, B>,
+{
+    type Output = <() as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <() as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis> Shape for (X0,)
 where
@@ -47,6 +59,15 @@ where
 }
 
 impl<X0: Axis> Sealed for (X0,) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, B: Shape> BroadcastWith<B> for (X0,)
+where
+    (X0,): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0,) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0,) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis, X1: Axis> Shape for (X0, X1)
 where
@@ -78,6 +99,15 @@ where
 }
 
 impl<X0: Axis, X1: Axis> Sealed for (X0, X1) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, B: Shape> BroadcastWith<B> for (X0, X1)
+where
+    (X0, X1): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0, X1) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2)
 where
@@ -114,6 +144,15 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis> Sealed for (X0, X1, X2) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, B: Shape> BroadcastWith<B> for (X0, X1, X2)
+where
+    (X0, X1, X2): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0, X1, X2) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3)
 where
@@ -155,6 +194,15 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Sealed for (X0, X1, X2, X3) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, B: Shape> BroadcastWith<B> for (X0, X1, X2, X3)
+where
+    (X0, X1, X2, X3): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3, X4)
 where
@@ -208,6 +256,17 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Sealed for (X0, X1, X2, X3, X4) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, B: Shape> BroadcastWith<B>
+    for (X0, X1, X2, X3, X4)
+where
+    (X0, X1, X2, X3, X4): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape for (X0, X1, X2, X3, X4, X5)
 where
@@ -275,6 +334,17 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, B: Shape> BroadcastWith<B>
+    for (X0, X1, X2, X3, X4, X5)
+where
+    (X0, X1, X2, X3, X4, X5): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
@@ -362,6 +432,17 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5, X6)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, B: Shape>
+    BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6)
+where
+    (X0, X1, X2, X3, X4, X5, X6): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> Shape
@@ -461,6 +542,17 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5, X6, X7)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, B: Shape>
+    BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6, X7) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis> Shape
@@ -572,6 +664,27 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis>
     Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<
@@ -728,6 +841,28 @@ impl<
         X9: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<
@@ -903,6 +1038,30 @@ impl<
         X10: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10): BroadcastsUnder<Named, B>,
+{
+    type Output =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<
@@ -1096,6 +1255,30 @@ impl<
         X11: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11): BroadcastsUnder<Named, B>,
+{
+    type Output =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<
@@ -1309,6 +1492,33 @@ impl<
 {
 }
 
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12): BroadcastsUnder<Named, B>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as BroadcastsUnder<
+        Named,
+        B,
+    >>::Output;
+    const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
 impl<
         X0: Axis,
         X1: Axis,
@@ -1494,6 +1704,39 @@ impl<
         X13: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        B: Shape,
+    > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13): BroadcastsUnder<Named, B>,
+{
+    type Output =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as BroadcastsUnder<
+            Named,
+            B,
+        >>::Output;
+    const STATIC_PLAN: StaticPlan =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as BroadcastsUnder<
+            Named,
+            B,
+        >>::STATIC_PLAN;
 }
 
 impl<
@@ -1768,6 +2011,97 @@ impl<
         X14,
     )
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        X14: Axis,
+        B: Shape,
+    > BroadcastWith<B>
+    for (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ): BroadcastsUnder<Named, B>,
+{
+    type Output = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
 impl<
@@ -2061,4 +2395,100 @@ impl<
         X15,
     )
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        X14: Axis,
+        X15: Axis,
+        B: Shape,
+    > BroadcastWith<B>
+    for (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ): BroadcastsUnder<Named, B>,
+{
+    type Output = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as BroadcastsUnder<Named, B>>::Output;
+    const STATIC_PLAN: StaticPlan = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
