@@ -33,7 +33,9 @@ use super::name::NameKind;
 use super::list::{At, FromRev};
 use super::sealed::Sealed;
 use super::broadcast::{BroadcastWith, BroadcastsUnder};
+use super::reduce::{ReduceOver, Reduces};
 use super::rule::Named;
+use crate::dynamic::shape::MAX_TYPED_RANK;
 use super::shape::Shape;
 use crate::dynamic::plan::StaticPlan;
 use super::storage::Count;
@@ -73,6 +75,17 @@ impl<{gens}> FromRev for {plain}{where_shape} {{
 }}
 
 impl<{gens}> Sealed for {tup} {{}}
+
+#[diagnostic::do_not_recommend]
+impl<{gens_b}Sel> ReduceOver<Sel> for {tup}
+where
+    {tup}: Shape + Reduces<Sel>,
+{{
+    type Output = <{tup} as Reduces<Sel>>::Output;
+    type Kept = <{tup} as Reduces<Sel>>::Kept;
+    type HasZero = <{tup} as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <{tup} as Reduces<Sel>>::MASK;
+}}
 
 #[diagnostic::do_not_recommend]
 impl<{gens_b}B: Shape> BroadcastWith<B> for {tup}

@@ -333,7 +333,7 @@ pub use typed::shape::{SameRankAs, Shape};
 #[doc(hidden)]
 pub use typed::contract::{ContractVerdict, MatMulVerdict};
 #[doc(hidden)]
-pub use typed::reduce::ReduceVerdict;
+pub use typed::reduce::{ReduceVerdict, Reduces};
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::statik::{Col, Row};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};

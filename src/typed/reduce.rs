@@ -402,7 +402,19 @@ pub trait ReduceOver<A>: Shape {
     const MASK: [bool; MAX_TYPED_RANK];
 }
 
-impl<S: Shape, A: Selector> ReduceOver<A> for S
+/// The reduction of `S` over `A` for any shape: what [`ReduceOver`] gives. `ReduceOver` itself
+/// is implemented for each written shape (a tuple of axes, in `typed::tuples`), so that
+/// generic code missing the bound is told to add `S: ReduceOver<A>` rather than shown this
+/// machinery.
+#[doc(hidden)]
+pub trait Reduces<A> {
+    type Output: Shape;
+    type Kept: Shape;
+    type HasZero;
+    const MASK: [bool; MAX_TYPED_RANK];
+}
+
+impl<S: Shape, A: Selector> Reduces<A> for S
 where
     S::Rev: Walk<A::List>,
     Walked<S, A>: MaskOf,

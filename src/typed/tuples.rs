@@ -6,11 +6,13 @@ use super::bits::Or;
 use super::broadcast::{BroadcastWith, BroadcastsUnder};
 use super::list::{At, FromRev};
 use super::name::NameKind;
+use super::reduce::{ReduceOver, Reduces};
 use super::rule::Named;
 use super::sealed::Sealed;
 use super::shape::Shape;
 use super::storage::Count;
 use crate::dynamic::plan::StaticPlan;
+use crate::dynamic::shape::MAX_TYPED_RANK;
 
 impl Shape for () {
     const RANK: usize = 0;
@@ -27,6 +29,17 @@ impl FromRev for () {
 }
 
 impl Sealed for () {}
+
+#[diagnostic::do_not_recommend]
+impl<Sel> ReduceOver<Sel> for ()
+where
+    (): Shape + Reduces<Sel>,
+{
+    type Output = <() as Reduces<Sel>>::Output;
+    type Kept = <() as Reduces<Sel>>::Kept;
+    type HasZero = <() as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <() as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<B: Shape> BroadcastWith<B> for ()
@@ -59,6 +72,17 @@ where
 }
 
 impl<X0: Axis> Sealed for (X0,) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, Sel> ReduceOver<Sel> for (X0,)
+where
+    (X0,): Shape + Reduces<Sel>,
+{
+    type Output = <(X0,) as Reduces<Sel>>::Output;
+    type Kept = <(X0,) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0,) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0,) as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<X0: Axis, B: Shape> BroadcastWith<B> for (X0,)
@@ -99,6 +123,17 @@ where
 }
 
 impl<X0: Axis, X1: Axis> Sealed for (X0, X1) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, Sel> ReduceOver<Sel> for (X0, X1)
+where
+    (X0, X1): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1) as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<X0: Axis, X1: Axis, B: Shape> BroadcastWith<B> for (X0, X1)
@@ -144,6 +179,17 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis> Sealed for (X0, X1, X2) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, Sel> ReduceOver<Sel> for (X0, X1, X2)
+where
+    (X0, X1, X2): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2) as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<X0: Axis, X1: Axis, X2: Axis, B: Shape> BroadcastWith<B> for (X0, X1, X2)
@@ -194,6 +240,17 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Sealed for (X0, X1, X2, X3) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, Sel> ReduceOver<Sel> for (X0, X1, X2, X3)
+where
+    (X0, X1, X2, X3): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2, X3) as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, B: Shape> BroadcastWith<B> for (X0, X1, X2, X3)
@@ -256,6 +313,17 @@ where
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Sealed for (X0, X1, X2, X3, X4) {}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, Sel> ReduceOver<Sel> for (X0, X1, X2, X3, X4)
+where
+    (X0, X1, X2, X3, X4): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2, X3, X4) as Reduces<Sel>>::MASK;
+}
 
 #[diagnostic::do_not_recommend]
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, B: Shape> BroadcastWith<B>
@@ -334,6 +402,18 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, Sel> ReduceOver<Sel>
+    for (X0, X1, X2, X3, X4, X5)
+where
+    (X0, X1, X2, X3, X4, X5): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2, X3, X4, X5) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -432,6 +512,18 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5, X6)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, Sel> ReduceOver<Sel>
+    for (X0, X1, X2, X3, X4, X5, X6)
+where
+    (X0, X1, X2, X3, X4, X5, X6): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2, X3, X4, X5, X6) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -542,6 +634,18 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> Sealed
     for (X0, X1, X2, X3, X4, X5, X6, X7)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, Sel>
+    ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6, X7) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(X0, X1, X2, X3, X4, X5, X6, X7) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -664,6 +768,29 @@ where
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis>
     Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -841,6 +968,30 @@ impl<
         X9: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -1038,6 +1189,31 @@ impl<
         X10: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -1255,6 +1431,32 @@ impl<
         X11: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as Reduces<Sel>>::Kept;
+    type HasZero = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -1507,6 +1709,34 @@ impl<
         X10: Axis,
         X11: Axis,
         X12: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12): Shape + Reduces<Sel>,
+{
+    type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as Reduces<Sel>>::Output;
+    type Kept = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as Reduces<Sel>>::Kept;
+    type HasZero =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as Reduces<Sel>>::MASK;
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
         B: Shape,
     > BroadcastWith<B> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12)
 where
@@ -1704,6 +1934,37 @@ impl<
         X13: Axis,
     > Sealed for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13)
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        Sel,
+    > ReduceOver<Sel> for (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13)
+where
+    (X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13): Shape + Reduces<Sel>,
+{
+    type Output =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as Reduces<Sel>>::Output;
+    type Kept =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as Reduces<Sel>>::Kept;
+    type HasZero =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] =
+        <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -2011,6 +2272,131 @@ impl<
         X14,
     )
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        X14: Axis,
+        Sel,
+    > ReduceOver<Sel>
+    for (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ): Shape + Reduces<Sel>,
+{
+    type Output = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as Reduces<Sel>>::Output;
+    type Kept = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as Reduces<Sel>>::Kept;
+    type HasZero = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+    ) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
@@ -2395,6 +2781,138 @@ impl<
         X15,
     )
 {
+}
+
+#[diagnostic::do_not_recommend]
+impl<
+        X0: Axis,
+        X1: Axis,
+        X2: Axis,
+        X3: Axis,
+        X4: Axis,
+        X5: Axis,
+        X6: Axis,
+        X7: Axis,
+        X8: Axis,
+        X9: Axis,
+        X10: Axis,
+        X11: Axis,
+        X12: Axis,
+        X13: Axis,
+        X14: Axis,
+        X15: Axis,
+        Sel,
+    > ReduceOver<Sel>
+    for (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    )
+where
+    (
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ): Shape + Reduces<Sel>,
+{
+    type Output = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as Reduces<Sel>>::Output;
+    type Kept = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as Reduces<Sel>>::Kept;
+    type HasZero = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as Reduces<Sel>>::HasZero;
+    const MASK: [bool; MAX_TYPED_RANK] = <(
+        X0,
+        X1,
+        X2,
+        X3,
+        X4,
+        X5,
+        X6,
+        X7,
+        X8,
+        X9,
+        X10,
+        X11,
+        X12,
+        X13,
+        X14,
+        X15,
+    ) as Reduces<Sel>>::MASK;
 }
 
 #[diagnostic::do_not_recommend]
