@@ -66,13 +66,25 @@ pub(crate) fn frame_strides_of(
     sizes: &[usize],
     strides: &[usize],
 ) -> Vec<usize> {
-    plan_side
-        .iter()
-        .map(|src| match src {
-            Some(k) if sizes[*k] != 1 => strides[*k],
+    let mut frame = vec![0; plan_side.len()];
+    frame_strides_into(plan_side, sizes, strides, &mut frame);
+    frame
+}
+
+/// [`frame_strides_of`] into the first `plan_side.len()` entries of `frame`, for strides kept
+/// on the stack.
+pub(crate) fn frame_strides_into(
+    plan_side: &[Option<usize>],
+    sizes: &[usize],
+    strides: &[usize],
+    frame: &mut [usize],
+) {
+    for (f, src) in frame.iter_mut().zip(plan_side) {
+        *f = match *src {
+            Some(k) if sizes[k] != 1 => strides[k],
             _ => 0,
-        })
-        .collect()
+        };
+    }
 }
 
 /// Row-major strides of a contiguous array of the given sizes.

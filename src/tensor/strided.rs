@@ -6,7 +6,7 @@ use crate::prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::kernel::{row_major_into, ZipFn};
+use super::kernel::{frame_strides_into, row_major_into, ZipFn};
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
@@ -63,13 +63,7 @@ impl<T> Operand<'_, T> {
             }
         };
         let mut frame = [0usize; MAX_RANK];
-        for (f, src) in frame.iter_mut().zip(plan_side) {
-            if let Some(k) = *src {
-                if self.sizes[k] != 1 {
-                    *f = own[k];
-                }
-            }
-        }
+        frame_strides_into(plan_side, self.sizes, own, &mut frame);
         frame
     }
 }
