@@ -84,13 +84,15 @@ fn a_small_static_result_allocates_nothing() {
 #[test]
 fn a_dyn_tensor_operation_allocates_a_bounded_number_of_times() {
     // The rule runs on the shapes at run time; its result and the output are on the heap.
-    // Counted so that a change that adds allocations is seen: 10 in a release build.
+    // Counted so that a change that adds allocations is seen: 7 in a release build (both
+    // shapes copied into the rule's result, its output shape, its plan's two sides, the
+    // output's sizes and data), one more in a debug build (a debug assertion's copy).
     let a = Tensor::<f32, shape![?, ?]>::from_vec_sized(&[4, 4], vec![1.0; 16]).unwrap();
     let b = Tensor::<f32, shape![?]>::from_vec_sized(&[4], vec![1.0; 4]).unwrap();
     let (da, db) = (a.to_dyn(), b.to_dyn());
     let (n, c) = allocations(|| da.zip_with(Rule::Named, &db, |x, y| x + y));
     assert_eq!(c.unwrap().data(), &[2.0; 16]);
-    assert!(n <= 11, "{n} allocations");
+    assert!(n <= 8, "{n} allocations");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! tensors (rule book §13), constructors. Values are checked against a naive reference.
 
 use proptest::prelude::*;
-use shapecast::{names, shape, DynTensor, Rule, Tensor};
+use shapecast::{names, shape, DynShape, DynTensor, Rule, Tensor};
 
 names!(H, W, C);
 
@@ -66,6 +66,30 @@ proptest! {
             }
             (Err(_), None) => {}
             (got, want) => prop_assert!(false, "{:?} vs {:?}", got.map(|t| t.into_vec()), want),
+        }
+    }
+
+    /// `DynTensor` zips like the reference on both sides of the rank where the run-time
+    /// engine's working arrays change length (8).
+    #[test]
+    fn dyn_tensors_zip_like_the_reference_around_rank_8(
+        ra in 6usize..=10,
+        rb in 1usize..=10,
+        seed in prop::collection::vec(prop_oneof![Just(1usize), 1usize..3], 20),
+    ) {
+        let (sa, sb) = (&seed[..ra], &seed[20 - rb..]);
+        let make = |s: &[usize], base| {
+            DynTensor::from_vec(DynShape::from_sizes(s).unwrap(), iota(s, base)).unwrap()
+        };
+        let (a, b) = (make(sa, 0), make(sb, 500));
+        let got = a.zip_with(Rule::Numpy, &b, |x, y| x * 1000 + y);
+        match (got, numpy_reference(&a, &b)) {
+            (Ok(t), Some((sizes, data))) => {
+                prop_assert_eq!(t.sizes(), &sizes[..]);
+                prop_assert_eq!(t.data(), &data[..]);
+            }
+            (Err(_), None) => {}
+            (got, want) => prop_assert!(false, "{:?} vs {:?}", got.map(|t| t.data().to_vec()), want),
         }
     }
 

@@ -210,16 +210,19 @@ impl Broadcasted {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn resolve(&self, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, Error> {
-        let lhs_shape = self.lhs.resolve(lhs)?;
-        let rhs_shape = self.rhs.resolve(rhs)?;
+        // The resolved shapes are built only to word a refusal.
+        if !(self.lhs.fits(lhs) && self.rhs.fits(rhs)) {
+            self.lhs.resolve(lhs)?;
+            self.rhs.resolve(rhs)?;
+        }
         for check in &self.checks {
             let l = check.lhs_axis.map_or(1, |k| lhs[k]);
             let r = check.rhs_axis.map_or(1, |k| rhs[k]);
             if !check.condition.holds(l, r) {
                 return Err(Refusal {
                     rule: self.rule,
-                    lhs: lhs_shape,
-                    rhs: rhs_shape,
+                    lhs: self.lhs.resolve(lhs)?,
+                    rhs: self.rhs.resolve(rhs)?,
                     reason: Reason::Sizes {
                         axis: check.axis,
                         name: self.shape.axes()[check.axis].name.clone(),

@@ -501,6 +501,26 @@ impl DynShape {
         Ok(DynShape { axes })
     }
 
+    /// Whether [`resolve`](Self::resolve) would accept `sizes` (without building the shape).
+    pub(crate) fn fits(&self, sizes: &[usize]) -> bool {
+        sizes.len() == self.rank()
+            && self
+                .axes
+                .iter()
+                .zip(sizes)
+                .all(|(axis, &n)| axis.size.known().is_none_or(|k| k == n))
+    }
+
+    /// [`resolve`](Self::resolve) in place, for sizes the caller has checked with
+    /// [`fits`](Self::fits) (or computed from this shape).
+    pub(crate) fn into_resolved(mut self, sizes: &[usize]) -> DynShape {
+        debug_assert!(self.fits(sizes));
+        for (axis, &n) in self.axes.iter_mut().zip(sizes) {
+            axis.size = Size::Known(n);
+        }
+        self
+    }
+
     /// Builds a shape whose validity the caller guarantees (no repeated names, rank in range).
     pub(crate) fn from_axes_unchecked(axes: Vec<DynAxis>) -> DynShape {
         debug_assert!(DynShape::new(axes.clone()).is_ok());

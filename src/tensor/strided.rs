@@ -8,6 +8,7 @@ use alloc::borrow::Cow;
 
 use super::kernel::{frame_strides_into, row_major_into, ZipFn};
 use crate::dynamic::broadcast;
+use crate::dynamic::plan::Broadcasted;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::dynamic::shape::MAX_RANK;
@@ -52,9 +53,9 @@ pub(crate) struct Operand<'a, T> {
 
 impl<T> Operand<'_, T> {
     /// The operand's strides in the output frame given by one side of a plan, on the stack
-    /// (the first `plan_side.len()` entries): 0 where the operand is broadcast.
-    fn frame(&self, plan_side: &[Option<usize>]) -> [usize; MAX_RANK] {
-        let mut own = [1usize; MAX_RANK];
+    /// (the first `plan_side.len()` entries, at most `N`): 0 where the operand is broadcast.
+    fn frame<const N: usize>(&self, plan_side: &[Option<usize>]) -> [usize; N] {
+        let mut own = [1usize; N];
         let own = match self.strides {
             Some(strides) => strides,
             None => {
@@ -62,7 +63,7 @@ impl<T> Operand<'_, T> {
                 &own[..self.sizes.len()]
             }
         };
-        let mut frame = [0usize; MAX_RANK];
+        let mut frame = [0usize; N];
         frame_strides_into(plan_side, self.sizes, own, &mut frame);
         frame
     }
@@ -79,11 +80,30 @@ pub(crate) fn zip_operands<A, B, O>(
 ) -> Result<(DynShape, Vec<usize>), Error> {
     let plan = broadcast(rule, &a.shape, &b.shape)?;
     let sizes = plan.resolve(a.sizes, b.sizes)?;
-    let shape = plan.shape.resolve(&sizes)?;
-    let (sa, sb) = (a.frame(&plan.plan.lhs), b.frame(&plan.plan.rhs));
+    // The working arrays are as long as the rank needs: less to fill for the common ranks.
+    if sizes.len() <= SMALL_RANK {
+        zip_planned::<SMALL_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;
+    } else {
+        zip_planned::<MAX_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;
+    }
+    Ok((plan.shape.into_resolved(&sizes), sizes))
+}
+
+/// The rank up to which the run-time engine's working arrays are short.
+const SMALL_RANK: usize = 8;
+
+/// The kernel of [`zip_operands`] on a rank of at most `N`.
+fn zip_planned<const N: usize, A, B, O>(
+    plan: &Broadcasted,
+    sizes: &[usize],
+    a: &Operand<'_, A>,
+    b: &Operand<'_, B>,
+    out: &mut Vec<O>,
+    f: impl ZipFn<A, B, O>,
+) -> Result<(), Error> {
+    let (sa, sb) = (a.frame::<N>(&plan.plan.lhs), b.frame::<N>(&plan.plan.rhs));
     let n = sizes.len();
-    f.zip::<MAX_RANK>(&sizes, (a.data, &sa[..n]), (b.data, &sb[..n]), out)?;
-    Ok((shape, sizes))
+    f.zip::<N>(sizes, (a.data, &sa[..n]), (b.data, &sb[..n]), out)
 }
 
 /// The offset of an element under index-access broadcasting (rule book §12) in data laid out with
