@@ -19,15 +19,20 @@ fn sel(names: &[&str]) -> Vec<AxisSelector> {
     names.iter().map(|n| n.parse().unwrap()).collect()
 }
 
-/// The output type prints as the run-time engine's shape.
+/// The output type prints as the run-time engine's shape, and the plan the types carry (what
+/// a typed `dot` runs on) is the engine's.
 fn dot_agrees<A: ContractWith<B, X>, B: Shape, X>(a: &str, b: &str, names: &[&str]) {
     let c = contract(&p(a), &p(b), &sel(names)).unwrap();
     assert_eq!(<A::Output as Shape>::to_dyn(), c.shape, "{a} . {b}");
+    let plan = <A as ContractWith<B, X>>::PLAN;
+    assert!(plan.agrees_with(&c), "{a} . {b}: {plan:?} against {c:?}");
 }
 
 fn matmul_agrees<A: MatMulWith<B>, B: Shape>(a: &str, b: &str) {
     let c = matmul(&p(a), &p(b)).unwrap();
     assert_eq!(<A::Output as Shape>::to_dyn(), c.shape, "{a} @ {b}");
+    let plan = <A as MatMulWith<B>>::PLAN;
+    assert!(plan.agrees_with(&c), "{a} @ {b}: {plan:?} against {c:?}");
 }
 
 /// 97 dot ok, 153 dot refused, 93 matmul ok, 157 matmul refused.

@@ -18,9 +18,9 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::Plan;
+use crate::dynamic::plan::{Plan, StaticPlan};
 use crate::dynamic::reduce::{apply, selected, AxisSelector};
-use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK};
+use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK, MAX_TYPED_RANK};
 use crate::dynamic::{named, outer};
 use crate::error::Error;
 
@@ -110,6 +110,112 @@ impl Contracted {
         }
         Ok(out)
     }
+}
+
+/// A contraction's plan as a constant, computed from the operands' types (the twin of a
+/// [`Contracted`]'s `plan` and `contracted`): what a typed `dot` or `matmul` runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct StaticContraction {
+    /// For each output axis, the source axis of each operand.
+    pub plan: StaticPlan,
+    /// The number of contracted pairs.
+    pub pairs_len: usize,
+    /// The contracted pairs (left axis, right axis), in the selector's order.
+    pub pairs: [(usize, usize); MAX_TYPED_RANK],
+}
+
+impl StaticContraction {
+    /// `contract` over names: the outer rule's plan on both operands without the contracted
+    /// axes (`rest`, indices into what remains), mapped back through the masks of contracted
+    /// axes, and the pairs.
+    pub const fn over(
+        rest: StaticPlan,
+        (mask_a, mask_b): ([bool; MAX_TYPED_RANK], [bool; MAX_TYPED_RANK]),
+        (pairs, pairs_len): ([(usize, usize); MAX_TYPED_RANK], usize),
+    ) -> StaticContraction {
+        let mut plan = rest;
+        let mut k = 0;
+        while k < plan.len {
+            plan.lhs[k] = kept_axis(&mask_a, plan.lhs[k]);
+            plan.rhs[k] = kept_axis(&mask_b, plan.rhs[k]);
+            k += 1;
+        }
+        StaticContraction {
+            plan,
+            pairs_len,
+            pairs,
+        }
+    }
+
+    /// `matmul` by position: the batch plan (the named rule on both prefixes, whose indices
+    /// are the operands' own), then `M` from the left and `N` from the right when present; the
+    /// one pair is `K`.
+    pub const fn matmul(batch: StaticPlan, rank_a: usize, rank_b: usize) -> StaticContraction {
+        let mut plan = batch;
+        if rank_a >= 2 {
+            plan = plan.then(Some(rank_a - 2), None);
+        }
+        if rank_b >= 2 {
+            plan = plan.then(None, Some(rank_b - 1));
+        }
+        let kb = if rank_b >= 2 { rank_b - 2 } else { 0 };
+        let mut pairs = [(0, 0); MAX_TYPED_RANK];
+        pairs[0] = (rank_a.saturating_sub(1), kb);
+        StaticContraction {
+            plan,
+            pairs_len: 1,
+            pairs,
+        }
+    }
+
+    /// The contracted pairs.
+    pub fn pairs(&self) -> &[(usize, usize)] {
+        &self.pairs[..self.pairs_len]
+    }
+
+    /// Whether this is the plan the run-time engine computes (`c`).
+    pub fn agrees_with(&self, c: &Contracted) -> bool {
+        self.plan.to_plan() == c.plan && self.pairs() == &c.contracted[..]
+    }
+
+    /// The output's sizes for operands of these sizes into `out` (its first `plan.len`
+    /// entries), after the checks [`Contracted::resolve`] makes; `false` when one fails (the
+    /// run-time engine then words the refusal).
+    pub fn resolve(&self, lhs: &[usize], rhs: &[usize], out: &mut [usize]) -> bool {
+        if self.pairs().iter().any(|&(i, j)| lhs[i] != rhs[j]) {
+            return false;
+        }
+        for k in 0..self.plan.len {
+            out[k] = match (self.plan.lhs[k], self.plan.rhs[k]) {
+                (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
+                    (n, m) if n == m || m == 1 => n,
+                    (1, m) => m,
+                    _ => return false,
+                },
+                (Some(i), None) => lhs[i],
+                (None, Some(j)) => rhs[j],
+                (None, None) => 1,
+            };
+        }
+        true
+    }
+}
+
+/// The `k`-th axis a mask leaves (`false` entries), for a source index into what remains.
+const fn kept_axis(mask: &[bool; MAX_TYPED_RANK], k: Option<usize>) -> Option<usize> {
+    let Some(mut k) = k else { return None };
+    let mut i = 0;
+    while i < MAX_TYPED_RANK {
+        if !mask[i] {
+            if k == 0 {
+                return Some(i);
+            }
+            k -= 1;
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `axis 3 (DK)` or `axis 3`.

@@ -18,14 +18,14 @@
 use crate::prelude::*;
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::row_major;
+use super::kernel::{row_major, row_major_into};
 use super::raw::{DotElement, Mat};
 use super::strided::step;
 use super::typed::Tensor;
 use super::view::TensorView;
-use crate::dynamic::contract::{contract, matmul, Contracted};
+use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
 use crate::dynamic::reduce::AxisSelector;
-use crate::dynamic::shape::MAX_RANK;
+use crate::dynamic::shape::{MAX_RANK, MAX_TYPED_RANK};
 use crate::error::{Error, OrPanic};
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
 use crate::typed::reduce::Selector;
@@ -49,155 +49,190 @@ struct Axis3 {
     c: usize,
 }
 
-/// `a` contracted with `b` by the plan `c`: the output's sizes and its data, row-major.
+/// `a` contracted with `b` by the run-time plan `c`: the output's sizes and its data,
+/// row-major.
 pub(crate) fn run<T: DotElement>(
     c: &Contracted,
     a: Side<'_, T>,
     b: Side<'_, T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let sizes = c.resolve(a.sizes, b.sizes)?;
-    let total = sizes
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .ok_or_else(|| Error::TooManyElements {
-            shape: c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone()),
-        })?;
-    let mut out = vec![T::zero(); total];
-    if total == 0 || c.contracted.iter().any(|&(i, _)| a.sizes[i] == 0) {
-        return Ok((sizes, out));
+    let layout = Layout {
+        sizes: &sizes,
+        lhs: &c.plan.lhs,
+        rhs: &c.plan.rhs,
+        pairs: &c.contracted,
+    };
+    let total = layout.total().ok_or_else(|| Error::TooManyElements {
+        shape: c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone()),
+    })?;
+    let out = layout.run::<MAX_RANK, T>(total, a, b)?;
+    Ok((sizes, out))
+}
+
+/// What the kernel of a contraction runs on: the output's sizes, the source axis of each
+/// operand for each output axis, and the contracted pairs.
+struct Layout<'p> {
+    sizes: &'p [usize],
+    lhs: &'p [Option<usize>],
+    rhs: &'p [Option<usize>],
+    pairs: &'p [(usize, usize)],
+}
+
+/// No axis: a GEMM dimension of 1.
+const UNIT: Axis3 = Axis3 {
+    size: 1,
+    a: 0,
+    b: 0,
+    c: 0,
+};
+
+impl Layout<'_> {
+    /// The output's element count, if it fits `usize`.
+    fn total(&self) -> Option<usize> {
+        self.sizes
+            .iter()
+            .try_fold(1usize, |acc, &n| acc.checked_mul(n))
     }
-    let own = row_major(&sizes);
-    // A stride that an axis of size 1 facing a larger one must not advance.
-    let stride = |side: &Side<'_, T>, src: Option<usize>, n: usize| match src {
-        Some(i) if side.sizes[i] == n => side.strides[i],
-        _ => 0,
-    };
-    let outputs: Vec<(Axis3, Option<usize>, Option<usize>)> = (0..sizes.len())
-        .map(|k| {
-            let (l, r) = (c.plan.lhs[k], c.plan.rhs[k]);
-            let n = sizes[k];
-            (
-                Axis3 {
-                    size: n,
-                    a: stride(&a, l, n),
-                    b: stride(&b, r, n),
-                    c: own[k],
-                },
-                l,
-                r,
-            )
-        })
-        .collect();
-    let ks: Vec<Axis3> = c
-        .contracted
-        .iter()
-        .map(|&(i, j)| Axis3 {
-            size: a.sizes[i],
-            a: a.strides[i],
-            b: b.strides[j],
-            c: 0,
-        })
-        .collect();
-    // The GEMM axes: the last output axis fed by the left only (M), by the right only (N),
-    // and the largest contracted axis (K), each merged with contiguous neighbours.
-    let last_of = |want: fn(Option<usize>, Option<usize>) -> bool| {
-        (0..outputs.len())
-            .rev()
-            .find(|&k| want(outputs[k].1, outputs[k].2) && outputs[k].0.size > 1)
-    };
-    let m_at = last_of(|l, r| l.is_some() && r.is_none());
-    let n_at = last_of(|l, r| l.is_none() && r.is_some());
-    let k_at = (0..ks.len()).max_by_key(|&p| ks[p].size);
-    let mut used = vec![false; outputs.len()];
-    let grow = |at: Option<usize>, used: &mut Vec<bool>, side_of: fn(&Axis3) -> usize| -> Axis3 {
-        let Some(mut k) = at else {
-            return Axis3 {
-                size: 1,
-                a: 0,
-                b: 0,
+
+    /// The output, row-major, for `total` elements: one GEMM call per block, the working
+    /// tables on the stack (at most `N` output axes and `N` loops).
+    fn run<const N: usize, T: DotElement>(
+        &self,
+        total: usize,
+        a: Side<'_, T>,
+        b: Side<'_, T>,
+    ) -> Result<Vec<T>, Error> {
+        let mut out = vec![T::zero(); total];
+        if total == 0 || self.pairs.iter().any(|&(i, _)| a.sizes[i] == 0) {
+            return Ok(out);
+        }
+        let rank = self.sizes.len();
+        if rank > N || self.pairs.len() > N {
+            return Err(Error::RankTooLarge {
+                rank: rank.max(self.pairs.len()),
+                max: N,
+            });
+        }
+        let mut own = [0usize; N];
+        row_major_into(self.sizes, &mut own);
+        // A stride that an axis of size 1 facing a larger one must not advance.
+        let stride = |side: &Side<'_, T>, src: Option<usize>, n: usize| match src {
+            Some(i) if side.sizes[i] == n => side.strides[i],
+            _ => 0,
+        };
+        // Each output axis, and which operands feed it.
+        let mut outputs = [(UNIT, false, false); N];
+        for k in 0..rank {
+            let (l, r, n) = (self.lhs[k], self.rhs[k], self.sizes[k]);
+            let axis = Axis3 {
+                size: n,
+                a: stride(&a, l, n),
+                b: stride(&b, r, n),
+                c: own[k],
+            };
+            outputs[k] = (axis, l.is_some(), r.is_some());
+        }
+        let outputs = &outputs[..rank];
+        let mut ks = [UNIT; N];
+        for (p, &(i, j)) in self.pairs.iter().enumerate() {
+            ks[p] = Axis3 {
+                size: a.sizes[i],
+                a: a.strides[i],
+                b: b.strides[j],
                 c: 0,
             };
-        };
-        used[k] = true;
-        let mut ax = outputs[k].0;
-        // Merge the preceding output axis while it has the same role and continues this one
-        // in the operand and in the output.
-        while k > 0 {
-            let (prev, l, r) = outputs[k - 1];
-            let same_role =
-                (l.is_some(), r.is_some()) == (outputs[k].1.is_some(), outputs[k].2.is_some());
-            if !same_role || side_of(&prev) != side_of(&ax) * ax.size || prev.c != ax.c * ax.size {
-                break;
-            }
-            ax = Axis3 {
-                size: prev.size * ax.size,
-                ..ax
-            };
-            k -= 1;
-            used[k] = true;
         }
-        ax
-    };
-    let m = grow(m_at, &mut used, |x| x.a);
-    let n = grow(n_at, &mut used, |x| x.b);
-    let k = k_at.map_or(
-        Axis3 {
-            size: 1,
-            a: 0,
-            b: 0,
-            c: 0,
-        },
-        |p| ks[p],
-    );
-    let mut loops: Vec<Axis3> = (0..outputs.len())
-        .filter(|&q| !used[q])
-        .map(|q| outputs[q].0)
-        .collect();
-    loops.extend((0..ks.len()).filter(|&p| Some(p) != k_at).map(|p| ks[p]));
-    loops.retain(|x| x.size != 1);
-    if loops.len() > MAX_RANK {
-        return Err(Error::RankTooLarge {
-            rank: loops.len(),
-            max: MAX_RANK,
-        });
-    }
-    let (ls, la, lb, lc): (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>) = (
-        loops.iter().map(|x| x.size).collect(),
-        loops.iter().map(|x| x.a).collect(),
-        loops.iter().map(|x| x.b).collect(),
-        loops.iter().map(|x| x.c).collect(),
-    );
-    // Each output block is written once unless another contracted axis is looped over.
-    let accumulate = ks.len() > 1;
-    let mut index = vec![0usize; loops.len()];
-    let mut at = [0usize; 3];
-    loop {
-        let mats = (
-            Mat {
-                offset: at[0],
-                rows: m.size,
-                cols: k.size,
-                rs: m.a,
-                cs: k.a,
-            },
-            Mat {
-                offset: at[1],
-                rows: k.size,
-                cols: n.size,
-                rs: k.b,
-                cs: n.b,
-            },
-            Mat {
-                offset: at[2],
-                rows: m.size,
-                cols: n.size,
-                rs: m.c,
-                cs: n.c,
-            },
-        );
-        product(a.data, b.data, &mut out, mats, accumulate);
-        if !step(&mut index, &ls, [&la, &lb, &lc], &mut at) {
-            return Ok((sizes, out));
+        let ks = &ks[..self.pairs.len()];
+        // The GEMM axes: the last output axis fed by the left only (M), by the right only (N),
+        // and the largest contracted axis (K), each merged with contiguous neighbours.
+        let last_of = |role: (bool, bool)| {
+            (0..rank)
+                .rev()
+                .find(|&k| (outputs[k].1, outputs[k].2) == role && outputs[k].0.size > 1)
+        };
+        let m_at = last_of((true, false));
+        let n_at = last_of((false, true));
+        let k_at = (0..ks.len()).max_by_key(|&p| ks[p].size);
+        let mut used = [false; N];
+        let mut grow = |at: Option<usize>, side_of: fn(&Axis3) -> usize| -> Axis3 {
+            let Some(mut k) = at else { return UNIT };
+            used[k] = true;
+            let (mut ax, role) = (outputs[k].0, (outputs[k].1, outputs[k].2));
+            // Merge the preceding output axis while it has the same role and continues this
+            // one in the operand and in the output.
+            while k > 0 {
+                let (prev, l, r) = outputs[k - 1];
+                if (l, r) != role
+                    || side_of(&prev) != side_of(&ax) * ax.size
+                    || prev.c != ax.c * ax.size
+                {
+                    break;
+                }
+                ax = Axis3 {
+                    size: prev.size * ax.size,
+                    ..ax
+                };
+                k -= 1;
+                used[k] = true;
+            }
+            ax
+        };
+        let m = grow(m_at, |x| x.a);
+        let n = grow(n_at, |x| x.b);
+        let k = k_at.map_or(UNIT, |p| ks[p]);
+        // Every other axis of size above 1 is a loop around the calls.
+        let others = (0..rank)
+            .filter(|&q| !used[q])
+            .map(|q| outputs[q].0)
+            .chain((0..ks.len()).filter(|&p| Some(p) != k_at).map(|p| ks[p]))
+            .filter(|x| x.size != 1);
+        let (mut ls, mut la, mut lb, mut lc) = ([0usize; N], [0usize; N], [0usize; N], [0usize; N]);
+        let mut loops = 0;
+        for x in others {
+            if loops == N {
+                return Err(Error::RankTooLarge {
+                    rank: loops + 1,
+                    max: N,
+                });
+            }
+            (ls[loops], la[loops], lb[loops], lc[loops]) = (x.size, x.a, x.b, x.c);
+            loops += 1;
+        }
+        let (ls, la, lb, lc) = (&ls[..loops], &la[..loops], &lb[..loops], &lc[..loops]);
+        // Each output block is written once unless another contracted axis is looped over.
+        let accumulate = ks.len() > 1;
+        let mut index = [0usize; N];
+        let index = &mut index[..loops];
+        let mut at = [0usize; 3];
+        loop {
+            let mats = (
+                Mat {
+                    offset: at[0],
+                    rows: m.size,
+                    cols: k.size,
+                    rs: m.a,
+                    cs: k.a,
+                },
+                Mat {
+                    offset: at[1],
+                    rows: k.size,
+                    cols: n.size,
+                    rs: k.b,
+                    cs: n.b,
+                },
+                Mat {
+                    offset: at[2],
+                    rows: m.size,
+                    cols: n.size,
+                    rs: m.c,
+                    cs: n.c,
+                },
+            );
+            product(a.data, b.data, &mut out, mats, accumulate);
+            if !step(index, ls, [la, lb, lc], &mut at) {
+                return Ok(out);
+            }
         }
     }
 }
@@ -296,6 +331,8 @@ pub trait DotWith<Rhs, X>: Contractible {
     type Output: Storage<Self::Elem>;
     #[doc(hidden)]
     fn names() -> Vec<AxisSelector>;
+    #[doc(hidden)]
+    const PLAN: StaticContraction;
 }
 
 impl<L: Contractible, R: Contractible<Elem = L::Elem>, X: Selector> DotWith<R, X> for L
@@ -307,6 +344,7 @@ where
     fn names() -> Vec<AxisSelector> {
         X::selectors()
     }
+    const PLAN: StaticContraction = <L::Shape as ContractWith<R::Shape, X>>::PLAN;
 }
 
 /// An operand of a typed contraction: a tensor or a view.
@@ -315,53 +353,83 @@ pub trait Contractible {
     type Elem;
     /// Its shape.
     type Shape: Shape;
+    /// Its sizes, its strides (`None`: contiguous, row-major) and its data.
     #[doc(hidden)]
-    fn side(&self) -> (Vec<usize>, Vec<usize>, &[Self::Elem]);
+    fn parts(&self) -> (&[usize], Option<&[usize]>, &[Self::Elem]);
 }
 
 impl<T, S: Storage<T>> Contractible for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
-    fn side(&self) -> (Vec<usize>, Vec<usize>, &[T]) {
-        (self.sizes().to_vec(), row_major(self.sizes()), self.data())
+    fn parts(&self) -> (&[usize], Option<&[usize]>, &[T]) {
+        (self.sizes(), None, self.data())
     }
 }
 
 impl<T, S: Shape> Contractible for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
-    fn side(&self) -> (Vec<usize>, Vec<usize>, &[T]) {
-        (
-            self.sizes().to_vec(),
-            self.strides().to_vec(),
-            self.data_slice(),
-        )
+    fn parts(&self) -> (&[usize], Option<&[usize]>, &[T]) {
+        (self.sizes(), Some(self.strides()), self.data_slice())
     }
 }
 
-/// Runs a plan on two typed operands.
+/// A typed operand's strides, row-major ones written into `own` when it has none.
+fn strides_of<'a>(
+    (sizes, strides): (&[usize], Option<&'a [usize]>),
+    own: &'a mut [usize; MAX_TYPED_RANK],
+) -> &'a [usize] {
+    match strides {
+        Some(strides) => strides,
+        None => {
+            row_major_into(sizes, own);
+            &own[..sizes.len()]
+        }
+    }
+}
+
+/// Runs a typed contraction on the plan its types carry: the run-time checks on the sizes
+/// alone, the working tables on the stack, one allocation (the output's). When a `?` size
+/// does not fit, the run-time engine (`engine`) words the refusal.
 fn typed<T: DotElement, O: Storage<T>>(
-    plan: Result<Contracted, Error>,
+    plan: &StaticContraction,
+    engine: impl Fn() -> Result<Contracted, Error>,
     a: &impl Contractible<Elem = T>,
     b: &impl Contractible<Elem = T>,
 ) -> Result<Tensor<T, O>, Error> {
-    let plan = plan?;
-    let ((sa, ta, da), (sb, tb, db)) = (a.side(), b.side());
-    let (sizes, data) = run(
-        &plan,
-        Side {
-            sizes: &sa,
-            strides: &ta,
-            data: da,
-        },
-        Side {
-            sizes: &sb,
-            strides: &tb,
-            data: db,
-        },
-    )?;
-    Ok(Tensor::from_parts(&sizes, data))
+    let ((za, ta, da), (zb, tb, db)) = (a.parts(), b.parts());
+    let (mut own_a, mut own_b) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
+    let a = Side {
+        sizes: za,
+        strides: strides_of((za, ta), &mut own_a),
+        data: da,
+    };
+    let b = Side {
+        sizes: zb,
+        strides: strides_of((zb, tb), &mut own_b),
+        data: db,
+    };
+    let mut sizes = [0usize; MAX_TYPED_RANK];
+    let len = plan.plan.len;
+    let fits = plan.resolve(a.sizes, b.sizes, &mut sizes);
+    let layout = Layout {
+        sizes: &sizes[..len],
+        lhs: &plan.plan.lhs[..len],
+        rhs: &plan.plan.rhs[..len],
+        pairs: plan.pairs(),
+    };
+    let Some(total) = layout.total().filter(|_| fits) else {
+        // A `?` size does not fit, or the count overflows: the engine words the refusal.
+        let (sizes, data) = run(&engine()?, a, b)?;
+        return Ok(Tensor::from_parts(&sizes, data));
+    };
+    let data = layout.run::<TYPED_LOOPS, T>(total, a, b)?;
+    Ok(Tensor::from_parts(layout.sizes, data))
 }
+
+/// The typed kernel's table length: an output of at most [`MAX_TYPED_RANK`] axes, and as many
+/// loops as output and contracted axes together.
+const TYPED_LOOPS: usize = 2 * MAX_TYPED_RANK;
 
 impl<L: Contractible, R: Contractible<Elem = L::Elem>> Dot<R> for L
 where
@@ -371,12 +439,14 @@ where
     where
         Self: DotWith<R, X>,
     {
-        let plan = contract(
-            &L::Shape::to_dyn(),
-            &R::Shape::to_dyn(),
-            &<Self as DotWith<R, X>>::names(),
-        );
-        typed(plan, self, rhs)
+        let engine = || {
+            contract(
+                &L::Shape::to_dyn(),
+                &R::Shape::to_dyn(),
+                &<Self as DotWith<R, X>>::names(),
+            )
+        };
+        typed(&<Self as DotWith<R, X>>::PLAN, engine, self, rhs)
     }
 }
 
@@ -423,7 +493,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         S: MatMulWith<R::Shape>,
         MatMul<S, R::Shape>: Storage<T>,
     {
-        typed(matmul(&S::to_dyn(), &R::Shape::to_dyn()), self, rhs)
+        let engine = || matmul(&S::to_dyn(), &R::Shape::to_dyn());
+        typed(&<S as MatMulWith<R::Shape>>::PLAN, engine, self, rhs)
     }
 }
 
@@ -472,7 +543,8 @@ impl<T, S: Shape> TensorView<'_, T, S> {
         S: MatMulWith<R::Shape>,
         MatMul<S, R::Shape>: Storage<T>,
     {
-        typed(matmul(&S::to_dyn(), &R::Shape::to_dyn()), self, rhs)
+        let engine = || matmul(&S::to_dyn(), &R::Shape::to_dyn());
+        typed(&<S as MatMulWith<R::Shape>>::PLAN, engine, self, rhs)
     }
 }
 
