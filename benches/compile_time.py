@@ -28,7 +28,7 @@ def expr(rng, kind, rank, rule):
         dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
         alias = "ReduceKeep" if kind == "reduce-keep" else "Reduce"
         return f"{alias}<shape![{dims}], ({names[a]}, {names[b]})>"
-    if kind == "contract":
+    if kind.startswith("contract"):
         # Contractions (rule book §17): the right shares six names (batch axes) and the
         # contracted one, and brings one of its own.
         names = NAMES[:rank]
@@ -36,11 +36,23 @@ def expr(rng, kind, rank, rule):
         x = rng.choice(names)
         rhs_axes = [f"{n}: {s}" for n, s in zip(names, sizes) if n != x][: rank - 2] + [f"{x}: {sizes[names.index(x)]}", f"{NAMES[rank]}: 5"]
         rng.shuffle(rhs_axes)
+        if kind == "contract-call":
+            # A typed `dot` call, compiled to machine code (`cargo build`).
+            return (f"CALL pub fn f{{i}}(a: &Tensor<f32, shape![{lhs}]>, b: &Tensor<f32, shape![{', '.join(rhs_axes)}]>) -> usize "
+                    f"{{{{ a.dot::<{x}>(b).sizes().len() }}}}")
+        if kind == "contract-plan":
+            # The plan constant a typed `dot` runs on, evaluated by the compiler.
+            return f"PLAN StaticContraction::contract(<shape![{lhs}] as Shape>::NAMES, <shape![{', '.join(rhs_axes)}] as Shape>::NAMES, &<{x} as Selector>::STATIC)"
         return f"Contract<shape![{lhs}], shape![{', '.join(rhs_axes)}], {x}>"
-    if kind == "matmul":
+    if kind.startswith("matmul"):
         # matmul by position: six batch axes (some 1 on the right), [M, K] @ [K, N].
         lhs = ", ".join(map(str, sizes))
         rhs = ", ".join(["1" if rng.random() < 0.3 else str(s) for s in sizes[:-2]] + [str(sizes[-1]), "9"])
+        if kind == "matmul-call":
+            return (f"CALL pub fn f{{i}}(a: &Tensor<f32, shape![{lhs}]>, b: &Tensor<f32, shape![{rhs}]>) -> usize "
+                    f"{{{{ a.matmul(b).sizes().len() }}}}")
+        if kind == "matmul-plan":
+            return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
     if kind.startswith("surgery-"):
         # Shape surgery (rule book §18) on a named rank-`rank` shape.
@@ -85,6 +97,9 @@ def expr(rng, kind, rank, rule):
         rhs_axes = [f"{n}: {1 if rng.random() < 0.3 else s}" for n, s in zip(names[1:], sizes[1:])]
         rng.shuffle(rhs_axes)
         rhs = ", ".join(rhs_axes)
+    if kind == "named-plan":
+        # The plan constant the operators run on, evaluated by the compiler.
+        return f"PLAN <shape![{lhs}] as BroadcastsUnder<{rule}, shape![{rhs}]>>::STATIC_PLAN"
     return f"BroadcastBy<{rule}, shape![{lhs}], shape![{rhs}]>"
 
 
@@ -100,7 +115,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, Concat, Contract, InsertAxis, MatMul, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Shape, SliceTo, SplitAxis, Stack, S, rule::*};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -114,23 +129,30 @@ shapecast = {{ path = "{ROOT}" }}
             # A const-generic shape that only accepts equal shapes: arrays stand in for shapes.
             dims = e[len("Same<["):e.index("]")]
             lines.append(f"fn f{i}() -> usize {{ <Same<[usize; {rank}], [usize; {rank}]> as Rank>::RANK + {dims.count(',')} }}")
+        elif e.startswith("CALL "):
+            lines.append(e[len("CALL "):].format(i=i))
+        elif e.startswith("PLAN "):
+            # A top-level constant: `cargo check` evaluates it.
+            field = "len" if kind == "named-plan" else "plan.len"
+            lines.append(f"const P{i}: usize = {e[len('PLAN '):]}.{field};")
         else:
             lines.append(f"fn f{i}() -> usize {{ <{e} as Shape>::RANK }}")
     with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
-def check_time(dir, runs):
+def check_time(dir, runs, build=False):
     # No incremental reuse: every run type-checks every expression afresh. One target
     # directory for all rows, so the dependencies are checked once.
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target", "ctbench"),
                CARGO_INCREMENTAL="0")
-    subprocess.run(["cargo", "check", "-q"], cwd=dir, env=env, check=True)  # dependencies
+    cmd = ["cargo", "build" if build else "check", "-q"]
+    subprocess.run(cmd, cwd=dir, env=env, check=True)  # dependencies
     best = None
     for _ in range(runs):
         os.utime(os.path.join(dir, "src", "lib.rs"))
         t = time.perf_counter()
-        subprocess.run(["cargo", "check", "-q"], cwd=dir, env=env, check=True)
+        subprocess.run(cmd, cwd=dir, env=env, check=True)
         dt = time.perf_counter() - t
         best = dt if best is None else min(best, dt)
     return best
@@ -168,6 +190,15 @@ def main():
         # Contractions: one name by name, and matmul by position.
         ("named, Contract over one name", "contract", 8, "-", None),
         ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),
+        # The plans the operators, typed `dot` and `matmul` run on: constants, which the
+        # compiler evaluates after proving the shapes again (the broadcast plan is the
+        # reference for this mode).
+        ("named, named rule's plan constant", "named-plan", 8, "Named", None),
+        ("named, Contract's plan constant", "contract-plan", 8, "-", None),
+        ("unnamed, MatMul's plan constant", "matmul-plan", 8, "-", None),
+        # Typed `dot` and `matmul` calls compiled to machine code (`cargo build`, not check).
+        ("named, dot calls (build)", "contract-call", 8, "-", None),
+        ("unnamed, matmul calls (build)", "matmul-call", 8, "-", None),
         # Shape surgery, each on a named rank-8 shape.
         ("named, Rename", "surgery-rename", 8, "-", None),
         ("named, InsertAxis", "surgery-insert", 8, "-", None),
@@ -186,7 +217,7 @@ def main():
         d = os.path.join(ROOT, "target", "ctbench-crate")
         shutil.rmtree(os.path.join(d, "src"), ignore_errors=True)
         crate(d, kind, rank, args.n, rule)
-        t = check_time(d, args.runs)
+        t = check_time(d, args.runs, build=kind.endswith("-call"))
         tgt = f"{target:.1f}" if target else "-"
         print(f"| {args.n} | {rank} | {label} | {t:.2f} | {tgt} |", flush=True)
 

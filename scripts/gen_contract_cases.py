@@ -100,7 +100,7 @@ def main():
 
 use shapecast::dynamic::contract::{{contract, matmul}};
 use shapecast::dynamic::reduce::AxisSelector;
-use shapecast::{{names, shape, AcceptsContract, AcceptsMatMul, Contract, ContractWith, DynShape, MatMul, MatMulWith, Shape}};
+use shapecast::{{names, shape, AcceptsContract, AcceptsMatMul, Contract, ContractWith, DynShape, MatMul, MatMulWith, Selector, Shape}};
 use static_assertions::assert_type_eq_all;
 
 names!({", ".join(NAMES)});
@@ -115,10 +115,10 @@ fn sel(names: &[&str]) -> Vec<AxisSelector> {{
 
 /// The output type prints as the run-time engine's shape, and the plan the types carry (what
 /// a typed `dot` runs on) is the engine's.
-fn dot_agrees<A: ContractWith<B, X>, B: Shape, X>(a: &str, b: &str, names: &[&str]) {{
+fn dot_agrees<A: ContractWith<B, X>, B: Shape, X: Selector>(a: &str, b: &str, names: &[&str]) {{
     let c = contract(&p(a), &p(b), &sel(names)).unwrap();
     assert_eq!(<A::Output as Shape>::to_dyn(), c.shape, "{{a}} . {{b}}");
-    let plan = <A as ContractWith<B, X>>::PLAN;
+    let plan = StaticContraction::contract(A::NAMES, B::NAMES, &X::STATIC);
     assert!(plan.agrees_with(&c), "{{a}} . {{b}}: {{plan:?}} against {{c:?}}");
 }}
 

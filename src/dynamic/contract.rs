@@ -19,7 +19,7 @@
 use crate::prelude::*;
 
 use crate::dynamic::plan::{Plan, StaticPlan};
-use crate::dynamic::reduce::{apply, selected, AxisSelector};
+use crate::dynamic::reduce::{apply, same_str, selected, AxisSelector, StaticSelectors};
 use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK, MAX_TYPED_RANK};
 use crate::dynamic::{named, outer};
 use crate::error::Error;
@@ -126,24 +126,89 @@ pub struct StaticContraction {
 }
 
 impl StaticContraction {
-    /// `contract` over names: the outer rule's plan on both operands without the contracted
-    /// axes (`rest`, indices into what remains), mapped back through the masks of contracted
-    /// axes, and the pairs.
-    pub const fn over(
-        rest: StaticPlan,
-        (mask_a, mask_b): ([bool; MAX_TYPED_RANK], [bool; MAX_TYPED_RANK]),
-        (pairs, pairs_len): ([(usize, usize); MAX_TYPED_RANK], usize),
+    /// [`contract`] of two shapes with axis names `a` and `b` over `x`, for an accepted
+    /// contraction (the type level has checked it): each selector's pair, then the outer
+    /// rule's plan (§3, as in [`outer::broadcast`]) on what remains of both operands.
+    pub const fn contract(
+        a: &[Option<&'static str>],
+        b: &[Option<&'static str>],
+        x: &StaticSelectors,
     ) -> StaticContraction {
-        let mut plan = rest;
+        let mut pairs = [(0, 0); MAX_TYPED_RANK];
+        let (mut gone_a, mut gone_b) = ([false; MAX_TYPED_RANK], [false; MAX_TYPED_RANK]);
+        let mut p = 0;
+        while p < x.len {
+            let (i, j) = match (x.position(p, a), x.position(p, b)) {
+                (Some(i), Some(j)) => (i, j),
+                _ => panic!("a contraction the type level accepted names axes of both operands"),
+            };
+            pairs[p] = (i, j);
+            (gone_a[i], gone_b[j]) = (true, true);
+            p += 1;
+        }
+        let (ra, na) = remaining(a, &gone_a);
+        let (rb, nb) = remaining(b, &gone_b);
+        // The unnamed ones among what remains of each operand (indices into `ra`, `rb`).
+        let (mut ua, mut nua, mut ub, mut nub) = ([0; MAX_TYPED_RANK], 0, [0; MAX_TYPED_RANK], 0);
         let mut k = 0;
-        while k < plan.len {
-            plan.lhs[k] = kept_axis(&mask_a, plan.lhs[k]);
-            plan.rhs[k] = kept_axis(&mask_b, plan.rhs[k]);
+        while k < na {
+            if a[ra[k]].is_none() {
+                ua[nua] = k;
+                nua += 1;
+            }
+            k += 1;
+        }
+        k = 0;
+        while k < nb {
+            if b[rb[k]].is_none() {
+                ub[nub] = k;
+                nub += 1;
+            }
+            k += 1;
+        }
+        let mut plan = StaticPlan::EMPTY;
+        // The right's extra leading unnamed axes, then the left's axes (its k-th unnamed one
+        // paired with the right's unnamed one at the same distance from the end), then the
+        // right's named axes the left lacks.
+        let extra = nub.saturating_sub(nua);
+        k = 0;
+        while k < extra {
+            plan = plan.then(None, Some(rb[ub[k]]));
+            k += 1;
+        }
+        let offset = nua.saturating_sub(nub);
+        let mut seen = 0;
+        k = 0;
+        while k < na {
+            let partner = match a[ra[k]] {
+                Some(name) => match position_among(name, b, &rb, nb) {
+                    Some(j) => Some(rb[j]),
+                    None => None,
+                },
+                None => {
+                    seen += 1;
+                    if seen > offset {
+                        Some(rb[ub[extra + seen - 1 - offset]])
+                    } else {
+                        None
+                    }
+                }
+            };
+            plan = plan.then(Some(ra[k]), partner);
+            k += 1;
+        }
+        k = 0;
+        while k < nb {
+            if let Some(name) = b[rb[k]] {
+                if position_among(name, a, &ra, na).is_none() {
+                    plan = plan.then(None, Some(rb[k]));
+                }
+            }
             k += 1;
         }
         StaticContraction {
             plan,
-            pairs_len,
+            pairs_len: x.len,
             pairs,
         }
     }
@@ -202,18 +267,38 @@ impl StaticContraction {
     }
 }
 
-/// The `k`-th axis a mask leaves (`false` entries), for a source index into what remains.
-const fn kept_axis(mask: &[bool; MAX_TYPED_RANK], k: Option<usize>) -> Option<usize> {
-    let Some(mut k) = k else { return None };
+/// The axes of a shape (by its names) that `gone` leaves, in order, and how many.
+const fn remaining(
+    names: &[Option<&str>],
+    gone: &[bool; MAX_TYPED_RANK],
+) -> ([usize; MAX_TYPED_RANK], usize) {
+    let (mut kept, mut n) = ([0; MAX_TYPED_RANK], 0);
     let mut i = 0;
-    while i < MAX_TYPED_RANK {
-        if !mask[i] {
-            if k == 0 {
-                return Some(i);
-            }
-            k -= 1;
+    while i < names.len() && i < MAX_TYPED_RANK {
+        if !gone[i] {
+            kept[n] = i;
+            n += 1;
         }
         i += 1;
+    }
+    (kept, n)
+}
+
+/// Where the axis called `name` is among the first `n` axes `axes` of a shape (by its names).
+const fn position_among(
+    name: &str,
+    names: &[Option<&str>],
+    axes: &[usize; MAX_TYPED_RANK],
+    n: usize,
+) -> Option<usize> {
+    let mut k = 0;
+    while k < n {
+        if let Some(other) = names[axes[k]] {
+            if same_str(name, other) {
+                return Some(k);
+            }
+        }
+        k += 1;
     }
     None
 }
@@ -402,6 +487,68 @@ pub fn matmul(lhs: &DynShape, rhs: &DynShape) -> Result<Contracted, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dynamic::shape::Name;
+    use proptest::prelude::*;
+
+    const POOL: [&str; 6] = ["B", "H", "I", "J", "K", "L"];
+
+    /// A shape of up to six axes: each named from the pool (at most once) or unnamed, of size
+    /// 1 to 3.
+    fn shape() -> impl Strategy<Value = Vec<(Option<&'static str>, usize)>> {
+        prop::collection::vec((prop::option::of(0usize..6), 1usize..4), 0..7).prop_map(|axes| {
+            let mut seen = [false; 6];
+            axes.into_iter()
+                .map(|(name, n)| match name {
+                    Some(k) if !seen[k] => {
+                        seen[k] = true;
+                        (Some(POOL[k]), n)
+                    }
+                    _ => (None, n),
+                })
+                .collect()
+        })
+    }
+
+    fn dyn_shape(axes: &[(Option<&'static str>, usize)]) -> DynShape {
+        DynShape::new(axes.iter().map(|&(name, n)| match name {
+            Some(name) => DynAxis::named(name, Size::Known(n)).unwrap(),
+            None => DynAxis::unnamed(Size::Known(n)),
+        }))
+        .unwrap()
+    }
+
+    proptest! {
+        /// The plan a typed `dot` runs on (a constant computed from the operands' names) is the
+        /// run-time engine's, on every contraction the engine accepts.
+        #[test]
+        fn the_constant_plan_is_the_engines(
+            a in shape(),
+            b in shape(),
+            picks in prop::collection::vec((0usize..6, any::<bool>(), 0usize..6), 1..3),
+        ) {
+            let items: Vec<Result<&'static str, usize>> = picks
+                .iter()
+                .map(|&(k, by_name, pos)| if by_name { Ok(POOL[k]) } else { Err(pos) })
+                .collect();
+            let sels: Vec<AxisSelector> = items
+                .iter()
+                .map(|item| match *item {
+                    Ok(name) => AxisSelector::Name(Name::new(name).unwrap()),
+                    Err(pos) => AxisSelector::Pos(pos),
+                })
+                .collect();
+            let Ok(c) = contract(&dyn_shape(&a), &dyn_shape(&b), &sels) else {
+                return Ok(());
+            };
+            let mut x = StaticSelectors::one(items[0]);
+            for &item in &items[1..] {
+                x = x.then(StaticSelectors::one(item));
+            }
+            let names = |s: &[(Option<&'static str>, usize)]| s.iter().map(|a| a.0).collect::<Vec<_>>();
+            let plan = StaticContraction::contract(&names(&a), &names(&b), &x);
+            prop_assert!(plan.agrees_with(&c), "{plan:?} against {c:?}");
+        }
+    }
 
     fn names(s: &str) -> Vec<AxisSelector> {
         s.split(',').map(|x| x.parse().unwrap()).collect()

@@ -17,7 +17,7 @@ use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
+use crate::dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_TYPED_RANK};
 use crate::error::Error;
 
 /// An axis selector: a name, or a position counting every axis from 0 (rule book §16).
@@ -36,6 +36,76 @@ pub enum AxisSelector {
     Name(Name),
     /// The axis at this position.
     Pos(usize),
+}
+
+/// A selector as a constant: its elementary selectors (names and positions) in order, what
+/// the type level's [`Selector`](crate::Selector) computes plans from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct StaticSelectors {
+    /// How many.
+    pub len: usize,
+    /// Each a name (`Ok`) or a position (`Err`).
+    pub items: [Result<&'static str, usize>; MAX_TYPED_RANK],
+}
+
+impl StaticSelectors {
+    /// One selector.
+    pub const fn one(item: Result<&'static str, usize>) -> StaticSelectors {
+        let mut items = [Err(0); MAX_TYPED_RANK];
+        items[0] = item;
+        StaticSelectors { len: 1, items }
+    }
+
+    /// These selectors, then `more`'s (at most [`MAX_TYPED_RANK`] in all).
+    pub const fn then(mut self, more: StaticSelectors) -> StaticSelectors {
+        let mut k = 0;
+        while k < more.len && self.len < MAX_TYPED_RANK {
+            self.items[self.len] = more.items[k];
+            self.len += 1;
+            k += 1;
+        }
+        self
+    }
+
+    /// The position the `k`-th selector picks among `names` (a shape's axis names), if any.
+    pub const fn position(&self, k: usize, names: &[Option<&str>]) -> Option<usize> {
+        let name = match self.items[k] {
+            Err(pos) => return if pos < names.len() { Some(pos) } else { None },
+            Ok(name) => name,
+        };
+        position_of(name, names)
+    }
+}
+
+/// The position of the axis called `name` among `names`, if any (in a constant).
+pub(crate) const fn position_of(name: &str, names: &[Option<&str>]) -> Option<usize> {
+    let mut i = 0;
+    while i < names.len() {
+        if let Some(other) = names[i] {
+            if same_str(name, other) {
+                return Some(i);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `a == b`, in a constant.
+pub(crate) const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl fmt::Display for AxisSelector {

@@ -344,7 +344,8 @@ where
     fn names() -> Vec<AxisSelector> {
         X::selectors()
     }
-    const PLAN: StaticContraction = <L::Shape as ContractWith<R::Shape, X>>::PLAN;
+    const PLAN: StaticContraction =
+        StaticContraction::contract(L::Shape::NAMES, R::Shape::NAMES, &X::STATIC);
 }
 
 /// An operand of a typed contraction: a tensor or a view.

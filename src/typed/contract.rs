@@ -21,7 +21,7 @@ use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
 use super::list::{At, Found, FromRev, Missing, Ok, PlanOf, RepeatVerdict, Repeats, Untag, Unwrap};
 use super::pair::NamePick;
-use super::reduce::{AllFound, Fine, Lists, MaskOf, Outcome, Picks, Refused, Selector, Walk};
+use super::reduce::{AllFound, Fine, Lists, Outcome, Picks, Refused, Selector, Walk};
 use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};
@@ -29,7 +29,6 @@ use super::size::{IsClash, SizePair};
 use super::verdict::Accepted;
 use crate::dynamic::contract::StaticContraction;
 use crate::dynamic::plan::StaticPlan;
-use crate::dynamic::shape::MAX_TYPED_RANK;
 use crate::rule::{Named, Outer};
 use crate::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
 
@@ -190,9 +189,6 @@ type ContractOf<A, B, X> = <(SideOf<A, X>, SideOf<B, X>) as ContractOutcome<A, B
 pub trait ContractWith<B, X>: Shape {
     /// The shape of the contraction.
     type Output: Shape;
-    /// The plan of the contraction, as a constant.
-    #[doc(hidden)]
-    const PLAN: StaticContraction;
 }
 
 impl<A: Shape, B: Shape, X: Selector> ContractWith<B, X> for A
@@ -204,85 +200,8 @@ where
     WalkOf<B, X>: Outcome<FoundIn<B, X>>,
     (SideOf<A, X>, SideOf<B, X>): ContractOutcome<A, B, X>,
     ContractOf<A, B, X>: ContractVerdict<A, B, X>,
-    WalkOf<A, X>: MaskOf,
-    WalkOf<B, X>: MaskOf,
-    X::List: PairsOf<A::Rev, B::Rev>,
-    (SideOf<A, X>, SideOf<B, X>): RestPlan,
 {
     type Output = <ContractOf<A, B, X> as ContractVerdict<A, B, X>>::Output;
-    const PLAN: StaticContraction = StaticContraction::over(
-        <(SideOf<A, X>, SideOf<B, X>) as RestPlan>::PLAN,
-        (
-            <WalkOf<A, X> as MaskOf>::MASK,
-            <WalkOf<B, X> as MaskOf>::MASK,
-        ),
-        <X::List as PairsOf<A::Rev, B::Rev>>::PAIRS,
-    );
-}
-
-/// The index of a found axis (`usize::MAX` for a missing one, which an accepted contraction
-/// never has).
-#[doc(hidden)]
-pub trait IndexOf {
-    const INDEX: usize;
-}
-impl<const I: usize, X> IndexOf for Found<At<I, X>> {
-    const INDEX: usize = I;
-}
-impl IndexOf for Missing {
-    const INDEX: usize = usize::MAX;
-}
-
-/// The contracted pairs of a selector list (left axis, right axis), in its order, as a
-/// constant.
-#[doc(hidden)]
-pub trait PairsOf<RevA, RevB> {
-    const PAIRS: ([(usize, usize); MAX_TYPED_RANK], usize);
-}
-impl<RA, RB> PairsOf<RA, RB> for () {
-    const PAIRS: ([(usize, usize); MAX_TYPED_RANK], usize) = ([(0, 0); MAX_TYPED_RANK], 0);
-}
-impl<Sel, Rest: PairsOf<RA, RB>, RA, RB> PairsOf<RA, RB> for (Sel, Rest)
-where
-    Sel: FindAxis<RA> + FindAxis<RB>,
-    <Sel as FindAxis<RA>>::Out: IndexOf,
-    <Sel as FindAxis<RB>>::Out: IndexOf,
-{
-    // This selector's pair first, then the rest's (at most `MAX_TYPED_RANK` in all).
-    const PAIRS: ([(usize, usize); MAX_TYPED_RANK], usize) = {
-        let (rest, n) = Rest::PAIRS;
-        let mut pairs = [(0, 0); MAX_TYPED_RANK];
-        pairs[0] = (
-            <<Sel as FindAxis<RA>>::Out as IndexOf>::INDEX,
-            <<Sel as FindAxis<RB>>::Out as IndexOf>::INDEX,
-        );
-        let mut k = 0;
-        while k < n && k + 1 < MAX_TYPED_RANK {
-            pairs[k + 1] = rest[k];
-            k += 1;
-        }
-        (pairs, k + 1)
-    };
-}
-
-/// The outer rule's plan on what remains of both operands (indices into the remainders), as
-/// a constant; empty for a refusal.
-#[doc(hidden)]
-pub trait RestPlan {
-    const PLAN: StaticPlan;
-}
-impl<RA: FromRev, KA, ZA, RB: FromRev, KB, ZB> RestPlan for (Lists<RA, KA, ZA>, Lists<RB, KB, ZB>)
-where
-    Outer: Compute<RA::Out, RB::Out>,
-    <Outer as Compute<RA::Out, RB::Out>>::Elems: PlanOf,
-{
-    const PLAN: StaticPlan = <<Outer as Compute<RA::Out, RB::Out>>::Elems as PlanOf>::PLAN;
-}
-impl<E, OB> RestPlan for (Refused<E>, OB) {
-    const PLAN: StaticPlan = StaticPlan::EMPTY;
-}
-impl<RA, KA, ZA, E> RestPlan for (Lists<RA, KA, ZA>, Refused<E>) {
-    const PLAN: StaticPlan = StaticPlan::EMPTY;
 }
 
 /// Whether `Self` contracts with `B` over `X`, as a constant that does not stop the

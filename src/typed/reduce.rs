@@ -17,7 +17,7 @@ use alloc::borrow::Cow;
 
 use typenum::{Const, IsEqual, ToUInt, U};
 
-use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::reduce::{AxisSelector, StaticSelectors};
 use crate::dynamic::shape::Name;
 use crate::prelude::*;
 
@@ -90,11 +90,15 @@ pub trait Selector {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     fn selectors() -> Vec<AxisSelector>;
+    /// The selector as a constant.
+    #[doc(hidden)]
+    const STATIC: StaticSelectors;
 }
 
 impl<const K: usize> Selector for Pos<K> {
     type List = (Pos<K>, ());
     const COUNT: usize = 1;
+    const STATIC: StaticSelectors = StaticSelectors::one(Err(K));
     fn selectors() -> Vec<AxisSelector> {
         vec![AxisSelector::Pos(K)]
     }
@@ -103,6 +107,10 @@ impl<const K: usize> Selector for Pos<K> {
 impl<N: Axis> Selector for N {
     type List = (N, ());
     const COUNT: usize = 1;
+    const STATIC: StaticSelectors = match N::NAME {
+        Some(name) => StaticSelectors::one(Ok(name)),
+        None => panic!("a selector type is a name or a position"),
+    };
     fn selectors() -> Vec<AxisSelector> {
         let name = N::NAME.expect("a selector type is a name or a position");
         vec![AxisSelector::Name(
@@ -116,6 +124,8 @@ macro_rules! selector_tuples {
         impl<$($A: Selector),+> Selector for ($($A,)+) {
             type List = selector_tuples!(@list $($A),+);
             const COUNT: usize = $n;
+            const STATIC: StaticSelectors = StaticSelectors { len: 0, items: [Err(0); MAX_TYPED_RANK] }
+                $(.then($A::STATIC))+;
             fn selectors() -> Vec<AxisSelector> {
                 let mut all = Vec::new();
                 $(all.extend($A::selectors());)+
