@@ -224,7 +224,7 @@ impl StaticContraction {
         if rank_b >= 2 {
             plan = plan.then(None, Some(rank_b - 1));
         }
-        let kb = if rank_b >= 2 { rank_b - 2 } else { 0 };
+        let kb = rank_b.saturating_sub(2);
         let mut pairs = [(0, 0); MAX_TYPED_RANK];
         pairs[0] = (rank_a.saturating_sub(1), kb);
         StaticContraction {
@@ -251,8 +251,9 @@ impl StaticContraction {
         if self.pairs().iter().any(|&(i, j)| lhs[i] != rhs[j]) {
             return false;
         }
-        for k in 0..self.plan.len {
-            out[k] = match (self.plan.lhs[k], self.plan.rhs[k]) {
+        let sources = self.plan.lhs.iter().zip(&self.plan.rhs);
+        for (size, sources) in out.iter_mut().zip(sources).take(self.plan.len) {
+            *size = match (*sources.0, *sources.1) {
                 (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
                     (n, m) if n == m || m == 1 => n,
                     (1, m) => m,
