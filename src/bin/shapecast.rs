@@ -426,7 +426,7 @@ fn run_broadcast(
         json!({
             "ok": true,
             "shape": b.shape.to_string(),
-            "plan": { "lhs": b.plan.lhs, "rhs": b.plan.rhs },
+            "plan": { "lhs": &b.plan.lhs[..], "rhs": &b.plan.rhs[..] },
             "checks": checks,
         })
         .to_string()
@@ -526,7 +526,7 @@ fn run_contract(lhs: &str, rhs: &str, names: Option<&str>, json: bool) -> Result
         json!({
             "ok": true,
             "shape": c.shape.to_string(),
-            "plan": { "lhs": c.plan.lhs, "rhs": c.plan.rhs },
+            "plan": { "lhs": &c.plan.lhs[..], "rhs": &c.plan.rhs[..] },
             "contracted": contracted,
         })
         .to_string()

@@ -24,7 +24,7 @@ use crate::error::{Error, Reason};
 /// use shapecast::dynamic::assign;
 /// let b = assign::broadcast(&"[H: 2, W: 3]".parse()?, &"[W: 3, H: 1]".parse()?)?;
 /// assert_eq!(b.shape.to_string(), "[H: 2, W: 3]");
-/// assert_eq!(b.plan.rhs, vec![Some(1), Some(0)]);
+/// assert_eq!(b.plan.rhs[..], [Some(1), Some(0)]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn broadcast(dst: &DynShape, src: &DynShape) -> Result<Broadcasted, Error> {

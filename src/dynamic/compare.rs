@@ -9,9 +9,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
-
-use crate::dynamic::plan::{combine, Broadcasted, Plan};
+use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::dynamic::strict::identical;
@@ -26,8 +24,8 @@ use crate::error::Error;
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
-    let all = |s: &DynShape| (0..s.rank()).map(Some).collect::<Vec<_>>();
-    let none = |s: &DynShape| vec![None; s.rank()];
+    let all = |s: &DynShape| (0..s.rank()).map(Some).collect::<Sources>();
+    let none = |s: &DynShape| Sources::from_elem(None, s.rank());
     let plan = match (lhs.rank(), rhs.rank()) {
         (0, _) => Plan {
             lhs: none(rhs),

@@ -16,9 +16,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
-
-use crate::dynamic::plan::{combine, Broadcasted, Plan};
+use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynAxis, DynShape, Size};
 use crate::error::{Error, Reason, Refusal, Side};
@@ -35,7 +33,7 @@ use crate::error::{Error, Reason, Refusal, Side};
 pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     let swapped = rhs.rank() > lhs.rank();
     let (f, e) = if swapped { (rhs, lhs) } else { (lhs, rhs) };
-    let mut partner = vec![None; f.rank()];
+    let mut partner = Sources::from_elem(None, f.rank());
     let mut bound = f.rank();
     for j in (0..e.rank()).rev() {
         let found = (0..bound)

@@ -16,9 +16,11 @@
 
 use crate::prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, Plan};
+use smallvec::SmallVec;
+
+use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynShape, Name, MAX_RANK};
+use crate::dynamic::shape::{DynShape, Name};
 use crate::error::{Error, Reason, Side};
 
 /// Broadcasts `lhs` with `rhs` by the named rule.
@@ -34,6 +36,9 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
     finish(Rule::Named, lhs, rhs, pairing)
 }
 
+/// Axis positions, inline up to rank 8.
+type Axes = SmallVec<[usize; 8]>;
+
 /// How the named rule paired two shapes.
 pub(crate) struct Pairing {
     pub(crate) plan: Plan,
@@ -48,28 +53,28 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
     let swapped = rhs.rank() > lhs.rank();
     let (f, e) = if swapped { (rhs, lhs) } else { (lhs, rhs) };
     // Step 1: namesakes.
-    let mut partner: Vec<Option<usize>> = f
-        .axes()
-        .iter()
-        .map(|a| a.name_str().and_then(|n| e.position(n)))
-        .collect();
-    // The axes left without a namesake, on the stack (ranks are at most MAX_RANK).
-    let (mut e_rest, mut f_rest, mut f_unnamed) = ([0; MAX_RANK], [0; MAX_RANK], [0; MAX_RANK]);
-    let e_rest = pick(
-        &mut e_rest,
-        (0..e.rank()).filter(|j| !partner.contains(&Some(*j))),
-    );
-    let f_rest = pick(&mut f_rest, (0..f.rank()).filter(|&i| partner[i].is_none()));
-    let f_unnamed = pick(
-        &mut f_unnamed,
-        f_rest
-            .iter()
-            .copied()
-            .filter(|&i| f.axes()[i].name.is_none()),
-    );
+    let mut partner = Sources::from_elem(None, f.rank());
+    for (p, a) in partner.iter_mut().zip(f.axes()) {
+        *p = a.name_str().and_then(|n| e.position(n));
+    }
+    // The axes left without a namesake (inline up to rank 8).
+    let (mut e_rest, mut f_rest, mut f_unnamed) = (Axes::new(), Axes::new(), Axes::new());
+    for j in 0..e.rank() {
+        if !partner.contains(&Some(j)) {
+            e_rest.push(j);
+        }
+    }
+    for (i, p) in partner.iter().enumerate() {
+        if p.is_none() {
+            f_rest.push(i);
+            if f.axes()[i].name.is_none() {
+                f_unnamed.push(i);
+            }
+        }
+    }
     // Step 2 when F has enough free unnamed axes, else step 3.
     let positional = f_unnamed.len() < e_rest.len();
-    let targets = if positional { f_rest } else { f_unnamed };
+    let targets = if positional { &f_rest } else { &f_unnamed };
     for (&i, &j) in targets.iter().rev().zip(e_rest.iter().rev()) {
         partner[i] = Some(j);
     }
@@ -80,7 +85,10 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
             .collect();
         (if swapped { Side::Left } else { Side::Right }, names)
     });
-    let frame = (0..f.rank()).map(Some).collect();
+    let mut frame = Sources::from_elem(None, f.rank());
+    for (i, p) in frame.iter_mut().enumerate() {
+        *p = Some(i);
+    }
     let plan = if swapped {
         Plan {
             lhs: partner,
@@ -93,16 +101,6 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
         }
     };
     Pairing { plan, orphans }
-}
-
-/// The items of `from` written into `to`, as the filled part of it.
-fn pick(to: &mut [usize; MAX_RANK], from: impl Iterator<Item = usize>) -> &[usize] {
-    let mut n = 0;
-    for x in from {
-        to[n] = x;
-        n += 1;
-    }
-    &to[..n]
 }
 
 /// Step 4 under the given policies; a name conflict after step 3 is blamed on the names that
@@ -168,14 +166,14 @@ mod tests {
     fn positional_fallback_lets_unnamed_meet_named() {
         let b = run("[N: 10, C: 3, H: 4, W: 5]", "[3, 1, 1]").unwrap();
         assert_eq!(b.shape.to_string(), "[N: 10, C: 3, H: 4, W: 5]");
-        assert_eq!(b.plan.rhs, vec![None, Some(0), Some(1), Some(2)]);
+        assert_eq!(b.plan.rhs[..], [None, Some(0), Some(1), Some(2)]);
     }
 
     #[test]
     fn equal_ranks_keep_the_left_frame() {
         let b = run("[W: 3, H: 2]", "[H: 2, W: 3]").unwrap();
         assert_eq!(b.shape.to_string(), "[W: 3, H: 2]");
-        assert_eq!(b.plan.rhs, vec![Some(1), Some(0)]);
+        assert_eq!(b.plan.rhs[..], [Some(1), Some(0)]);
     }
 
     #[test]

@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn plan_marks_inserted_axes() {
         let p = right_aligned(2, 4);
-        assert_eq!(p.lhs, vec![None, None, Some(0), Some(1)]);
-        assert_eq!(p.rhs, vec![Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(p.lhs[..], [None, None, Some(0), Some(1)]);
+        assert_eq!(p.rhs[..], [Some(0), Some(1), Some(2), Some(3)]);
     }
 }

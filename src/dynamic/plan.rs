@@ -10,7 +10,7 @@
 //!
 //! let b = broadcast(Rule::Named, &"[?, CHANNEL: 3, H, W]".parse()?, &"[?, H, W]".parse()?)?;
 //! assert_eq!(b.shape.to_string(), "[?, CHANNEL: 3, H, W]");
-//! assert_eq!(b.plan.rhs, vec![Some(0), None, Some(1), Some(2)]);
+//! assert_eq!(b.plan.rhs[..], [Some(0), None, Some(1), Some(2)]);
 //! assert_eq!(b.checks.len(), 3); // the ? pairs on axes 0, 2 and 3
 //! assert_eq!(b.resolve(&[8, 3, 32, 32], &[1, 32, 32])?, vec![8, 3, 32, 32]);
 //! assert!(b.resolve(&[8, 3, 32, 32], &[2, 32, 32]).is_err());
@@ -18,6 +18,8 @@
 //! ```
 
 use crate::prelude::*;
+
+use smallvec::SmallVec;
 
 use core::fmt;
 
@@ -33,25 +35,41 @@ use crate::error::{Error, Reason, Refusal};
 /// ```
 /// use shapecast::{broadcast, Rule};
 /// let b = broadcast(Rule::Named, &"[H: 2, W: 3]".parse()?, &"[W: 3, H: 2]".parse()?)?;
-/// assert_eq!(b.plan.lhs, vec![Some(0), Some(1)]);
-/// assert_eq!(b.plan.rhs, vec![Some(1), Some(0)]); // the right operand is transposed
+/// assert_eq!(b.plan.lhs[..], [Some(0), Some(1)]);
+/// assert_eq!(b.plan.rhs[..], [Some(1), Some(0)]); // the right operand is transposed
 /// assert_eq!(b.plan.to_string(), "0,1 ; 1,0");
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Plan {
     /// The left operand's source axis for each output axis.
-    pub lhs: Vec<Option<usize>>,
+    pub lhs: Sources,
     /// The right operand's source axis for each output axis.
-    pub rhs: Vec<Option<usize>>,
+    pub rhs: Sources,
 }
+
+/// One side of a [`Plan`]: for each output axis, the operand's source axis (`None`: a
+/// singleton inserted there). Inline up to rank 4, so computing a plan does not allocate for
+/// the common ranks (a larger inline size measured slower: plans are moved by value through
+/// the rules); it dereferences to a slice.
+///
+/// ```
+/// use shapecast::{Plan, Sources};
+/// let side: Sources = [Some(0), None].into_iter().collect();
+/// assert_eq!(side[..], [Some(0), None]);
+/// assert_eq!(Plan { lhs: side.clone(), rhs: side }.rank(), 2);
+/// ```
+pub type Sources = SmallVec<[Option<usize>; 4]>;
+
+/// Sizes, inline up to rank 8 (a `DynTensor`'s, and the run-time engine's resolved sizes).
+pub(crate) type SizeList = SmallVec<[usize; 8]>;
 
 impl Plan {
     /// The number of output axes.
     ///
     /// ```
-    /// use shapecast::Plan;
-    /// assert_eq!(Plan { lhs: vec![Some(0)], rhs: vec![None] }.rank(), 1);
+    /// use shapecast::{Plan, Sources};
+    /// assert_eq!(Plan { lhs: Sources::from_slice(&[Some(0)]), rhs: Sources::from_slice(&[None]) }.rank(), 1);
     /// ```
     pub fn rank(&self) -> usize {
         self.lhs.len()
@@ -210,6 +228,11 @@ impl Broadcasted {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn resolve(&self, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, Error> {
+        self.resolve_sizes(lhs, rhs).map(SizeList::into_vec)
+    }
+
+    /// [`resolve`](Self::resolve) into inline storage (no allocation up to rank 8).
+    pub(crate) fn resolve_sizes(&self, lhs: &[usize], rhs: &[usize]) -> Result<SizeList, Error> {
         // The resolved shapes are built only to word a refusal.
         if !(self.lhs.fits(lhs) && self.rhs.fits(rhs)) {
             self.lhs.resolve(lhs)?;
@@ -387,7 +410,7 @@ pub(crate) fn combine(
     fn get(shape: &DynShape, k: Option<usize>) -> Option<&DynAxis> {
         k.map(|k| &shape.axes()[k])
     }
-    let mut axes = Vec::with_capacity(plan.rank());
+    let mut axes = SmallVec::<[DynAxis; 8]>::new();
     let mut checks = Vec::new();
     // Output axes left to right, each pair's names before its sizes: the first failure is
     // the pair a refusal names (rule book §19).
@@ -455,11 +478,19 @@ pub(crate) fn combine(
         };
         return Err(refuse(rule, lhs, rhs, reason));
     }
+    // The output is often one of the operands (an image plus its labels): share its axes.
+    let shape = if axes[..] == *lhs.axes() {
+        lhs.clone()
+    } else if axes[..] == *rhs.axes() {
+        rhs.clone()
+    } else {
+        DynShape::from_slice_unchecked(&axes)
+    };
     Ok(Broadcasted {
         rule,
         lhs: lhs.clone(),
         rhs: rhs.clone(),
-        shape: DynShape::from_axes_unchecked(axes),
+        shape,
         plan,
         checks,
     })
@@ -488,8 +519,8 @@ impl StaticPlan {
     /// The plan as a run-time value.
     pub fn to_plan(&self) -> Plan {
         Plan {
-            lhs: self.lhs[..self.len].to_vec(),
-            rhs: self.rhs[..self.len].to_vec(),
+            lhs: self.lhs[..self.len].into(),
+            rhs: self.rhs[..self.len].into(),
         }
     }
 

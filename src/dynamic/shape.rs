@@ -17,6 +17,7 @@
 use crate::prelude::*;
 
 use alloc::borrow::Cow;
+use alloc::sync::Arc;
 use core::fmt;
 
 use crate::error::Error;
@@ -118,8 +119,49 @@ impl fmt::Display for Size {
 /// assert!(Name::new("_").is_err());
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Name(Cow<'static, str>);
+#[derive(Clone)]
+pub struct Name(Text);
+
+/// A name's text: a `'static` string as written in a program, or a shared one built at run
+/// time. Either way a copy of a name (every shape the rules compute copies some) is a pointer
+/// copy, not an allocation.
+#[derive(Clone)]
+enum Text {
+    Static(&'static str),
+    Shared(Arc<str>),
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl core::hash::Hash for Name {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> core::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Name").field(&self.as_str()).finish()
+    }
+}
 
 impl Name {
     /// Checks that `name` is an identifier (`[A-Za-z_][A-Za-z0-9_]*`, not `_` alone).
@@ -132,7 +174,10 @@ impl Name {
     pub fn new(name: impl Into<Cow<'static, str>>) -> Result<Name, Error> {
         let name = name.into();
         if is_identifier(&name) {
-            Ok(Name(name))
+            Ok(Name(match name {
+                Cow::Borrowed(s) => Text::Static(s),
+                Cow::Owned(s) => Text::Shared(Arc::from(s)),
+            }))
         } else {
             Err(Error::InvalidName {
                 name: name.into_owned(),
@@ -148,7 +193,10 @@ impl Name {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Text::Static(s) => s,
+            Text::Shared(s) => s,
+        }
     }
 }
 
@@ -169,7 +217,7 @@ impl core::str::FromStr for Name {
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -265,7 +313,9 @@ impl fmt::Display for DynAxis {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DynShape {
-    axes: Vec<DynAxis>,
+    /// Shared: a copy of a shape (every rule's result holds copies of its operands') is a
+    /// reference count, not an allocation.
+    axes: Arc<[DynAxis]>,
 }
 
 impl DynShape {
@@ -297,7 +347,7 @@ impl DynShape {
                 second,
             });
         }
-        Ok(DynShape { axes })
+        Ok(DynShape { axes: axes.into() })
     }
 
     /// The scalar shape `[]`.
@@ -308,7 +358,7 @@ impl DynShape {
     /// assert_eq!(DynShape::scalar().to_string(), "[]");
     /// ```
     pub fn scalar() -> DynShape {
-        DynShape { axes: Vec::new() }
+        DynShape::default()
     }
 
     /// An unnamed shape of known sizes.
@@ -330,10 +380,10 @@ impl DynShape {
     /// ```
     pub fn row() -> DynShape {
         DynShape {
-            axes: vec![
+            axes: Arc::new([
                 DynAxis::unnamed(Size::Known(1)),
                 DynAxis::unnamed(Size::Unknown),
-            ],
+            ]),
         }
     }
 
@@ -345,10 +395,10 @@ impl DynShape {
     /// ```
     pub fn col() -> DynShape {
         DynShape {
-            axes: vec![
+            axes: Arc::new([
                 DynAxis::unnamed(Size::Unknown),
                 DynAxis::unnamed(Size::Known(1)),
-            ],
+            ]),
         }
     }
 
@@ -488,17 +538,10 @@ impl DynShape {
             shape: self.clone(),
             sizes: sizes.to_vec(),
         };
-        if sizes.len() != self.rank() {
+        if !self.fits(sizes) {
             return Err(mismatch());
         }
-        let mut axes = self.axes.clone();
-        for (axis, &n) in axes.iter_mut().zip(sizes) {
-            match axis.size {
-                Size::Known(k) if k != n => return Err(mismatch()),
-                _ => axis.size = Size::Known(n),
-            }
-        }
-        Ok(DynShape { axes })
+        Ok(self.clone().into_resolved(sizes))
     }
 
     /// Whether [`resolve`](Self::resolve) would accept `sizes` (without building the shape).
@@ -513,18 +556,33 @@ impl DynShape {
 
     /// [`resolve`](Self::resolve) in place, for sizes the caller has checked with
     /// [`fits`](Self::fits) (or computed from this shape).
+    /// A shape already resolved (every size known, as `sizes` say) is returned as it is,
+    /// sharing its axes.
     pub(crate) fn into_resolved(mut self, sizes: &[usize]) -> DynShape {
         debug_assert!(self.fits(sizes));
-        for (axis, &n) in self.axes.iter_mut().zip(sizes) {
-            axis.size = Size::Known(n);
+        let resolved = |axes: &[DynAxis]| {
+            axes.iter()
+                .zip(sizes)
+                .all(|(axis, &n)| axis.size == Size::Known(n))
+        };
+        if !resolved(&self.axes) {
+            for (axis, &n) in Arc::make_mut(&mut self.axes).iter_mut().zip(sizes) {
+                axis.size = Size::Known(n);
+            }
         }
         self
     }
 
     /// Builds a shape whose validity the caller guarantees (no repeated names, rank in range).
     pub(crate) fn from_axes_unchecked(axes: Vec<DynAxis>) -> DynShape {
-        debug_assert!(DynShape::new(axes.clone()).is_ok());
-        DynShape { axes }
+        DynShape::from_slice_unchecked(&axes)
+    }
+
+    /// [`from_axes_unchecked`](Self::from_axes_unchecked) from borrowed axes (names are
+    /// shared, so copying them allocates nothing but the shape).
+    pub(crate) fn from_slice_unchecked(axes: &[DynAxis]) -> DynShape {
+        debug_assert!(axes.len() <= MAX_RANK && first_repeat(axes).is_none());
+        DynShape { axes: axes.into() }
     }
 }
 

@@ -9,9 +9,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
-
-use crate::dynamic::plan::{combine, refuse, Broadcasted, Plan};
+use crate::dynamic::plan::{combine, refuse, Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, Reason};
@@ -36,7 +34,7 @@ pub(crate) fn identical(rule: Rule, lhs: &DynShape, rhs: &DynShape) -> Result<Br
         };
         return Err(refuse(rule, lhs, rhs, reason));
     }
-    let same: Vec<_> = (0..lhs.rank()).map(Some).collect();
+    let same: Sources = (0..lhs.rank()).map(Some).collect();
     let plan = Plan {
         lhs: same.clone(),
         rhs: same,

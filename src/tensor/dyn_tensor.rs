@@ -20,6 +20,7 @@ use alloc::borrow::Cow;
 
 use super::kernel::{row_major, Serial, ZipFn};
 use super::strided::{iab_offset, step, zip_operands, Operand};
+use crate::dynamic::plan::SizeList;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -36,15 +37,16 @@ use crate::error::Error;
 #[derive(Clone, Debug, PartialEq)]
 pub struct DynTensor<T> {
     shape: DynShape,
-    sizes: Vec<usize>,
+    sizes: SizeList,
     data: Vec<T>,
 }
 
 /// The sizes of a shape whose sizes must all be known, and its element count.
-fn known(shape: &DynShape) -> Result<(Vec<usize>, usize), Error> {
+fn known(shape: &DynShape) -> Result<(SizeList, usize), Error> {
     let sizes = shape.known_sizes().ok_or_else(|| Error::UnknownSize {
         shape: shape.clone(),
     })?;
+    let sizes = SizeList::from_vec(sizes);
     Ok((sizes, shape.numel()?))
 }
 
@@ -275,14 +277,19 @@ impl<T> DynTensor<T> {
     pub(crate) fn unfilled() -> DynTensor<T> {
         DynTensor {
             shape: DynShape::scalar(),
-            sizes: Vec::new(),
+            sizes: SizeList::new(),
             data: Vec::new(),
         }
     }
 
     /// A tensor from parts the caller has already checked (sizes resolved from `shape`, data
     /// of the element count).
-    pub(crate) fn from_parts(shape: DynShape, sizes: Vec<usize>, data: Vec<T>) -> DynTensor<T> {
+    pub(crate) fn from_parts(
+        shape: DynShape,
+        sizes: impl Into<SizeList>,
+        data: Vec<T>,
+    ) -> DynTensor<T> {
+        let sizes = sizes.into();
         debug_assert_eq!(data.len(), sizes.iter().product::<usize>());
         DynTensor { shape, sizes, data }
     }

@@ -8,7 +8,7 @@ use alloc::borrow::Cow;
 
 use super::kernel::{frame_strides_into, row_major_into, ZipFn};
 use crate::dynamic::broadcast;
-use crate::dynamic::plan::Broadcasted;
+use crate::dynamic::plan::{Broadcasted, SizeList};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::dynamic::shape::MAX_RANK;
@@ -77,9 +77,9 @@ pub(crate) fn zip_operands<A, B, O>(
     b: Operand<'_, B>,
     out: &mut Vec<O>,
     f: impl ZipFn<A, B, O>,
-) -> Result<(DynShape, Vec<usize>), Error> {
+) -> Result<(DynShape, SizeList), Error> {
     let plan = broadcast(rule, &a.shape, &b.shape)?;
-    let sizes = plan.resolve(a.sizes, b.sizes)?;
+    let sizes = plan.resolve_sizes(a.sizes, b.sizes)?;
     // The working arrays are as long as the rank needs: less to fill for the common ranks.
     if sizes.len() <= SMALL_RANK {
         zip_planned::<SMALL_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;

@@ -12,7 +12,7 @@ use super::reduce::runs;
 use super::static_kernel::{known, zip_static, StaticLayout, StaticZip};
 use super::strided::zip_operands;
 use super::typed::Tensor;
-use crate::dynamic::plan::{pair_size, SizePolicy, StaticPlan};
+use crate::dynamic::plan::{pair_size, SizeList, SizePolicy, StaticPlan};
 use crate::dynamic::shape::{Size, MAX_TYPED_RANK};
 use crate::error::{Error, OrPanic};
 use crate::rule::Assign;
@@ -146,7 +146,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl ZipFn<T, U, V>,
     ) -> Result<(), Error> {
         let Some(layout) = run_time_layout::<N, P, S, B>(self.sizes(), rhs.sizes()) else {
-            let mut sizes = Vec::new();
+            let mut sizes = SizeList::new();
             out.data.write_with(|data| {
                 let (_, s) = zip_operands(P::RULE, self.operand(), rhs.operand(), data, f)?;
                 sizes = s;

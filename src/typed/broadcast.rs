@@ -48,7 +48,7 @@ pub trait BroadcastsUnder<R, Rhs: Shape>: Shape {
     /// ```
     /// use shapecast::{rule::Numpy, shape, BroadcastsUnder};
     /// let plan = <shape![3] as BroadcastsUnder<Numpy, shape![2, 3]>>::plan();
-    /// assert_eq!(plan.lhs, vec![None, Some(0)]);
+    /// assert_eq!(plan.lhs[..], [None, Some(0)]);
     /// ```
     fn plan() -> Plan {
         Self::STATIC_PLAN.to_plan()
