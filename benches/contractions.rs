@@ -4,7 +4,11 @@
 //! - M1 matmul 512×512×512;
 //! - M2 attention scores `[8, 8, 256, 64] · [8, 8, 256, 64]` over the last axis (`DK`);
 //! - M3 batch-broadcast matmul `[16, 256, 256] @ [256, 256]` (the right operand is not
-//!   copied per batch).
+//!   copied per batch);
+//! - M4 a small contraction `[BATCH: 2, SEQ: 3, DK: 4] · [BATCH: 2, KSEQ: 5, DK: 4]` with `?`
+//!   sizes, where the plan and the kernel's bookkeeping rather than the arithmetic set the
+//!   time: typed `dot` (the plan is a constant of the types) against `DynTensor::dot` (the
+//!   rule runs at run time) and a naive loop.
 //!
 //! Run: `cargo bench --bench contractions`. The README reports the medians.
 
@@ -163,6 +167,36 @@ fn contractions(c: &mut Criterion) {
             })
         },
     );
+    // M4
+    let (q, k) = (data(2 * 3 * 4, 5), data(2 * 5 * 4, 3));
+    let tq = Tensor::<f32, shape![BATCH, SEQ, DK]>::from_vec_sized(&[2, 3, 4], q.clone()).unwrap();
+    let tk = Tensor::<f32, shape![BATCH, KSEQ, DK]>::from_vec_sized(&[2, 5, 4], k.clone()).unwrap();
+    let (dq, dk) = (tq.to_dyn(), tk.to_dyn());
+    let over = ["DK".parse().unwrap()];
+    group.sample_size(50);
+    group.bench_function("M4 small dot [2,3,4].[2,5,4]/shapecast", |bch| {
+        bch.iter(|| black_box(black_box(&tq).dot::<DK>(black_box(&tk))))
+    });
+    group.bench_function("M4 small dot [2,3,4].[2,5,4]/DynTensor::dot", |bch| {
+        bch.iter(|| black_box(black_box(&dq).dot(black_box(&dk), &over).unwrap()))
+    });
+    group.bench_function("M4 small dot [2,3,4].[2,5,4]/naive loop", |bch| {
+        bch.iter(|| {
+            let mut out = vec![0.0f32; 2 * 3 * 5];
+            for bi in 0..2 {
+                for s in 0..3 {
+                    for t in 0..5 {
+                        let mut acc = 0.0;
+                        for d in 0..4 {
+                            acc += q[(bi * 3 + s) * 4 + d] * k[(bi * 5 + t) * 4 + d];
+                        }
+                        out[(bi * 3 + s) * 5 + t] = acc;
+                    }
+                }
+            }
+            black_box(out)
+        })
+    });
     group.finish();
 }
 
