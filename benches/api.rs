@@ -2,7 +2,8 @@
 //! in the same run: the rows of the speed issue's table.
 //!
 //! - A1 (4, 4) + (4) as `shape![?, ?]` + `shape![?]`: `Tensor::add_into`, `&a + &b`, and
-//!   `DynTensor::zip_with(Rule::Named, ..)`; ndarray's `Zip` (into) and `&a + &b`.
+//!   `DynTensor::zip_with(Rule::Named, ..)` and `zip_with_into`; ndarray's `Zip` (into; on
+//!   `Array2`/`Array1` and on dynamic-rank `ArrayD`) and `&a + &b`.
 //! - A2 the same as `shape![4, 4]` + `shape![4]`: `add_into` and `&a + &b`.
 //! - A3 (16, 1024, 1024) + the same: `&a + &b` (allocating) against the in-place kernel and
 //!   `a + &b` with an owned left operand, whose buffer the result reuses.
@@ -146,6 +147,27 @@ fn api(c: &mut Criterion) {
                     .zip_with(Rule::Named, black_box(&db), |x, y| x + y)
                     .unwrap(),
             )
+        })
+    });
+    let mut dout = da.zip_with(Rule::Named, &db, |x, y| x + y).unwrap();
+    group.bench_function("A1 (4,4)+(4) ? sizes/DynTensor::zip_with_into", |bch| {
+        bch.iter(|| {
+            black_box(&da)
+                .zip_with_into(Rule::Named, black_box(&db), &mut dout, |x, y| x + y)
+                .unwrap()
+        })
+    });
+    let (xa, xb) = (
+        ArrayD::from_shape_vec(IxDyn(&[4, 4]), a16.clone()).unwrap(),
+        ArrayD::from_shape_vec(IxDyn(&[4]), b4.clone()).unwrap(),
+    );
+    let mut xo = ArrayD::<f32>::zeros(IxDyn(&[4, 4]));
+    group.bench_function("A1 (4,4)+(4) ? sizes/ndarray Zip, dynamic rank", |bch| {
+        bch.iter(|| {
+            Zip::from(&mut xo)
+                .and(black_box(&xa))
+                .and_broadcast(black_box(&xb))
+                .for_each(|o, &x, &y| *o = x + y)
         })
     });
     let (na, nb) = (
