@@ -258,12 +258,10 @@ impl Broadcasted {
                 .into());
             }
         }
-        let out = self
-            .shape
-            .axes()
-            .iter()
-            .enumerate()
-            .map(|(i, axis)| match axis.size {
+        let axes = self.shape.axes();
+        let mut out = SizeList::from_elem(1, axes.len());
+        for (i, (size, axis)) in out.iter_mut().zip(axes).enumerate() {
+            *size = match axis.size {
                 Size::Known(n) => n,
                 Size::Unknown => {
                     let l = self.plan.lhs[i].map_or(1, |k| lhs[k]);
@@ -275,8 +273,8 @@ impl Broadcasted {
                         _ => l,
                     }
                 }
-            })
-            .collect();
+            };
+        }
         Ok(out)
     }
 }

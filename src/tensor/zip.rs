@@ -314,7 +314,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
 
 /// Whether `f` splits an output of `total` elements over threads rather than taking the
 /// compile-time kernel.
-fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
+pub(crate) fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
     F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
 }
 
