@@ -105,6 +105,11 @@ fn a_dyn_tensor_operation_allocates_its_output_only_up_to_rank_8() {
     let row = DynTensor::from_vec("[3]".parse().unwrap(), vec![1.0f32; 3]).unwrap();
     let (n, c) = allocations(|| col.zip_with(Rule::Numpy, &row, |x, y| x + y));
     assert_eq!((n, c.unwrap().sizes()), (2, &[4, 3][..]));
+    // Above rank 4 the plan's two sides spill to the heap.
+    let wide =
+        DynTensor::from_vec("[2, 1, 2, 1, 2, 3]".parse().unwrap(), vec![1.0f32; 24]).unwrap();
+    let (n, c) = allocations(|| wide.zip_with(Rule::Named, &row, |x, y| x + y));
+    assert_eq!((n, c.unwrap().sizes()), (1 + 2, &[2, 1, 2, 1, 2, 3][..]));
 }
 
 #[test]
