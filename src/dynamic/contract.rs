@@ -19,10 +19,11 @@
 use crate::prelude::*;
 
 use crate::dynamic::plan::{Plan, StaticPlan};
-use crate::dynamic::reduce::{apply, same_str, selected, AxisSelector, StaticSelectors};
+use crate::dynamic::reduce::{apply, selected, AxisSelector, StaticSelectors};
 use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK, MAX_TYPED_RANK};
 use crate::dynamic::{named, outer};
 use crate::error::Error;
+use crate::typed::shape::same_str;
 
 /// A contraction's shape and plan.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,6 +19,7 @@ use core::str::FromStr;
 
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_TYPED_RANK};
 use crate::error::Error;
+use crate::typed::shape::same_str;
 
 /// An axis selector: a name, or a position counting every axis from 0 (rule book §16).
 /// Parsed from `"CLASS"` or `"1"`.
@@ -90,22 +91,6 @@ pub(crate) const fn position_of(name: &str, names: &[Option<&str>]) -> Option<us
         i += 1;
     }
     None
-}
-
-/// `a == b`, in a constant.
-pub(crate) const fn same_str(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 impl fmt::Display for AxisSelector {

@@ -125,7 +125,7 @@ const fn distinct(names: &[Option<&str>]) -> bool {
 }
 
 /// String equality in a const context.
-const fn same_str(a: &str, b: &str) -> bool {
+pub(crate) const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
