@@ -556,6 +556,7 @@ impl DynShape {
 
     /// [`resolve`](Self::resolve) in place, for sizes the caller has checked with
     /// [`fits`](Self::fits) (or computed from this shape).
+    ///
     /// A shape already resolved (every size known, as `sizes` say) is returned as it is,
     /// sharing its axes.
     pub(crate) fn into_resolved(mut self, sizes: &[usize]) -> DynShape {
@@ -575,7 +576,8 @@ impl DynShape {
 
     /// Builds a shape whose validity the caller guarantees (no repeated names, rank in range).
     pub(crate) fn from_axes_unchecked(axes: Vec<DynAxis>) -> DynShape {
-        DynShape::from_slice_unchecked(&axes)
+        debug_assert!(axes.len() <= MAX_RANK && first_repeat(&axes).is_none());
+        DynShape { axes: axes.into() }
     }
 
     /// [`from_axes_unchecked`](Self::from_axes_unchecked) from borrowed axes (names are
