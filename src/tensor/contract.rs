@@ -66,7 +66,13 @@ pub(crate) fn run<T: DotElement>(
     let total = layout.total().ok_or_else(|| Error::TooManyElements {
         shape: c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone()),
     })?;
-    let out = layout.run::<MAX_RANK, T>(total, a, b)?;
+    // The tables are as long as the ranks need: less to fill for the common ranks (the loops
+    // are at most the output's axes and the contracted pairs together).
+    let out = if sizes.len() + c.contracted.len() <= TYPED_LOOPS {
+        layout.run::<TYPED_LOOPS, T>(total, a, b)?
+    } else {
+        layout.run::<MAX_RANK, T>(total, a, b)?
+    };
     Ok((sizes, out))
 }
 
