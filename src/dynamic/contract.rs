@@ -80,35 +80,22 @@ impl Contracted {
     pub fn resolve(&self, lhs: &[usize], rhs: &[usize]) -> Result<Vec<usize>, Error> {
         let l = self.lhs.resolve(lhs)?;
         let r = self.rhs.resolve(rhs)?;
-        for &(i, j) in &self.contracted {
-            if lhs[i] != rhs[j] {
-                let reason = format!(
+        let mut out = vec![0; self.plan.rank()];
+        let sources = (&self.plan.lhs[..], &self.plan.rhs[..]);
+        output_sizes((lhs, rhs), sources, &self.contracted, &mut out).map_err(|fault| {
+            let reason = match fault {
+                Mismatch::Pair(i, j) => format!(
                     "{} has size {} on the left and {} on the right (contracted sizes never stretch)",
                     axis_label(&self.lhs, i),
                     lhs[i],
                     rhs[j]
-                );
-                return Err(self.refuse(&l, &r, reason));
-            }
-        }
-        let mut out = Vec::with_capacity(self.plan.rank());
-        for (k, (&a, &b)) in self.plan.lhs.iter().zip(&self.plan.rhs).enumerate() {
-            out.push(match (a, b) {
-                (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
-                    (n, m) if n == m || m == 1 => n,
-                    (1, m) => m,
-                    (n, m) => {
-                        let reason = format!(
-                            "output axis {k} has size {n} on the left and {m} on the right"
-                        );
-                        return Err(self.refuse(&l, &r, reason));
-                    }
-                },
-                (Some(i), None) => lhs[i],
-                (None, Some(j)) => rhs[j],
-                (None, None) => 1,
-            });
-        }
+                ),
+                Mismatch::Axis(k, n, m) => {
+                    format!("output axis {k} has size {n} on the left and {m} on the right")
+                }
+            };
+            self.refuse(&l, &r, reason)
+        })?;
         Ok(out)
     }
 }
@@ -249,24 +236,45 @@ impl StaticContraction {
     /// entries), after the checks [`Contracted::resolve`] makes; `false` when one fails (the
     /// run-time engine then words the refusal).
     pub fn resolve(&self, lhs: &[usize], rhs: &[usize], out: &mut [usize]) -> bool {
-        if self.pairs().iter().any(|&(i, j)| lhs[i] != rhs[j]) {
-            return false;
-        }
-        let sources = self.plan.lhs.iter().zip(&self.plan.rhs);
-        for (size, sources) in out.iter_mut().zip(sources).take(self.plan.len) {
-            *size = match (*sources.0, *sources.1) {
-                (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
-                    (n, m) if n == m || m == 1 => n,
-                    (1, m) => m,
-                    _ => return false,
-                },
-                (Some(i), None) => lhs[i],
-                (None, Some(j)) => rhs[j],
-                (None, None) => 1,
-            };
-        }
-        true
+        let len = self.plan.len;
+        let sources = (&self.plan.lhs[..len], &self.plan.rhs[..len]);
+        output_sizes((lhs, rhs), sources, self.pairs(), &mut out[..len]).is_ok()
     }
+}
+
+/// Which check of a contraction's sizes failed.
+enum Mismatch {
+    /// A contracted pair (left axis, right axis) of different sizes.
+    Pair(usize, usize),
+    /// Output axis `k` fed by sizes `n` and `m`, neither 1 and not equal.
+    Axis(usize, usize, usize),
+}
+
+/// The output's sizes of a contraction into `out` (one per output axis), for operands of
+/// sizes `lhs` and `rhs`: contracted pairs equal, other pairs equal or one of them 1 (rule
+/// book §17). The one copy of the rule for both the run-time plan and the types' constant.
+fn output_sizes(
+    (lhs, rhs): (&[usize], &[usize]),
+    (from_l, from_r): (&[Option<usize>], &[Option<usize>]),
+    pairs: &[(usize, usize)],
+    out: &mut [usize],
+) -> Result<(), Mismatch> {
+    if let Some(&(i, j)) = pairs.iter().find(|&&(i, j)| lhs[i] != rhs[j]) {
+        return Err(Mismatch::Pair(i, j));
+    }
+    for (k, (size, (&a, &b))) in out.iter_mut().zip(from_l.iter().zip(from_r)).enumerate() {
+        *size = match (a, b) {
+            (Some(i), Some(j)) => match (lhs[i], rhs[j]) {
+                (n, m) if n == m || m == 1 => n,
+                (1, m) => m,
+                (n, m) => return Err(Mismatch::Axis(k, n, m)),
+            },
+            (Some(i), None) => lhs[i],
+            (None, Some(j)) => rhs[j],
+            (None, None) => 1,
+        };
+    }
+    Ok(())
 }
 
 /// The axes of a shape (by its names) that `gone` leaves, in order, and how many.
