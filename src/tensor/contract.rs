@@ -18,7 +18,7 @@
 use crate::prelude::*;
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::{row_major, row_major_into};
+use super::kernel::{row_major_into, strides_or_row_major};
 use super::raw::{DotElement, Mat};
 use super::strided::step;
 use super::typed::Tensor;
@@ -381,20 +381,6 @@ impl<T, S: Shape> Contractible for TensorView<'_, T, S> {
     }
 }
 
-/// A typed operand's strides, row-major ones written into `own` when it has none.
-fn strides_of<'a>(
-    (sizes, strides): (&[usize], Option<&'a [usize]>),
-    own: &'a mut [usize; MAX_TYPED_RANK],
-) -> &'a [usize] {
-    match strides {
-        Some(strides) => strides,
-        None => {
-            row_major_into(sizes, own);
-            &own[..sizes.len()]
-        }
-    }
-}
-
 /// Runs a typed contraction on the plan its types carry: the run-time checks on the sizes
 /// alone, the working tables on the stack, one allocation (the output's). When a `?` size
 /// does not fit, the run-time engine (`engine`) words the refusal.
@@ -408,12 +394,12 @@ fn typed<T: DotElement, O: Storage<T>>(
     let (mut own_a, mut own_b) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
     let a = Side {
         sizes: za,
-        strides: strides_of((za, ta), &mut own_a),
+        strides: strides_or_row_major(za, ta, &mut own_a),
         data: da,
     };
     let b = Side {
         sizes: zb,
-        strides: strides_of((zb, tb), &mut own_b),
+        strides: strides_or_row_major(zb, tb, &mut own_b),
         data: db,
     };
     let mut sizes = [0usize; MAX_TYPED_RANK];
@@ -585,17 +571,17 @@ impl<T: DotElement> DynTensor<T> {
     }
 
     fn run_plan(&self, plan: &Contracted, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
-        let (ta, tb) = (row_major(self.sizes()), row_major(rhs.sizes()));
+        let (mut ta, mut tb) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
         let (sizes, data) = run(
             plan,
             Side {
                 sizes: self.sizes(),
-                strides: &ta,
+                strides: strides_or_row_major(self.sizes(), None, &mut ta),
                 data: self.data(),
             },
             Side {
                 sizes: rhs.sizes(),
-                strides: &tb,
+                strides: strides_or_row_major(rhs.sizes(), None, &mut tb),
                 data: rhs.data(),
             },
         )?;

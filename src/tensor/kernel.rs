@@ -108,6 +108,22 @@ pub(crate) fn row_major_into(sizes: &[usize], strides: &mut [usize]) {
     }
 }
 
+/// An operand's `strides`, or, for a contiguous one (`None`), row-major strides for `sizes`
+/// written into `own`.
+pub(crate) fn strides_or_row_major<'a, const N: usize>(
+    sizes: &[usize],
+    strides: Option<&'a [usize]>,
+    own: &'a mut [usize; N],
+) -> &'a [usize] {
+    match strides {
+        Some(strides) => strides,
+        None => {
+            row_major_into(sizes, own);
+            &own[..sizes.len()]
+        }
+    }
+}
+
 /// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.
 #[cfg(test)]
 fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {

@@ -6,8 +6,8 @@ use crate::prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::kernel::{frame_strides_into, row_major_into, zip_sound, ZipFn};
-use super::zip::split;
+use super::kernel::{frame_strides_into, strides_or_row_major, ZipFn};
+use super::zip::zip_own;
 use crate::dynamic::broadcast;
 use crate::dynamic::plan::{Broadcasted, SizeList};
 use crate::dynamic::rule::Rule;
@@ -57,13 +57,7 @@ impl<T> Operand<'_, T> {
     /// (the first `plan_side.len()` entries, at most `N`): 0 where the operand is broadcast.
     fn frame<const N: usize>(&self, plan_side: &[Option<usize>]) -> [usize; N] {
         let mut own = [1usize; N];
-        let own = match self.strides {
-            Some(strides) => strides,
-            None => {
-                row_major_into(self.sizes, &mut own);
-                &own[..self.sizes.len()]
-            }
-        };
+        let own = strides_or_row_major(self.sizes, self.strides, &mut own);
         let mut frame = [0usize; N];
         frame_strides_into(plan_side, self.sizes, own, &mut frame);
         frame
@@ -107,12 +101,10 @@ fn zip_planned<const N: usize, A, B, O>(
     let (a, b) = ((a.data, &sa[..n]), (b.data, &sb[..n]));
     match sizes.iter().try_fold(1usize, |acc, &k| acc.checked_mul(k)) {
         // The operands' sizes and strides are their tensors' own (their data holds every
-        // offset), so the kernel's validation of a caller's layout is skipped.
-        Some(total) if !split(&f, total) => {
-            zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
-            Ok(())
-        }
-        _ => f.zip::<N>(sizes, a, b, out),
+        // offset).
+        Some(total) => zip_own::<N, A, B, O>(&f, total, sizes, a, b, out),
+        // The kernel refuses an element count that overflows.
+        None => f.zip::<N>(sizes, a, b, out),
     }
 }
 

@@ -314,8 +314,26 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
 
 /// Whether `f` splits an output of `total` elements over threads rather than taking the
 /// compile-time kernel.
-pub(crate) fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
+fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
     F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
+}
+
+/// `f` over a layout sound by construction (tensors' own sizes and strides, `total` elements,
+/// at most `N` axes): split over threads above the threshold, else the kernel without the
+/// validation a caller's strides need.
+pub(crate) fn zip_own<const N: usize, A, B, O>(
+    f: &impl ZipFn<A, B, O>,
+    total: usize,
+    sizes: &[usize],
+    a: (&[A], &[usize]),
+    b: (&[B], &[usize]),
+    out: &mut Vec<O>,
+) -> Result<(), Error> {
+    if split(f, total) {
+        return f.zip::<N>(sizes, a, b, out);
+    }
+    zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
+    Ok(())
 }
 
 /// `x = f(x, y)` over one run of `len` elements of `data` (from `oa`, stride `ia`) and `rd`
@@ -433,13 +451,8 @@ impl<const N: usize> RunTimeLayout<N> {
     ) -> Result<(), Error> {
         let n = self.len;
         let (sizes, a, b) = (&self.sizes[..n], (a, &self.a[..n]), (b, &self.b[..n]));
-        if split(&f, self.total) {
-            return f.zip::<N>(sizes, a, b, out);
-        }
-        // The layout comes from the types and the tensors' own sizes: sound by construction,
-        // so the kernel's validation of a caller's strides is skipped.
-        zip_sound::<N, A, B, O>(self.total, sizes, a, b, out, |x, y| f.call(x, y));
-        Ok(())
+        // The layout comes from the types and the tensors' own sizes: sound by construction.
+        zip_own::<N, A, B, O>(&f, self.total, sizes, a, b, out)
     }
 }
 
