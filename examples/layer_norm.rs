@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example layer_norm`
 
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, FloatMath, Tensor};
 
 names!(SEQ, EMBED);
 

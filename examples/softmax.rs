@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example softmax`
 
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, FloatMath, Tensor};
 
 names!(CLASS);
 

@@ -522,5 +522,6 @@ pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
     concat, stack, ArrayOf, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
-    NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut,
+    FloatMath, MapSource, NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView,
+    TensorViewMut, Transcendental,
 };

@@ -243,7 +243,8 @@ impl Layout<'_> {
     }
 }
 
-/// One matrix product `c (+)= a · b`. With the `rayon` feature, a product of at least
+/// One matrix product `c (+)= a · b`. With the `rayon` feature, `f32` and `f64` products are
+/// split by the GEMM crate over rayon's pool; for the other elements a product of at least
 /// 16 × [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) multiply-adds whose
 /// output rows lie apart is cut into one block of rows per thread of rayon's pool, each
 /// block a product of its own into its own slice of `c`.
@@ -253,7 +254,10 @@ fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat
         use rayon::prelude::*;
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
-        let big = mc.rows > 1 && rows_apart && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS;
+        let big = !T::SPLITS_ITSELF
+            && mc.rows > 1
+            && rows_apart
+            && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS;
         // Small work never touches rayon (its pool starts on first use).
         let threads = if big { rayon::current_num_threads() } else { 1 };
         if threads > 1 {

@@ -51,6 +51,16 @@ fn known(shape: &DynShape) -> Result<(SizeList, usize), Error> {
 }
 
 impl<T> DynTensor<T> {
+    /// A tensor of this one's shape holding `data`, whose length the caller has matched.
+    pub(crate) fn with_data<U>(&self, data: Vec<U>) -> DynTensor<U> {
+        debug_assert_eq!(data.len(), self.data.len());
+        DynTensor {
+            shape: self.shape.clone(),
+            sizes: self.sizes.clone(),
+            data,
+        }
+    }
+
     /// A tensor from its data in row-major order; fails if a size is `?` or the length is
     /// not the element count.
     ///

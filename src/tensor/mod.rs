@@ -11,7 +11,8 @@
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
-//! | `math` | `exp`, `ln`, `sqrt`, … and `maximum`/`minimum` by the named rule |
+//! | `math` | [`FloatMath`](crate::FloatMath): `exp`, `ln`, `tanh`, activations, by value or by reference; `maximum`/`minimum` by the named rule |
+//! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
 //! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
@@ -36,12 +37,15 @@ mod strided;
 mod surgery;
 mod typed;
 mod view;
+mod vmath;
 mod zip;
 
 pub use contract::{Contractible, Dot, DotWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, ElementOr, NestedArray, Scalar};
+pub use math::{FloatMath, MapSource};
 pub use raw::DotElement;
 pub use surgery::{concat, stack, Reshaped, StaticSize};
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};
+pub use vmath::Transcendental;

@@ -6,6 +6,7 @@ use core::ops;
 
 use super::elements::Scalar;
 use super::kernel::Parallel;
+use super::raw;
 use super::typed::Tensor;
 use super::zip::ByNamed;
 use crate::error::{Error, OrPanic};
@@ -47,9 +48,20 @@ comparison!(le, <=, "<=");
 comparison!(gt, >, ">");
 comparison!(ge, >=, ">=");
 
-/// One compound-assignment operator (`+=` …) by the assignment rule.
+/// One compound-assignment operator (`+=` …) by the assignment rule, and with a scalar.
 macro_rules! assign_op {
     ($Op:ident, $op:ident, $Base:ident, $base:ident) => {
+        impl<T, S> ops::$Op<T> for Tensor<T, S>
+        where
+            T: Scalar + Copy + Send + Sync + ops::$Base<Output = T>,
+            S: Storage<T>,
+        {
+            /// Every element combined with the scalar, in place.
+            fn $op(&mut self, rhs: T) {
+                raw::map_in_place(self.data_mut(), true, |x| ops::$Base::$base(x, rhs));
+            }
+        }
+
         impl<T, A, B> ops::$Op<&Tensor<T, B>> for Tensor<T, A>
         where
             T: Clone + ops::$Base<Output = T>,
@@ -133,27 +145,27 @@ macro_rules! binary_op {
 
         impl<T, S> ops::$Op<T> for &Tensor<T, S>
         where
-            T: Scalar + ops::$Op,
+            T: Scalar + Copy + Sync + ops::$Op<Output: Send>,
             S: Storage<T> + Storage<<T as ops::$Op>::Output>,
         {
             type Output = Tensor<<T as ops::$Op>::Output, S>;
 
-            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            #[doc = concat!("Every element `", $doc, "` the scalar, as a new tensor (split over threads with the `rayon` feature for large tensors).")]
             fn $op(self, rhs: T) -> Self::Output {
-                self.map_ref(|x| ops::$Op::$op(x.clone(), rhs.clone()))
+                Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), true, |x| ops::$Op::$op(x, rhs)))
             }
         }
 
         impl<T, S> ops::$Op<T> for Tensor<T, S>
         where
-            T: Scalar + ops::$Op,
-            S: Storage<T> + Storage<<T as ops::$Op>::Output>,
+            T: Scalar + Copy + Send + Sync + ops::$Op<Output = T>,
+            S: Storage<T>,
         {
-            type Output = Tensor<<T as ops::$Op>::Output, S>;
+            type Output = Tensor<T, S>;
 
-            #[doc = concat!("Every element `", $doc, "` the scalar.")]
+            #[doc = concat!("Every element `", $doc, "` the scalar, written into this tensor's own buffer.")]
             fn $op(self, rhs: T) -> Self::Output {
-                ops::$Op::$op(&self, rhs)
+                self.map_into(|x| ops::$Op::$op(x, rhs))
             }
         }
 

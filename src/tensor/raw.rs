@@ -1,11 +1,12 @@
 //! The crate's only `unsafe`, three small pieces, each measured to pay:
 //!
-//! - The call into a GEMM crate: `matrixmultiply`'s `sgemm`/`dgemm` for `f32`/`f64`, a plain
-//!   loop for other elements. Measured on this machine for f32 512×512×512 on one thread:
-//!   `matrixmultiply` 3.0 ms (88 GFLOP/s), the `gemm` crate 4.0 ms (67 GFLOP/s), a naive
-//!   loop 236 ms; so `matrixmultiply` (also ndarray's choice, and a smaller dependency).
-//!   Every call is checked before it is made: each matrix's extent lies inside its slice, and
-//!   the output's strides give every cell its own element.
+//! - The call into a GEMM crate: the `gemm` crate for `f32`/`f64` (its AVX-512 kernels where
+//!   the CPU has them, split over rayon's pool with the `rayon` feature), a plain loop for
+//!   other elements. `benches/gemm-choice` measures it against `matrixmultiply` on the
+//!   products a transformer block makes, as a crate with nothing else in its graph; the table
+//!   is in `docs/performance.md` (f32 512×512×512, one thread: `gemm` 1.5 ms, 175 GFLOP/s,
+//!   against 1.9 ms, 142 GFLOP/s). Every call is checked before it is made: each matrix's
+//!   extent lies inside its slice, and the output's strides give every cell its own element.
 //! - [`set_len_written`]: the elementwise kernel writes each output element once into the
 //!   output's spare capacity and then sets the length, instead of `extend`ing run by run.
 //! - [`init_inline`]: a small static result is written straight into its inline buffer
@@ -96,6 +97,175 @@ pub(crate) fn init_inline<O, N: ArrayLength>(
     unsafe { GenericArray::assume_init(slots) }
 }
 
+/// The instruction sets the elementwise maps are compiled for, best first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Isa {
+    /// AVX-512 (F, VL, DQ, BW) with AVX2 and FMA.
+    Avx512,
+    /// AVX2 with FMA.
+    Avx2,
+    /// The target's baseline (SSE2 on x86-64).
+    Base,
+}
+
+/// The best [`Isa`] this CPU runs (detected once by the standard library, then a load).
+#[inline]
+fn isa() -> Isa {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    {
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+        {
+            return Isa::Avx512;
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return Isa::Avx2;
+        }
+    }
+    Isa::Base
+}
+
+/// `f` of each element of `src` into the slot of `dst` at its index; returns how many slots
+/// were written (the shorter length).
+#[inline(always)]
+fn map_slots<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
+    let mut written = 0;
+    for (slot, &x) in dst.iter_mut().zip(src) {
+        slot.write(f(x));
+        written += 1;
+    }
+    written
+}
+
+/// `f` of each element, in place.
+#[inline(always)]
+fn map_each<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
+    for x in data {
+        *x = f(*x);
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+fn map_slots_avx512<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
+    map_slots(src, dst, f)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,fma")]
+fn map_slots_avx2<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
+    map_slots(src, dst, f)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+fn map_each_avx512<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
+    map_each(data, f)
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,fma")]
+fn map_each_avx2<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
+    map_each(data, f)
+}
+
+/// [`map_slots`] in code compiled for the CPU's best instruction set: a straight-line `f`
+/// (the functions of `vmath`, the activations) becomes 16 `f32` lanes at a time on
+/// AVX-512.
+#[inline]
+fn map_slots_best<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
+    match isa() {
+        // SAFETY: `isa` returned `Avx512` only after the standard library detected every
+        // feature the function is compiled with on this CPU.
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Isa::Avx512 => unsafe { map_slots_avx512(src, dst, f) },
+        // SAFETY: as above, for AVX2 and FMA.
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Isa::Avx2 => unsafe { map_slots_avx2(src, dst, f) },
+        _ => map_slots(src, dst, f),
+    }
+}
+
+/// [`map_each`] in code compiled for the CPU's best instruction set.
+#[inline]
+fn map_each_best<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
+    match isa() {
+        // SAFETY: `isa` returned `Avx512` only after the standard library detected every
+        // feature the function is compiled with on this CPU.
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Isa::Avx512 => unsafe { map_each_avx512(data, f) },
+        // SAFETY: as above, for AVX2 and FMA.
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        Isa::Avx2 => unsafe { map_each_avx2(data, f) },
+        _ => map_each(data, f),
+    }
+}
+
+/// The elements per piece when a map splits over rayon's pool: pieces of at least
+/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) / 4, about four per thread.
+#[cfg(feature = "rayon")]
+fn piece(len: usize) -> Option<usize> {
+    let min = super::kernel::PARALLEL_MIN_ELEMENTS;
+    if len < min {
+        return None;
+    }
+    let threads = rayon::current_num_threads();
+    (threads > 1).then(|| len.div_ceil(threads * 4).max(min / 4))
+}
+
+/// A new vector of `f(x)` for each element `x` of `src`, on the CPU's best instruction set;
+/// with `parallel` (and the `rayon` feature) split over rayon's pool above
+/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements. Large outputs ask
+/// for huge pages.
+pub(crate) fn map_to_vec<T, U, F>(src: &[T], parallel: bool, f: F) -> Vec<U>
+where
+    T: Copy + Sync,
+    U: Send,
+    F: Fn(T) -> U + Sync,
+{
+    let total = src.len();
+    let mut out = Vec::with_capacity(total);
+    advise_huge_pages(&out);
+    let spare = &mut out.spare_capacity_mut()[..total];
+    #[cfg(feature = "rayon")]
+    if let Some(per) = piece(total).filter(|_| parallel) {
+        use rayon::prelude::*;
+        let written = spare
+            .par_chunks_mut(per)
+            .zip(src.par_chunks(per))
+            .map(|(dst, src)| map_slots_best(src, dst, &f))
+            .sum();
+        set_len_written(&mut out, written, total);
+        return out;
+    }
+    let _ = parallel;
+    let written = map_slots_best(src, spare, &f);
+    set_len_written(&mut out, written, total);
+    out
+}
+
+/// `x = f(x)` for each element of `data`, on the CPU's best instruction set; with `parallel`
+/// (and the `rayon` feature) split over rayon's pool above
+/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements.
+pub(crate) fn map_in_place<T, F>(data: &mut [T], parallel: bool, f: F)
+where
+    T: Copy + Send,
+    F: Fn(T) -> T + Sync,
+{
+    #[cfg(feature = "rayon")]
+    if let Some(per) = piece(data.len()).filter(|_| parallel) {
+        use rayon::prelude::*;
+        data.par_chunks_mut(per).for_each(|c| map_each_best(c, &f));
+        return;
+    }
+    let _ = parallel;
+    map_each_best(data, &f);
+}
+
 /// Outputs at least this large (bytes) ask for huge pages.
 pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 
@@ -174,7 +344,7 @@ impl Mat {
 }
 
 /// An element contractions run on: `c += a · b` for strided matrices. Implemented for the
-/// primitive numbers; `f32` and `f64` use `matrixmultiply`, the others a plain loop.
+/// primitive numbers; `f32` and `f64` use the `gemm` crate, the others a plain loop.
 ///
 /// ```
 /// use shapecast::{names, shape, Dot, Tensor};
@@ -186,6 +356,11 @@ impl Mat {
 pub trait DotElement:
     Copy + Send + Sync + Zero + Add<Output = Self> + Mul<Output = Self> + Sealed
 {
+    /// Whether [`gemm`](Self::gemm) splits a large product over threads itself (the GEMM
+    /// crate does, with the `rayon` feature); otherwise the caller cuts it into row blocks.
+    #[doc(hidden)]
+    const SPLITS_ITSELF: bool = false;
+
     /// `c = a · b` (or `c += a · b` when `accumulate`), `a` of `m × k`, `b` of `k × n`, `c`
     /// of `m × n`, each checked to lie in its slice.
     #[doc(hidden)]
@@ -223,9 +398,11 @@ macro_rules! plain_loop {
 plain_loop!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 macro_rules! blas_like {
-    ($t:ty, $gemm:path) => {
+    ($t:ty) => {
         impl Sealed for $t {}
         impl DotElement for $t {
+            const SPLITS_ITSELF: bool = true;
+
             fn gemm(
                 (a, ma): (&[$t], Mat),
                 (b, mb): (&[$t], Mat),
@@ -242,37 +419,47 @@ macro_rules! blas_like {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
                     return naive((a, ma), (b, mb), (c, mc), accumulate);
                 }
-                // With beta 0 the crate writes c without reading it.
-                let beta = if accumulate { 1.0 } else { 0.0 };
+                // With the `rayon` feature the crate splits a large product over rayon's
+                // pool by its own threshold (0: the current pool's thread count).
+                #[cfg(feature = "rayon")]
+                let parallelism = gemm::Parallelism::Rayon(0);
+                #[cfg(not(feature = "rayon"))]
+                let parallelism = gemm::Parallelism::None;
                 // SAFETY: every element (i, p) of `a` at `offset + i*rs + p*cs` for i < m and
                 // p < k lies inside `a` (`fits` checked the largest such index), likewise `b`
                 // and `c`; the strides fit `isize` (`fits`); `c`'s cells are distinct elements
                 // (`one_to_one`), and `c` is a `&mut` borrow, so it aliases neither `a` nor
-                // `b`. That is what `matrixmultiply` requires of its pointers and strides.
+                // `b`. That is what `gemm` requires of its pointers and strides. It computes
+                // `c = alpha·c + beta·a·b`, reading `c` only when `read_dst` (`accumulate`).
                 unsafe {
-                    $gemm(
+                    gemm::gemm(
                         mc.rows,
-                        ma.cols,
                         mc.cols,
-                        1.0,
-                        a.as_ptr().add(ma.offset),
-                        ma.rs as isize,
-                        ma.cs as isize,
-                        b.as_ptr().add(mb.offset),
-                        mb.rs as isize,
-                        mb.cs as isize,
-                        beta,
+                        ma.cols,
                         c.as_mut_ptr().add(mc.offset),
-                        mc.rs as isize,
                         mc.cs as isize,
+                        mc.rs as isize,
+                        accumulate,
+                        a.as_ptr().add(ma.offset),
+                        ma.cs as isize,
+                        ma.rs as isize,
+                        b.as_ptr().add(mb.offset),
+                        mb.cs as isize,
+                        mb.rs as isize,
+                        1.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        parallelism,
                     );
                 }
             }
         }
     };
 }
-blas_like!(f32, matrixmultiply::sgemm);
-blas_like!(f64, matrixmultiply::dgemm);
+blas_like!(f32);
+blas_like!(f64);
 
 #[cfg(test)]
 mod tests {
