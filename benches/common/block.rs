@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use ndarray::{s, Array1, Array2, Array3, Array4, Axis};
-use shapecast::{names, shape, Dot, Tensor};
+use shapecast::{names, shape, Dot, FloatMath, Tensor};
 
 names!(BATCH, SEQ, KSEQ, EMBED, HEADS, DK, FF);
 
@@ -167,7 +167,7 @@ pub fn layer_norm(
 /// GELU, tanh form, written with the operators.
 pub fn gelu_ops(u: Tensor<f32, shape![BATCH, SEQ, FF]>) -> Tensor<f32, shape![BATCH, SEQ, FF]> {
     let c = (2.0f32 / core::f32::consts::PI).sqrt();
-    let inner = (&u + u.powi(3) * 0.044_715) * c;
+    let inner = (&u + (&u).powi(3) * 0.044_715) * c;
     u * 0.5 * (inner.tanh() + 1.0)
 }
 

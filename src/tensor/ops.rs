@@ -257,18 +257,24 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for &Tensor<T, A>
         where
-            T: Clone + Sync + ops::$Op<U, Output: Send>,
-            U: Clone + Sync,
+            T: Clone + ops::$Op<U, Output = U>,
+            U: Clone,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+            Broadcast<A, B>: Storage<U>,
         {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+            type Output = Tensor<U, Broadcast<A, B>>;
 
-            /// Panics with the rule book §15 message when a `?` size does not fit.
+            /// Writes into the right operand's heap buffer when it has the output's shape (the
+            /// left operand broadcast into it), else allocates as `&a op &b` does.
+            ///
+            /// # Panics
+            ///
+            /// With the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
-                ops::$Op::$op(self, &rhs)
+                self.reuse_right_by(rhs, |x, y| ops::$Op::$op(x.clone(), y))
+                    .or_panic()
             }
         }
     };

@@ -202,6 +202,46 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
 
+    /// `f(self, rhs)` elementwise by the named rule into `rhs`'s own buffer when it has the
+    /// output's shape (this tensor broadcast into it), else into a new one: the mirror of
+    /// [`reuse_by`](Self::reuse_by) for `&a op b`.
+    pub(crate) fn reuse_right_by<U, O: Storage<U>, B: Storage<U>>(
+        &self,
+        rhs: Tensor<U, B>,
+        f: impl Fn(&T, U) -> U,
+    ) -> Result<Tensor<U, O>, Error>
+    where
+        U: Clone,
+        S: BroadcastWith<B>,
+    {
+        if const { inline_static(B::SIZES) && all_static(S::SIZES) } {
+            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+        }
+        let Some(layout) =
+            run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
+        else {
+            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+        };
+        if !(layout.rhs_is_frame && layout.sizes() == rhs.sizes()) {
+            let mut data = Vec::new();
+            let g = Serial(|x: &T, y: &U| f(x, y.clone()));
+            layout.run(self.data(), rhs.data(), &mut data, g)?;
+            return Ok(Tensor::from_parts(layout.sizes(), data));
+        }
+        let sizes = rhs.sizes;
+        let mut data = rhs.data.into_vec();
+        let own = row_major_stack::<MAX_TYPED_RANK>(layout.sizes());
+        let (n, ld) = (layout.len, self.data());
+        let g = |y: U, x: &T| f(x, y);
+        runs(
+            layout.sizes(),
+            &own[..n],
+            &layout.a[..n],
+            |ob, oa, len, ib, ia| update_run(&mut data, (ob, ib), (ld, oa, ia), len, &g),
+        );
+        Ok(Tensor::from_parts(sizes.as_ref(), data))
+    }
+
     /// `self = f(self, rhs)` by the assignment rule, borrowing the elements.
     pub(crate) fn assign_by<U, B: Storage<U>>(
         &mut self,
@@ -427,6 +467,8 @@ pub(crate) struct RunTimeLayout<const N: usize> {
     /// The output's axes are the left operand's, in its order (the plan's left side is the
     /// identity), so the output can live in the left's buffer when the sizes agree.
     lhs_is_frame: bool,
+    /// The same for the right operand.
+    rhs_is_frame: bool,
     len: usize,
     /// The output's element count.
     total: usize,
@@ -479,8 +521,10 @@ pub(crate) fn strided_layout<const N: usize, P: PlanFor<S, B>, S: Shape, B: Shap
     let policy = P::RULE.size_policy();
     let symbolic = |d: Option<usize>| d.map_or(Size::Unknown, Size::Known);
     let lhs_is_frame = plan.len == S::RANK && (0..plan.len).all(|k| plan.lhs[k] == Some(k));
+    let rhs_is_frame = plan.len == B::RANK && (0..plan.len).all(|k| plan.rhs[k] == Some(k));
     let mut l = RunTimeLayout {
         lhs_is_frame,
+        rhs_is_frame,
         len: plan.len,
         total: 1,
         sizes: [1; N],

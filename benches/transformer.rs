@@ -1,0 +1,76 @@
+//! A GPT-2-style pre-norm transformer block (`benches/common/block.rs`) at two sizes, in
+//! typed shapecast and in ndarray, one forward pass per iteration; and GELU written with the
+//! operators against the same GELU as one `map` and as `FloatMath::gelu`.
+//!
+//! Run: `cargo bench --bench transformer` (one thread) and
+//! `cargo bench --bench transformer --features rayon` (rayon's pool: two threads on a 2-core
+//! machine); `python3 scripts/bench_transformer.py` times the same block in NumPy and PyTorch
+//! CPU. The groups' names end in `[1 thread]` or `[rayon]`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::time::Duration;
+
+use shapecast::{FloatMath, Tensor};
+
+#[path = "common/block.rs"]
+mod block;
+
+use block::{Dims, Flat, Nd, Typed, LARGE, SMALL};
+
+const THREADS: &str = if cfg!(feature = "rayon") {
+    "rayon"
+} else {
+    "1 thread"
+};
+
+fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
+    let flat = Flat::new(d);
+    let (x, w) = Typed::new(d, &flat);
+    let (xn, wn) = Nd::new(d, &flat);
+    // Both blocks compute the same thing.
+    let (ours, theirs) = (block::typed_block(&x, &w, d.dk), block::nd_block(&xn, &wn, d));
+    let diff = ours
+        .data()
+        .iter()
+        .zip(theirs.iter())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(diff < 1e-3, "the blocks disagree by {diff}");
+    // The same checksum as `scripts/bench_transformer.py` prints for NumPy and PyTorch.
+    let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();
+    eprintln!("{}: checksum {sum:.4} / {:.6}", d.label(), ours.data()[0]);
+    let mut g = c.benchmark_group(format!("transformer/{} [{THREADS}]", d.label()));
+    g.sample_size(samples).measurement_time(Duration::from_secs(8));
+    // Alternate the two so that the machine's drift hits both.
+    g.bench_function("shapecast", |b| b.iter(|| block::typed_block(black_box(&x), &w, d.dk)));
+    g.bench_function("ndarray", |b| b.iter(|| block::nd_block(black_box(&xn), &wn, d)));
+    g.finish();
+}
+
+fn transformer(c: &mut Criterion) {
+    one_size(c, SMALL, 40);
+    one_size(c, LARGE, 10);
+}
+
+fn gelu(c: &mut Criterion) {
+    let d = SMALL;
+    let u = Tensor::from_vec_sized(&[d.batch, d.seq, d.ff], block::wave(20, d.batch * d.seq * d.ff, 3.0)).unwrap();
+    let ops = block::gelu_ops(u.clone());
+    let map = block::gelu_map(&u);
+    let fused = (&u).gelu();
+    for (a, (b, f)) in ops.data().iter().zip(map.data().iter().zip(fused.data())) {
+        assert!((a - b).abs() < 1e-5 && (a - f).abs() < 1e-5, "{a} {b} {f}");
+    }
+    let mut g = c.benchmark_group(format!("gelu/{}x{}x{} [{THREADS}]", d.batch, d.seq, d.ff));
+    g.bench_function("operators (owned)", |b| {
+        b.iter_batched(|| u.clone(), block::gelu_ops, criterion::BatchSize::LargeInput)
+    });
+    g.bench_function("map", |b| b.iter(|| block::gelu_map(black_box(&u))));
+    g.bench_function("FloatMath::gelu", |b| b.iter(|| black_box(&u).gelu()));
+    g.bench_function("tanh", |b| b.iter(|| black_box(&u).tanh()));
+    g.bench_function("exp", |b| b.iter(|| black_box(&u).exp()));
+    g.finish();
+}
+
+criterion_group!(benches, gelu, transformer);
+criterion_main!(benches);
