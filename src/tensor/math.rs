@@ -209,7 +209,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
             2 => self.map_elements(|x| x * x),
             3 => self.map_elements(|x| x * x * x),
             -1 => self.map_elements(|x| x.recip()),
-            _ => self.map_elements(|x| powi_by_squaring(x, n)),
+            _ => self.map_elements(move |x| powi_by_squaring(x, n)),
         }
     }
 
@@ -230,7 +230,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
         if n == c(0.5) {
             return self.sqrt();
         }
-        self.map_elements(|x| x.powf(n))
+        self.map_elements(move |x| x.powf(n))
     }
 
     /// The rectified linear unit `max(x, 0)` (NaN stays NaN).

@@ -149,61 +149,71 @@ fn map_each<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
     }
 }
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
-fn map_slots_avx512<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
-    map_slots(src, dst, f)
-}
-
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2,fma")]
-fn map_slots_avx2<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
-    map_slots(src, dst, f)
-}
-
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
-fn map_each_avx512<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
-    map_each(data, f)
-}
-
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2,fma")]
-fn map_each_avx2<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
-    map_each(data, f)
-}
-
-/// [`map_slots`] in code compiled for the CPU's best instruction set: a straight-line `f`
-/// (the functions of `vmath`, the activations) becomes 16 `f32` lanes at a time on
-/// AVX-512.
-#[inline]
-fn map_slots_best<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
-    match isa() {
-        // SAFETY: `isa` returned `Avx512` only after the standard library detected every
-        // feature the function is compiled with on this CPU.
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Isa::Avx512 => unsafe { map_slots_avx512(src, dst, f) },
-        // SAFETY: as above, for AVX2 and FMA.
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Isa::Avx2 => unsafe { map_slots_avx2(src, dst, f) },
-        _ => map_slots(src, dst, f),
+/// `dst[i] = f(src[i])` over the shorter of the two slices.
+#[inline(always)]
+fn map_pairs<T: Copy, U>(src: &[T], dst: &mut [U], f: &impl Fn(T) -> U) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = f(x);
     }
 }
 
-/// [`map_each`] in code compiled for the CPU's best instruction set.
-#[inline]
-fn map_each_best<T: Copy>(data: &mut [T], f: &impl Fn(T) -> T) {
-    match isa() {
-        // SAFETY: `isa` returned `Avx512` only after the standard library detected every
-        // feature the function is compiled with on this CPU.
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Isa::Avx512 => unsafe { map_each_avx512(data, f) },
-        // SAFETY: as above, for AVX2 and FMA.
-        #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        Isa::Avx2 => unsafe { map_each_avx2(data, f) },
-        _ => map_each(data, f),
-    }
+/// `$name` dispatching to copies of the loop `$body` compiled for AVX-512, for AVX2 with FMA,
+/// and for the baseline, by what the CPU has. Each copy is a function whose slices are its
+/// own parameters, so the compiler knows they do not alias and vectorises the loop: a
+/// straight-line `f` (the functions of `vmath`, the activations) runs 16 `f32` lanes at a
+/// time on AVX-512. `benches/transformer` (`tanh`, `exp`) shows it: 131,072 `tanh` in 85 µs
+/// against 1.4 ms through libm.
+macro_rules! dispatched {
+    ($(#[$doc:meta])* $name:ident, $body:ident, [$($g:tt)*], ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        $(#[$doc])*
+        #[inline]
+        fn $name<$($g)*>($($arg: $ty),*) -> $ret
+        where
+            T: Copy,
+        {
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            {
+                #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+                fn avx512<$($g)*>($($arg: $ty),*) -> $ret
+                where
+                    T: Copy,
+                {
+                    $body($($arg),*)
+                }
+                #[target_feature(enable = "avx2,fma")]
+                fn avx2<$($g)*>($($arg: $ty),*) -> $ret
+                where
+                    T: Copy,
+                {
+                    $body($($arg),*)
+                }
+                match isa() {
+                    // SAFETY: `isa` returned `Avx512` only after the standard library
+                    // detected every feature `avx512` is compiled with on this CPU.
+                    Isa::Avx512 => return unsafe { avx512($($arg),*) },
+                    // SAFETY: as above, for AVX2 and FMA.
+                    Isa::Avx2 => return unsafe { avx2($($arg),*) },
+                    Isa::Base => {}
+                }
+            }
+            $body($($arg),*)
+        }
+    };
 }
+
+dispatched!(
+    /// [`map_slots`] on the CPU's best instruction set.
+    map_slots_best, map_slots, [T, U, F: Fn(T) -> U],
+    (src: &[T], dst: &mut [MaybeUninit<U>], f: &F) -> usize
+);
+dispatched!(
+    /// [`map_each`] on the CPU's best instruction set.
+    map_each_best, map_each, [T, F: Fn(T) -> T], (data: &mut [T], f: &F) -> ()
+);
+dispatched!(
+    /// [`map_pairs`] on the CPU's best instruction set.
+    map_pairs_best, map_pairs, [T, U, F: Fn(T) -> U], (src: &[T], dst: &mut [U], f: &F) -> ()
+);
 
 /// The elements per piece when a map splits over rayon's pool: pieces of at least
 /// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) / 4, about four per thread.
@@ -264,6 +274,13 @@ where
     }
     let _ = parallel;
     map_each_best(data, &f);
+}
+
+/// `dst[i] = f(src[i])` over the shorter of the two, on the calling thread and the CPU's
+/// best instruction set (a softmax row's exponentials).
+#[inline]
+pub(crate) fn map_into_slice<T: Copy, U>(src: &[T], dst: &mut [U], f: impl Fn(T) -> U) {
+    map_pairs_best(src, dst, &f)
 }
 
 /// Outputs at least this large (bytes) ask for huge pages.

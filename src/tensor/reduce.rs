@@ -17,6 +17,9 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
+use super::raw;
+use super::vmath::Transcendental;
+
 use super::kernel::{row_major_into, zip_map_ref, Merged};
 use super::strided::step;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
@@ -371,7 +374,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// Mean of each cell (NaN for an empty axis).
     pub(crate) fn mean(&self) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental,
     {
         let n = count_as::<T>(self.count());
         let mut out = self.sum();
@@ -384,7 +387,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// Population variance of each cell (ddof 0): two passes, the mean first.
     pub(crate) fn var(&self) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental,
     {
         let n = count_as::<T>(self.count());
         let mut acc: Vec<(T, T)> = self.mean().into_iter().map(|m| (m, T::zero())).collect();
@@ -401,7 +404,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// cell's maximum (0 when it is not finite), as SciPy does.
     pub(crate) fn logsumexp(&self, shape: impl Fn() -> DynShape) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental,
     {
         let shift = self.shifts(shape);
         let mut acc: Vec<(T, T)> = shift.into_iter().map(|m| (m, T::zero())).collect();
@@ -411,14 +414,14 @@ impl<T: Send + Sync> Source<'_, T> {
             (&mut acc, &self.out_strides()),
             &ExpSum,
         );
-        acc.into_iter().map(|(m, s)| m + s.ln()).collect()
+        acc.into_iter().map(|(m, s)| m + s.ln_v()).collect()
     }
 
     /// Each cell's maximum where it is finite, else 0 (the stable shift of exp); an empty cell
     /// shifts by 0.
     fn shifts(&self, shape: impl Fn() -> DynShape) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental,
     {
         let max = match self.extreme::<true>(shape) {
             Ok(max) => max,
@@ -435,7 +438,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// then `y / sum` (for log-softmax `x - m - ln(sum)`).
     pub(crate) fn softmax<const LOG: bool>(&self, shape: impl Fn() -> DynShape) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental,
     {
         let strides = self.out_strides();
         let shift = self.shifts(shape);
@@ -450,7 +453,7 @@ impl<T: Send + Sync> Source<'_, T> {
                 &ExpSum,
             );
             for (s, (m, t)) in sums.iter_mut().zip(acc) {
-                *s = m + t.ln();
+                *s = m + t.ln_v();
             }
             let mut y = Vec::new();
             zip_map_ref(
@@ -473,7 +476,7 @@ impl<T: Send + Sync> Source<'_, T> {
         } else {
             // A strided view: y is written in its own order, then summed.
             zip_map_ref(self.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
-                (*x - *m).exp()
+                (*x - *m).exp_v()
             })
             .expect("a reduction's layouts fit its data");
             walk(self.sizes, (&y, &own), (&mut sums, &strides), &Sum);
@@ -666,10 +669,10 @@ impl<T: Float> FoldOp<T, (T, T)> for SquaredDeviation {
 }
 
 struct ExpSum;
-impl<T: Float> FoldOp<T, (T, T)> for ExpSum {
+impl<T: Transcendental> FoldOp<T, (T, T)> for ExpSum {
     #[inline(always)]
     fn step(&self, acc: &mut (T, T), x: &T) {
-        acc.1 = acc.1 + (*x - acc.0).exp();
+        acc.1 = acc.1 + (*x - acc.0).exp_v();
     }
 }
 
@@ -685,7 +688,7 @@ impl<T: Float> FoldOp<T, T> for DivBy {
 /// shift, each cell's sum accumulating alongside (`strides`: the cells' strides in the input's
 /// frame). With the `rayon` feature a large pass splits as [`walk`] does, the pieces owning
 /// disjoint rows of `y` and of the sums.
-fn exps_parallel<T: Float + Send + Sync>(
+fn exps_parallel<T: Transcendental>(
     sizes: &[usize],
     (x, own): (&[T], &[usize]),
     (shift, strides): (&[T], &[usize]),
@@ -711,7 +714,7 @@ fn exps_parallel<T: Float + Send + Sync>(
 }
 
 /// [`exps_parallel`] on the calling thread.
-fn exps<T: Float>(
+fn exps<T: Transcendental>(
     sizes: &[usize],
     (x, own): (&[T], &[usize]),
     (shift, strides): (&[T], &[usize]),
@@ -725,23 +728,21 @@ fn exps<T: Float>(
             (1, 0) => {
                 let m = shift[ob];
                 let ys = &mut y[oa..oa + n];
-                for (y, &x) in ys.iter_mut().zip(&x[oa..oa + n]) {
-                    *y = (x - m).exp();
-                }
+                raw::map_into_slice(&x[oa..oa + n], ys, move |x| (x - m).exp_v());
                 sums[ob] = sums[ob] + lanes(ys, T::zero(), |a, b| a + b);
             }
             // A run along a kept axis: a row of shifts and of sums.
             (1, 1) => {
                 let cells = sums[ob..ob + n].iter_mut().zip(&shift[ob..ob + n]);
                 for ((y, &x), (t, &m)) in y[oa..oa + n].iter_mut().zip(&x[oa..oa + n]).zip(cells) {
-                    *y = (x - m).exp();
+                    *y = (x - m).exp_v();
                     *t = *t + *y;
                 }
             }
             _ => {
                 for j in 0..n {
                     let (k, c) = (oa + j * ia, ob + j * ib);
-                    let e = (x[k] - shift[c]).exp();
+                    let e = (x[k] - shift[c]).exp_v();
                     y[k] = e;
                     sums[c] = sums[c] + e;
                 }
