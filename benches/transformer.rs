@@ -28,7 +28,10 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     let (x, w) = Typed::new(d, &flat);
     let (xn, wn) = Nd::new(d, &flat);
     // Both blocks compute the same thing.
-    let (ours, theirs) = (block::typed_block(&x, &w, d.dk), block::nd_block(&xn, &wn, d));
+    let (ours, theirs) = (
+        block::typed_block(&x, &w, d.dk),
+        block::nd_block(&xn, &wn, d),
+    );
     let diff = ours
         .data()
         .iter()
@@ -40,10 +43,15 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();
     eprintln!("{}: checksum {sum:.4} / {:.6}", d.label(), ours.data()[0]);
     let mut g = c.benchmark_group(format!("transformer/{} [{THREADS}]", d.label()));
-    g.sample_size(samples).measurement_time(Duration::from_secs(8));
+    g.sample_size(samples)
+        .measurement_time(Duration::from_secs(8));
     // Alternate the two so that the machine's drift hits both.
-    g.bench_function("shapecast", |b| b.iter(|| block::typed_block(black_box(&x), &w, d.dk)));
-    g.bench_function("ndarray", |b| b.iter(|| block::nd_block(black_box(&xn), &wn, d)));
+    g.bench_function("shapecast", |b| {
+        b.iter(|| block::typed_block(black_box(&x), &w, d.dk))
+    });
+    g.bench_function("ndarray", |b| {
+        b.iter(|| block::nd_block(black_box(&xn), &wn, d))
+    });
     g.finish();
 }
 
@@ -54,7 +62,11 @@ fn transformer(c: &mut Criterion) {
 
 fn gelu(c: &mut Criterion) {
     let d = SMALL;
-    let u = Tensor::from_vec_sized(&[d.batch, d.seq, d.ff], block::wave(20, d.batch * d.seq * d.ff, 3.0)).unwrap();
+    let u = Tensor::from_vec_sized(
+        &[d.batch, d.seq, d.ff],
+        block::wave(20, d.batch * d.seq * d.ff, 3.0),
+    )
+    .unwrap();
     let ops = block::gelu_ops(u.clone());
     let map = block::gelu_map(&u);
     let fused = (&u).gelu();
@@ -63,7 +75,11 @@ fn gelu(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group(format!("gelu/{}x{}x{} [{THREADS}]", d.batch, d.seq, d.ff));
     g.bench_function("operators (owned)", |b| {
-        b.iter_batched(|| u.clone(), block::gelu_ops, criterion::BatchSize::LargeInput)
+        b.iter_batched(
+            || u.clone(),
+            block::gelu_ops,
+            criterion::BatchSize::LargeInput,
+        )
     });
     g.bench_function("map", |b| b.iter(|| block::gelu_map(black_box(&u))));
     g.bench_function("FloatMath::gelu", |b| b.iter(|| black_box(&u).gelu()));

@@ -210,7 +210,8 @@ pub struct Nd {
 impl Nd {
     pub fn new(d: Dims, f: &Flat) -> (Array3<f32>, Nd) {
         let (e, hd, ff) = (d.embed, d.heads * d.dk, d.ff);
-        let m = |r: usize, c: usize, v: &Vec<f32>| Array2::from_shape_vec((r, c), v.clone()).unwrap();
+        let m =
+            |r: usize, c: usize, v: &Vec<f32>| Array2::from_shape_vec((r, c), v.clone()).unwrap();
         let a = |v: &Vec<f32>| Array1::from_vec(v.clone());
         let x = Array3::from_shape_vec((d.batch, d.seq, e), f.x.clone()).unwrap();
         let nd = Nd {
@@ -242,8 +243,15 @@ pub fn nd_block(x: &Array3<f32>, w: &Nd, d: Dims) -> Array3<f32> {
     let (bt, e, hd) = (d.batch * d.seq, d.embed, d.heads * d.dk);
     let x2 = x.view().into_shape_with_order((bt, e)).unwrap();
     let h = nd_layer_norm(&x2.to_owned(), &w.ln1);
-    let split = |m: Array2<f32>| m.into_shape_with_order((d.batch, d.seq, d.heads, d.dk)).unwrap();
-    let (q, k, v) = (split(h.dot(&w.wq)), split(h.dot(&w.wk)), split(h.dot(&w.wv)));
+    let split = |m: Array2<f32>| {
+        m.into_shape_with_order((d.batch, d.seq, d.heads, d.dk))
+            .unwrap()
+    };
+    let (q, k, v) = (
+        split(h.dot(&w.wq)),
+        split(h.dot(&w.wk)),
+        split(h.dot(&w.wv)),
+    );
     let scale = 1.0 / (d.dk as f32).sqrt();
     let mut ctx = Array4::<f32>::zeros((d.batch, d.seq, d.heads, d.dk));
     for b in 0..d.batch {

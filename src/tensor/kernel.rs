@@ -284,18 +284,21 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
     if rank == 1 {
         // Two merged axes, the most common layout of a broadcast (a row or a column
         // repeated): a plain loop over the outer one, without the general index walk.
+        let mut written = 0;
         for (i, slots) in spare.chunks_exact_mut(n).enumerate() {
-            inner(n, (a, i * ma[0], ia), (b, i * mb[0], ib), slots, &f);
+            written += inner(n, (a, i * ma[0], ia), (b, i * mb[0], ib), slots, &f);
         }
-        raw::set_len_written(out, total, total);
+        raw::set_len_written(out, written, total);
         return;
     }
     let mut index = [0usize; N];
     let mut at = [0usize; 2];
-    let mut written = 0;
+    // Each run starts where the previous one was meant to end; a short run leaves the count
+    // below `total`, and the length is then not set.
+    let (mut at_out, mut written) = (0, 0);
     loop {
-        inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[written..], &f);
-        written += n;
+        written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[at_out..], &f);
+        at_out += n;
         if !step(&mut index[..rank], outer, [ma, mb], &mut at) {
             break;
         }
@@ -458,20 +461,21 @@ fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     let per = total / outer;
     let rows = outer.div_ceil((threads * 4).min(outer));
     let spare = &mut out.spare_capacity_mut()[..total];
-    spare
+    let written = spare
         .par_chunks_mut(rows * per)
         .enumerate()
-        .for_each(|(piece, slots)| {
+        .map(|(piece, slots)| {
             let lo = piece * rows;
             let hi = (lo + rows).min(outer);
-            rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f);
-        });
-    raw::set_len_written(out, total, total);
+            rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f)
+        })
+        .sum();
+    raw::set_len_written(out, written, total);
     Ok(())
 }
 
 /// The outer indices `range` of a merged layout (sizes and the two operands' strides), into
-/// their block of the output's slots.
+/// their block of the output's slots; returns the slots written.
 #[cfg(feature = "rayon")]
 fn rows_of<const N: usize, A, B, O>(
     range: core::ops::Range<usize>,
@@ -480,32 +484,32 @@ fn rows_of<const N: usize, A, B, O>(
     b: &[B],
     out: &mut [MaybeUninit<O>],
     f: &impl Fn(&A, &B) -> O,
-) {
+) -> usize {
     let last = ms.len() - 1;
     if last == 0 {
         // One merged axis: the range is one run.
         let (lo, n) = (range.start, range.len());
-        inner(n, (a, lo * ma[0], ma[0]), (b, lo * mb[0], mb[0]), out, f);
-        return;
+        return inner(n, (a, lo * ma[0], ma[0]), (b, lo * mb[0], mb[0]), out, f);
     }
     let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
     let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
-    let mut written = 0;
+    let (mut at_out, mut written) = (0, 0);
     for i in range {
         let mut at = [i * ma[0], i * mb[0]];
         let mut index = [0usize; N];
         loop {
-            inner(n, (a, at[0], ia), (b, at[1], ib), &mut out[written..], f);
-            written += n;
+            written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut out[at_out..], f);
+            at_out += n;
             if !step(&mut index[..rest.len()], rest, [ra, rb], &mut at) {
                 break;
             }
         }
     }
+    written
 }
 
 /// One inner run of `n` elements into `out` (the spare capacity at the run's place),
-/// specialised on the two strides.
+/// specialised on the two strides; returns the slots written.
 #[inline(always)]
 fn inner<A, B, O>(
     n: usize,
@@ -513,7 +517,7 @@ fn inner<A, B, O>(
     (b, ob, sb): (&[B], usize, usize),
     out: &mut [MaybeUninit<O>],
     f: &impl Fn(&A, &B) -> O,
-) {
+) -> usize {
     let out = &mut out[..n];
     match (sa, sb) {
         (1, 1) => fill(
@@ -550,12 +554,16 @@ fn inner<A, B, O>(
     }
 }
 
-/// Writes a run's values into its slots.
+/// Writes a run's values into its slots; returns how many it wrote (fewer than the slots
+/// when an operand ran short, which the caller's count then shows).
 #[inline(always)]
-fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) {
+fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) -> usize {
+    let mut written = 0;
     for (slot, v) in slots.iter_mut().zip(values) {
         slot.write(v);
+        written += 1;
     }
+    written
 }
 
 #[cfg(test)]
@@ -666,6 +674,25 @@ mod tests {
             let err = Parallel(f).zip::<MAX_RANK>(sizes, (&a[1..], sa), (&b, sb), &mut parallel);
             assert!(err.is_err());
         }
+    }
+
+    /// A layout whose strided operand is shorter than its strides reach (what `validate`
+    /// refuses, passed straight to the unchecked kernel): the strided run yields fewer values
+    /// than slots, the count shows it, and the length is never set over unwritten slots.
+    #[test]
+    #[should_panic(expected = "every output slot is written once")]
+    fn a_short_strided_operand_is_caught_by_the_count() {
+        let a = [1i32, 2, 3, 4, 5];
+        let mut out = Vec::new();
+        // 2 rows of 3 taken with stride 2 along the row: the second row needs a[2..=6].
+        zip_sound::<MAX_RANK, _, _, _>(
+            6,
+            &[2, 3],
+            (&a, &[2, 2]),
+            (&[7], &[0, 0]),
+            &mut out,
+            |x, y| x + y,
+        );
     }
 
     #[test]

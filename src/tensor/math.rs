@@ -21,7 +21,7 @@ use num_traits::{Float, One, ToPrimitive, Zero};
 
 use super::dyn_tensor::DynTensor;
 use super::kernel::Serial;
-use super::raw;
+use super::raw::{self, Cost};
 use super::typed::Tensor;
 use super::vmath::Transcendental;
 use super::zip::ByNamed;
@@ -39,14 +39,14 @@ pub trait MapSource: Sized {
     /// `f` of every element (split over threads with the `rayon` feature above
     /// [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS)).
     #[doc(hidden)]
-    fn map_elements(self, f: impl Fn(Self::Elem) -> Self::Elem + Sync) -> Self::Output;
+    fn map_elements(self, cost: Cost, f: impl Fn(Self::Elem) -> Self::Elem + Sync) -> Self::Output;
 }
 
 impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for Tensor<T, S> {
     type Elem = T;
     type Output = Tensor<T, S>;
-    fn map_elements(mut self, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
-        raw::map_in_place(self.data.as_mut_slice(), true, f);
+    fn map_elements(mut self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
+        raw::map_in_place(self.data.as_mut_slice(), cost, f);
         self
     }
 }
@@ -54,16 +54,16 @@ impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for Tensor<T, S> {
 impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for &Tensor<T, S> {
     type Elem = T;
     type Output = Tensor<T, S>;
-    fn map_elements(self, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
-        Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), true, f))
+    fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
+        Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), cost, f))
     }
 }
 
 impl<T: Copy + Send + Sync> MapSource for DynTensor<T> {
     type Elem = T;
     type Output = DynTensor<T>;
-    fn map_elements(mut self, f: impl Fn(T) -> T + Sync) -> DynTensor<T> {
-        raw::map_in_place(self.data_mut(), true, f);
+    fn map_elements(mut self, cost: Cost, f: impl Fn(T) -> T + Sync) -> DynTensor<T> {
+        raw::map_in_place(self.data_mut(), cost, f);
         self
     }
 }
@@ -71,8 +71,8 @@ impl<T: Copy + Send + Sync> MapSource for DynTensor<T> {
 impl<T: Copy + Send + Sync> MapSource for &DynTensor<T> {
     type Elem = T;
     type Output = DynTensor<T>;
-    fn map_elements(self, f: impl Fn(T) -> T + Sync) -> DynTensor<T> {
-        self.with_data(raw::map_to_vec(self.data(), true, f))
+    fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> DynTensor<T> {
+        self.with_data(raw::map_to_vec(self.data(), cost, f))
     }
 }
 
@@ -124,7 +124,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert!((t.exp().data()[0] - core::f64::consts::E).abs() < 1e-15);
     /// ```
     fn exp(self) -> Self::Output {
-        self.map_elements(|x| x.exp_v())
+        self.map_elements(Cost::Heavy, |x| x.exp_v())
     }
 
     /// The natural logarithm of every element (NaN below 0, -inf at 0).
@@ -135,7 +135,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.ln().data(), &[0.0, f64::NEG_INFINITY]);
     /// ```
     fn ln(self) -> Self::Output {
-        self.map_elements(|x| x.ln_v())
+        self.map_elements(Cost::Heavy, |x| x.ln_v())
     }
 
     /// `tanh x` of every element.
@@ -146,7 +146,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.tanh().data(), &[0.0, 1.0]);
     /// ```
     fn tanh(self) -> Self::Output {
-        self.map_elements(|x| x.tanh_v())
+        self.map_elements(Cost::Heavy, |x| x.tanh_v())
     }
 
     /// `√x` of every element (correctly rounded).
@@ -157,7 +157,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.sqrt().data(), &[3.0]);
     /// ```
     fn sqrt(self) -> Self::Output {
-        self.map_elements(|x| x.sqrt())
+        self.map_elements(Cost::Cheap, |x| x.sqrt())
     }
 
     /// `|x|` of every element.
@@ -168,7 +168,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.abs().data(), &[2.5, 1.0]);
     /// ```
     fn abs(self) -> Self::Output {
-        self.map_elements(|x| x.abs())
+        self.map_elements(Cost::Cheap, |x| x.abs())
     }
 
     /// `1 / x` of every element.
@@ -179,7 +179,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.recip().data(), &[0.25]);
     /// ```
     fn recip(self) -> Self::Output {
-        self.map_elements(|x| x.recip())
+        self.map_elements(Cost::Cheap, |x| x.recip())
     }
 
     /// `x²` of every element.
@@ -190,7 +190,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.square().data(), &[9.0, 0.25]);
     /// ```
     fn square(self) -> Self::Output {
-        self.map_elements(|x| x * x)
+        self.map_elements(Cost::Cheap, |x| x * x)
     }
 
     /// `x^n` for an integer `n`, by repeated multiplication (no libm call; within about
@@ -204,12 +204,12 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// ```
     fn powi(self, n: i32) -> Self::Output {
         match n {
-            0 => self.map_elements(|_| Self::Elem::one()),
-            1 => self.map_elements(|x| x),
-            2 => self.map_elements(|x| x * x),
-            3 => self.map_elements(|x| x * x * x),
-            -1 => self.map_elements(|x| x.recip()),
-            _ => self.map_elements(move |x| powi_by_squaring(x, n)),
+            0 => self.map_elements(Cost::Cheap, |_| Self::Elem::one()),
+            1 => self.map_elements(Cost::Cheap, |x| x),
+            2 => self.map_elements(Cost::Cheap, |x| x * x),
+            3 => self.map_elements(Cost::Cheap, |x| x * x * x),
+            -1 => self.map_elements(Cost::Cheap, |x| x.recip()),
+            _ => self.map_elements(Cost::Heavy, move |x| powi_by_squaring(x, n)),
         }
     }
 
@@ -230,7 +230,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
         if n == c(0.5) {
             return self.sqrt();
         }
-        self.map_elements(move |x| x.powf(n))
+        self.map_elements(Cost::Heavy, move |x| x.powf(n))
     }
 
     /// The rectified linear unit `max(x, 0)` (NaN stays NaN).
@@ -241,7 +241,13 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.relu().data(), &[0.0, 2.0]);
     /// ```
     fn relu(self) -> Self::Output {
-        self.map_elements(|x| if x < Self::Elem::zero() { Self::Elem::zero() } else { x })
+        self.map_elements(Cost::Cheap, |x| {
+            if x < Self::Elem::zero() {
+                Self::Elem::zero()
+            } else {
+                x
+            }
+        })
     }
 
     /// The logistic function `1 / (1 + e^-x)`.
@@ -253,7 +259,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// ```
     fn sigmoid(self) -> Self::Output {
         let one = Self::Elem::one();
-        self.map_elements(move |x| one / (one + (-x).exp_v()))
+        self.map_elements(Cost::Heavy, move |x| one / (one + (-x).exp_v()))
     }
 
     /// SiLU (swish), `x · sigmoid(x)`.
@@ -267,7 +273,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// ```
     fn silu(self) -> Self::Output {
         let one = Self::Elem::one();
-        self.map_elements(move |x| x / (one + (-x).exp_v()))
+        self.map_elements(Cost::Heavy, move |x| x / (one + (-x).exp_v()))
     }
 
     /// GELU in its tanh form (GPT-2's, PyTorch's `gelu(approximate="tanh")`):
@@ -283,8 +289,13 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// ```
     fn gelu(self) -> Self::Output {
         let (half, one) = (c::<Self::Elem>(0.5), Self::Elem::one());
-        let (k, a) = (c::<Self::Elem>(0.797_884_560_802_865_4), c::<Self::Elem>(0.044_715));
-        self.map_elements(move |x| half * x * (one + (k * (x + a * x * x * x)).tanh_v()))
+        let (k, a) = (
+            c::<Self::Elem>(0.797_884_560_802_865_4),
+            c::<Self::Elem>(0.044_715),
+        );
+        self.map_elements(Cost::Heavy, move |x| {
+            half * x * (one + (k * (x + a * x * x * x)).tanh_v())
+        })
     }
 
     /// GELU in its exact form, `0.5 x (1 + erf(x / √2))` (PyTorch's default `gelu`); `erf`
@@ -300,7 +311,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     fn gelu_erf(self) -> Self::Output {
         let (half, one) = (c::<Self::Elem>(0.5), Self::Elem::one());
         let r = c::<Self::Elem>(core::f64::consts::FRAC_1_SQRT_2);
-        self.map_elements(move |x| half * x * (one + (x * r).erf_v()))
+        self.map_elements(Cost::Heavy, move |x| half * x * (one + (x * r).erf_v()))
     }
 }
 
@@ -317,7 +328,7 @@ impl<T: Copy + Send + Sync, S: Storage<T>> Tensor<T, S> {
     /// assert_eq!(t.map_into(|x| x * 10).data(), &[10, 20, 30]);
     /// ```
     pub fn map_into(self, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
-        self.map_elements(f)
+        self.map_elements(Cost::Heavy, f)
     }
 }
 

@@ -58,7 +58,9 @@ macro_rules! assign_op {
         {
             /// Every element combined with the scalar, in place.
             fn $op(&mut self, rhs: T) {
-                raw::map_in_place(self.data_mut(), true, move |x| ops::$Base::$base(x, rhs));
+                raw::map_in_place(self.data_mut(), raw::Cost::Cheap, move |x| {
+                    ops::$Base::$base(x, rhs)
+                });
             }
         }
 
@@ -152,7 +154,7 @@ macro_rules! binary_op {
 
             #[doc = concat!("Every element `", $doc, "` the scalar, as a new tensor (split over threads with the `rayon` feature for large tensors).")]
             fn $op(self, rhs: T) -> Self::Output {
-                Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), true, move |x| ops::$Op::$op(x, rhs)))
+                Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), raw::Cost::Cheap, move |x| ops::$Op::$op(x, rhs)))
             }
         }
 
@@ -164,8 +166,9 @@ macro_rules! binary_op {
             type Output = Tensor<T, S>;
 
             #[doc = concat!("Every element `", $doc, "` the scalar, written into this tensor's own buffer.")]
-            fn $op(self, rhs: T) -> Self::Output {
-                self.map_into(move |x| ops::$Op::$op(x, rhs))
+            fn $op(mut self, rhs: T) -> Self::Output {
+                raw::map_in_place(self.data_mut(), raw::Cost::Cheap, move |x| ops::$Op::$op(x, rhs));
+                self
             }
         }
 

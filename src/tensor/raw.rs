@@ -97,6 +97,21 @@ pub(crate) fn init_inline<O, N: ArrayLength>(
     unsafe { GenericArray::assume_init(slots) }
 }
 
+/// What one element of a map costs, as the fewest elements worth splitting over threads.
+/// Measured with `cargo bench --bench transformer --features rayon` (GELU written with the
+/// operators on 131,072 `f32`): handing a cheap map of that size to rayon's pool costs more
+/// than the map (384 µs for the chain against 155 µs on one thread), while `tanh` gains (58 µs
+/// against 85 µs).
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub enum Cost {
+    /// A transcendental or a caller's closure:
+    /// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS).
+    Heavy = super::kernel::PARALLEL_MIN_ELEMENTS as isize,
+    /// One or two arithmetic operations, bound by memory: 2^20 elements.
+    Cheap = 1 << 20,
+}
+
 /// The instruction sets the elementwise maps are compiled for, best first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Isa {
@@ -215,11 +230,10 @@ dispatched!(
     map_pairs_best, map_pairs, [T, U, F: Fn(T) -> U], (src: &[T], dst: &mut [U], f: &F) -> ()
 );
 
-/// The elements per piece when a map splits over rayon's pool: pieces of at least
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) / 4, about four per thread.
+/// The elements per piece when a map of `len` elements splits over rayon's pool (at least
+/// `min` of them): pieces of at least `min / 4`, about four per thread.
 #[cfg(feature = "rayon")]
-fn piece(len: usize) -> Option<usize> {
-    let min = super::kernel::PARALLEL_MIN_ELEMENTS;
+fn piece(len: usize, min: usize) -> Option<usize> {
     if len < min {
         return None;
     }
@@ -228,10 +242,9 @@ fn piece(len: usize) -> Option<usize> {
 }
 
 /// A new vector of `f(x)` for each element `x` of `src`, on the CPU's best instruction set;
-/// with `parallel` (and the `rayon` feature) split over rayon's pool above
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements. Large outputs ask
-/// for huge pages.
-pub(crate) fn map_to_vec<T, U, F>(src: &[T], parallel: bool, f: F) -> Vec<U>
+/// with the `rayon` feature split over rayon's pool from `min_parallel` elements on (see
+/// [`Cost`]). Large outputs ask for huge pages.
+pub(crate) fn map_to_vec<T, U, F>(src: &[T], min_parallel: Cost, f: F) -> Vec<U>
 where
     T: Copy + Sync,
     U: Send,
@@ -242,7 +255,7 @@ where
     advise_huge_pages(&out);
     let spare = &mut out.spare_capacity_mut()[..total];
     #[cfg(feature = "rayon")]
-    if let Some(per) = piece(total).filter(|_| parallel) {
+    if let Some(per) = piece(total, min_parallel as usize) {
         use rayon::prelude::*;
         let written = spare
             .par_chunks_mut(per)
@@ -252,27 +265,26 @@ where
         set_len_written(&mut out, written, total);
         return out;
     }
-    let _ = parallel;
+    let _ = min_parallel;
     let written = map_slots_best(src, spare, &f);
     set_len_written(&mut out, written, total);
     out
 }
 
-/// `x = f(x)` for each element of `data`, on the CPU's best instruction set; with `parallel`
-/// (and the `rayon` feature) split over rayon's pool above
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements.
-pub(crate) fn map_in_place<T, F>(data: &mut [T], parallel: bool, f: F)
+/// `x = f(x)` for each element of `data`, on the CPU's best instruction set; with the `rayon`
+/// feature split over rayon's pool from `min_parallel` elements on (see [`Cost`]).
+pub(crate) fn map_in_place<T, F>(data: &mut [T], min_parallel: Cost, f: F)
 where
     T: Copy + Send,
     F: Fn(T) -> T + Sync,
 {
     #[cfg(feature = "rayon")]
-    if let Some(per) = piece(data.len()).filter(|_| parallel) {
+    if let Some(per) = piece(data.len(), min_parallel as usize) {
         use rayon::prelude::*;
         data.par_chunks_mut(per).for_each(|c| map_each_best(c, &f));
         return;
     }
-    let _ = parallel;
+    let _ = min_parallel;
     map_each_best(data, &f);
 }
 

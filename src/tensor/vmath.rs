@@ -108,7 +108,10 @@ fn pick<T: Copy>(c: bool, a: T, b: T) -> T {
 fn round_f32(x: f32) -> (f32, i32) {
     const MAGIC: f32 = 12_582_912.0;
     let t = x + MAGIC;
-    (t - MAGIC, (t.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32))
+    (
+        t - MAGIC,
+        (t.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32),
+    )
 }
 
 /// 2^n for an integer `n` in [-126, 127], from its exponent bits.
@@ -178,13 +181,12 @@ pub(crate) fn ln_f32(x: f32) -> f32 {
 pub(crate) fn tanh_f32(x: f32) -> f32 {
     let a = x.abs();
     let z = x * x;
-    let small = ((((-5.704_988_7e-3 * z + 2.063_908_9e-2) * z - 5.373_971_6e-2) * z
-        + 1.333_144_2e-1)
-        * z
-        - 3.333_328_2e-1)
-        * z
-        * x
-        + x;
+    let small =
+        ((((-5.704_988_7e-3 * z + 2.063_908_9e-2) * z - 5.373_971_6e-2) * z + 1.333_144_2e-1) * z
+            - 3.333_328_2e-1)
+            * z
+            * x
+            + x;
     let large = 1.0 - 2.0 / (exp_f32(2.0 * a) + 1.0);
     // The sign of `x` on both (so that tanh(-0) = -0).
     pick(a < 0.625, small, large).copysign(x)
@@ -195,7 +197,10 @@ pub(crate) fn tanh_f32(x: f32) -> f32 {
 fn round_f64(x: f64) -> (f64, i64) {
     const MAGIC: f64 = 6_755_399_441_055_744.0;
     let t = x + MAGIC;
-    (t - MAGIC, (t.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64))
+    (
+        t - MAGIC,
+        (t.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64),
+    )
 }
 
 /// 2^n for an integer `n` in [-1022, 1023].
@@ -291,7 +296,8 @@ pub(crate) fn ln_f64(x: f64) -> f64 {
 pub(crate) fn tanh_f64(x: f64) -> f64 {
     let a = x.abs();
     let z = x * x;
-    let p = (-9.643_991_794_250_523e-1 * z - 9.928_772_310_019_186e1) * z - 1.614_687_684_417_084_5e3;
+    let p =
+        (-9.643_991_794_250_523e-1 * z - 9.928_772_310_019_186e1) * z - 1.614_687_684_417_084_5e3;
     let q = ((z + 1.128_116_784_916_329_3e2) * z + 2.235_488_390_601_004_6e3) * z
         + 4.844_063_053_251_255e3;
     let small = x + x * (z * p / q);

@@ -215,12 +215,14 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         S: BroadcastWith<B>,
     {
         if const { inline_static(B::SIZES) && all_static(S::SIZES) } {
-            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+            return self
+                .zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
         }
         let Some(layout) =
             run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
         else {
-            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+            return self
+                .zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
         };
         if !(layout.rhs_is_frame && layout.sizes() == rhs.sizes()) {
             let mut data = Vec::new();
