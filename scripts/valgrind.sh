@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The kernel, tensor and contraction tests under valgrind's memcheck (run by hand; a few
-# minutes). The crate's `unsafe` code is all in `src/tensor/raw.rs` (the GEMM call, setting an
-# output's length once the kernel has written it, writing a small result straight into its
-# inline buffer, and the huge-page advice); its own unit tests and the contraction tests drive
-# it over strided, broadcast (stride 0) and offset layouts. This also
-# checks the unsafe code the crate relies on (generic-array's inline storage, the standard
-# library's Vec, matrixmultiply) as the kernels drive it. Only definite leaks count:
+# The kernel, tensor, math, contraction and reduction tests under valgrind's memcheck (run by
+# hand; a few minutes). The crate's `unsafe` code is all in `src/tensor/raw.rs` (the GEMM call,
+# setting an output's length once the kernel's count shows it written, writing a small result
+# straight into its inline buffer, the huge-page advice, and the calls into the maps compiled
+# for AVX2 or AVX-512); its own unit tests and the contraction tests drive it over strided,
+# broadcast (stride 0) and offset layouts. valgrind's CPU has no AVX-512, so the maps run
+# their AVX2 copies here. This also checks the unsafe code the crate relies on
+# (generic-array's inline storage, the standard library's Vec, gemm) as the kernels drive it. Only definite leaks count:
 # libtest's own thread bookkeeping shows up as "possibly lost".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bins=$(cargo test --no-run --message-format=json --lib --test tensors --test numpy --test contractions --test reductions 2>/dev/null |
+bins=$(cargo test --no-run --message-format=json --lib --test tensors --test numpy --test math --test contractions --test reductions 2>/dev/null |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)

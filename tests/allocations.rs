@@ -132,7 +132,7 @@ fn a_typed_reduction_allocates_its_output_and_its_accumulators_only() {
 #[test]
 fn a_typed_contraction_allocates_its_output_and_the_gemm_crates_packing_only() {
     // The plan comes from the types and the kernel's tables live on the stack; what is left
-    // is the output and the packing buffer `matrixmultiply` takes for each GEMM call (one per
+    // is the output and the packing buffer the GEMM crate takes for each call (one per
     // batch here).
     names!(B, S, K, D);
     let q = Tensor::<f32, shape![B, S, D]>::from_vec_sized(&[2, 3, 4], vec![1.0; 24]).unwrap();

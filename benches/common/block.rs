@@ -4,6 +4,8 @@
 //! by `benches/transformer.rs` and `tests/transformer.rs`; `scripts/bench_transformer.py`
 //! holds the same block in NumPy and PyTorch, with the same weights.
 #![allow(dead_code)]
+// `shape![..]` expands to a tuple of axis types, which clippy counts as a complex type.
+#![allow(clippy::type_complexity)]
 
 use ndarray::{s, Array1, Array2, Array3, Array4, Axis};
 use shapecast::{names, shape, Dot, FloatMath, Tensor};

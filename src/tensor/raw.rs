@@ -113,6 +113,7 @@ pub enum Cost {
 }
 
 /// The instruction sets the elementwise maps are compiled for, best first.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Isa {
     /// AVX-512 (F, VL, DQ, BW) with AVX2 and FMA.
@@ -124,9 +125,9 @@ enum Isa {
 }
 
 /// The best [`Isa`] this CPU runs (detected once by the standard library, then a load).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline]
 fn isa() -> Isa {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
     {
         if std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")
