@@ -191,13 +191,11 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         }
         let sizes = self.sizes;
         let mut data = self.data.into_vec();
-        let own = row_major_stack::<MAX_TYPED_RANK>(layout.sizes());
-        let (n, rd) = (layout.len, rhs.data());
-        runs(
+        update_in_place(
+            &mut data,
             layout.sizes(),
-            &own[..n],
-            &layout.b[..n],
-            |oa, ob, len, ia, ib| update_run(&mut data, (oa, ia), (rd, ob, ib), len, &f),
+            (rhs.data(), &layout.b[..layout.len]),
+            f,
         );
         Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
@@ -232,15 +230,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         }
         let sizes = rhs.sizes;
         let mut data = rhs.data.into_vec();
-        let own = row_major_stack::<MAX_TYPED_RANK>(layout.sizes());
-        let (n, ld) = (layout.len, self.data());
-        let g = |y: U, x: &T| f(x, y);
-        runs(
-            layout.sizes(),
-            &own[..n],
-            &layout.a[..n],
-            |ob, oa, len, ib, ia| update_run(&mut data, (ob, ib), (ld, oa, ia), len, &g),
-        );
+        let other = (self.data(), &layout.a[..layout.len]);
+        update_in_place(&mut data, layout.sizes(), other, |y, x: &T| f(x, y));
         Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
 
@@ -376,6 +367,25 @@ pub(crate) fn zip_own<const N: usize, A, B, O>(
     }
     zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
     Ok(())
+}
+
+/// `x = f(x, y)` for every element `x` of `data` (row-major over `sizes`, the output's own
+/// buffer) and the element `y` of `other` that broadcasts onto it (`other`'s strides in the
+/// output frame): the in-place half of [`reuse_by`](Tensor::reuse_by) and
+/// [`reuse_right_by`](Tensor::reuse_right_by).
+fn update_in_place<X: Clone, Y>(
+    data: &mut [X],
+    sizes: &[usize],
+    (other, strides): (&[Y], &[usize]),
+    f: impl Fn(X, &Y) -> X,
+) {
+    let own = row_major_stack::<MAX_TYPED_RANK>(sizes);
+    runs(
+        sizes,
+        &own[..sizes.len()],
+        strides,
+        |oa, ob, len, ia, ib| update_run(data, (oa, ia), (other, ob, ib), len, &f),
+    );
 }
 
 /// `x = f(x, y)` over one run of `len` elements of `data` (from `oa`, stride `ia`) and `rd`
