@@ -1,4 +1,4 @@
-//! The crate's only `unsafe`, three small pieces, each measured to pay:
+//! The crate's only `unsafe`, small pieces, each measured to pay:
 //!
 //! - The call into a GEMM crate: the `gemm` crate for `f32`/`f64` (its AVX-512 kernels where
 //!   the CPU has them, split over rayon's pool with the `rayon` feature), a plain loop for
@@ -12,6 +12,10 @@
 //! - [`init_inline`]: a small static result is written straight into its inline buffer
 //!   (uninitialised `GenericArray`), not into a `Vec` that is then copied: static
 //!   `(4, 4) + (4)` by `&a + &b` costs the kernel plus a copy of the result, no allocation.
+//! - The elementwise maps ([`map_to_vec`], [`map_in_place`], [`map_into_slice`]) call copies
+//!   of their loop compiled for AVX-512 or for AVX2 with FMA, only once the CPU is detected to
+//!   have them: `tanh` of 131,072 `f32` in 80 µs against 1.4 ms through libm
+//!   (`cargo bench --bench transformer -- gelu`).
 //! - [`advise_huge_pages`]: a large output asks the kernel for transparent huge pages
 //!   (`madvise(MADV_HUGEPAGE)`, as NumPy does), so filling 64 MiB takes 32 page faults, not
 //!   16,384.
@@ -128,25 +132,26 @@ enum Isa {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline]
 fn isa() -> Isa {
+    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    if avx2
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx512bw")
     {
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512dq")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-        {
-            return Isa::Avx512;
-        }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            return Isa::Avx2;
-        }
+        Isa::Avx512
+    } else if avx2 {
+        Isa::Avx2
+    } else {
+        Isa::Base
     }
-    Isa::Base
 }
 
 /// `f` of each element of `src` into the slot of `dst` at its index; returns how many slots
-/// were written (the shorter length).
+/// were written (the shorter length). The kernel's `fill` over `src.iter().map(f)` does the
+/// same, but with that extra closure the compiler stopped vectorising GELU (1.20 ms against
+/// 110 µs for 131,072 `f32`, `cargo bench --bench transformer -- gelu`), so `f` is called
+/// directly here.
 #[inline(always)]
 fn map_slots<T: Copy, U>(src: &[T], dst: &mut [MaybeUninit<U>], f: &impl Fn(T) -> U) -> usize {
     let mut written = 0;
