@@ -17,11 +17,10 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::raw;
-use super::vmath::Transcendental;
-
 use super::kernel::{row_major_into, zip_map_ref, Merged};
+use super::raw;
 use super::strided::step;
+use super::vmath::Transcendental;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
 
@@ -374,7 +373,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// Mean of each cell (NaN for an empty axis).
     pub(crate) fn mean(&self) -> Vec<T>
     where
-        T: Transcendental,
+        T: Float,
     {
         let n = count_as::<T>(self.count());
         let mut out = self.sum();
@@ -387,7 +386,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// Population variance of each cell (ddof 0): two passes, the mean first.
     pub(crate) fn var(&self) -> Vec<T>
     where
-        T: Transcendental,
+        T: Float,
     {
         let n = count_as::<T>(self.count());
         let mut acc: Vec<(T, T)> = self.mean().into_iter().map(|m| (m, T::zero())).collect();
@@ -421,7 +420,7 @@ impl<T: Send + Sync> Source<'_, T> {
     /// shifts by 0.
     fn shifts(&self, shape: impl Fn() -> DynShape) -> Vec<T>
     where
-        T: Transcendental,
+        T: Float,
     {
         let max = match self.extreme::<true>(shape) {
             Ok(max) => max,

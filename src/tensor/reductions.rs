@@ -16,15 +16,14 @@ use crate::prelude::*;
 
 use core::ops::{Add, Mul};
 
-use num_traits::{One, Zero};
-
-use super::vmath::Transcendental;
+use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
 use super::reduce::Dims;
 use super::reduce::Source;
 use super::typed::Tensor;
 use super::view::TensorView;
+use super::vmath::Transcendental;
 use crate::dynamic::reduce::{apply, selected, AxisSelector};
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, OrPanic};
@@ -228,9 +227,9 @@ macro_rules! typed_reductions {
         $($header)* {
             typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
             typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| s.prod(), "6.0");
-            typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Transcendental], |s, _| s.mean(), "2.0");
-            typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Transcendental], |s, _| s.var(), "0.6666667");
-            typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Transcendental], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
+            typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Float + Send + Sync], |s, _| s.mean(), "2.0");
+            typed_reductions!(@plain var, var_keep, "population variance (ddof 0)", [Float + Send + Sync], |s, _| s.var(), "0.6666667");
+            typed_reductions!(@plain std, std_keep, "population standard deviation (ddof 0)", [Float + Send + Sync], |s, _| s.var().into_iter().map(T::sqrt).collect(), "0.8164966");
             typed_reductions!(@plain logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`, computed stably", [Transcendental], |s, shape: &dyn Fn() -> DynShape| s.logsumexp(shape), "3.407606");
             typed_reductions!(@extreme $panicking, max, max_keep, try_max, try_max_keep, true, "maximum");
             typed_reductions!(@extreme $panicking, min, min_keep, try_min, try_min_keep, false, "minimum");
@@ -501,9 +500,9 @@ macro_rules! dyn_reductions {
 dyn_reductions! {
     sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| Ok(s.sum());
     prod, prod_keep, "product", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| Ok(s.prod());
-    mean, mean_keep, "mean", [Transcendental], |s, _| Ok(s.mean());
-    var, var_keep, "population variance", [Transcendental], |s, _| Ok(s.var());
-    std, std_keep, "population standard deviation", [Transcendental], |s, _| Ok(s.var().into_iter().map(T::sqrt).collect());
+    mean, mean_keep, "mean", [Float + Send + Sync], |s, _| Ok(s.mean());
+    var, var_keep, "population variance", [Float + Send + Sync], |s, _| Ok(s.var());
+    std, std_keep, "population standard deviation", [Float + Send + Sync], |s, _| Ok(s.var().into_iter().map(T::sqrt).collect());
     logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Transcendental], |s, shape| Ok(s.logsumexp(shape));
     max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<true>(shape);
     min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<false>(shape);
