@@ -36,8 +36,8 @@ pub trait MapSource: Sized {
     type Elem: Copy + Send + Sync;
     /// What a map gives: the tensor type, owned.
     type Output;
-    /// `f` of every element (split over threads with the `rayon` feature above
-    /// [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS)).
+    /// `f` of every element, into the tensor's own buffer when it is owned; with the `rayon`
+    /// feature split over threads from the element count `cost` names.
     #[doc(hidden)]
     fn map_elements(self, cost: Cost, f: impl Fn(Self::Elem) -> Self::Elem + Sync) -> Self::Output;
 }

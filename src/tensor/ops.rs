@@ -6,6 +6,7 @@ use core::ops;
 
 use super::elements::Scalar;
 use super::kernel::Parallel;
+use super::math::MapSource;
 use super::raw;
 use super::typed::Tensor;
 use super::zip::ByNamed;
@@ -166,9 +167,8 @@ macro_rules! binary_op {
             type Output = Tensor<T, S>;
 
             #[doc = concat!("Every element `", $doc, "` the scalar, written into this tensor's own buffer.")]
-            fn $op(mut self, rhs: T) -> Self::Output {
-                raw::map_in_place(self.data_mut(), raw::Cost::Cheap, move |x| ops::$Op::$op(x, rhs));
-                self
+            fn $op(self, rhs: T) -> Self::Output {
+                self.map_elements(raw::Cost::Cheap, move |x| ops::$Op::$op(x, rhs))
             }
         }
 
