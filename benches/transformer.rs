@@ -45,7 +45,7 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     let mut g = c.benchmark_group(format!("transformer/{} [{THREADS}]", d.label()));
     g.sample_size(samples)
         .measurement_time(Duration::from_secs(8));
-    // Alternate the two so that the machine's drift hits both.
+    // One after the other in one process: the ratio between them is from one run.
     g.bench_function("shapecast", |b| {
         b.iter(|| block::typed_block(black_box(&x), &w, d.dk))
     });

@@ -103,7 +103,7 @@ def timed(fn, reps):
     return float(np.median(out)) * 1e3
 
 
-print(f"| size | threads | NumPy (ms) | PyTorch CPU (ms) | checksum NumPy | checksum PyTorch |")
+print("| size | threads | NumPy (ms) | PyTorch CPU (ms) | checksum NumPy | checksum PyTorch |")
 print("|---|---|---|---|---|---|")
 for dims in SIZES:
     w = weights(*dims)

@@ -40,18 +40,17 @@ fn gelu_tanh(x: f64) -> f64 {
 }
 
 fn gelu_erf(x: f64) -> f64 {
-    0.5 * x * (1.0 + libm_erf(x / std::f64::consts::SQRT_2))
+    0.5 * x * (1.0 + erf_reference(x / std::f64::consts::SQRT_2))
 }
 
-/// erf by its series and continued fraction is more than a test needs: the complementary
-/// function from the relation with the incomplete gamma function is std-free, so compare
-/// against a high-order series instead (|x| < 6 is all the test feeds it; beyond, erf = ±1).
-fn libm_erf(x: f64) -> f64 {
+/// erf computed independently of libm: its Maclaurin series below |x| = 2.5, the continued
+/// fraction of erfc above, ±1 beyond |x| = 6 (where erfc is below 2^-53).
+fn erf_reference(x: f64) -> f64 {
     if x.abs() > 6.0 {
         return x.signum();
     }
-    // erf x = 2/√π Σ (-1)^n x^(2n+1) / (n! (2n+1)), summed in f64 with enough terms; for large
-    // |x| the alternating series loses digits, so use the continued fraction for erfc there.
+    // erf x = 2/√π Σ (-1)^n x^(2n+1) / (n! (2n+1)); for large |x| the alternating series
+    // loses digits, so the continued fraction for erfc takes over.
     if x.abs() < 2.5 {
         let (mut term, mut sum, mut n) = (x, x, 0.0);
         while term.abs() > 1e-18 * sum.abs() {

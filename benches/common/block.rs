@@ -130,8 +130,6 @@ pub struct Typed {
 impl Typed {
     pub fn new(d: Dims, f: &Flat) -> (Tensor<f32, X>, Typed) {
         let (e, h, k, ff) = (d.embed, d.heads, d.dk, d.ff);
-        let t = |sizes: &[usize], v: &Vec<f32>| (sizes.to_vec(), v.clone());
-        let _ = t;
         let x = Tensor::from_vec_sized(&[d.batch, d.seq, e], f.x.clone()).unwrap();
         let typed = Typed {
             ln1: (
