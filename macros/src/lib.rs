@@ -226,12 +226,13 @@ pub fn names(input: TokenStream) -> TokenStream {
         let text = name.to_string();
         let text = text.strip_prefix("r#").unwrap_or(&text).to_string();
         let hash = fnv1a(&text);
-        // The hash as 16 hex digits, `Nib3<Nib10<...<()>>>` (see `typed::name`).
-        let mut id = quote!(());
-        for i in 0..16 {
-            let digit = format_ident!("Nib{}", (hash >> (4 * i)) & 0xf);
-            id = quote!(::shapecast::__private::#digit<#id>);
-        }
+        // The hash as 16 hex digits, least significant first: `Id<X3, X10, ...>` (see
+        // `typed::name`).
+        let digits = (0..16).map(|i| {
+            let digit = format_ident!("X{}", (hash >> (4 * i)) & 0xf);
+            quote!(::shapecast::__private::#digit)
+        });
+        let id = quote!(::shapecast::__private::Id<#(#digits),*>);
         let doc = format!("The axis name `{text}`: `{text}` alone has a size known at run time, `{text}<S<N>>` has size N.");
         let marker = format_ident!("{}", name);
         out.extend(quote! {

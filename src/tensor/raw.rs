@@ -10,7 +10,7 @@
 //! - [`set_len_written`]: the elementwise kernel writes each output element once into the
 //!   output's spare capacity and then sets the length, instead of `extend`ing run by run.
 //! - [`init_inline`]: a small static result is written straight into its inline buffer
-//!   (uninitialised `GenericArray`), not into a `Vec` that is then copied: static
+//!   (an uninitialised array), not into a `Vec` that is then copied: static
 //!   `(4, 4) + (4)` by `&a + &b` costs the kernel plus a copy of the result, no allocation.
 //! - The elementwise maps ([`map_to_vec`], [`map_in_place`], [`map_into_slice`]) call copies
 //!   of their loop compiled for AVX-512 or for AVX2 with FMA, only once the CPU is detected to
@@ -28,8 +28,6 @@ use alloc::vec::Vec;
 
 use core::mem::MaybeUninit;
 use core::ops::{Add, Mul};
-
-use generic_array::{ArrayLength, GenericArray};
 
 use num_traits::Zero;
 
@@ -82,23 +80,23 @@ impl<O> Sink<O> for Uninit<'_, O> {
 /// When `fill` writes fewer than `N` elements (a kernel bug, never user input); the elements
 /// written are then leaked, not dropped.
 #[inline(always)]
-pub(crate) fn init_inline<O, N: ArrayLength>(
-    fill: impl FnOnce(&mut Uninit<'_, O>),
-) -> GenericArray<O, N> {
-    let mut slots = GenericArray::<O, N>::uninit();
+pub(crate) fn init_inline<O, const N: usize>(fill: impl FnOnce(&mut Uninit<'_, O>)) -> [O; N] {
+    let mut slots: [MaybeUninit<O>; N] = [const { MaybeUninit::uninit() }; N];
     let mut sink = Uninit {
         slots: &mut slots,
         written: 0,
     };
     fill(&mut sink);
-    assert!(
-        sink.written == N::USIZE,
-        "every inline slot is written once"
-    );
+    assert!(sink.written == N, "every inline slot is written once");
     // SAFETY: `Uninit::put` writes slots only from `written` onwards, one per element, and
     // counts each; `written == N` (checked) so every slot `0..N` holds a value written by
-    // `MaybeUninit::write`.
-    unsafe { GenericArray::assume_init(slots) }
+    // `MaybeUninit::write`. `[MaybeUninit<O>; N]` has the layout of `[O; N]`, and `slots`
+    // (a `MaybeUninit` array) drops nothing, so the values are moved out exactly once.
+    unsafe {
+        (&slots as *const [MaybeUninit<O>; N])
+            .cast::<[O; N]>()
+            .read()
+    }
 }
 
 /// What one element of a map costs, as the fewest elements worth splitting over threads.
@@ -533,13 +531,13 @@ mod tests {
     fn an_inline_buffer_is_written_in_order_run_by_run() {
         use super::super::static_kernel::Sink;
         // Owned elements with a destructor, so valgrind sees every one written and dropped.
-        let buf: GenericArray<String, typenum::U5> = init_inline(|sink| {
+        let buf: [String; 5] = init_inline(|sink| {
             sink.put(0, 2, ["a", "b"].iter().map(|s| s.to_string()));
             sink.put(2, 3, ["c", "d", "e"].iter().map(|s| s.to_string()));
         });
         assert_eq!(buf.as_slice(), ["a", "b", "c", "d", "e"]);
         // A run longer than the space left writes only what fits.
-        let one: GenericArray<u8, typenum::U1> = init_inline(|sink| sink.put(0, 3, 1..4));
+        let one: [u8; 1] = init_inline(|sink| sink.put(0, 3, 1..4));
         assert_eq!(one[0], 1);
     }
 
@@ -548,7 +546,7 @@ mod tests {
     fn an_inline_buffer_left_short_is_refused() {
         use super::super::static_kernel::Sink;
         // Plain bytes: the two written before the panic would otherwise leak.
-        let _: GenericArray<u8, typenum::U3> = init_inline(|sink| {
+        let _: [u8; 3] = init_inline(|sink| {
             // The run claims 3 elements but yields 2: the count, not the claim, decides.
             sink.put(0, 3, [1u8, 2].into_iter());
         });

@@ -51,6 +51,8 @@ pub mod broadcast;
 pub mod compare;
 pub mod contract;
 #[doc(hidden)]
+pub mod counts;
+#[doc(hidden)]
 pub mod digits;
 pub mod embed;
 pub mod list;

@@ -1,9 +1,9 @@
 //! Type-level names (the twin of [`Name`](crate::Name)): an axis is unnamed ([`Anon`]) or
 //! named ([`Named<H>`](Named), where `H` is the name type `names!` declared). Each name type
-//! carries the 64-bit FNV-1a hash of its name as a list of bits ([`NameId`]), so that names
-//! declared in different modules or crates compare as strings. The bits are only read when
-//! two names are compared (a small type travels through the rules), and equality walks them
-//! and stops at the first difference.
+//! carries the 64-bit FNV-1a hash of its name as sixteen hex digits ([`NameId`]), so that names
+//! declared in different modules or crates compare as strings. The digits are only read when
+//! two names are compared (a small type travels through the rules), and equality compares all
+//! sixteen side by side, in constant depth.
 
 use core::marker::PhantomData;
 
@@ -37,16 +37,12 @@ impl<N> NameKind for Named<N> {
     type IsNamed = B1;
 }
 
-/// Equality of two hashes written as hex digits, `Nib3<Nib10<...<()>>>`, stopping at the first
-/// digit that differs. Each digit is its own type constructor, so the solver picks among 16
-/// impls per step, and an equal pair of 64-bit hashes takes 16 steps.
+/// Equality of two hashes written as hex digits, `Id<X3, X10, ...>`: all sixteen digits are
+/// compared side by side (`typed::digits`), so the answer is a constant number of trait steps
+/// deep.
 #[doc(hidden)]
 pub trait SameBits<R> {
     type Out: Cond;
-}
-
-impl SameBits<()> for () {
-    type Out = B1;
 }
 
 pub use super::digits::*;

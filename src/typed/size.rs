@@ -65,6 +65,10 @@ pub trait AxisSize: Sealed {
     type Bits;
     #[doc(hidden)]
     type Zero: Cond;
+    /// The size's class for counting inline elements: `C{N}` up to `INLINE_MAX`, else `Big`
+    /// (`typed::counts`).
+    #[doc(hidden)]
+    type Small;
 }
 
 /// The digits of `N` from the size table.
@@ -80,6 +84,7 @@ where
     type One = <TableBits<N> as IsOneBits>::Out;
     type Bits = TableBits<N>;
     type Zero = <TableBits<N> as IsZeroBits>::Out;
+    type Small = <Const<N> as super::sizes::Digits>::Small;
 }
 
 impl<const N: usize, Bits: Unsigned + IsOneBits + IsZeroBits> AxisSize for S<N, Bits> {
@@ -88,6 +93,8 @@ impl<const N: usize, Bits: Unsigned + IsOneBits + IsZeroBits> AxisSize for S<N, 
     type One = <Bits as IsOneBits>::Out;
     type Bits = Bits;
     type Zero = <Bits as IsZeroBits>::Out;
+    // `shape!` writes the digits only beyond the size table, far above `INLINE_MAX`.
+    type Small = super::counts::Big;
 }
 
 /// Whether typenum bits are 0, in constant depth.
@@ -157,6 +164,7 @@ impl AxisSize for Dyn {
     type One = B0;
     type Bits = ();
     type Zero = B0;
+    type Small = super::counts::Big;
 }
 
 /// The sizes of a pair clash (neither equal nor 1).
@@ -289,4 +297,35 @@ impl IsClash for Dyn {
 }
 impl IsClash for Clash {
     type Out = B1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A size's digits read back as the size, and its inline-count class.
+    macro_rules! digits_are {
+        ($($n:literal),*) => {$(
+            assert_eq!(<<S<$n> as AxisSize>::Bits as Unsigned>::U64, $n);
+            assert_eq!(<S<$n> as AxisSize>::SIZE, Some($n));
+        )*};
+    }
+
+    #[test]
+    fn the_size_table_spells_each_size() {
+        digits_are!(0, 1, 2, 3, 7, 63, 64, 65, 100, 1023, 1024, 1080, 2047, 2048);
+        digits_are!(4096, 65535, 65536, 1000000);
+        static_assertions::assert_type_eq_all!(<S<0> as AxisSize>::Small, super::super::counts::C0);
+        static_assertions::assert_type_eq_all!(
+            <S<64> as AxisSize>::Small,
+            super::super::counts::C64
+        );
+        static_assertions::assert_type_eq_all!(
+            <S<65> as AxisSize>::Small,
+            super::super::counts::Big
+        );
+        static_assertions::assert_type_eq_all!(<S<0> as AxisSize>::Zero, B1);
+        static_assertions::assert_type_eq_all!(<S<1> as AxisSize>::One, B1);
+        static_assertions::assert_type_eq_all!(<S<2048> as AxisSize>::Zero, B0);
+    }
 }

@@ -1,5 +1,5 @@
 //! Where a [`Tensor`](crate::Tensor) keeps its elements, chosen by its shape's type: inline
-//! (a `GenericArray`, no heap) when every size is static and there are at most
+//! (an array `[T; N]`, no heap) when every size is static and there are at most
 //! [`INLINE_MAX`] elements, a `Vec` otherwise. The run-time twin is the plain `Vec` of
 //! [`DynTensor`](crate::DynTensor).
 //!
@@ -13,10 +13,8 @@
 
 use crate::prelude::*;
 
-use generic_array::{ArrayLength, GenericArray};
-use typenum::{IsLessOrEqual, LeEq, Prod, Unsigned, U1, U64};
-
 use super::axis::Axis;
+use super::counts::{MulSmall, SmallCount, C1};
 use super::list::At;
 use super::sealed::Sealed;
 use super::shape::Shape;
@@ -34,15 +32,15 @@ pub const INLINE_MAX: usize = 64;
 #[doc(hidden)]
 pub struct Heap;
 
-/// The element count of a reversed, tagged list of axes: a typenum number up to
-/// [`INLINE_MAX`], or [`Heap`]. Every [`Shape`]'s list has one (`Shape::Rev: Count`), so a
-/// generic `S: Shape` has a buffer for every element type.
+/// The element count of a reversed, tagged list of axes: a count `C0` … `C64` up to
+/// [`INLINE_MAX`] (`typed::counts`), or [`Heap`]. Every [`Shape`]'s list has one
+/// (`Shape::Rev: Count`), so a generic `S: Shape` has a buffer for every element type.
 #[doc(hidden)]
 pub trait Count {
     type Out: Buffered;
 }
 impl Count for () {
-    type Out = U1;
+    type Out = C1;
 }
 impl<const I: usize, X: Axis, Xs: Count> Count for (At<I, X>, Xs)
 where
@@ -51,7 +49,8 @@ where
     type Out = <Xs::Out as Times<X::Size>>::Out;
 }
 
-/// A count times an axis size, [`Heap`] once it passes [`INLINE_MAX`] or meets a `?`.
+/// A count times an axis size, [`Heap`] once it passes [`INLINE_MAX`] or meets a `?`: one
+/// table look-up (`MulSmall`) by the size's class.
 #[doc(hidden)]
 pub trait Times<Size> {
     type Out: Buffered;
@@ -59,44 +58,27 @@ pub trait Times<Size> {
 impl<Size> Times<Size> for Heap {
     type Out = Heap;
 }
-impl<U: Unsigned> Times<Dyn> for U {
+impl<C: SmallCount> Times<Dyn> for C {
     type Out = Heap;
 }
-impl<U: Unsigned, const N: usize, Bits> Times<S<N, Bits>> for U
+impl<C: SmallCount, const N: usize, Bits> Times<S<N, Bits>> for C
 where
     S<N, Bits>: AxisSize,
-    U: core::ops::Mul<<S<N, Bits> as AxisSize>::Bits>,
-    Prod<U, <S<N, Bits> as AxisSize>::Bits>: IsLessOrEqual<U64>,
-    LeEq<Prod<U, <S<N, Bits> as AxisSize>::Bits>, U64>:
-        Inline<Prod<U, <S<N, Bits> as AxisSize>::Bits>>,
+    C: MulSmall<<S<N, Bits> as AxisSize>::Small>,
 {
-    type Out = <LeEq<Prod<U, <S<N, Bits> as AxisSize>::Bits>, U64> as Inline<
-        Prod<U, <S<N, Bits> as AxisSize>::Bits>,
-    >>::Out;
+    type Out = <C as MulSmall<<S<N, Bits> as AxisSize>::Small>>::Out;
 }
 
-/// The count `N` if small enough (typenum's `True`), else [`Heap`].
-#[doc(hidden)]
-pub trait Inline<N> {
-    type Out: Buffered;
-}
-impl<N: ArrayLength> Inline<N> for typenum::True {
-    type Out = N;
-}
-impl<N> Inline<N> for typenum::False {
-    type Out = Heap;
-}
-
-/// The buffer for a count, for any element type: `GenericArray<T, N>` or `Vec<T>`.
+/// The buffer for a count, for any element type: an array `[T; N]` (the counts up to
+/// [`INLINE_MAX`], in `typed::counts`) or `Vec<T>`. (Not generic-array's `GenericArray`: its
+/// lengths are bounded by a constant rust-analyzer does not evaluate, so the editor could not
+/// prove such a tensor `Sized` and lost its type after a `?`.)
 #[doc(hidden)]
 pub trait Buffered {
     type Buf<T>: Buffer<T>;
 }
 impl Buffered for Heap {
     type Buf<T> = Vec<T>;
-}
-impl<N: ArrayLength> Buffered for N {
-    type Buf<T> = GenericArray<T, N>;
 }
 
 /// The buffer of a shape's tensors of `T`. Every [`Shape`] implements it for every `T`, so
@@ -111,7 +93,7 @@ impl<N: ArrayLength> Buffered for N {
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub trait Storage<T>: Shape {
-    /// `GenericArray<T, N>` for at most [`INLINE_MAX`] static elements, else `Vec<T>`.
+    /// `[T; N]` for at most [`INLINE_MAX`] static elements, else `Vec<T>`.
     type Buf: Buffer<T>;
 }
 impl<T, Sh: Shape> Storage<T> for Sh {
@@ -152,7 +134,7 @@ pub trait Buffer<T>: Sized + Sealed {
 }
 
 impl<T> Sealed for Vec<T> {}
-impl<T, N: ArrayLength> Sealed for GenericArray<T, N> {}
+impl<T, const N: usize> Sealed for [T; N] {}
 
 impl<T> Buffer<T> for Vec<T> {
     fn as_slice(&self) -> &[T] {
@@ -184,7 +166,7 @@ impl<T> Buffer<T> for Vec<T> {
     }
 }
 
-impl<T, N: ArrayLength> Buffer<T> for GenericArray<T, N> {
+impl<T, const N: usize> Buffer<T> for [T; N] {
     fn as_slice(&self) -> &[T] {
         self
     }
@@ -192,13 +174,10 @@ impl<T, N: ArrayLength> Buffer<T> for GenericArray<T, N> {
         self
     }
     fn from_vec(data: Vec<T>) -> Result<Self, Vec<T>> {
-        if data.len() != N::USIZE {
-            return Err(data);
-        }
-        Ok(GenericArray::try_from_iter(data).expect("the length was checked"))
+        data.try_into()
     }
     fn into_vec(self) -> Vec<T> {
-        self.into_iter().collect()
+        self.into()
     }
     #[inline(always)]
     fn from_runs<R: Runs<T>>(_total: usize, runs: R) -> Self {
@@ -211,7 +190,7 @@ impl<T, N: ArrayLength> Buffer<T> for GenericArray<T, N> {
         self.clone()
     }
     fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E> {
-        let mut data = Vec::with_capacity(N::USIZE);
+        let mut data = Vec::with_capacity(N);
         fill(&mut data)?;
         match Self::from_vec(data) {
             Ok(filled) => *self = filled,
@@ -229,11 +208,18 @@ mod tests {
     #[test]
     fn inline_up_to_the_limit_then_heap() {
         type Buf<Sh> = <Sh as Storage<u8>>::Buf;
-        static_assertions::assert_type_eq_all!(Buf<shape![]>, GenericArray<u8, U1>);
-        static_assertions::assert_type_eq_all!(Buf<shape![8, 8]>, GenericArray<u8, U64>);
-        static_assertions::assert_type_eq_all!(Buf<shape![0, 1000]>, GenericArray<u8, typenum::U0>);
+        static_assertions::assert_type_eq_all!(Buf<shape![]>, [u8; 1]);
+        static_assertions::assert_type_eq_all!(Buf<shape![8, 8]>, [u8; 64]);
+        static_assertions::assert_type_eq_all!(Buf<shape![0, 1000]>, [u8; 0]);
         static_assertions::assert_type_eq_all!(Buf<shape![5, 13]>, Vec<u8>);
         static_assertions::assert_type_eq_all!(Buf<shape![1, ?]>, Vec<u8>);
         static_assertions::assert_type_eq_all!(Buf<shape![50257, 2]>, Vec<u8>);
+        // Counted from the first axis: a 0 first counts 0 whatever follows, a 0 after a
+        // count above the limit keeps the heap (as before the table).
+        static_assertions::assert_type_eq_all!(Buf<shape![0, 1000, 3]>, [u8; 0]);
+        static_assertions::assert_type_eq_all!(Buf<shape![3, 1000, 0]>, Vec<u8>);
+        static_assertions::assert_type_eq_all!(Buf<shape![2, 2, 2, 2, 2, 2]>, [u8; 64]);
+        static_assertions::assert_type_eq_all!(Buf<shape![2, 2, 2, 2, 2, 2, 2]>, Vec<u8>);
+        static_assertions::assert_type_eq_all!(Buf<shape![4096, 4096]>, Vec<u8>);
     }
 }

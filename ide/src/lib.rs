@@ -1,0 +1,184 @@
+//! The IDE probe: each function binds computed shapes to `let`s with no written type, so
+//! rust-analyzer must work out every one of them itself. `scripts/ide_types.sh` runs
+//! rust-analyzer's batch inference over this crate and the examples and fails when any
+//! binding is unknown or partly unknown (`.ci/run` runs it). One function per concern: the
+//! type functions, the operators, reductions, contractions, surgery, views, and a
+//! transformer block's attention as a user writes it.
+//!
+//! `cargo check` in this directory also checks that every binding compiles.
+#![allow(dead_code, unused_variables, clippy::all)]
+
+use shapecast::rule::{Numpy, Outer};
+use shapecast::{
+    concat, names, shape, stack, Broadcast, BroadcastBy, Concat, Contract, Dot, DynTensor,
+    FloatMath, InsertAxis, MatMul, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Slice,
+    SplitAxis, Stack, Tensor, S,
+};
+
+names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N);
+
+/// A value of any type: lets the probe bind a type function's result without writing it.
+fn value<X>() -> X {
+    unimplemented!("the probe is analysed, never run")
+}
+
+/// The type functions, each bound through `value`.
+pub fn type_functions() {
+    let numeric = value::<Broadcast<shape![2], shape![2]>>();
+    let ranks = value::<Broadcast<shape![4, 1, 3], shape![5, 1]>>();
+    let named = value::<Broadcast<shape![?, CHANNEL: 3, H, W], shape![?, H, W]>>();
+    let reordered = value::<Broadcast<shape![W: 3, H: 2], shape![H: 2, W: 3]>>();
+    let numpy = value::<BroadcastBy<Numpy, shape![5, 1, 4, 1], shape![3, 1, 2]>>();
+    let outer = value::<BroadcastBy<Outer, shape![2, H: 3], shape![W: 4, 5, 1]>>();
+    let reduce = value::<Reduce<shape![?, CLASS: 10], CLASS>>();
+    let keep = value::<ReduceKeep<shape![?, CLASS: 10], CLASS>>();
+    let by_pos = value::<Reduce<shape![?, CHANNEL: 3, H, W], (Pos<0>, H, W)>>();
+    let contract = value::<Contract<shape![BATCH, SEQ, DK: 64], shape![BATCH, KSEQ, DK: 64], DK>>();
+    let matmul = value::<MatMul<shape![?, 3, 4], shape![4, 5]>>();
+    let renamed = value::<Rename<shape![?, SEQ, EMBED: 8], SEQ, KSEQ>>();
+    let inserted = value::<InsertAxis<shape![H: 2], 0, N>>();
+    let selected = value::<Select<shape![CHANNEL: 3, H: 2], CHANNEL>>();
+    let sliced = value::<Slice<shape![T: 5, 2], T>>();
+    let split = value::<SplitAxis<shape![HW: 6], HW, (H<S<2>>, W)>>();
+    let merged = value::<MergeAxes<shape![?, H: 4, W: 5], (H, W), HW>>();
+    let concatenated = value::<Concat<W, shape![H: 2, W: 3], shape![H: 2, W: 4]>>();
+    let stacked = value::<Stack<N, shape![H: 2]>>();
+    let big = value::<Broadcast<shape![3072, 1], shape![50257]>>();
+}
+
+/// The operators on references, owned tensors and scalars.
+pub fn operators(
+    a: Tensor<f32, shape![2]>,
+    x: Tensor<f32, shape![?, CHANNEL: 3, H, W]>,
+    lbl: Tensor<f32, shape![?, H, W]>,
+    d: Tensor<f32, shape![?]>,
+    m: Tensor<f32, shape![4, 3]>,
+    r: Tensor<f32, shape![3]>,
+) {
+    let sum = &a + &a;
+    let dyn_sum = &d + &d;
+    let named = &x + &lbl;
+    let named_rev = &lbl - &x;
+    let rows = &m * &r;
+    let owned = m.clone() / &r;
+    let owned_right = &r + m.clone();
+    let scaled = &x * 0.5;
+    let shifted = x.clone() + 1.0;
+    let exp = (&x).exp();
+    let gelu = x.clone().gelu();
+    let compared = (&m).map(|v| v > 0.0);
+}
+
+/// Reductions: by name, by position, kept, and the ones that broadcast back by name.
+pub fn reductions(logits: Tensor<f32, shape![?, CLASS: 10]>, img: Tensor<f32, shape![?, CHANNEL: 3, H, W]>) {
+    let max = logits.max::<CLASS>();
+    let max_keep = logits.max_keep::<CLASS>();
+    let stable = &logits - &max;
+    let sum = logits.sum::<CLASS>();
+    let mean = img.mean::<(Pos<0>, H, W)>();
+    let var = img.var::<(Pos<0>, H, W)>();
+    let normalised = (&img - &mean) / &var;
+    let softmax = logits.softmax::<CLASS>();
+    let log_softmax = logits.log_softmax::<CLASS>();
+    let argmax = logits.argmax::<CLASS>();
+    let lse = logits.logsumexp::<CLASS>();
+}
+
+/// Contractions by name and matrix products.
+pub fn contractions(
+    q: Tensor<f32, shape![BATCH, SEQ, HEADS: 2, DK: 4]>,
+    k: Tensor<f32, shape![BATCH, KSEQ, HEADS: 2, DK: 4]>,
+    a: Tensor<f32, shape![?, 3, 4]>,
+    b: Tensor<f32, shape![4, 5]>,
+) {
+    let scores = q.dot::<DK>(&k);
+    let both = q.dot::<(HEADS, DK)>(&k);
+    let product = a.matmul(&b);
+    let view_product = a.view().matmul(&b);
+}
+
+/// Shape surgery on owned tensors.
+pub fn surgery(
+    t: Tensor<i32, shape![?, C2: 3]>,
+    hw: Tensor<i32, shape![H: 2, W: 3]>,
+    flat: Tensor<i32, shape![HW: 6]>,
+    a: Tensor<i32, shape![T, F: 2]>,
+) -> Result<(), shapecast::Error> {
+    let renamed = t.clone().rename::<C2, KSEQ>();
+    let inserted = hw.clone().insert_axis::<0, N>();
+    let selected = hw.select::<H>(1)?;
+    let sliced = hw.slice::<W>(1..)?;
+    let sliced_to = hw.slice_to::<W, S<2>>(1)?;
+    let split = flat.split_axis::<HW, (H<S<2>>, W)>()?;
+    let merged = hw.merge_axes::<(H, W), HW>()?;
+    let joined = a.concat::<T, _>(&a)?;
+    let joined_all = concat::<T, _, _>(&[a.view(), a.view()])?;
+    let stacked = stack::<N, _, _>(&[hw.view(), hw.view()])?;
+    Ok(())
+}
+
+names!(C2);
+
+/// Views: borrowing, broadcasting and aligning without a copy, and back to tensors.
+pub fn views(hw: Tensor<f32, shape![H: 2, W: 3]>, row: Tensor<f32, shape![W: 3]>) -> Result<(), shapecast::Error> {
+    let view = hw.view();
+    let column = view.select::<W>(0)?;
+    let wide = row.view().broadcast_to::<shape![H: 2, W: 3]>()?;
+    let aligned = hw.align_to::<shape![W: 3, H: 2]>()?;
+    let owned = aligned.to_tensor();
+    let renamed = view.rename::<H, N>();
+    let back = wide.to_tensor() + &hw;
+    Ok(())
+}
+
+names!(A1, A2, A3, A4, A5, A6, A7, A8);
+
+/// Rank 8, the largest rank the type level takes: the deepest the rules' walks go.
+pub fn rank_eight(
+    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 3, A7, A8: 2]>,
+    y: Tensor<f32, shape![A8: 2, A7, A6: 3, A5, A4: 2, A3, A2: 2, A1]>,
+    u: Tensor<f32, shape![?, 2, ?, 3, ?, 1, ?, 2]>,
+    v: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 3, 2, ?]>,
+) -> Result<(), shapecast::Error> {
+    let reversed = &x + &y;
+    let unnamed = &u * &u;
+    let partly = &v - &x.sum::<(A7, A8)>();
+    let reduced = x.sum::<(A1, A3, A5, A7)>();
+    let kept = x.max_keep::<A8>();
+    let soft = x.softmax::<A6>();
+    let contracted = x.dot::<(A2, A4, A6, A8)>(&y);
+    let renamed = x.clone().rename::<A8, N>();
+    let selected = x.select::<A8>(1)?;
+    let merged = x.merge_axes::<(A7, A8), HW>()?;
+    let aligned = x.align_to::<shape![A8: 2, A7, A6: 3, A5, A4: 2, A3, A2: 2, A1]>()?;
+    let numpy = value::<BroadcastBy<Numpy, shape![5, 1, 4, 1, 2, 1, 3, 1], shape![3, 1, 2, 1, 4, 1, 5]>>();
+    Ok(())
+}
+
+type X = shape![BATCH, SEQ, EMBED: 32];
+
+/// A transformer block's attention, written as a user writes it.
+pub fn attention(
+    x: &Tensor<f32, X>,
+    wq: &Tensor<f32, shape![EMBED: 32, HEADS: 4, DK: 8]>,
+    wk: &Tensor<f32, shape![EMBED: 32, HEADS: 4, DK: 8]>,
+    wv: &Tensor<f32, shape![EMBED: 32, HEADS: 4, DK: 8]>,
+    wo: &Tensor<f32, shape![HEADS: 4, DK: 8, EMBED: 32]>,
+    mask: &Tensor<f32, shape![SEQ, KSEQ]>,
+) -> Tensor<f32, X> {
+    let q = x.dot::<EMBED>(wq);
+    let k = x.dot::<EMBED>(wk).rename::<SEQ, KSEQ>();
+    let v = x.dot::<EMBED>(wv).rename::<SEQ, KSEQ>();
+    let scores = q.dot::<DK>(&k) * 0.35 + mask;
+    let weights = scores.softmax::<KSEQ>();
+    let ctx = weights.dot::<KSEQ>(&v);
+    let out = ctx.dot::<(HEADS, DK)>(wo) + x;
+    out
+}
+
+/// The run-time twin, for comparison: every type here is written by the library.
+pub fn dynamic(t: DynTensor<f32>) -> Result<(), shapecast::Error> {
+    let sum = t.sum(&["CLASS".parse()?])?;
+    let prod = t.matmul(&t)?;
+    Ok(())
+}
