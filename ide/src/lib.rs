@@ -70,7 +70,10 @@ pub fn operators(
 }
 
 /// Reductions: by name, by position, kept, and the ones that broadcast back by name.
-pub fn reductions(logits: Tensor<f32, shape![?, CLASS: 10]>, img: Tensor<f32, shape![?, CHANNEL: 3, H, W]>) {
+pub fn reductions(
+    logits: Tensor<f32, shape![?, CLASS: 10]>,
+    img: Tensor<f32, shape![?, CHANNEL: 3, H, W]>,
+) {
     let max = logits.max::<CLASS>();
     let max_keep = logits.max_keep::<CLASS>();
     let stable = &logits - &max;
@@ -120,7 +123,10 @@ pub fn surgery(
 names!(C2);
 
 /// Views: borrowing, broadcasting and aligning without a copy, and back to tensors.
-pub fn views(hw: Tensor<f32, shape![H: 2, W: 3]>, row: Tensor<f32, shape![W: 3]>) -> Result<(), shapecast::Error> {
+pub fn views(
+    hw: Tensor<f32, shape![H: 2, W: 3]>,
+    row: Tensor<f32, shape![W: 3]>,
+) -> Result<(), shapecast::Error> {
     let view = hw.view();
     let column = view.select::<W>(0)?;
     let wide = row.view().broadcast_to::<shape![H: 2, W: 3]>()?;
@@ -133,25 +139,53 @@ pub fn views(hw: Tensor<f32, shape![H: 2, W: 3]>, row: Tensor<f32, shape![W: 3]>
 
 names!(A1, A2, A3, A4, A5, A6, A7, A8);
 
-/// Rank 8, the largest rank the type level takes: the deepest the rules' walks go.
+/// Rank 8, the largest rank the type level takes, for the operations whose walks
+/// rust-analyzer follows that deep (see the README's "Shapes in the editor" for the ranks of
+/// the others).
 pub fn rank_eight(
     x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 3, A7, A8: 2]>,
-    y: Tensor<f32, shape![A8: 2, A7, A6: 3, A5, A4: 2, A3, A2: 2, A1]>,
     u: Tensor<f32, shape![?, 2, ?, 3, ?, 1, ?, 2]>,
-    v: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 3, 2, ?]>,
+    m: Tensor<f32, shape![2, 2, 2, 2, 2, 2, 3, 4]>,
+    n: Tensor<f32, shape![4, 5]>,
 ) -> Result<(), shapecast::Error> {
-    let reversed = &x + &y;
     let unnamed = &u * &u;
-    let partly = &v - &x.sum::<(A7, A8)>();
-    let reduced = x.sum::<(A1, A3, A5, A7)>();
+    let numpy =
+        value::<BroadcastBy<Numpy, shape![5, 1, 4, 1, 2, 1, 3, 1], shape![3, 1, 2, 1, 4, 1, 5]>>();
+    let by_pos = u.sum::<(Pos<0>, Pos<1>)>();
+    let one_name = x.sum::<A8>();
     let kept = x.max_keep::<A8>();
     let soft = x.softmax::<A6>();
-    let contracted = x.dot::<(A2, A4, A6, A8)>(&y);
+    let product = m.matmul(&n);
     let renamed = x.clone().rename::<A8, N>();
+    let inserted = x.clone().insert_axis::<0, N>();
     let selected = x.select::<A8>(1)?;
-    let merged = x.merge_axes::<(A7, A8), HW>()?;
+    let sliced = x.slice::<A8>(0..1)?;
+    let split = x.split_axis::<A8, (H<S<1>>, W)>()?;
     let aligned = x.align_to::<shape![A8: 2, A7, A6: 3, A5, A4: 2, A3, A2: 2, A1]>()?;
-    let numpy = value::<BroadcastBy<Numpy, shape![5, 1, 4, 1, 2, 1, 3, 1], shape![3, 1, 2, 1, 4, 1, 5]>>();
+    Ok(())
+}
+
+/// Rank 5 for the operations that pair axes by name across operands (named broadcasting,
+/// contraction, merging, concatenation, broadcasting a view to a permuted shape): the deepest
+/// rank at which rust-analyzer follows them in every order of the names.
+pub fn rank_five(
+    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5]>,
+    y: Tensor<f32, shape![A5, A4: 2, A3, A2: 2, A1]>,
+    p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5]>,
+    w: Tensor<f32, shape![A5, A4: 2, A3, A2: 2, N: 3]>,
+) -> Result<(), shapecast::Error> {
+    let same = &x + &x;
+    let reversed = &x + &y;
+    let partly = &p - &x;
+    let reduced = x.sum::<(A3, A4, A5)>();
+    let contracted = x.dot::<A2>(&w);
+    let contracted_two = x.dot::<(A2, A4)>(&w);
+    let merged = x.merge_axes::<(A4, A5), HW>()?;
+    let merged_first = x.merge_axes::<(A1, A2), HW>()?;
+    let joined = x.concat::<A5, _>(&x)?;
+    let wide = x
+        .view()
+        .broadcast_to::<shape![A5, A4: 2, A3, A2: 2, A1]>()?;
     Ok(())
 }
 
