@@ -71,15 +71,18 @@ def expr(rng, kind, rank, rule):
         if op == "split":
             a, b = (2, sizes[k] // 2) if sizes[k] % 2 == 0 else (1, sizes[k])
             return f"SplitAxis<shape![{dims}], {names[k]}, ({NAMES[rank]}<S<{a}>>, {NAMES[rank + 1]}<S<{b}>>)>"
-        if op == "merge":
+        if op in ("merge", "merge-computed"):
             k = rng.randrange(rank - 1)
-            return f"MergeAxes<shape![{dims}], ({names[k]}, {names[k + 1]}), {NAMES[rank]}<S<{sizes[k] * sizes[k + 1]}>>>"
-        if op == "concat":
+            # Written with its size (checked), or bare (the product computed and read back).
+            new = NAMES[rank] if op == "merge-computed" else f"{NAMES[rank]}<S<{sizes[k] * sizes[k + 1]}>>"
+            return f"MergeAxes<shape![{dims}], ({names[k]}, {names[k + 1]}), {new}>"
+        if op in ("concat", "concat-computed"):
             other = list(zip(names, sizes))
             other[k] = (names[k], 3)
             rng.shuffle(other)
             rhs = ", ".join(f"{n}: {s}" for n, s in other)
-            return f"Concat<{names[k]}<S<{sizes[k] + 3}>>, shape![{dims}], shape![{rhs}]>"
+            along = names[k] if op == "concat-computed" else f"{names[k]}<S<{sizes[k] + 3}>>"
+            return f"Concat<{along}, shape![{dims}], shape![{rhs}]>"
         if op == "stack":
             return f"Stack<{NAMES[rank]}, shape![{dims}]>"
     if kind == "same":
@@ -206,7 +209,9 @@ def main():
         ("named, SliceTo (static window)", "surgery-slice", 8, "-", None),
         ("named, SplitAxis into two", "surgery-split", 8, "-", None),
         ("named, MergeAxes of two", "surgery-merge", 8, "-", None),
+        ("named, MergeAxes of two, size computed", "surgery-merge-computed", 8, "-", None),
         ("named, Concat (permuted names)", "surgery-concat", 8, "-", None),
+        ("named, Concat (permuted names), size computed", "surgery-concat-computed", 8, "-", None),
         ("named, Stack", "surgery-stack", 8, "-", None),
     ]
     if args.only:

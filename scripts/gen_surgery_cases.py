@@ -12,8 +12,8 @@ Each case records the command line, the command's verdict and shape, and the typ
 form. The test checks, for each case, that the type level accepts exactly when the command
 does and computes the same shape, and runs `dynamic::surgery` again on the command line.
 Where the two levels differ by design the case says so:
-- a stacked axis' size (the count) and a concatenated or merged axis written without its
-  size are `?` at the type level;
+- a stacked axis' size (the count) is `?` at the type level (a concatenated or merged axis
+  written without its size takes the static sum or product, as the command does);
 - a `?` part of a static axis is found only at run time, so a split that the command refuses
   for it (two `?` parts, or static parts that do not divide) compiles (`deferred`);
 - a merged axis written with a wrong size is refused by the type level only (the command
@@ -184,7 +184,9 @@ def case(rng, op):
         merged = [s[k][1] for k in ks if k < len(s)]
         p = product(merged) if len(merged) == count else None
         wrong = p is not None and rng.random() < 0.15
-        size = "?" if p is None else str(p + 1 if wrong else p)
+        # Without a size the type level computes the product, as the command does.
+        bare = p is not None and not wrong and rng.random() < 0.4
+        size = "?" if p is None or bare else str(p + 1 if wrong else p)
         nty = axis_ty(None if new == "_" else new, size)
         args = ["merge", text(s), ",".join(sels)] + ([] if new == "_" else [new])
         lt = "(" + ", ".join(sel_ty(x) for x in sels) + ",)"
@@ -213,11 +215,11 @@ def case(rng, op):
         a_ty = sel_ty(sel)
         if sel[0].isalpha() and k is not None:
             z = product([s[k][1], other[k][1]]) is not None
-            if z:
+            # Written with its size half the time; without it the type level adds.
+            if z and rng.random() < 0.5:
                 a_ty = f"{sel}<S<{int(s[k][1]) + int(other[k][1])}>>"
         args = ["concat", sel, text(s), text(shuffled)]
-        return (args, f"ConcatWith<{a_ty}, {ty(shuffled)}>", f"Concat<{a_ty}, {ty(s)}, {ty(shuffled)}>",
-                ("pos", k) if sel[0].isdigit() else None)
+        return (args, f"ConcatWith<{a_ty}, {ty(shuffled)}>", f"Concat<{a_ty}, {ty(s)}, {ty(shuffled)}>", None)
     if op == "stack":
         new = rng.choice(NAMES + ["_"])
         args = ["stack", new, text(s), text(s)]

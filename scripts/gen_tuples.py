@@ -214,9 +214,19 @@ pub trait Digits {{
     type Small;
 }}
 
+/// The size `S<N>` whose digits are `Self`, for every `N` up to `SIZE_TABLE_MAX`: how a size
+/// computed at the type level (a concatenation's sum, a merge's product) becomes `S<N>` again.
+#[doc(hidden)]
+pub trait SizeOfDigits {{
+    /// `S<N>`.
+    type Size;
+}}
+
 """]
 for n in range(0, TABLE + 1):
     table.append(f"impl Digits for Const<{n}> {{\n    type Bits = {bits_of(n)};\n    type Small = {small_of(n)};\n}}\n")
+for n in range(0, TABLE + 1):
+    table.append(f"impl SizeOfDigits for {bits_of(n)} {{\n    type Size = super::size::S<{n}>;\n}}\n")
 for n in extras:
     assert in_typenum_table(n)
     table.append(f"impl Digits for Const<{n}> {{\n    type Bits = <Const<{n}> as ToUInt>::Output;\n    type Small = Big;\n}}\n")

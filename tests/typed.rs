@@ -91,3 +91,49 @@ fn rank_sixteen_needs_no_recursion_limit_in_user_code() {
 assert_impl_all!(shape![3, 4]: BroadcastWith<shape![4]>, BroadcastWith<shape![]>);
 assert_not_impl_any!(shape![3, 4]: BroadcastWith<shape![5]>);
 assert_not_impl_any!(shape![H: 2]: BroadcastWith<shape![W: 2]>);
+
+/// Concatenation adds static sizes and merging multiplies them when the new axis is written
+/// without a size, as the run-time engine does; a `?` among them, or a result beyond the size
+/// table (`SIZE_TABLE_MAX`, 2048), leaves `?` (rule book §18).
+#[test]
+fn concat_and_merge_compute_static_sizes() {
+    use shapecast::{Concat, MergeAxes, Pos, Unnamed};
+    names!(HW);
+    assert_type_eq_all!(Concat<W, shape![H: 2, W: 3], shape![H: 2, W: 4]>, shape![H: 2, W: 7]);
+    assert_type_eq_all!(
+        Concat<Pos<1>, shape![H: 2, W: 3], shape![W: 4, H: 2]>,
+        shape![H: 2, W: 7]
+    );
+    assert_type_eq_all!(Concat<W, shape![H: 2, W: 3], shape![H: 2, W]>, shape![H: 2, W]);
+    assert_type_eq_all!(
+        Concat<W<S<7>>, shape![H: 2, W: 3], shape![H: 2, W: 4]>,
+        shape![H: 2, W: 7]
+    );
+    assert_type_eq_all!(Concat<Pos<0>, shape![3, 5], shape![4, 5]>, shape![7, 5]);
+    assert_type_eq_all!(
+        Concat<Pos<0>, shape![2000, 5], shape![48, 5]>,
+        shape![2048, 5]
+    );
+    assert_type_eq_all!(Concat<Pos<0>, shape![2000, 5], shape![49, 5]>, shape![?, 5]);
+    assert_type_eq_all!(Concat<Pos<0>, shape![0, 5], shape![0, 5]>, shape![0, 5]);
+    assert_type_eq_all!(MergeAxes<shape![?, H: 4, W: 5], (H, W), HW>, shape![?, HW: 20]);
+    assert_type_eq_all!(MergeAxes<shape![?, H: 4, W: 5], (H, W), Unnamed>, shape![?, 20]);
+    assert_type_eq_all!(MergeAxes<shape![?, H: 4, W], (H, W), HW>, shape![?, HW]);
+    assert_type_eq_all!(MergeAxes<shape![?, H: 32, W: 64], (H, W), HW>, shape![?, HW: 2048]);
+    assert_type_eq_all!(MergeAxes<shape![?, H: 64, W: 64], (H, W), HW>, shape![?, HW]);
+    assert_type_eq_all!(MergeAxes<shape![2, 3, 4], (Pos<0>, Pos<1>, Pos<2>), HW>, shape![HW: 24]);
+    assert_type_eq_all!(MergeAxes<shape![H: 0, W: 9], (H, W), HW>, shape![HW: 0]);
+    // What the run-time engine gives for the same operations.
+    let shape = |s: &str| s.parse::<shapecast::DynShape>().unwrap();
+    let concat = shapecast::dynamic::surgery::concat(
+        &"W".parse().unwrap(),
+        &[shape("[H: 2, W: 3]"), shape("[H: 2, W: 4]")],
+    );
+    assert_eq!(concat.unwrap().to_string(), "[H: 2, W: 7]");
+    let merged = shapecast::dynamic::surgery::merge_axes(
+        &shape("[?, H: 4, W: 5]"),
+        &["H".parse().unwrap(), "W".parse().unwrap()],
+        Some(&"HW".parse().unwrap()),
+    );
+    assert_eq!(merged.unwrap().to_string(), "[?, HW: 20]");
+}

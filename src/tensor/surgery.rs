@@ -466,7 +466,8 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
     }
 
     /// The adjacent axes `L` picks (a tuple, in order) merged into the axis `N`: a name with
-    /// the merged size (`PATCH<S<64>>`), a bare name (size `?`), or
+    /// the merged size (`PATCH<S<64>>`), a bare name (the product when the merged sizes are
+    /// static, else `?`), or
     /// [`Unnamed`](crate::Unnamed). A view when the merged axes walk memory with one stride,
     /// else a contiguous copy ([`Reshaped`]). Axes out of order or apart, and a static size
     /// that is not the product, are compile errors; a `?` among them is checked here.

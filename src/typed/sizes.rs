@@ -23,6 +23,14 @@ pub trait Digits {
     type Small;
 }
 
+/// The size `S<N>` whose digits are `Self`, for every `N` up to `SIZE_TABLE_MAX`: how a size
+/// computed at the type level (a concatenation's sum, a merge's product) becomes `S<N>` again.
+#[doc(hidden)]
+pub trait SizeOfDigits {
+    /// `S<N>`.
+    type Size;
+}
+
 impl Digits for Const<0> {
     type Bits = UTerm;
     type Small = C0;
@@ -24489,6 +24497,26138 @@ impl Digits for Const<2048> {
         B0,
     >;
     type Small = Big;
+}
+impl SizeOfDigits for UTerm {
+    type Size = super::size::S<0>;
+}
+impl SizeOfDigits for UInt<UTerm, B1> {
+    type Size = super::size::S<1>;
+}
+impl SizeOfDigits for UInt<UInt<UTerm, B1>, B0> {
+    type Size = super::size::S<2>;
+}
+impl SizeOfDigits for UInt<UInt<UTerm, B1>, B1> {
+    type Size = super::size::S<3>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UTerm, B1>, B0>, B0> {
+    type Size = super::size::S<4>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UTerm, B1>, B0>, B1> {
+    type Size = super::size::S<5>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UTerm, B1>, B1>, B0> {
+    type Size = super::size::S<6>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UTerm, B1>, B1>, B1> {
+    type Size = super::size::S<7>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<8>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<9>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<10>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<11>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<12>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<13>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<14>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<15>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<16>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<17>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<18>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<19>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<20>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<21>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<22>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<23>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<24>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<25>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<26>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<27>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<28>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<29>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<30>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<31>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<32>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<33>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<34>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<35>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<36>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<37>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<38>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<39>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<40>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<41>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<42>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<43>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<44>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<45>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<46>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<47>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<48>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<49>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<50>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<51>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<52>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<53>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<54>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<55>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<56>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<57>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<58>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<59>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<60>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<61>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<62>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<63>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<64>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<65>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<66>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<67>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<68>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<69>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<70>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<71>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<72>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<73>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<74>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<75>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<76>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<77>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<78>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<79>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<80>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<81>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<82>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<83>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<84>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<85>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<86>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<87>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<88>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<89>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<90>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<91>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<92>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<93>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<94>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<95>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<96>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<97>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<98>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<99>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<100>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<101>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<102>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<103>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<104>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<105>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<106>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<107>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<108>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<109>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<110>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<111>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0> {
+    type Size = super::size::S<112>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1> {
+    type Size = super::size::S<113>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0> {
+    type Size = super::size::S<114>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1> {
+    type Size = super::size::S<115>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0> {
+    type Size = super::size::S<116>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1> {
+    type Size = super::size::S<117>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0> {
+    type Size = super::size::S<118>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1> {
+    type Size = super::size::S<119>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0> {
+    type Size = super::size::S<120>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1> {
+    type Size = super::size::S<121>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0> {
+    type Size = super::size::S<122>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1> {
+    type Size = super::size::S<123>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0> {
+    type Size = super::size::S<124>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1> {
+    type Size = super::size::S<125>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0> {
+    type Size = super::size::S<126>;
+}
+impl SizeOfDigits for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1> {
+    type Size = super::size::S<127>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<128>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<129>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<130>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<131>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<132>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<133>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<134>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<135>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<136>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<137>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<138>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<139>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<140>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<141>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<142>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<143>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<144>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<145>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<146>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<147>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<148>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<149>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<150>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<151>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<152>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<153>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<154>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<155>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<156>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<157>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<158>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<159>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<160>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<161>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<162>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<163>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<164>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<165>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<166>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<167>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<168>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<169>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<170>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<171>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<172>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<173>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<174>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<175>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<176>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<177>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<178>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<179>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<180>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<181>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<182>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<183>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<184>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<185>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<186>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<187>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<188>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<189>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<190>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<191>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<192>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<193>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<194>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<195>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<196>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<197>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<198>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<199>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<200>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<201>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<202>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<203>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<204>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<205>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<206>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<207>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<208>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<209>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<210>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<211>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<212>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<213>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<214>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<215>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<216>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<217>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<218>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<219>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<220>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<221>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<222>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<223>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<224>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<225>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<226>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<227>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<228>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<229>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<230>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<231>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<232>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<233>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<234>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<235>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<236>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<237>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<238>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<239>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>
+{
+    type Size = super::size::S<240>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>
+{
+    type Size = super::size::S<241>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>
+{
+    type Size = super::size::S<242>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>
+{
+    type Size = super::size::S<243>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>
+{
+    type Size = super::size::S<244>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>
+{
+    type Size = super::size::S<245>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>
+{
+    type Size = super::size::S<246>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>
+{
+    type Size = super::size::S<247>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>
+{
+    type Size = super::size::S<248>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>
+{
+    type Size = super::size::S<249>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>
+{
+    type Size = super::size::S<250>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>
+{
+    type Size = super::size::S<251>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>
+{
+    type Size = super::size::S<252>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>
+{
+    type Size = super::size::S<253>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>
+{
+    type Size = super::size::S<254>;
+}
+impl SizeOfDigits
+    for UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>
+{
+    type Size = super::size::S<255>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<256>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<257>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<258>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<259>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<260>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<261>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<262>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<263>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<264>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<265>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<266>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<267>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<268>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<269>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<270>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<271>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<272>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<273>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<274>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<275>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<276>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<277>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<278>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<279>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<280>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<281>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<282>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<283>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<284>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<285>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<286>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<287>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<288>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<289>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<290>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<291>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<292>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<293>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<294>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<295>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<296>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<297>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<298>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<299>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<300>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<301>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<302>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<303>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<304>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<305>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<306>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<307>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<308>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<309>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<310>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<311>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<312>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<313>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<314>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<315>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<316>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<317>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<318>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<319>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<320>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<321>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<322>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<323>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<324>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<325>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<326>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<327>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<328>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<329>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<330>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<331>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<332>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<333>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<334>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<335>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<336>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<337>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<338>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<339>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<340>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<341>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<342>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<343>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<344>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<345>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<346>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<347>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<348>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<349>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<350>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<351>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<352>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<353>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<354>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<355>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<356>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<357>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<358>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<359>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<360>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<361>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<362>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<363>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<364>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<365>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<366>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<367>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<368>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<369>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<370>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<371>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<372>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<373>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<374>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<375>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<376>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<377>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<378>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<379>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<380>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<381>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<382>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<383>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<384>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<385>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<386>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<387>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<388>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<389>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<390>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<391>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<392>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<393>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<394>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<395>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<396>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<397>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<398>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<399>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<400>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<401>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<402>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<403>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<404>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<405>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<406>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<407>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<408>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<409>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<410>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<411>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<412>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<413>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<414>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<415>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<416>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<417>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<418>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<419>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<420>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<421>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<422>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<423>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<424>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<425>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<426>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<427>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<428>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<429>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<430>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<431>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<432>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<433>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<434>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<435>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<436>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<437>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<438>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<439>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<440>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<441>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<442>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<443>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<444>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<445>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<446>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<447>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<448>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<449>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<450>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<451>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<452>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<453>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<454>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<455>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<456>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<457>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<458>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<459>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<460>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<461>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<462>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<463>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<464>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<465>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<466>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<467>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<468>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<469>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<470>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<471>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<472>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<473>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<474>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<475>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<476>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<477>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<478>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<479>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<480>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<481>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<482>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<483>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<484>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<485>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<486>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<487>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<488>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<489>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<490>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<491>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<492>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<493>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<494>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<495>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<496>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<497>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<498>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<499>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<500>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<501>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<502>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<503>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<504>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<505>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<506>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<507>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+        B0,
+    >
+{
+    type Size = super::size::S<508>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+        B1,
+    >
+{
+    type Size = super::size::S<509>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+        B0,
+    >
+{
+    type Size = super::size::S<510>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+        B1,
+    >
+{
+    type Size = super::size::S<511>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<512>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<513>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<514>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<515>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<516>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<517>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<518>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<519>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<520>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<521>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<522>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<523>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<524>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<525>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<526>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<527>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<528>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<529>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<530>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<531>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<532>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<533>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<534>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<535>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<536>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<537>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<538>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<539>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<540>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<541>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<542>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<543>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<544>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<545>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<546>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<547>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<548>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<549>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<550>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<551>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<552>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<553>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<554>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<555>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<556>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<557>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<558>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<559>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<560>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<561>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<562>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<563>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<564>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<565>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<566>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<567>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<568>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<569>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<570>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<571>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<572>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<573>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<574>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<575>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<576>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<577>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<578>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<579>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<580>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<581>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<582>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<583>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<584>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<585>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<586>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<587>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<588>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<589>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<590>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<591>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<592>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<593>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<594>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<595>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<596>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<597>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<598>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<599>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<600>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<601>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<602>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<603>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<604>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<605>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<606>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<607>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<608>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<609>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<610>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<611>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<612>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<613>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<614>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<615>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<616>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<617>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<618>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<619>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<620>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<621>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<622>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<623>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<624>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<625>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<626>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<627>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<628>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<629>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<630>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<631>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<632>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<633>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<634>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<635>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<636>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<637>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<638>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<639>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<640>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<641>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<642>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<643>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<644>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<645>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<646>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<647>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<648>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<649>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<650>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<651>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<652>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<653>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<654>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<655>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<656>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<657>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<658>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<659>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<660>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<661>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<662>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<663>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<664>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<665>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<666>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<667>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<668>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<669>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<670>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<671>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<672>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<673>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<674>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<675>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<676>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<677>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<678>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<679>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<680>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<681>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<682>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<683>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<684>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<685>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<686>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<687>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<688>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<689>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<690>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<691>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<692>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<693>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<694>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<695>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<696>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<697>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<698>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<699>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<700>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<701>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<702>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<703>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<704>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<705>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<706>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<707>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<708>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<709>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<710>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<711>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<712>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<713>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<714>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<715>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<716>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<717>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<718>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<719>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<720>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<721>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<722>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<723>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<724>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<725>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<726>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<727>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<728>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<729>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<730>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<731>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<732>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<733>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<734>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<735>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<736>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<737>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<738>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<739>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<740>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<741>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<742>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<743>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<744>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<745>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<746>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<747>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<748>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<749>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<750>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<751>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<752>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<753>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<754>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<755>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<756>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<757>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<758>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<759>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<760>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<761>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<762>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<763>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<764>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<765>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<766>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<767>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<768>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<769>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<770>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<771>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<772>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<773>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<774>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<775>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<776>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<777>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<778>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<779>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<780>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<781>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<782>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<783>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<784>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<785>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<786>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<787>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<788>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<789>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<790>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<791>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<792>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<793>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<794>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<795>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<796>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<797>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<798>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<799>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<800>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<801>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<802>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<803>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<804>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<805>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<806>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<807>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<808>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<809>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<810>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<811>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<812>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<813>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<814>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<815>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<816>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<817>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<818>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<819>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<820>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<821>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<822>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<823>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<824>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<825>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<826>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<827>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<828>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<829>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<830>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<831>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<832>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<833>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<834>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<835>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<836>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<837>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<838>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<839>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<840>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<841>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<842>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<843>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<844>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<845>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<846>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<847>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<848>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<849>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<850>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<851>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<852>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<853>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<854>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<855>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<856>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<857>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<858>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<859>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<860>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<861>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<862>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<863>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<864>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<865>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<866>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<867>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<868>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<869>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<870>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<871>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<872>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<873>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<874>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<875>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<876>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<877>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<878>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<879>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<880>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<881>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<882>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<883>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<884>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<885>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<886>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<887>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<888>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<889>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<890>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<891>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<892>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<893>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<894>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<895>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<896>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<897>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<898>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<899>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<900>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<901>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<902>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<903>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<904>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<905>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<906>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<907>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<908>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<909>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<910>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<911>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<912>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<913>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<914>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<915>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<916>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<917>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<918>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<919>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<920>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<921>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<922>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<923>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<924>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<925>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<926>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<927>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<928>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<929>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<930>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<931>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<932>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<933>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<934>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<935>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<936>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<937>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<938>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<939>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<940>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<941>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<942>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<943>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<944>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<945>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<946>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<947>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<948>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<949>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<950>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<951>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<952>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<953>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<954>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<955>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<956>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<957>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<958>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<959>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<960>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<961>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<962>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<963>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<964>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<965>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<966>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<967>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<968>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<969>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<970>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<971>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<972>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<973>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<974>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<975>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<976>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<977>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<978>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<979>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<980>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<981>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<982>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<983>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<984>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<985>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<986>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<987>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<988>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<989>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<990>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<991>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<992>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<993>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<994>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<995>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<996>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<997>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<998>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<999>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1000>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1001>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1002>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1003>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1004>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1005>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1006>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1007>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1008>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1009>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1010>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1011>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1012>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1013>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1014>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1015>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1016>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1017>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1018>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1019>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1020>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1021>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1022>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1023>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1024>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1025>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1026>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1027>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1028>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1029>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1030>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1031>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1032>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1033>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1034>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1035>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1036>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1037>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1038>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1039>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1040>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1041>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1042>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1043>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1044>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1045>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1046>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1047>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1048>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1049>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1050>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1051>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1052>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1053>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1054>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1055>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1056>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1057>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1058>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1059>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1060>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1061>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1062>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1063>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1064>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1065>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1066>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1067>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1068>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1069>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1070>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1071>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1072>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1073>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1074>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1075>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1076>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1077>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1078>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1079>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1080>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1081>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1082>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1083>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1084>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1085>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1086>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1087>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1088>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1089>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1090>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1091>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1092>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1093>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1094>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1095>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1096>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1097>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1098>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1099>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1100>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1101>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1102>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1103>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1104>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1105>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1106>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1107>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1108>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1109>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1110>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1111>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1112>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1113>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1114>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1115>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1116>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1117>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1118>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1119>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1120>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1121>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1122>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1123>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1124>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1125>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1126>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1127>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1128>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1129>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1130>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1131>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1132>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1133>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1134>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1135>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1136>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1137>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1138>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1139>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1140>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1141>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1142>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1143>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1144>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1145>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1146>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1147>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1148>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1149>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1150>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1151>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1152>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1153>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1154>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1155>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1156>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1157>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1158>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1159>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1160>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1161>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1162>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1163>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1164>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1165>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1166>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1167>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1168>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1169>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1170>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1171>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1172>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1173>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1174>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1175>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1176>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1177>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1178>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1179>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1180>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1181>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1182>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1183>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1184>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1185>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1186>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1187>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1188>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1189>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1190>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1191>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1192>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1193>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1194>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1195>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1196>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1197>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1198>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1199>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1200>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1201>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1202>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1203>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1204>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1205>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1206>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1207>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1208>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1209>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1210>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1211>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1212>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1213>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1214>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1215>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1216>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1217>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1218>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1219>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1220>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1221>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1222>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1223>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1224>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1225>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1226>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1227>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1228>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1229>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1230>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1231>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1232>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1233>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1234>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1235>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1236>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1237>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1238>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1239>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1240>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1241>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1242>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1243>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1244>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1245>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1246>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1247>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1248>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1249>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1250>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1251>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1252>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1253>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1254>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1255>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1256>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1257>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1258>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1259>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1260>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1261>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1262>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1263>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1264>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1265>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1266>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1267>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1268>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1269>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1270>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1271>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1272>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1273>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1274>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1275>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1276>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1277>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1278>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1279>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1280>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1281>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1282>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1283>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1284>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1285>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1286>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1287>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1288>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1289>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1290>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1291>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1292>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1293>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1294>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1295>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1296>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1297>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1298>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1299>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1300>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1301>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1302>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1303>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1304>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1305>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1306>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1307>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1308>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1309>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1310>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1311>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1312>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1313>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1314>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1315>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1316>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1317>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1318>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1319>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1320>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1321>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1322>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1323>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1324>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1325>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1326>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1327>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1328>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1329>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1330>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1331>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1332>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1333>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1334>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1335>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1336>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1337>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1338>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1339>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1340>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1341>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1342>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1343>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1344>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1345>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1346>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1347>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1348>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1349>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1350>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1351>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1352>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1353>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1354>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1355>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1356>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1357>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1358>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1359>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1360>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1361>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1362>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1363>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1364>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1365>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1366>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1367>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1368>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1369>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1370>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1371>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1372>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1373>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1374>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1375>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1376>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1377>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1378>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1379>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1380>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1381>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1382>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1383>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1384>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1385>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1386>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1387>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1388>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1389>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1390>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1391>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1392>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1393>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1394>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1395>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1396>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1397>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1398>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1399>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1400>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1401>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1402>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1403>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1404>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1405>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1406>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1407>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1408>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1409>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1410>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1411>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1412>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1413>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1414>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1415>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1416>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1417>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1418>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1419>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1420>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1421>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1422>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1423>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1424>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1425>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1426>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1427>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1428>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1429>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1430>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1431>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1432>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1433>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1434>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1435>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1436>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1437>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1438>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1439>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1440>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1441>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1442>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1443>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1444>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1445>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1446>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1447>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1448>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1449>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1450>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1451>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1452>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1453>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1454>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1455>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1456>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1457>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1458>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1459>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1460>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1461>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1462>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1463>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1464>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1465>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1466>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1467>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1468>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1469>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1470>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1471>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1472>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1473>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1474>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1475>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1476>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1477>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1478>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1479>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1480>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1481>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1482>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1483>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1484>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1485>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1486>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1487>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1488>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1489>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1490>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1491>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1492>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1493>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1494>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1495>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1496>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1497>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1498>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1499>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1500>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1501>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1502>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1503>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1504>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1505>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1506>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1507>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1508>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1509>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1510>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1511>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1512>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1513>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1514>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1515>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1516>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1517>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1518>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1519>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1520>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1521>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1522>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1523>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1524>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1525>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1526>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1527>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1528>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1529>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1530>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1531>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1532>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1533>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1534>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1535>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1536>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1537>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1538>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1539>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1540>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1541>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1542>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1543>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1544>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1545>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1546>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1547>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1548>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1549>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1550>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1551>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1552>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1553>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1554>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1555>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1556>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1557>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1558>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1559>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1560>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1561>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1562>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1563>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1564>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1565>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1566>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1567>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1568>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1569>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1570>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1571>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1572>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1573>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1574>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1575>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1576>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1577>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1578>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1579>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1580>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1581>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1582>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1583>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1584>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1585>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1586>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1587>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1588>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1589>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1590>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1591>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1592>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1593>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1594>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1595>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1596>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1597>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1598>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1599>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1600>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1601>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1602>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1603>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1604>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1605>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1606>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1607>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1608>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1609>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1610>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1611>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1612>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1613>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1614>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1615>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1616>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1617>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1618>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1619>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1620>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1621>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1622>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1623>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1624>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1625>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1626>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1627>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1628>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1629>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1630>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1631>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1632>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1633>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1634>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1635>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1636>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1637>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1638>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1639>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1640>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1641>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1642>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1643>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1644>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1645>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1646>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1647>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1648>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1649>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1650>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1651>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1652>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1653>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1654>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1655>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1656>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1657>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1658>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1659>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1660>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1661>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1662>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1663>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1664>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1665>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1666>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1667>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1668>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1669>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1670>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1671>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1672>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1673>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1674>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1675>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1676>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1677>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1678>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1679>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1680>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1681>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1682>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1683>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1684>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1685>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1686>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1687>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1688>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1689>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1690>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1691>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1692>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1693>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1694>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1695>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1696>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1697>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1698>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1699>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1700>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1701>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1702>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1703>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1704>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1705>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1706>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1707>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1708>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1709>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1710>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1711>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1712>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1713>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1714>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1715>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1716>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1717>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1718>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1719>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1720>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1721>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1722>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1723>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1724>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1725>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1726>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1727>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1728>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1729>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1730>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1731>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1732>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1733>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1734>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1735>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1736>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1737>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1738>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1739>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1740>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1741>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1742>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1743>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1744>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1745>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1746>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1747>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1748>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1749>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1750>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1751>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1752>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1753>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1754>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1755>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1756>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1757>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1758>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1759>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1760>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1761>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1762>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1763>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1764>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1765>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1766>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1767>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1768>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1769>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1770>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1771>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1772>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1773>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1774>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1775>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1776>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1777>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1778>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1779>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1780>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1781>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1782>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1783>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1784>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1785>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1786>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1787>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1788>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1789>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1790>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1791>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1792>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1793>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1794>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1795>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1796>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1797>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1798>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1799>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1800>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1801>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1802>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1803>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1804>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1805>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1806>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1807>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1808>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1809>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1810>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1811>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1812>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1813>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1814>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1815>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1816>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1817>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1818>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1819>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1820>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1821>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1822>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1823>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1824>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1825>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1826>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1827>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1828>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1829>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1830>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1831>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1832>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1833>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1834>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1835>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1836>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1837>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1838>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1839>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1840>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1841>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1842>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1843>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1844>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1845>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1846>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1847>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1848>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1849>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1850>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1851>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1852>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1853>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1854>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1855>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1856>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1857>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1858>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1859>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1860>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1861>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1862>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1863>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1864>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1865>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1866>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1867>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1868>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1869>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1870>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1871>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1872>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1873>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1874>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1875>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1876>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1877>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1878>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1879>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1880>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1881>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1882>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1883>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1884>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1885>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1886>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1887>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1888>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1889>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1890>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1891>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1892>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1893>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1894>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1895>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1896>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1897>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1898>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1899>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1900>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1901>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1902>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1903>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1904>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1905>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1906>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1907>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1908>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1909>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1910>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1911>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1912>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1913>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1914>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1915>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1916>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1917>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1918>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1919>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1920>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1921>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1922>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1923>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1924>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1925>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1926>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1927>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1928>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1929>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1930>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1931>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1932>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1933>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1934>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1935>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1936>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1937>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1938>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1939>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1940>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1941>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1942>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1943>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1944>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1945>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1946>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1947>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1948>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1949>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1950>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1951>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1952>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1953>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1954>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1955>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1956>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1957>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1958>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1959>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1960>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1961>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1962>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1963>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1964>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1965>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1966>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1967>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1968>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1969>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1970>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1971>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1972>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1973>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1974>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1975>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1976>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1977>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1978>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1979>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1980>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1981>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1982>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1983>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1984>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1985>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1986>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1987>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1988>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1989>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1990>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1991>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1992>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1993>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1994>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1995>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1996>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1997>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<1998>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<1999>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2000>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2001>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2002>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2003>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2004>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2005>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2006>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2007>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2008>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2009>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2010>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2011>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2012>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2013>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2014>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2015>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2016>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2017>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2018>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2019>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2020>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2021>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2022>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2023>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2024>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2025>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2026>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2027>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2028>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2029>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2030>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2031>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2032>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2033>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2034>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2035>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2036>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2037>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2038>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B0,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2039>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2040>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2041>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2042>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B0,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2043>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2044>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B0,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2045>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2046>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>,
+                    B1,
+                >,
+                B1,
+            >,
+            B1,
+        >,
+        B1,
+    >
+{
+    type Size = super::size::S<2047>;
+}
+impl SizeOfDigits
+    for UInt<
+        UInt<
+            UInt<
+                UInt<
+                    UInt<
+                        UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>,
+                        B0,
+                    >,
+                    B0,
+                >,
+                B0,
+            >,
+            B0,
+        >,
+        B0,
+    >
+{
+    type Size = super::size::S<2048>;
 }
 impl Digits for Const<4095> {
     type Bits = <Const<4095> as ToUInt>::Output;

@@ -35,7 +35,8 @@ use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats, 
 use super::name::{Anon, NameKind, Named, SameName};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
-use super::size::{AxisSize, Dyn, SameSize, S};
+use super::size::{AxisSize, Dyn, SameSize, S, SIZE_TABLE_MAX};
+use super::sizes::SizeOfDigits;
 use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, RepeatedName, SizesDiffer, WrongSize};
 
 /// No name, where an operation names an axis: `insert_axis::<0, Unnamed>()`,
@@ -222,6 +223,45 @@ impl<Y> SumOf<Y> for Dyn {
 type BitsOf<Z> = <Z as AxisSize>::Bits;
 /// Whether a size is static.
 type KnownOf<Z> = <Z as AxisSize>::Known;
+
+/// The size a computation gives (a concatenation's sum, a merge's product): `S<N>` from the
+/// digits `Bits` when `Self` says they are known (`B1`) and `N` is in the size table (up to
+/// `SIZE_TABLE_MAX`), else `?`, which the run-time sizes then carry.
+#[doc(hidden)]
+pub trait StaticOr<Bits> {
+    type Size: AxisSize;
+}
+impl<Bits> StaticOr<Bits> for B0 {
+    type Size = Dyn;
+}
+impl<Bits> StaticOr<Bits> for B1
+where
+    Bits: AtMostBits<TableMax>,
+    <Bits as AtMostBits<TableMax>>::Out: InTable<Bits>,
+{
+    type Size = <<Bits as AtMostBits<TableMax>>::Out as InTable<Bits>>::Size;
+}
+/// `SIZE_TABLE_MAX` as typenum digits.
+type TableMax = typenum::U2048;
+const _: () = assert!(<TableMax as typenum::Unsigned>::USIZE == SIZE_TABLE_MAX);
+
+/// `S<N>` for digits in the size table (`Self` = `B1`), else `?`.
+#[doc(hidden)]
+pub trait InTable<Bits> {
+    type Size: AxisSize;
+}
+impl<Bits: SizeOfDigits> InTable<Bits> for B1
+where
+    Bits::Size: AxisSize,
+{
+    type Size = Bits::Size;
+}
+impl<Bits> InTable<Bits> for B0 {
+    type Size = Dyn;
+}
+
+/// The size of `X` and `Y` concatenated: their sum when both are static, else `?`.
+type SumSize<X, Y> = <And<KnownOf<X>, KnownOf<Y>> as StaticOr<<X as SumOf<Y>>::Bits>>::Size;
 
 // ---------------------------------------------------------------------------------------
 // Walks over the tagged list.
@@ -897,8 +937,9 @@ impl<A, Rest> Head for (A, Rest) {
 
 /// `Self` with the adjacent axes `L` picks (a tuple, in order) merged into the axis `N`: a
 /// name with its size (`PATCH<S<64>>`, checked against the product at compile time when the
-/// merged sizes are static), a bare name (`PATCH`: size `?`), or an unnamed `S<64>` or
-/// [`Unnamed`].
+/// merged sizes are static), a bare name (`PATCH`: the product when the merged sizes are
+/// static and at most `SIZE_TABLE_MAX`, else `?`), or an unnamed `S<64>` or [`Unnamed`] (the
+/// same rule for the size).
 ///
 /// ```
 /// use shapecast::{names, shape, MergeAxesInto, Shape, S};
@@ -922,10 +963,18 @@ pub trait MergeAxesInto<L, N>: Shape {
 }
 
 type SelList<L> = <L as Selector>::List;
+type PickedKnown<S, L> = <<S as Shape>::Rev as PickedProduct<SelList<L>>>::Known;
+type PickedBits<S, L> = <<S as Shape>::Rev as PickedProduct<SelList<L>>>::Bits;
+/// The merged axis: `N` as written when it has a size; a bare `N` (or [`Unnamed`]) takes the
+/// product of the merged sizes when they are all static.
+type MergedAxis<S, L, N> = <KnownOf<<N as Axis>::Size> as Cond>::If<
+    N,
+    <N as Axis>::Resize<<PickedKnown<S, L> as StaticOr<PickedBits<S, L>>>::Size>,
+>;
 type MergedRev<S, L, N> = <<S as Shape>::Rev as MergeWalk<
     <SelList<L> as Head>::First,
     <SelList<L> as Head>::Rest,
-    N,
+    MergedAxis<S, L, N>,
 >>::Out;
 type MergeFits<S, L, N> = Check<
     Fits<
@@ -950,7 +999,8 @@ type MergeChecks<S, L, N> = AndThen<
 impl<S: Shape, L: Selector, N: Axis> MergeAxesInto<L, N> for S
 where
     SelList<L>: Head + AllFoundIn<S::Rev> + AdjacentIn<S::Rev>,
-    S::Rev: MergeWalk<<SelList<L> as Head>::First, <SelList<L> as Head>::Rest, N>
+    PickedKnown<S, L>: StaticOr<PickedBits<S, L>>,
+    S::Rev: MergeWalk<<SelList<L> as Head>::First, <SelList<L> as Head>::Rest, MergedAxis<S, L, N>>
         + PickedProduct<SelList<L>>
         + PositionOf<<SelList<L> as Head>::First>,
     BitsOf<N::Size>: SameBits<<S::Rev as PickedProduct<SelList<L>>>::Bits>,
@@ -977,8 +1027,10 @@ where
 /// use shapecast::{names, shape, MergeAxes, Unnamed, S};
 /// names!(PH, PW, PATCH);
 /// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH: 8, PW: 8], (PH, PW), PATCH<S<64>>>, shape![?, PATCH: 64]);
-/// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH: 8, PW: 8], (PH, PW), PATCH>, shape![?, PATCH]);
-/// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH: 8, PW: 8], (PH, PW), Unnamed>, shape![?, ?]);
+/// // Without a size, the product of static sizes.
+/// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH: 8, PW: 8], (PH, PW), PATCH>, shape![?, PATCH: 64]);
+/// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH: 8, PW: 8], (PH, PW), Unnamed>, shape![?, 64]);
+/// static_assertions::assert_type_eq_all!(MergeAxes<shape![?, PH, PW: 8], (PH, PW), PATCH>, shape![?, PATCH]);
 /// ```
 pub type MergeAxes<S, L, N> = <S as MergeAxesInto<L, N>>::Output;
 
@@ -986,7 +1038,7 @@ pub type MergeAxes<S, L, N> = <S as MergeAxesInto<L, N>>::Output;
 // Concat and stack.
 
 /// The size an axis selector asks of a concatenated axis: a name's own size (`T<S<8>>`), or
-/// `?` for a bare name or a position.
+/// `?` for a bare name or a position (the output then takes the sum when it is static).
 #[doc(hidden)]
 pub trait Along {
     type Size: AxisSize;
@@ -1072,9 +1124,11 @@ impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
 where
     X::Size: SumOf<Y>,
     BitsOf<Z>: SameBits<<X::Size as SumOf<Y>>::Bits>,
+    And<KnownOf<X::Size>, KnownOf<Y>>: StaticOr<<X::Size as SumOf<Y>>::Bits>,
 {
+    // A selector without a size (a bare name or a position) takes the sum when it is static.
     type Out = <<BitsOf<Z> as SameBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
-        Axis1<X::Resize<Z>>,
+        Axis1<X::Resize<<KnownOf<Z> as Cond>::If<Z, SumSize<X::Size, Y>>>>,
         Fail<WrongSize<Z>>,
     >;
 }
@@ -1222,7 +1276,9 @@ where
 /// use shapecast::{names, shape, Concat, S};
 /// names!(T, F);
 /// static_assertions::assert_type_eq_all!(Concat<T<S<8>>, shape![T: 3, F: 8], shape![T: 5, F: 8]>, shape![T: 8, F: 8]);
-/// static_assertions::assert_type_eq_all!(Concat<T, shape![T: 3, F], shape![F: 8, T: 5]>, shape![T, F: 8]);
+/// // A bare name takes the sum of static sizes.
+/// static_assertions::assert_type_eq_all!(Concat<T, shape![T: 3, F], shape![F: 8, T: 5]>, shape![T: 8, F: 8]);
+/// static_assertions::assert_type_eq_all!(Concat<T, shape![T, F: 8], shape![F: 8, T: 5]>, shape![T, F: 8]);
 /// ```
 pub type Concat<A, S1, S2> = <S1 as ConcatWith<A, S2>>::Output;
 
