@@ -79,22 +79,13 @@ impl Parse for ShapeSpec {
 }
 
 mod max_rank;
-use max_rank::{MAX_TYPE_RANK, SIZE_TABLE_MAX};
+use max_rank::{MAX_TYPE_RANK, SIZE_TABLE_MAX, TABLE_EXTRAS};
 
 /// Whether the crate's size table names `S<n>` alone: every size up to `SIZE_TABLE_MAX`, and
-/// typenum's 2^k, 2^k - 1 and 10^k beyond it.
-fn in_typenum_table(n: usize) -> bool {
-    if n <= SIZE_TABLE_MAX {
-        return true;
-    }
-    let n = n as u128;
-    n <= 1024 || (n & (n + 1)) == 0 || (n & (n - 1)) == 0 || {
-        let mut p: u128 = 1;
-        while p < n {
-            p *= 10;
-        }
-        p == n
-    }
+/// the listed sizes beyond it (`TABLE_EXTRAS`: typenum's 2^k, 2^k - 1 and 10^k, multiples of
+/// 64 and of 1000 up to 65,536, common vocabulary sizes).
+fn in_size_table(n: usize) -> bool {
+    n <= SIZE_TABLE_MAX || TABLE_EXTRAS.binary_search(&(n as u64)).is_ok()
 }
 
 /// The size type for a literal: `S<N>`, or `S<N, bits>` beyond the crate's size table.
@@ -105,7 +96,7 @@ fn size_type(lit: Option<&LitInt>) -> TokenStream2 {
     let n: usize = lit.base10_parse().expect("checked when parsed");
     let span = lit.span();
     let n_lit = proc_macro2::Literal::usize_unsuffixed(n);
-    if in_typenum_table(n) {
+    if in_size_table(n) {
         return quote_spanned!(span=> ::shapecast::S<#n_lit>);
     }
     let mut bits = quote!(::shapecast::__private::typenum::UTerm);
