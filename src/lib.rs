@@ -317,7 +317,7 @@ pub mod typed;
 pub use tensor::kernel;
 
 pub use shapecast_macros::{names, shape};
-pub use typed::axis::Axis;
+pub use typed::axis::{Axis, HasAxis};
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
@@ -522,6 +522,6 @@ pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
     concat, stack, ArrayOf, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
-    FloatMath, MapSource, NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView,
+    FloatMath, Index, MapSource, NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView,
     TensorViewMut, Transcendental,
 };

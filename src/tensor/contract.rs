@@ -347,15 +347,29 @@ pub trait DotWith<Rhs, X>: Contractible {
 
 impl<L: Contractible, R: Contractible<Elem = L::Elem>, X: Selector> DotWith<R, X> for L
 where
-    L::Shape: ContractWith<R::Shape, X>,
-    Contract<L::Shape, R::Shape, X>: Storage<L::Elem>,
+    R::Shape: ContractedWith<L::Shape, X>,
+    <R::Shape as ContractedWith<L::Shape, X>>::Output: Storage<L::Elem>,
 {
-    type Output = Contract<L::Shape, R::Shape, X>;
+    type Output = <R::Shape as ContractedWith<L::Shape, X>>::Output;
     fn names() -> Vec<AxisSelector> {
         X::selectors()
     }
     const PLAN: StaticContraction =
         StaticContraction::contract(L::Shape::NAMES, R::Shape::NAMES, &X::STATIC);
+}
+
+/// [`ContractWith`] asked of the right operand's shape: `Self` is the right, `A` the left.
+/// A bound whose `Self` is the right operand waits until the argument's type is known, so a
+/// refusal is reported once, naming both shapes (asked of the left, rustc reported a refusal
+/// that the left alone decides twice, the first time with the right printed as `_`).
+#[doc(hidden)]
+pub trait ContractedWith<A, X> {
+    /// [`Contract<A, Self, X>`](crate::Contract).
+    type Output: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<B: Shape, A: ContractWith<B, X>, X> ContractedWith<A, X> for B {
+    type Output = Contract<A, B, X>;
 }
 
 /// An operand of a typed contraction: a tensor or a view.

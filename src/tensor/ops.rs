@@ -292,6 +292,42 @@ binary_op!(BitAnd, bitand, try_bitand, bitand_into, "&");
 binary_op!(BitOr, bitor, try_bitor, bitor_into, "|");
 binary_op!(BitXor, bitxor, try_bitxor, bitxor_into, "^");
 
+/// A scalar on the left of `+ - * / %`: `0.5 * &t` (a new tensor) and `2.0 * t` (written into
+/// `t`'s own buffer), for each float and integer element type. (Rust's orphan rule needs one
+/// impl per scalar type: `impl Mul<&Tensor<f32, S>> for f32`.)
+macro_rules! scalar_on_the_left {
+    ($($t:ty),*) => {$(
+        scalar_on_the_left!(@op $t, Add, add, "+");
+        scalar_on_the_left!(@op $t, Sub, sub, "-");
+        scalar_on_the_left!(@op $t, Mul, mul, "*");
+        scalar_on_the_left!(@op $t, Div, div, "/");
+        scalar_on_the_left!(@op $t, Rem, rem, "%");
+    )*};
+    (@op $t:ty, $Op:ident, $op:ident, $doc:literal) => {
+        impl<S: Storage<$t>> ops::$Op<&Tensor<$t, S>> for $t {
+            type Output = Tensor<$t, S>;
+
+            #[doc = concat!("The scalar `", $doc, "` every element, as a new tensor.")]
+            fn $op(self, rhs: &Tensor<$t, S>) -> Tensor<$t, S> {
+                Tensor::from_parts(
+                    rhs.sizes(),
+                    raw::map_to_vec(rhs.data(), raw::Cost::Cheap, move |x| ops::$Op::$op(self, x)),
+                )
+            }
+        }
+
+        impl<S: Storage<$t>> ops::$Op<Tensor<$t, S>> for $t {
+            type Output = Tensor<$t, S>;
+
+            #[doc = concat!("The scalar `", $doc, "` every element, written into the tensor's own buffer.")]
+            fn $op(self, rhs: Tensor<$t, S>) -> Tensor<$t, S> {
+                rhs.map_elements(raw::Cost::Cheap, move |x| ops::$Op::$op(self, x))
+            }
+        }
+    };
+}
+scalar_on_the_left!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
 #[cfg(test)]
 mod tests {
     use super::*;

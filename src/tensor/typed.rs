@@ -30,10 +30,12 @@ use core::fmt;
 
 use super::dyn_tensor::DynTensor;
 use super::elements::{ArrayOf, ElementOr};
+use super::index::Index;
 use super::kernel::row_major;
 use super::strided::{iab_offset, Operand};
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
+use crate::typed::axis::HasAxis;
 use crate::typed::narrow::{Narrow, NarrowShape};
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};
@@ -121,6 +123,24 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             .expect("a tensor's sizes fit its shape")
     }
 
+    /// The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape
+    /// lacks is a compile error.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(BATCH, SEQ, DK);
+    /// let q = Tensor::<f32, shape![BATCH, SEQ, DK: 64]>::zeros_sized(&[2, 5, 64])?;
+    /// let scale = 1.0 / (q.size::<DK>() as f32).sqrt();
+    /// assert_eq!((q.size::<SEQ>(), scale), (5, 0.125));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn size<A>(&self) -> usize
+    where
+        S: HasAxis<A>,
+    {
+        self.sizes()[<S as HasAxis<A>>::AT]
+    }
+
     /// The tensor as an operand of the kernel. Its shape is `S` as written, `?` and all, so
     /// that the rule sees what the types say (under the static rule a `?` that happens to be
     /// 1 must still not stretch); the run-time checks then meet the actual sizes.
@@ -172,16 +192,25 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         Self::wrap(DynTensor::from_vec(Self::resolved(sizes)?, data)?)
     }
 
-    /// A tensor whose element at each index is `f(index)`, with the given sizes.
+    /// A tensor whose element at each index is `f(index)`, with the given sizes. The index
+    /// reads as a slice of positions (`i[0]`) or by axis name (`i.at::<SEQ>()`, see
+    /// [`Index`]): by name, the function keeps its meaning if the shape's axes are reordered.
     ///
     /// ```
-    /// use shapecast::{shape, Tensor};
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(SEQ, KSEQ);
     /// let t = Tensor::<usize, shape![?, 2]>::from_fn(&[2, 2], |i| i[0] + i[1])?;
     /// assert_eq!(t.data(), &[0, 1, 1, 2]);
+    /// let causal = Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[2, 2], |i| {
+    ///     if i.at::<KSEQ>() > i.at::<SEQ>() { -1e9 } else { 0.0 }
+    /// })?;
+    /// assert_eq!(causal.data(), &[0.0, -1e9, 0.0, 0.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn from_fn(sizes: &[usize], f: impl FnMut(&[usize]) -> T) -> Result<Self, Error> {
-        Self::wrap(DynTensor::from_fn(Self::resolved(sizes)?, f)?)
+    pub fn from_fn(sizes: &[usize], mut f: impl FnMut(&Index<'_, S>) -> T) -> Result<Self, Error> {
+        Self::wrap(DynTensor::from_fn(Self::resolved(sizes)?, |at| {
+            f(&Index::new(at))
+        })?)
     }
 
     /// A tensor of a fully static shape with every element `value`.

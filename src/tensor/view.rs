@@ -173,6 +173,23 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         &self.sizes
     }
 
+    /// The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape
+    /// lacks is a compile error.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;
+    /// assert_eq!((t.view().size::<W>(), t.view_mut().size::<H>()), (7, 2));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn size<A>(&self) -> usize
+    where
+        S: crate::typed::axis::HasAxis<A>,
+    {
+        self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
+    }
+
     /// The strides in elements: 0 on a broadcast axis.
     ///
     /// ```
@@ -437,6 +454,23 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// ```
     pub fn sizes(&self) -> &[usize] {
         &self.sizes
+    }
+
+    /// The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape
+    /// lacks is a compile error.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(H, W);
+    /// let mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;
+    /// assert_eq!((t.view().size::<W>(), t.view_mut().size::<H>()), (7, 2));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn size<A>(&self) -> usize
+    where
+        S: crate::typed::axis::HasAxis<A>,
+    {
+        self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
     }
 
     /// The strides in elements.
