@@ -194,6 +194,107 @@ pub enum Error {
         /// The empty axis.
         axis: usize,
     },
+    /// A file that cannot be opened, read or written (`io`).
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// A file whose contents are not a valid `.npy` or `.safetensors` file, or hold what
+    /// shapecast does not read (`io`): a bad or truncated header, data shorter or longer than
+    /// the header says, an element type without a Rust twin.
+    #[error("{path}: {reason}")]
+    BadFile {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A file has no tensor of this name (`io`).
+    #[error(
+        "{path} has no tensor named {name:?} (it has {})",
+        list_names(available)
+    )]
+    NoSuchTensor {
+        /// The file.
+        path: String,
+        /// The name asked for.
+        name: String,
+        /// The names it has, sorted.
+        available: Vec<String>,
+    },
+    /// A stored tensor's element type is not the one asked for (`io`).
+    #[error("{path}{}: the elements are {found}, not {expected}", in_tensor(name))]
+    FileElement {
+        /// The file.
+        path: String,
+        /// The tensor's name in the file (`None` for a `.npy` file).
+        name: Option<String>,
+        /// The stored element type, as the file writes it.
+        found: String,
+        /// The Rust element type asked for.
+        expected: &'static str,
+    },
+    /// A stored tensor's sizes do not fit the shape asked for (`io`): the file's sizes, the
+    /// type's shape, and, when the file's sizes are a reordering of the shape's, the shape
+    /// to declare to read the tensor as stored.
+    #[error("{}", file_shape(path, name.as_deref(), sizes, shape, declare.as_ref()))]
+    FileShape {
+        /// The file.
+        path: String,
+        /// The tensor's name in the file (`None` for a `.npy` file).
+        name: Option<String>,
+        /// The stored sizes.
+        sizes: Vec<usize>,
+        /// The shape asked for.
+        shape: DynShape,
+        /// The shape with its axes in the file's order, when that order fits.
+        declare: Option<DynShape>,
+    },
+}
+
+/// `, tensor "name"` or nothing.
+fn in_tensor(name: &Option<String>) -> String {
+    name.as_ref()
+        .map_or(String::new(), |n| format!(", tensor {n:?}"))
+}
+
+/// The names a file has, for a message (the first ten).
+fn list_names(names: &[String]) -> String {
+    if names.is_empty() {
+        return "no tensors".into();
+    }
+    let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
+    let more = names.len().saturating_sub(10);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The message of [`Error::FileShape`].
+fn file_shape(
+    path: &str,
+    name: Option<&str>,
+    sizes: &[usize],
+    shape: &DynShape,
+    declare: Option<&DynShape>,
+) -> String {
+    let list: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let what = name.map_or(String::new(), |n| format!(", tensor {n:?}"));
+    let mut m = format!(
+        "{path}{what}: the file holds [{}], which does not fit {shape}",
+        list.join(", ")
+    );
+    if let Some(d) = declare {
+        m.push_str(&format!(
+            "; its sizes are {shape} reordered: declare {d} to read it as stored"
+        ));
+    }
+    m
 }
 
 impl From<Refusal> for Error {

@@ -310,6 +310,8 @@ pub mod dynamic;
 mod error;
 #[cfg(feature = "ndarray")]
 pub mod interop;
+#[cfg(any(feature = "npy", feature = "safetensors"))]
+pub mod io;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;

@@ -22,13 +22,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1, 0, 1]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 0, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -74,13 +74,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![0, 3]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1, 2, 0, 3]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 2, 0, 3]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -243,13 +243,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![-8]).unwrap();
         let b = Tensor::<i64, shape![0, 1, 1]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0, 1, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -295,26 +295,26 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1, 1]>::from_vec(vec![-9]).unwrap();
         let b = Tensor::<i64, shape![1, 0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
         let a = Tensor::<i64, shape![3]>::from_vec(vec![-1, -5, -9]).unwrap();
         let b = Tensor::<i64, shape![2, 0, 0, 3]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![2, 0, 0, 3]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -334,13 +334,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![2]>::from_vec(vec![-8, 2]).unwrap();
         let sum: Tensor<i64, shape![0, 2]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -360,13 +360,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![5, 5, 0]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1]>::from_vec(vec![0]).unwrap();
         let sum: Tensor<i64, shape![5, 5, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -399,13 +399,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![-7]).unwrap();
         let b = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -476,13 +476,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1, 3]>::from_vec(vec![8, -5, 1]).unwrap();
         let b = Tensor::<i64, shape![3, 2, 0, 3]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![3, 2, 0, 3]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -541,13 +541,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![2, 0, 1]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1, 0, 1]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![2, 0, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -813,26 +813,26 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
         let a = Tensor::<i64, shape![1]>::from_vec(vec![7]).unwrap();
         let b = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -904,13 +904,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![4, 1]>::from_vec(vec![0, -2, 7, 0]).unwrap();
         let b = Tensor::<i64, shape![1, 0, 1, 1]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 0, 4, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -956,13 +956,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![]>::from_vec(vec![5]).unwrap();
         let b = Tensor::<i64, shape![0, 1, 2]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0, 1, 2]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -995,13 +995,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![]>::from_vec(vec![1]).unwrap();
         let sum: Tensor<i64, shape![0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -1127,13 +1127,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![4, 0, 1]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![4, 0, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -1372,13 +1372,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![1, 1, 1, 1]>::from_vec(vec![2]).unwrap();
         let b = Tensor::<i64, shape![1, 0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 1, 1, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -1660,13 +1660,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![4]>::from_vec(vec![0, 8, 7, -2]).unwrap();
         let b = Tensor::<i64, shape![1, 4, 0, 4]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![1, 4, 0, 4]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -1900,13 +1900,13 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![3, 2, 0]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1, 0]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![3, 2, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
@@ -2016,39 +2016,39 @@ fn typed_tensors_compute_numpys_values() {
         let a = Tensor::<i64, shape![]>::from_vec(vec![-3]).unwrap();
         let b = Tensor::<i64, shape![0, 2]>::from_vec(vec![]).unwrap();
         let sum: Tensor<i64, shape![0, 2]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
         let a = Tensor::<i64, shape![0, 1]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1, 1]>::from_vec(vec![5]).unwrap();
         let sum: Tensor<i64, shape![0, 1]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {
         let a = Tensor::<i64, shape![1, 4, 4, 0]>::from_vec(vec![]).unwrap();
         let b = Tensor::<i64, shape![1]>::from_vec(vec![-7]).unwrap();
         let sum: Tensor<i64, shape![1, 4, 4, 0]> = &a + &b;
-        assert_eq!(sum.data(), &[][..]);
-        assert_eq!((&a * &b).data(), &[][..]);
+        assert_eq!(sum.data(), &[0i64; 0][..]);
+        assert_eq!((&a * &b).data(), &[0i64; 0][..]);
         assert_eq!(
             a.zip_with_rule::<Numpy, _, _, _>(&b, |x, y| x < y)
                 .unwrap()
                 .data(),
-            &[][..]
+            &[false; 0][..]
         );
     }
     {

@@ -1,0 +1,134 @@
+//! Tensors in and out of files, their shapes checked against the types: `.npy` (feature
+//! `npy`, on the `npyz` crate) and `.safetensors` (feature `safetensors`, on the
+//! `safetensors` crate). A file carries its sizes; reading it into `Tensor<T, S>` checks them
+//! against `S`, so a weight stored `[HIDDEN, EMBED]` but declared `[EMBED, HIDDEN]` is an
+//! error at load time (naming the shape to declare), not plausible garbage later. Every
+//! failure is an [`Error`]: a missing file or name, another element type, other sizes, a
+//! corrupt or truncated file (checked against the file's length before anything is
+//! allocated).
+//!
+//! ```
+//! # #[cfg(all(feature = "npy", feature = "safetensors"))] {
+//! use shapecast::{io, names, shape, Tensor};
+//! names!(EMBED, HIDDEN);
+//! let dir = std::env::temp_dir().join("shapecast-io-doc");
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let w = Tensor::<f32, shape![EMBED: 2, HIDDEN: 3]>::from_fn(&[2, 3], |i| i[0] as f32 + 0.5).unwrap();
+//! w.write_npy(dir.join("w.npy")).unwrap();
+//! let back = Tensor::<f32, shape![EMBED: 2, HIDDEN: 3]>::read_npy(dir.join("w.npy")).unwrap();
+//! assert_eq!(back, w);
+//! let err = Tensor::<f32, shape![HIDDEN: 3, EMBED: 2]>::read_npy(dir.join("w.npy")).unwrap_err();
+//! assert!(err.to_string().contains("declare [EMBED: 2, HIDDEN: 3]"));
+//!
+//! io::save_safetensors(dir.join("w.safetensors"), &[("w", &w.to_dyn())]).unwrap();
+//! let weights = io::load_safetensors(dir.join("w.safetensors")).unwrap();
+//! assert_eq!(weights.names(), vec!["w"]);
+//! assert_eq!(weights.get::<f32, shape![EMBED: 2, HIDDEN: 3]>("w").unwrap(), w);
+//! # }
+//! ```
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use std::path::Path;
+
+use crate::dynamic::shape::{DynAxis, DynShape, Size};
+use crate::error::Error;
+
+#[cfg(feature = "npy")]
+mod npy;
+#[cfg(feature = "npy")]
+pub use npy::NpyElement;
+
+#[cfg(feature = "safetensors")]
+mod safetensors;
+#[cfg(feature = "safetensors")]
+pub use self::safetensors::{load_safetensors, save_safetensors, SafetensorsElement, Weights};
+
+// The file element traits are sealed; `bool` is the one element they take that the GEMM's
+// sealed `DotElement` does not.
+impl crate::typed::sealed::Sealed for bool {}
+
+/// The path as a message shows it.
+fn shown(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// [`Error::Io`] for `path`.
+fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::Io {
+        path: shown(path),
+        message: e.to_string(),
+    }
+}
+
+/// [`Error::BadFile`] for `path`.
+fn bad(path: &Path, reason: impl Into<String>) -> Error {
+    Error::BadFile {
+        path: shown(path),
+        reason: reason.into(),
+    }
+}
+
+/// The element count of stored sizes and its byte length for `item` bytes an element, or the
+/// error that they overflow (a corrupt header).
+fn byte_len(path: &Path, sizes: &[usize], item: usize) -> Result<(usize, usize), Error> {
+    let count = sizes
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(|| bad(path, "the sizes' product overflows usize"))?;
+    let bytes = count
+        .checked_mul(item)
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(|| bad(path, "the data's byte length overflows"))?;
+    Ok((count, bytes))
+}
+
+/// The stored sizes checked against `shape` (the type's): the sizes to build the tensor with,
+/// or [`Error::FileShape`] naming both and, when the file's sizes are the shape's reordered,
+/// the shape to declare.
+fn fit(path: &Path, name: Option<&str>, sizes: &[usize], shape: DynShape) -> Result<(), Error> {
+    let fits = sizes.len() == shape.rank()
+        && shape.sizes().zip(sizes).all(|(s, &n)| match s {
+            Size::Known(m) => m == n,
+            Size::Unknown => true,
+        });
+    if fits {
+        return Ok(());
+    }
+    let declare = reordered(&shape, sizes);
+    Err(Error::FileShape {
+        path: shown(path),
+        name: name.map(str::to_string),
+        sizes: sizes.to_vec(),
+        shape,
+        declare,
+    })
+}
+
+/// `shape`'s axes in an order whose sizes are `sizes` (a `?` fits any size, a static size
+/// is matched first), when there is one.
+fn reordered(shape: &DynShape, sizes: &[usize]) -> Option<DynShape> {
+    if sizes.len() != shape.rank() {
+        return None;
+    }
+    let axes = shape.axes();
+    let mut used = alloc::vec![false; axes.len()];
+    let mut order: Vec<Option<usize>> = alloc::vec![None; sizes.len()];
+    // Static sizes first, so a `?` does not take the place a static axis needs.
+    for (j, &n) in sizes.iter().enumerate() {
+        if let Some(k) = (0..axes.len()).find(|&k| !used[k] && axes[k].size == Size::Known(n)) {
+            used[k] = true;
+            order[j] = Some(k);
+        }
+    }
+    for slot in order.iter_mut().filter(|o| o.is_none()) {
+        let k = (0..axes.len()).find(|&k| !used[k] && axes[k].size == Size::Unknown)?;
+        used[k] = true;
+        *slot = Some(k);
+    }
+    let axes: Vec<DynAxis> = order
+        .iter()
+        .map(|k| axes[k.expect("every slot is filled")].clone())
+        .collect();
+    DynShape::new(axes).ok()
+}

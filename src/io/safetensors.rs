@@ -1,0 +1,277 @@
+//! `.safetensors` files (Hugging Face's weights format) through the `safetensors` crate:
+//! [`load_safetensors`] gives [`Weights`], from which [`Weights::get`] takes a tensor by
+//! name with its shape checked; [`save_safetensors`] writes one.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use std::path::{Path, PathBuf};
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+
+use super::{bad, byte_len, fit, io_error, shown};
+use crate::error::Error;
+use crate::tensor::{DynTensor, Tensor};
+use crate::typed::sealed::Sealed;
+use crate::typed::storage::Storage;
+use crate::DynShape;
+
+/// An element type `.safetensors` files store: `f32`, `f64`, the signed and unsigned
+/// integers of 8 to 64 bits, and `bool` (stored little-endian).
+///
+/// ```
+/// fn name<T: shapecast::io::SafetensorsElement>() -> &'static str { T::NAME }
+/// assert_eq!(name::<i64>(), "i64");
+/// ```
+pub trait SafetensorsElement: Copy + Sealed {
+    /// The Rust type's name, for messages.
+    const NAME: &'static str;
+    /// The file's element type.
+    #[doc(hidden)]
+    const DTYPE: Dtype;
+    /// Bytes an element.
+    #[doc(hidden)]
+    const SIZE: usize;
+    /// The element of `SIZE` little-endian bytes, `None` for a value the type cannot hold
+    /// (a `bool` byte other than 0 or 1).
+    #[doc(hidden)]
+    fn from_le(bytes: &[u8]) -> Option<Self>;
+    /// The element's little-endian bytes, appended to `out`.
+    #[doc(hidden)]
+    fn to_le(self, out: &mut Vec<u8>);
+}
+
+macro_rules! numbers {
+    ($($t:ty => $d:ident),*) => {$(
+        impl SafetensorsElement for $t {
+            const NAME: &'static str = stringify!($t);
+            const DTYPE: Dtype = Dtype::$d;
+            const SIZE: usize = core::mem::size_of::<$t>();
+            fn from_le(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
+            }
+            fn to_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+numbers!(f32 => F32, f64 => F64, i8 => I8, i16 => I16, i32 => I32, i64 => I64,
+         u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+
+impl SafetensorsElement for bool {
+    const NAME: &'static str = "bool";
+    const DTYPE: Dtype = Dtype::BOOL;
+    const SIZE: usize = 1;
+    fn from_le(bytes: &[u8]) -> Option<Self> {
+        match bytes {
+            [0] => Some(false),
+            [1] => Some(true),
+            _ => None,
+        }
+    }
+    fn to_le(self, out: &mut Vec<u8>) {
+        out.push(u8::from(self));
+    }
+}
+
+/// One stored tensor: its element type, sizes and where its bytes are.
+#[derive(Clone, Debug)]
+struct Entry {
+    dtype: Dtype,
+    sizes: Vec<usize>,
+    bytes: core::ops::Range<usize>,
+}
+
+/// The tensors of a `.safetensors` file, read whole and checked once
+/// ([`load_safetensors`]); [`get`](Weights::get) takes one by name into a typed tensor,
+/// checking its element type and sizes.
+///
+/// ```
+/// use shapecast::{io, names, shape, DynTensor, Tensor};
+/// names!(EMBED, HIDDEN);
+/// let path = std::env::temp_dir().join("shapecast-weights-doc.safetensors");
+/// let w1 = DynTensor::from_vec("[1024, 256]".parse()?, vec![0.5f32; 1024 * 256])?;
+/// io::save_safetensors(&path, &[("w1", &w1)])?;
+/// let weights = io::load_safetensors(&path)?;
+/// // Stored [1024, 256], declared the other way round: refused, naming the shape to declare.
+/// let err = weights.get::<f32, shape![EMBED: 256, HIDDEN: 1024]>("w1").unwrap_err();
+/// assert!(err.to_string().contains("declare [HIDDEN: 1024, EMBED: 256]"));
+/// let w1 = weights.get::<f32, shape![HIDDEN: 1024, EMBED: 256]>("w1")?;
+/// assert_eq!(w1.sizes(), &[1024, 256]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Weights {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    entries: BTreeMap<String, Entry>,
+}
+
+/// Reads a `.safetensors` file: its header is checked against the file's length (a bad or
+/// truncated file is [`Error::BadFile`], with no allocation sized by the header).
+///
+/// ```
+/// use shapecast::io;
+/// let path = std::env::temp_dir().join("shapecast-not-there.safetensors");
+/// assert!(matches!(io::load_safetensors(&path), Err(shapecast::Error::Io { .. })));
+/// ```
+pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Weights, Error> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
+    let mut entries = BTreeMap::new();
+    {
+        let file = SafeTensors::deserialize(&bytes)
+            .map_err(|e| bad(path, format!("not a valid .safetensors file: {e}")))?;
+        let base = bytes.as_ptr() as usize;
+        for (name, view) in file.tensors() {
+            let start = view.data().as_ptr() as usize - base;
+            let entry = Entry {
+                dtype: view.dtype(),
+                sizes: view.shape().to_vec(),
+                bytes: start..start + view.data().len(),
+            };
+            entries.insert(name, entry);
+        }
+    }
+    Ok(Weights {
+        path: path.to_path_buf(),
+        bytes,
+        entries,
+    })
+}
+
+impl Weights {
+    /// The names of the stored tensors, sorted.
+    ///
+    /// ```
+    /// use shapecast::{io, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-names-doc.safetensors");
+    /// let t = DynTensor::from_vec("[2]".parse()?, vec![1.0f64, 2.0])?;
+    /// io::save_safetensors(&path, &[("b", &t), ("a", &t)])?;
+    /// assert_eq!(io::load_safetensors(&path)?.names(), vec!["a", "b"]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn names(&self) -> Vec<&str> {
+        self.entries.keys().map(String::as_str).collect()
+    }
+
+    /// The stored tensor `name` as `Tensor<T, S>`: its element type must be `T` and its
+    /// sizes must fit `S` (the message names the file's sizes and `S`, and the shape to
+    /// declare when the file's sizes are `S`'s reordered).
+    ///
+    /// ```
+    /// use shapecast::{io, names, shape, DynTensor};
+    /// names!(CLASS);
+    /// let path = std::env::temp_dir().join("shapecast-get-doc.safetensors");
+    /// io::save_safetensors(&path, &[("bias", &DynTensor::from_vec("[3]".parse()?, vec![1i32, 2, 3])?)])?;
+    /// let w = io::load_safetensors(&path)?;
+    /// assert_eq!(w.get::<i32, shape![CLASS: 3]>("bias")?.data(), &[1, 2, 3]);
+    /// assert!(w.get::<f32, shape![CLASS: 3]>("bias").is_err()); // stored as i32
+    /// assert!(w.get::<i32, shape![CLASS: 3]>("weight").is_err()); // no such tensor
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get<T: SafetensorsElement, S: Storage<T>>(
+        &self,
+        name: &str,
+    ) -> Result<Tensor<T, S>, Error> {
+        let (sizes, data) = self.elements::<T>(name)?;
+        fit(&self.path, Some(name), &sizes, S::to_dyn())?;
+        Tensor::from_vec_sized(&sizes, data)
+    }
+
+    /// The stored tensor `name` with unnamed axes of its stored sizes.
+    ///
+    /// ```
+    /// use shapecast::{io, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-get-dyn-doc.safetensors");
+    /// io::save_safetensors(&path, &[("m", &DynTensor::from_vec("[2, 1]".parse()?, vec![4u8, 5])?)])?;
+    /// let m = io::load_safetensors(&path)?.get_dyn::<u8>("m")?;
+    /// assert_eq!((m.shape().to_string(), m.data()), ("[2, 1]".to_string(), &[4, 5][..]));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get_dyn<T: SafetensorsElement>(&self, name: &str) -> Result<DynTensor<T>, Error> {
+        let (sizes, data) = self.elements::<T>(name)?;
+        DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data)
+    }
+
+    /// The sizes and elements of the stored tensor `name`, its element type checked.
+    fn elements<T: SafetensorsElement>(&self, name: &str) -> Result<(Vec<usize>, Vec<T>), Error> {
+        let path = &self.path;
+        let entry = self.entries.get(name).ok_or_else(|| Error::NoSuchTensor {
+            path: shown(path),
+            name: name.to_string(),
+            available: self.entries.keys().cloned().collect(),
+        })?;
+        if entry.dtype != T::DTYPE {
+            return Err(Error::FileElement {
+                path: shown(path),
+                name: Some(name.to_string()),
+                found: format!("{:?}", entry.dtype),
+                expected: T::NAME,
+            });
+        }
+        let (count, len) = byte_len(path, &entry.sizes, T::SIZE)?;
+        let bytes = &self.bytes[entry.bytes.clone()];
+        if bytes.len() != len {
+            return Err(bad(
+                path,
+                format!("tensor {name:?} holds {} bytes, not {len}", bytes.len()),
+            ));
+        }
+        let mut data = Vec::new();
+        data.try_reserve_exact(count)
+            .map_err(|_| bad(path, format!("no memory for {count} elements")))?;
+        for chunk in bytes.chunks_exact(T::SIZE) {
+            let v = T::from_le(chunk).ok_or_else(|| {
+                bad(
+                    path,
+                    format!("tensor {name:?} holds a value that is not a {}", T::NAME),
+                )
+            })?;
+            data.push(v);
+        }
+        Ok((entry.sizes.clone(), data))
+    }
+}
+
+/// Writes tensors to a `.safetensors` file under the given names (their axis names are not
+/// stored; the element type is `T`'s).
+///
+/// ```
+/// use shapecast::{io, DynTensor};
+/// let path = std::env::temp_dir().join("shapecast-save-doc.safetensors");
+/// let t = DynTensor::from_vec("[2, 2]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0])?;
+/// io::save_safetensors(&path, &[("t", &t)])?;
+/// assert_eq!(io::load_safetensors(&path)?.get_dyn::<f32>("t")?.data(), t.data());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn save_safetensors<T: SafetensorsElement>(
+    path: impl AsRef<Path>,
+    tensors: &[(&str, &DynTensor<T>)],
+) -> Result<(), Error> {
+    let path = path.as_ref();
+    let encoded: Vec<(String, Vec<usize>, Vec<u8>)> = tensors
+        .iter()
+        .map(|(name, t)| {
+            let mut bytes = Vec::with_capacity(t.data().len() * T::SIZE);
+            for &v in t.data() {
+                v.to_le(&mut bytes);
+            }
+            (name.to_string(), t.sizes().to_vec(), bytes)
+        })
+        .collect();
+    let views = encoded
+        .iter()
+        .map(|(name, sizes, bytes)| {
+            TensorView::new(T::DTYPE, sizes.clone(), bytes)
+                .map(|v| (name.clone(), v))
+                .map_err(|e| bad(path, format!("cannot store tensor {name:?}: {e}")))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    safetensors::serialize_to_file(views, None, path).map_err(|e| match e {
+        safetensors::SafeTensorError::IoError(e) => io_error(path, e),
+        e => bad(path, format!("cannot write: {e}")),
+    })
+}

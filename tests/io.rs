@@ -1,0 +1,190 @@
+//! Loading and saving against files NumPy and the `safetensors` package wrote
+//! (`scripts/gen_io_files.py`, in tests/data/io): values, shapes checked against the types,
+//! and every failure an error, never a panic or a huge allocation.
+#![cfg(all(feature = "npy", feature = "safetensors"))]
+
+use shapecast::{io, names, shape, DynTensor, Error, Tensor};
+
+names!(EMBED, HIDDEN, CLASS, ROW, COL);
+
+fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/io")
+        .join(name)
+}
+
+#[test]
+fn npy_files_numpy_wrote_read_as_numpy_holds_them() {
+    let t = Tensor::<f32, shape![ROW: 2, COL: 3]>::read_npy(data("f32_2x3.npy")).unwrap();
+    assert_eq!(t.data(), &[0.0, 0.25, 0.5, 0.75, 1.0, 1.25]);
+    // Fortran order comes back row-major: np.arange(12).reshape(3, 4).
+    let f = Tensor::<f64, shape![?, ?]>::read_npy(data("f64_fortran_3x4.npy")).unwrap();
+    assert_eq!(f.sizes(), &[3, 4]);
+    assert_eq!(
+        f.data(),
+        (0..12).map(|v| v as f64).collect::<Vec<_>>().as_slice()
+    );
+    let be = DynTensor::<i64>::read_npy(data("i64_big_endian_5.npy")).unwrap();
+    assert_eq!(be.data(), &[-2, -1, 0, 1, 1 << 40]);
+    let b = Tensor::<bool, shape![2, 2]>::read_npy(data("bool_2x2.npy")).unwrap();
+    assert_eq!(b.data(), &[true, false, false, true]);
+    let s = Tensor::<f32, shape![]>::read_npy(data("f32_scalar.npy")).unwrap();
+    assert_eq!(s.data(), &[3.5]);
+    let z = Tensor::<u8, shape![?, COL: 5]>::read_npy(data("u8_0x5.npy")).unwrap();
+    assert_eq!((z.sizes(), z.data().len()), (&[0, 5][..], 0));
+}
+
+#[test]
+fn npy_round_trips_and_numpy_reads_what_is_written() {
+    let dir = std::env::temp_dir().join(format!("shapecast-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t =
+        Tensor::<f64, shape![ROW, COL: 3]>::from_fn(&[4, 3], |i| i[0] as f64 - 0.5 * i[1] as f64)
+            .unwrap();
+    let p = dir.join("t.npy");
+    t.write_npy(&p).unwrap();
+    assert_eq!(Tensor::<f64, shape![ROW, COL: 3]>::read_npy(&p).unwrap(), t);
+    // NumPy's format (np.load reads it: checked by hand with NumPy 2.4).
+    let bytes = std::fs::read(&p).unwrap();
+    assert!(bytes.starts_with(b"\x93NUMPY"));
+    let header = String::from_utf8_lossy(&bytes[10..bytes.len() - 96]);
+    assert!(
+        header.contains("'descr': '<f8'") && header.contains("'shape': (4, 3, )"),
+        "{header}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_weight_stored_transposed_is_refused_naming_the_shape_to_declare() {
+    // np.arange(8).reshape(4, 2): stored [HIDDEN, EMBED] = [4, 2].
+    let err = Tensor::<f32, shape![EMBED: 2, HIDDEN: 4]>::read_npy(data("w_4x2.npy")).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::FileShape { .. }));
+    assert!(msg.ends_with("w_4x2.npy: the file holds [4, 2], which does not fit [EMBED: 2, HIDDEN: 4]; its sizes are [EMBED: 2, HIDDEN: 4] reordered: declare [HIDDEN: 4, EMBED: 2] to read it as stored"), "{msg}");
+    let ok = Tensor::<f32, shape![HIDDEN: 4, EMBED: 2]>::read_npy(data("w_4x2.npy")).unwrap();
+    assert_eq!(ok.data()[..3], [0.0, 1.0, 2.0]);
+    // A `?` size fits any stored size, and is placed after the static ones.
+    let err = Tensor::<f32, shape![EMBED: 2, HIDDEN]>::read_npy(data("w_4x2.npy")).unwrap_err();
+    assert!(
+        err.to_string().contains("declare [HIDDEN, EMBED: 2]"),
+        "{err}"
+    );
+    // Sizes that no order fits: no suggestion; another rank: none either.
+    let err = Tensor::<f32, shape![EMBED: 3, HIDDEN: 4]>::read_npy(data("w_4x2.npy")).unwrap_err();
+    assert!(!err.to_string().contains("declare"), "{err}");
+    let err = Tensor::<f32, shape![EMBED: 8]>::read_npy(data("w_4x2.npy")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("[4, 2], which does not fit [EMBED: 8]"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_npy_files_are_errors() {
+    let err = |name: &str| Tensor::<f32, shape![?]>::read_npy(data(name)).unwrap_err();
+    assert!(matches!(err("missing.npy"), Error::Io { .. }));
+    assert!(matches!(err("not_npy.npy"), Error::BadFile { .. }));
+    assert!(matches!(err("object.npy"), Error::BadFile { .. }));
+    let truncated = err("truncated.npy").to_string();
+    assert!(
+        truncated.contains("promises 24 bytes of data and the file holds 19"),
+        "{truncated}"
+    );
+    assert!(matches!(err("trailing.npy"), Error::BadFile { .. }));
+    // 2^60 f32 promised: refused from the file's length, nothing allocated.
+    assert!(matches!(err("huge_shape.npy"), Error::BadFile { .. }));
+    // Elements of another type.
+    let e = Tensor::<f64, shape![?, ?]>::read_npy(data("f32_2x3.npy")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: the elements are '<f4', not f64",
+            data("f32_2x3.npy").display()
+        )
+    );
+}
+
+#[test]
+fn safetensors_weights_come_out_by_name_with_checked_shapes() {
+    let w = io::load_safetensors(data("weights.safetensors")).unwrap();
+    assert_eq!(w.names(), vec!["bias", "mask", "w_hidden_embed", "wq"]);
+    let wq = w.get::<f32, shape![HIDDEN: 4, CLASS: 3]>("wq").unwrap();
+    assert_eq!(wq.data()[..4], [-2.5, -2.0, -1.5, -1.0]);
+    assert_eq!(
+        w.get::<i32, shape![CLASS: 3]>("bias").unwrap().data(),
+        &[1, -2, 3]
+    );
+    assert_eq!(
+        w.get::<bool, shape![2, 2]>("mask").unwrap().data(),
+        &[true, false, true, true]
+    );
+    assert_eq!(
+        w.get_dyn::<f32>("w_hidden_embed")
+            .unwrap()
+            .shape()
+            .to_string(),
+        "[4, 2]"
+    );
+    // Declared the wrong way round.
+    let e = w
+        .get::<f32, shape![EMBED: 2, HIDDEN: 4]>("w_hidden_embed")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tensor \"w_hidden_embed\": the file holds [4, 2]")
+            && e.contains("declare [HIDDEN: 4, EMBED: 2]"),
+        "{e}"
+    );
+    // Another element type, another name.
+    let e = w
+        .get::<f64, shape![CLASS: 3]>("bias")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("tensor \"bias\": the elements are I32, not f64"),
+        "{e}"
+    );
+    let e = w
+        .get::<f32, shape![CLASS: 3]>("biases")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("has no tensor named \"biases\" (it has bias, mask, w_hidden_embed, wq)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_safetensors_files_are_errors() {
+    assert!(matches!(
+        io::load_safetensors(data("missing.safetensors")),
+        Err(Error::Io { .. })
+    ));
+    for name in [
+        "truncated.safetensors",
+        "huge_header.safetensors",
+        "not_json.safetensors",
+        "f32_2x3.npy",
+    ] {
+        let e = io::load_safetensors(data(name)).unwrap_err();
+        assert!(matches!(e, Error::BadFile { .. }), "{name}: {e}");
+    }
+}
+
+#[test]
+fn safetensors_round_trip() {
+    let dir = std::env::temp_dir().join(format!("shapecast-st-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a =
+        Tensor::<f32, shape![ROW, COL: 2]>::from_fn(&[3, 2], |i| (i[0] * 2 + i[1]) as f32 / 3.0)
+            .unwrap();
+    let b = Tensor::<f32, shape![COL: 2]>::from_array([1.0, -1.0]);
+    let p = dir.join("w.safetensors");
+    io::save_safetensors(&p, &[("a", &a.to_dyn()), ("b", &b.to_dyn())]).unwrap();
+    let w = io::load_safetensors(&p).unwrap();
+    assert_eq!(w.get::<f32, shape![ROW, COL: 2]>("a").unwrap(), a);
+    assert_eq!(w.get::<f32, shape![COL: 2]>("b").unwrap(), b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
