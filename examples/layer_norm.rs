@@ -1,15 +1,18 @@
-//! Layer normalisation over `EMBED` of activations `[?, SEQ, EMBED: 64]`, with a learned scale
+//! Layer normalisation over `EMBED` of activations `[BATCH, SEQ, EMBED: 64]`, with a learned scale
 //! `gamma` and shift `beta` of shape `[EMBED: 64]`: the mean and variance over `EMBED` have
-//! shape `[?, SEQ]` and line up by name. Written with the operators on owned and borrowed
+//! shape `[BATCH, SEQ]` and line up by name. Written with the operators on owned and borrowed
 //! tensors, checked against a naive loop.
 //!
 //! Run: `cargo run --example layer_norm`
 
 use shapecast::{names, shape, FloatMath, Tensor};
 
-names!(SEQ, EMBED);
+names!(BATCH, SEQ, EMBED);
 
-type Activations = shape![?, SEQ, EMBED: 64];
+// The batch axis is named (`BATCH`), not `?`: an unnamed axis is a wildcard a name without
+// namesake may take (rule book §2), so with `?` an operand of the wrong shape can broadcast
+// into the batch axis instead of being refused.
+type Activations = shape![BATCH, SEQ, EMBED: 64];
 type Params = shape![EMBED: 64];
 
 fn layer_norm(
@@ -17,8 +20,8 @@ fn layer_norm(
     gamma: &Tensor<f32, Params>,
     beta: &Tensor<f32, Params>,
 ) -> Tensor<f32, Activations> {
-    let mean: Tensor<f32, shape![?, SEQ]> = x.mean::<EMBED>();
-    let var: Tensor<f32, shape![?, SEQ]> = x.var::<EMBED>();
+    let mean: Tensor<f32, shape![BATCH, SEQ]> = x.mean::<EMBED>();
+    let var: Tensor<f32, shape![BATCH, SEQ]> = x.var::<EMBED>();
     (x - &mean) / (var + 1e-5).sqrt() * gamma + beta
 }
 

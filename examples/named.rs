@@ -1,6 +1,12 @@
 //! The named and partly named design (seed "Tensor Broadcasting"): `img` + `lbl`, and the
 //! label tensors `lbl_truth`, `lbl_prob`, `lbl_pred`, at compile time and on data.
 //!
+//! The seed leaves the batch axis unnamed (`?`), and so does this example, to show the rule
+//! on the seed's own shapes. In a model, name it (`BATCH`): an unnamed axis is a wildcard
+//! that a name without namesake may take (rule book §2), so `[?, SEQ, HIDDEN: 1024]` plus
+//! `[EMBED: 256]` compiles and stretches the batch, where `[BATCH, SEQ, HIDDEN: 1024]` plus
+//! `[EMBED: 256]` is a compile error (the README's "What the types catch").
+//!
 //! Run: `cargo run --example named`
 
 use shapecast::{broadcast, names, shape, Broadcast, DynShape, Rule, Shape, Tensor};

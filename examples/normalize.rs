@@ -1,15 +1,18 @@
-//! Per-channel normalisation of a batch of images `[?, CHANNEL: 3, H, W]`: the mean and the
-//! standard deviation over `(Pos<0>, H, W)` (a tuple mixing a position and names) have shape
+//! Per-channel normalisation of a batch of images `[BATCH, CHANNEL: 3, H, W]`: the mean and the
+//! standard deviation over `(BATCH, H, W)` have shape
 //! `[CHANNEL: 3]`, and `(x - mean) / std` lines them up with the images by name, with no
 //! `keepdims` and no reshape. Checked against a naive loop.
 //!
 //! Run: `cargo run --example normalize`
 
-use shapecast::{names, shape, Pos, Tensor};
+use shapecast::{names, shape, Tensor};
 
-names!(CHANNEL, H, W);
+names!(BATCH, CHANNEL, H, W);
 
-type Images = shape![?, CHANNEL: 3, H, W];
+// The batch axis is named (`BATCH`), not `?`: an unnamed axis is a wildcard a name without
+// namesake may take (rule book §2), so with `?` an operand of the wrong shape can broadcast
+// into the batch axis instead of being refused.
+type Images = shape![BATCH, CHANNEL: 3, H, W];
 
 fn main() -> Result<(), shapecast::Error> {
     let (n, h, w) = (4, 5, 6);
@@ -17,8 +20,8 @@ fn main() -> Result<(), shapecast::Error> {
         (i[1] * 50) as f64 + ((i[0] * 7 + i[2] * 3 + i[3]) % 11) as f64 * (i[1] + 1) as f64
     })?;
 
-    let mean: Tensor<f64, shape![CHANNEL: 3]> = x.mean::<(Pos<0>, H, W)>();
-    let std: Tensor<f64, shape![CHANNEL: 3]> = x.std::<(Pos<0>, H, W)>();
+    let mean: Tensor<f64, shape![CHANNEL: 3]> = x.mean::<(BATCH, H, W)>();
+    let std: Tensor<f64, shape![CHANNEL: 3]> = x.std::<(BATCH, H, W)>();
     let z: Tensor<f64, Images> = (&x - &mean) / &std;
     println!("per-channel mean {:?}", mean.data());
     println!("per-channel std  {:?}", std.data());
@@ -43,8 +46,8 @@ fn main() -> Result<(), shapecast::Error> {
         }
     }
     // Normalised: every channel now has mean 0 and standard deviation 1.
-    let m2 = z.mean::<(Pos<0>, H, W)>();
-    let s2 = z.std::<(Pos<0>, H, W)>();
+    let m2 = z.mean::<(BATCH, H, W)>();
+    let s2 = z.std::<(BATCH, H, W)>();
     assert!(m2.iter().all(|m| m.abs() < 1e-12) && s2.iter().all(|s| (s - 1.0).abs() < 1e-12));
     println!(
         "normalised: channel means {:?}, stds {:?}",

@@ -1,8 +1,8 @@
-//! Images `[?, CHANNEL: 3, H: 32, W: 32]` cut into 4×4 patches, as a vision transformer's
+//! Images `[BATCH, CHANNEL: 3, H: 32, W: 32]` cut into 4×4 patches, as a vision transformer's
 //! input layer does, with named shape surgery only: `split_axis` turns `H` into `PH: 8, H4: 4`
 //! and `W` into `PW: 8, W4: 4` (views), `align_to` moves the patch grid in front
-//! `[?, PH: 8, PW: 8, CHANNEL: 3, H4: 4, W4: 4]` (a view), and `merge_axes` makes
-//! `[?, PATCH: 64, FEAT: 48]` (one copy, where the permuted axes stop being contiguous).
+//! `[BATCH, PH: 8, PW: 8, CHANNEL: 3, H4: 4, W4: 4]` (a view), and `merge_axes` makes
+//! `[BATCH, PATCH: 64, FEAT: 48]` (one copy, where the permuted axes stop being contiguous).
 //! Every intermediate type is written out to show what the compiler computed; the result is
 //! checked against a naive loop.
 //!
@@ -10,12 +10,15 @@
 
 use shapecast::{names, shape, Tensor, S};
 
-names!(CHANNEL, H, W, PH, PW, H4, W4, PATCH, FEAT);
+names!(BATCH, CHANNEL, H, W, PH, PW, H4, W4, PATCH, FEAT);
 
-type Images = shape![?, CHANNEL: 3, H: 32, W: 32];
-type Cells = shape![?, CHANNEL: 3, PH: 8, H4: 4, PW: 8, W4: 4];
-type Grid = shape![?, PH: 8, PW: 8, CHANNEL: 3, H4: 4, W4: 4];
-type Patches = shape![?, PATCH: 64, FEAT: 48];
+// The batch axis is named (`BATCH`), not `?`: an unnamed axis is a wildcard a name without
+// namesake may take (rule book §2), so with `?` an operand of the wrong shape can broadcast
+// into the batch axis instead of being refused.
+type Images = shape![BATCH, CHANNEL: 3, H: 32, W: 32];
+type Cells = shape![BATCH, CHANNEL: 3, PH: 8, H4: 4, PW: 8, W4: 4];
+type Grid = shape![BATCH, PH: 8, PW: 8, CHANNEL: 3, H4: 4, W4: 4];
+type Patches = shape![BATCH, PATCH: 64, FEAT: 48];
 
 fn main() -> Result<(), shapecast::Error> {
     let batch = 2;

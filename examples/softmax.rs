@@ -1,5 +1,5 @@
-//! Softmax over a named `CLASS` axis of logits `[?, CLASS: 10]`, written out from `max`,
-//! `exp` and `sum`: each reduction has shape `[?]` and broadcasts back by name, so the batch
+//! Softmax over a named `CLASS` axis of logits `[BATCH, CLASS: 10]`, written out from `max`,
+//! `exp` and `sum`: each reduction has shape `[BATCH]` and broadcasts back by name, so the batch
 //! axis can never be confused with the class axis (NumPy's `keepdims` bug), then checked
 //! against `softmax::<CLASS>()` and a naive loop.
 //!
@@ -7,9 +7,12 @@
 
 use shapecast::{names, shape, FloatMath, Tensor};
 
-names!(CLASS);
+names!(BATCH, CLASS);
 
-type Logits = shape![?, CLASS: 10];
+// The batch axis is named (`BATCH`), not `?`: an unnamed axis is a wildcard a name without
+// namesake may take (rule book §2), so with `?` an operand of the wrong shape can broadcast
+// into the batch axis instead of being refused.
+type Logits = shape![BATCH, CLASS: 10];
 
 fn main() -> Result<(), shapecast::Error> {
     // A batch of 10: the same size as CLASS, where a positional max without keepdims would
@@ -19,9 +22,9 @@ fn main() -> Result<(), shapecast::Error> {
         ((i[0] * 31 + i[1] * 17) % 23) as f32 / 3.0 - 2.0
     })?;
 
-    let max: Tensor<f32, shape![?]> = x.max::<CLASS>();
+    let max: Tensor<f32, shape![BATCH]> = x.max::<CLASS>();
     let e: Tensor<f32, Logits> = (&x - &max).exp();
-    let total: Tensor<f32, shape![?]> = e.sum::<CLASS>();
+    let total: Tensor<f32, shape![BATCH]> = e.sum::<CLASS>();
     let p: Tensor<f32, Logits> = &e / &total;
 
     let q = x.softmax::<CLASS>();
