@@ -6,7 +6,7 @@
 # for AVX2 or AVX-512); its own unit tests and the contraction tests drive it over strided,
 # broadcast (stride 0) and offset layouts. valgrind's CPU has no AVX-512, so the maps run
 # their AVX2 copies here. This also checks the unsafe code the crate relies on
-# (generic-array's inline storage, the standard library's Vec, gemm) as the kernels drive it. Only definite leaks count:
+# (the standard library's Vec, gemm) as the kernels drive it. Only definite leaks count:
 # libtest's own thread bookkeeping shows up as "possibly lost".
 set -euo pipefail
 cd "$(dirname "$0")/.."
