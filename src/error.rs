@@ -194,6 +194,19 @@ pub enum Error {
         /// The empty axis.
         axis: usize,
     },
+    /// A tensor too large to exist: its elements take more than `isize::MAX` bytes, or the
+    /// allocator refuses the memory. Checked before anything is allocated, so a shape that
+    /// holds no element (`[0, usize::MAX / 2]`) is fine and one whose result would not fit is
+    /// this error, never an abort.
+    #[error("a tensor of {shape} needs {elements} elements of {element_bytes} bytes, more than can be allocated")]
+    TooLarge {
+        /// The tensor's shape.
+        shape: DynShape,
+        /// Its element count.
+        elements: usize,
+        /// Bytes an element.
+        element_bytes: usize,
+    },
     /// A file that cannot be opened, read or written (`io`).
     #[error("{path}: {message}")]
     Io {

@@ -411,3 +411,44 @@ fn surgery_commands_give_the_shape_or_refuse() {
     let (code, out, _) = run(&["merge", "[B, H: 3, W: 4]", "H,W", "HW"]);
     assert_eq!((code, out.trim()), (0, "merge gives [B, HW: 12]"));
 }
+
+/// An argument that is not UTF-8 is bad input (exit 2), not a panic.
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_bad_input() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"[\xff]");
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecast"))
+        .args([
+            std::ffi::OsStr::new("broadcast"),
+            arg,
+            std::ffi::OsStr::new("[2]"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("invalid UTF-8") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+/// A stdout that fails (a full device; a closed pipe behaves the same) ends the command
+/// quietly with 141, the status a shell gives a process `SIGPIPE` ended.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failing_stdout_ends_quietly() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecast"))
+        .args(["broadcast", "[2, 3]", "[3]"])
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

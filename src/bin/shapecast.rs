@@ -220,7 +220,9 @@ impl From<Error> for Failure {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
+    // Arguments as the OS gives them: one that is not UTF-8 is bad input (clap says so), not
+    // a panic.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let json = args.iter().any(|a| a == "--json");
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -356,11 +358,25 @@ fn main() -> ExitCode {
     finish(json, result, None)
 }
 
+/// The exit status when stdout is closed or fails (a reader that went away, as with
+/// `shapecast … | head -0`): 141, as a shell reports a process ended by `SIGPIPE`, which
+/// other Unix tools die of there; no message.
+const CLOSED_STDOUT: u8 = 141;
+
+/// Writes a line to stdout; `false` when stdout is closed or fails.
+fn say(line: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
+}
+
 /// Prints the outcome and gives the exit status.
 fn finish(json: bool, result: Result<String, Failure>, usage: Option<String>) -> ExitCode {
     match result {
         Ok(out) => {
-            println!("{out}");
+            if !say(&out) {
+                return ExitCode::from(CLOSED_STDOUT);
+            }
             ExitCode::SUCCESS
         }
         Err(failure) => {
@@ -368,14 +384,19 @@ fn finish(json: bool, result: Result<String, Failure>, usage: Option<String>) ->
                 Failure::Refused(m) => (1, m),
                 Failure::BadInput(m) => (2, m),
             };
-            if json {
-                println!("{}", json!({ "ok": false, "error": message }));
+            let said = if json {
+                say(&json!({ "ok": false, "error": message }).to_string())
             } else if let Some(usage) = usage {
                 eprint!("{usage}");
+                true
             } else if code == 1 {
-                println!("refused: {message}");
+                say(&format!("refused: {message}"))
             } else {
                 eprintln!("error: {message}");
+                true
+            };
+            if !said {
+                return ExitCode::from(CLOSED_STDOUT);
             }
             ExitCode::from(code)
         }

@@ -272,8 +272,17 @@ pub fn merge_axes(
         shown(into)
     );
     let range = adjacent(&op, shape, axes)?;
-    let size = product(shape.axes()[range.clone()].iter().map(|a| a.size))
-        .map_or(Size::Unknown, Size::Known);
+    let merged = &shape.axes()[range.clone()];
+    let size = match product(merged.iter().map(|a| a.size)) {
+        Some(n) => Size::Known(n),
+        None if merged.iter().all(|a| a.size != Size::Unknown) => {
+            return Err(refuse(
+                &op,
+                format!("their sizes' product overflows {}", usize::MAX),
+            ))
+        }
+        None => Size::Unknown,
+    };
     let mut out = shape.axes().to_vec();
     out.splice(
         range,
@@ -354,7 +363,12 @@ pub fn concat(axis: &AxisSelector, shapes: &[DynShape]) -> Result<DynShape, Erro
             let b = other.axes()[o].size;
             if j == k {
                 total = match (total, b) {
-                    (Some(t), Size::Known(n)) => t.checked_add(n),
+                    (Some(t), Size::Known(n)) => Some(t.checked_add(n).ok_or_else(|| {
+                        refuse(
+                            &op,
+                            format!("the sizes along axis {k} add up past {}", usize::MAX),
+                        )
+                    })?),
                     _ => None,
                 };
             } else if !agree(a.size, b) {

@@ -63,9 +63,8 @@ pub(crate) fn run<T: DotElement>(
         rhs: &c.plan.rhs,
         pairs: &c.contracted,
     };
-    let total = layout.total().ok_or_else(|| Error::TooManyElements {
-        shape: c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone()),
-    })?;
+    let shape = || c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone());
+    let total = super::room::ensure::<T>(&sizes, shape)?;
     // The tables are as long as the ranks need: less to fill for the common ranks (the loops
     // are at most the output's axes and the contracted pairs together).
     let out = if sizes.len() + c.contracted.len() <= TYPED_LOOPS {

@@ -94,7 +94,7 @@ impl<T> DynTensor<T> {
         mut f: impl FnMut(&[usize]) -> T,
     ) -> Result<DynTensor<T>, Error> {
         let (sizes, n) = known(&shape)?;
-        let mut data = Vec::with_capacity(n);
+        let mut data = super::room::vec_for::<T>(&sizes, || shape.clone())?;
         let mut index = vec![0; sizes.len()];
         for _ in 0..n {
             data.push(f(&index));
@@ -115,11 +115,9 @@ impl<T> DynTensor<T> {
         T: Clone,
     {
         let (sizes, n) = known(&shape)?;
-        Ok(DynTensor {
-            shape,
-            sizes,
-            data: vec![value; n],
-        })
+        let mut data = super::room::vec_for::<T>(&sizes, || shape.clone())?;
+        data.resize(n, value);
+        Ok(DynTensor { shape, sizes, data })
     }
 
     /// The shape (every size known).

@@ -33,6 +33,7 @@ mod ops;
 pub(crate) mod raw;
 mod reduce;
 mod reductions;
+pub(crate) mod room;
 pub(crate) mod static_kernel;
 mod strided;
 mod surgery;

@@ -266,7 +266,15 @@ impl<T> Source<'_, T> {
 
     /// The number of output cells.
     fn out_len(&self) -> usize {
+        // Checked by `has_room` before any reduction runs.
         self.out_sizes(false).iter().product()
+    }
+
+    /// Whether the output (and its working rows, `W` each) can exist: the checked element
+    /// count, within `isize::MAX` bytes and what the allocator gives; else
+    /// [`Error::TooLarge`] naming the input's shape. Every reduction asks this first.
+    pub(crate) fn has_room<W>(&self, shape: &dyn Fn() -> DynShape) -> Result<(), Error> {
+        super::room::ensure::<W>(&self.out_sizes(false), shape).map(|_| ())
     }
 
     /// How many elements each output cell folds.
@@ -435,10 +443,19 @@ impl<T: Send + Sync> Source<'_, T> {
     /// row-major order: three passes, as a hand loop makes them. The maximum `m` of each cell;
     /// then `y = exp(x - m)` written while its sum accumulates (for log-softmax only the sum);
     /// then `y / sum` (for log-softmax `x - m - ln(sum)`).
-    pub(crate) fn softmax<const LOG: bool>(&self, shape: impl Fn() -> DynShape) -> Vec<T>
+    pub(crate) fn softmax<const LOG: bool>(
+        &self,
+        shape: impl Fn() -> DynShape,
+    ) -> Result<Vec<T>, Error>
     where
         T: Transcendental,
     {
+        // The output has the input's sizes: room for it (a broadcast view's sizes may hold
+        // more than memory), and nothing to compute when it is empty.
+        let total = super::room::ensure::<(T, T)>(self.sizes, &shape)?;
+        if total == 0 {
+            return Ok(Vec::new());
+        }
         let strides = self.out_strides();
         let shift = self.shifts(shape);
         let own = Dims::row_major(self.sizes);
@@ -463,11 +480,10 @@ impl<T: Send + Sync> Source<'_, T> {
                 |x, l| *x - *l,
             )
             .expect("a reduction's layouts fit its data");
-            return y;
+            return Ok(y);
         }
         // y in the input's row-major order, written at the input's index: the walk runs over
         // the input's strides and the output cells', and y's offset is the row-major one.
-        let total = self.sizes.iter().product();
         let mut y = vec![T::zero(); total];
         let (x, sx) = (self.data, self.strides);
         if sx == &*own {
@@ -481,7 +497,7 @@ impl<T: Send + Sync> Source<'_, T> {
             walk(self.sizes, (&y, &own), (&mut sums, &strides), &Sum);
         }
         walk(self.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
-        y
+        Ok(y)
     }
 
     /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis
@@ -823,8 +839,8 @@ mod parallel_tests {
                 mask: &mask,
             };
             let shape = || DynShape::new(Vec::new()).unwrap();
-            let serial = one.install(|| src.softmax::<false>(shape));
-            let parallel = three.install(|| src.softmax::<false>(shape));
+            let serial = one.install(|| src.softmax::<false>(shape)).unwrap();
+            let parallel = three.install(|| src.softmax::<false>(shape)).unwrap();
             assert_eq!(parallel, serial, "{mask:?}");
             assert!((serial[..301].iter().sum::<f64>() - 1.0).abs() < 1e-12 || mask[0]);
         }

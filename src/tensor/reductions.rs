@@ -218,7 +218,8 @@ macro_rules! typed_reductions {
             T: Transcendental,
         {
             self.with_source::<A, _>(|s, shape| {
-                let data = s.softmax::<$log>(shape);
+                // An output that cannot exist panics with the error, as the operators do.
+                let data = s.softmax::<$log>(shape).or_panic();
                 Tensor::from_parts(s.sizes, data)
             })
         }
@@ -435,7 +436,10 @@ macro_rules! plumbing {
             where
                 S: ReduceOver<A>,
             {
-                self.with_source::<A, _>(|s, shape| Tensor::from_parts(&s.out_sizes(keep), f(s, shape)))
+                self.with_source::<A, _>(|s, shape| {
+                    s.has_room::<(V, V)>(shape).or_panic();
+                    Tensor::from_parts(&s.out_sizes(keep), f(s, shape))
+                })
             }
 
             fn try_reduced<A, O: Storage<V>, V>(
@@ -446,7 +450,10 @@ macro_rules! plumbing {
             where
                 S: ReduceOver<A>,
             {
-                self.with_source::<A, _>(|s, shape| Ok(Tensor::from_parts(&s.out_sizes(keep), f(s, shape)?)))
+                self.with_source::<A, _>(|s, shape| {
+                    s.has_room::<(V, V)>(shape)?;
+                    Ok(Tensor::from_parts(&s.out_sizes(keep), f(s, shape)?))
+                })
             }
         }
     };
@@ -533,6 +540,7 @@ impl<T> DynTensor<T> {
         f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<Vec<V>, Error>,
     ) -> Result<DynTensor<V>, Error> {
         self.with_source(axes, |s, shape| {
+            s.has_room::<(V, V)>(shape)?;
             let data = f(s, shape)?;
             let out = apply(self.shape(), s.mask, keep);
             Ok(DynTensor::from_parts(out, s.out_sizes(keep).to_vec(), data))
@@ -591,7 +599,7 @@ impl<T> DynTensor<T> {
             Ok(DynTensor::from_parts(
                 self.shape().clone(),
                 self.sizes().to_vec(),
-                s.softmax::<false>(shape),
+                s.softmax::<false>(shape)?,
             ))
         })
     }
@@ -612,7 +620,7 @@ impl<T> DynTensor<T> {
             Ok(DynTensor::from_parts(
                 self.shape().clone(),
                 self.sizes().to_vec(),
-                s.softmax::<true>(shape),
+                s.softmax::<true>(shape)?,
             ))
         })
     }

@@ -176,7 +176,9 @@ fn bounds(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
 fn shown(range: &impl RangeBounds<usize>) -> String {
     let start = match range.start_bound() {
         Bound::Included(s) => s.to_string(),
-        Bound::Excluded(s) => format!("{}", s + 1),
+        Bound::Excluded(s) => s
+            .checked_add(1)
+            .map_or_else(|| format!("past {s}"), |v| v.to_string()),
         Bound::Unbounded => String::new(),
     };
     let end = match range.end_bound() {
@@ -237,7 +239,9 @@ fn pick_layout(
         });
     }
     let (mut sizes, mut strides) = (sizes.to_vec(), strides.to_vec());
-    let offset = i * strides[k];
+    // Saturating: it overflows only for a view with no element, which reads nothing (a view
+    // with elements has them in memory, below `usize::MAX`); `from_offset` then gives `[]`.
+    let offset = i.saturating_mul(strides[k]);
     sizes.remove(k);
     strides.remove(k);
     Ok((offset, sizes, strides))
@@ -261,7 +265,8 @@ fn window_layout(
     let offset = if r.is_empty() {
         0
     } else {
-        r.start * strides[k]
+        // As in `pick_layout`: saturating only where nothing is read.
+        r.start.saturating_mul(strides[k])
     };
     let mut sizes = sizes.to_vec();
     sizes[k] = r.len();
@@ -492,7 +497,18 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         let k = <Sh as MergeAxesInto<L, N>>::AT;
         let c = <Sh as MergeAxesInto<L, N>>::COUNT;
         let range = k..k + c;
-        let n: usize = self.sizes()[range.clone()].iter().product();
+        let op = || {
+            format!(
+                "merge {} axes of {} into {}",
+                c,
+                self.shape_dyn(),
+                show_axis::<N>()
+            )
+        };
+        let n = super::room::count(&self.sizes()[range.clone()]).ok_or_else(|| Error::Surgery {
+            op: op(),
+            reason: format!("their sizes' product overflows {}", usize::MAX),
+        })?;
         if N::Size::SIZE.is_some_and(|m| m != n) {
             return Err(Error::Surgery {
                 op: format!(
@@ -504,7 +520,8 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
                 reason: format!("they hold {n} elements"),
             });
         }
-        if mergeable(self.sizes(), self.strides(), range.clone()) {
+        // A view with no element reads no memory: any strides merge (saturated ones included).
+        if self.sizes().contains(&0) || mergeable(self.sizes(), self.strides(), range.clone()) {
             let (data, mut sizes, mut strides) = self.clone().into_parts();
             let inner = (k..k + c)
                 .rev()
@@ -562,9 +579,14 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
                 });
             }
         }
-        sizes[k] += aligned.sizes()[k];
+        sizes[k] = sizes[k]
+            .checked_add(aligned.sizes()[k])
+            .ok_or_else(|| Error::Surgery {
+                op: op.clone(),
+                reason: format!("the sizes along axis {k} add up past {}", usize::MAX),
+            })?;
         fit::<Concat<A, Sh, S2>>(&op, &sizes)?;
-        let data = interleave(&[self.clone(), aligned], k);
+        let data = interleave(&[self.clone(), aligned], k)?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 
@@ -639,24 +661,40 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
 }
 
 /// The elements of views that agree on every axis but `k`, concatenated along `k`: for each
-/// index of the axes before `k`, each view's block in turn.
-fn interleave<T: Clone, Sh: Shape>(views: &[TensorView<'_, T, Sh>], k: usize) -> Vec<T> {
+/// index of the axes before `k`, each view's block in turn. A result with no element is
+/// empty at once (no loop over the indices of the axes before `k`); one too large to exist
+/// is [`Error::TooLarge`].
+fn interleave<T: Clone, Sh: Shape>(
+    views: &[TensorView<'_, T, Sh>],
+    k: usize,
+) -> Result<Vec<T>, Error> {
     let Some(first) = views.first() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    let outer: usize = first.sizes()[..k].iter().product();
-    let mut iters: Vec<_> = views.iter().map(|v| v.iter()).collect();
-    let blocks: Vec<usize> = views
+    let too_many = || Error::TooManyElements {
+        shape: first.shape_dyn(),
+    };
+    let outer = super::room::count(&first.sizes()[..k]).ok_or_else(too_many)?;
+    let blocks = views
         .iter()
-        .map(|v| v.sizes()[k..].iter().product())
-        .collect();
-    let mut out = Vec::with_capacity(blocks.iter().sum::<usize>() * outer);
+        .map(|v| super::room::count(&v.sizes()[k..]))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(too_many)?;
+    let per = blocks
+        .iter()
+        .try_fold(0usize, |acc, &n| acc.checked_add(n))
+        .ok_or_else(too_many)?;
+    let mut out = super::room::vec_for::<T>(&[outer, per], || first.shape_dyn())?;
+    if outer == 0 || per == 0 {
+        return Ok(out);
+    }
+    let mut iters: Vec<_> = views.iter().map(|v| v.iter()).collect();
     for _ in 0..outer {
         for (it, &n) in iters.iter_mut().zip(&blocks) {
             out.extend(it.by_ref().take(n).cloned());
         }
     }
-    out
+    Ok(out)
 }
 
 /// A selector for messages.
@@ -809,6 +847,8 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     {
         match self.view().merge_axes::<L, N>()? {
             Reshaped::View(v) => Ok(v),
+            // A tensor is row-major, so its adjacent axes merge as a view; with no element
+            // `TensorView::merge_axes` makes a view whatever the strides.
             Reshaped::Copied(_) => unreachable!("a tensor's axes are contiguous"),
         }
     }
@@ -861,10 +901,11 @@ where
     let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
     let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape_dyn()).collect();
     let out = rt::concat(&A::selectors()[0], &shapes)?;
+    // Every part has concrete sizes, and `rt::concat` refuses a sum past `usize::MAX`.
     let sizes = out
         .known_sizes()
         .expect("concrete shapes concatenate to a concrete shape");
-    Ok(Tensor::from_parts(&sizes, interleave(parts, k)))
+    Ok(Tensor::from_parts(&sizes, interleave(parts, k)?))
 }
 
 /// Views of one shape stacked under a new leading axis named `N` (or
@@ -1053,7 +1094,7 @@ impl<T: Clone> DynTensor<T> {
                 ))
             })
             .collect::<Result<_, Error>>()?;
-        DynTensor::from_vec(shape, interleave(&views, k))
+        DynTensor::from_vec(shape, interleave(&views, k)?)
     }
 
     /// Tensors of one shape stacked under a new leading axis named `name` (or unnamed)

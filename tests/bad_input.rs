@@ -1,0 +1,150 @@
+//! Bad input never panics, hangs or lies: sizes near `usize::MAX` beside zero-sized axes
+//! (valid shapes: `[0, usize::MAX / 2]` holds no element), each case from the randomized
+//! sweep that found it, returning an error or the right answer.
+
+use shapecast::{shape, DynShape, DynTensor, Error, Rule, Tensor};
+
+fn dyn_shape(sizes: &[usize]) -> DynShape {
+    DynShape::from_sizes(sizes).unwrap()
+}
+
+fn empty(sizes: &[usize]) -> DynTensor<u16> {
+    DynTensor::from_vec(dyn_shape(sizes), vec![]).unwrap()
+}
+
+#[test]
+fn constructors_of_impossible_sizes_are_errors() {
+    let huge = usize::MAX / 2;
+    assert!(matches!(
+        Tensor::<u16, shape![?]>::zeros_sized(&[huge]),
+        Err(Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        DynTensor::full(dyn_shape(&[huge]), 0u8),
+        Err(Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        DynTensor::from_fn(dyn_shape(&[huge]), |_| 0u8),
+        Err(Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        Tensor::<u8, shape![?, ?]>::from_fn(&[2, huge], |_| 0),
+        Err(Error::TooLarge { .. })
+    ));
+    // A product that overflows usize.
+    assert!(DynTensor::full(dyn_shape(&[usize::MAX, 2]), 0u8).is_err());
+    // Zero elements beside a huge size: a valid, empty tensor, at once.
+    let t = DynTensor::full(dyn_shape(&[0, huge]), 0u8).unwrap();
+    assert_eq!(t.data().len(), 0);
+}
+
+#[test]
+fn outputs_of_impossible_sizes_are_errors() {
+    let huge = usize::MAX / 2;
+    // [1, 0] @ [0, huge]: the output [1, huge] cannot exist.
+    let a = DynTensor::from_vec(dyn_shape(&[1, 0]), Vec::<f32>::new()).unwrap();
+    let b = DynTensor::from_vec(dyn_shape(&[0, huge]), Vec::<f32>::new()).unwrap();
+    assert!(matches!(a.matmul(&b), Err(Error::TooLarge { .. })));
+    // Summing away the empty axis of [0, 2^40] leaves 2^40 zeros: more than memory.
+    let t = empty(&[0, 1 << 50]);
+    assert!(matches!(
+        t.sum(&["0".parse().unwrap()]),
+        Err(Error::TooLarge { .. })
+    ));
+    // The maximum over an empty axis is an error of its own, before any room is asked for.
+    assert!(t.max(&["0".parse().unwrap()]).is_err());
+    // Summing the other axis away leaves 0 elements.
+    assert_eq!(t.sum(&["1".parse().unwrap()]).unwrap().data().len(), 0);
+}
+
+#[test]
+fn surgery_on_huge_empty_shapes_is_exact() {
+    let huge = usize::MAX / 2;
+    let t = empty(&[0, 3, huge]);
+    let m = t.merge_axes(&["1".parse().unwrap(), "2".parse().unwrap()], None);
+    assert!(m.is_err(), "3 x usize::MAX / 2 overflows: {m:?}");
+    let ok = empty(&[0, 2, 1 << 40])
+        .merge_axes(&["1".parse().unwrap(), "2".parse().unwrap()], None)
+        .unwrap();
+    assert_eq!(ok.sizes(), &[0, 1 << 41]);
+    // Concatenating [2^40, 0] and [2^40, 0] along axis 1: empty, at once.
+    let a = empty(&[1 << 40, 0]);
+    let c = DynTensor::concat(&"1".parse().unwrap(), &[&a, &a]).unwrap();
+    assert_eq!(c.sizes(), &[1 << 40, 0]);
+    // Along axis 0 the sizes add past usize::MAX.
+    let b = empty(&[usize::MAX, 0]);
+    let one = empty(&[1, 0]);
+    assert!(DynTensor::concat(&"0".parse().unwrap(), &[&b, &one]).is_err());
+    // Slicing with an excluded bound of usize::MAX.
+    let s = empty(&[0, 4]);
+    assert!(s.slice(&"1".parse().unwrap(), 1..usize::MAX).is_err());
+    assert_eq!(
+        s.slice(&"1".parse().unwrap(), 1..3).unwrap().sizes(),
+        &[0, 2]
+    );
+}
+
+#[test]
+fn a_rank_above_the_kernels_inline_tables_takes_the_general_path() {
+    let a = DynTensor::from_vec(dyn_shape(&[2]), vec![1i32, 2]).unwrap();
+    let sizes = [1, 1, 1, 1, 1, 1, 1, 1, 2];
+    let b = DynTensor::from_vec(dyn_shape(&sizes), vec![10i32, 20]).unwrap();
+    for rule in [Rule::Numpy, Rule::Named, Rule::Pdpd { axis: -1 }] {
+        match a.zip_with(rule, &b, |x, y| x + y) {
+            Ok(c) => assert_eq!(c.data().iter().sum::<i32>() % 3, 0, "{rule:?}"),
+            Err(e) => assert!(e.is_refusal(), "{rule:?}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn the_frame_above_rank_eight_under_every_rule() {
+    let a = DynTensor::from_vec(dyn_shape(&[2]), vec![1i32, 2]).unwrap();
+    let b = DynTensor::from_vec(dyn_shape(&[1, 1, 1, 1, 1, 1, 1, 1, 2]), vec![10i32, 20]).unwrap();
+    for rule in [
+        Rule::Numpy,
+        Rule::Named,
+        Rule::Pdpd { axis: -1 },
+        Rule::Pdpd { axis: 8 },
+        Rule::Embed,
+        Rule::Outer,
+        Rule::Bidirectional,
+        Rule::Assign,
+    ] {
+        for (l, r) in [(&a, &b), (&b, &a)] {
+            match l.zip_with(rule, r, |x, y| x + y) {
+                Ok(c) => assert_eq!(c.data().len(), 2, "{rule:?}"),
+                Err(e) => assert!(e.is_refusal(), "{rule:?}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_tensors_with_huge_axes_reduce_view_and_iterate_at_once() {
+    let huge = usize::MAX / 2;
+    let t = Tensor::<f32, shape![?, ?]>::zeros_sized(&[0, huge]).unwrap();
+    assert_eq!(t.view().iter().count(), 0);
+    assert_eq!(t.view().to_tensor().sizes(), &[0, huge]);
+    assert_eq!(t.softmax::<shapecast::Pos<0>>().data().len(), 0);
+    assert_eq!(t.softmax::<shapecast::Pos<1>>().data().len(), 0);
+    let d = DynTensor::from_vec(dyn_shape(&[0, huge]), Vec::<f32>::new()).unwrap();
+    assert_eq!(d.softmax(&["0".parse().unwrap()]).unwrap().data().len(), 0);
+    assert!(matches!(
+        d.logsumexp(&["0".parse().unwrap()]),
+        Err(Error::TooLarge { .. })
+    ));
+    assert_eq!(
+        d.logsumexp(&["1".parse().unwrap()]).unwrap().data().len(),
+        0
+    );
+    // [0, 2, 2^63] summed over its first axis leaves [2, 2^63]: its count overflows usize.
+    let z = DynTensor::from_vec(dyn_shape(&[0, 2, 1 << 63]), Vec::<f32>::new()).unwrap();
+    assert!(matches!(
+        z.sum(&["0".parse().unwrap()]),
+        Err(Error::TooManyElements { .. })
+    ));
+    let e = std::panic::catch_unwind(|| t.sum::<shapecast::Pos<0>>()).unwrap_err();
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("more than can be allocated"), "{msg}");
+}
