@@ -148,3 +148,87 @@ fn empty_tensors_with_huge_axes_reduce_view_and_iterate_at_once() {
     let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("more than can be allocated"), "{msg}");
 }
+
+mod sweep {
+    //! Random shapes mixing zero sizes with sizes near `usize::MAX`, ranks up to 10, through
+    //! the run-time tensor operations: every call returns (an error or a result), none
+    //! panics. Run with overflow checks (`cargo test` builds tests with them).
+
+    use proptest::prelude::*;
+    use shapecast::dynamic::reduce::AxisSelector;
+    use shapecast::{DynShape, DynTensor, Rule};
+
+    /// Sizes that break arithmetic: 0, small ones, and huge ones.
+    fn size() -> impl Strategy<Value = usize> {
+        prop_oneof![
+            3 => Just(0usize),
+            3 => 1usize..4,
+            1 => Just(1usize << 40),
+            1 => Just(usize::MAX / 2),
+            1 => Just(usize::MAX),
+        ]
+    }
+
+    /// The sizes of a tensor that can exist: some axis is 0, or every size is small.
+    fn sizes() -> impl Strategy<Value = Vec<usize>> {
+        prop::collection::vec(size(), 0..10).prop_map(|mut v| {
+            if !v.contains(&0) && v.iter().any(|&n| n > 3) {
+                let k = v.iter().position(|&n| n > 3).unwrap();
+                v[k] = 0;
+            }
+            v
+        })
+    }
+
+    fn tensor(sizes: &[usize]) -> DynTensor<f32> {
+        let shape = DynShape::from_sizes(sizes).unwrap();
+        DynTensor::full(shape, 0.5).unwrap()
+    }
+
+    fn axis(k: usize) -> AxisSelector {
+        k.to_string().parse().unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn nothing_panics(a in sizes(), b in sizes(), k in 0usize..10, i in 0usize..4, n in 0usize..4) {
+            let (x, y) = (tensor(&a), tensor(&b));
+            let rank = a.len();
+            let _ = x.sum(&[axis(k)]);
+            let _ = x.max(&[axis(k)]);
+            let _ = x.softmax(&[axis(k)]);
+            let _ = x.logsumexp(&[axis(k)]);
+            let _ = x.argmax(&axis(k));
+            if rank >= 2 {
+                let _ = x.merge_axes(&[axis(k % rank), axis((k % rank + 1).min(rank - 1))], None);
+                let _ = x.matmul(&y);
+            }
+            let _ = x.select(&axis(k), i);
+            let _ = x.slice(&axis(k), i..i + n);
+            let _ = x.slice(&axis(k), i..usize::MAX);
+            let _ = x.insert_axis(k, None);
+            let _ = DynTensor::concat(&axis(k), &[&x, &y]);
+            let _ = DynTensor::concat(&axis(k), &[&x, &x]);
+            let _ = DynTensor::stack(None, &[&x, &x]);
+            for rule in [Rule::Numpy, Rule::Named, Rule::Outer, Rule::Embed, Rule::Pdpd { axis: -1 }, Rule::Bidirectional] {
+                let _ = x.zip_with(rule, &y, |p, q| p + q);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_broadcast_of_small_operands_into_more_than_memory_is_an_error() {
+    let a = DynTensor::from_vec(dyn_shape(&[1 << 20, 1]), vec![0u8; 1 << 20]).unwrap();
+    let b = DynTensor::from_vec(dyn_shape(&[1, 1 << 30]), vec![0u8; 1 << 30]).unwrap();
+    // [2^20, 2^30] u8: 2^50 bytes.
+    assert!(matches!(
+        a.zip_with(Rule::Numpy, &b, |x, y| x ^ y),
+        Err(Error::TooLarge { .. })
+    ));
+    let ta = Tensor::<u8, shape![?, 1]>::from_vec_sized(&[1 << 20, 1], vec![0; 1 << 20]).unwrap();
+    let tb = Tensor::<u8, shape![1, ?]>::from_vec_sized(&[1, 1 << 30], vec![0; 1 << 30]).unwrap();
+    assert!(matches!(ta.try_add(&tb), Err(Error::TooLarge { .. })));
+}

@@ -499,16 +499,23 @@ impl DynShape {
         self.sizes().map(Size::is_one).collect()
     }
 
-    /// The number of elements; an error if a size is `?` or the product overflows `usize`.
+    /// The number of elements; an error if a size is `?` or the product of sizes none of which
+    /// is 0 overflows `usize`.
     ///
     /// ```
     /// use shapecast::DynShape;
     /// assert_eq!("[2, 3, 4]".parse::<DynShape>()?.numel()?, 24);
     /// assert_eq!(DynShape::scalar().numel()?, 1);
     /// assert!(format!("[{0}, {0}]", usize::MAX).parse::<DynShape>()?.numel().is_err());
+    /// // A zero size empties the shape whatever the others.
+    /// assert_eq!(format!("[{0}, {0}, 0]", usize::MAX).parse::<DynShape>()?.numel()?, 0);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn numel(&self) -> Result<usize, Error> {
+        // A zero anywhere makes the count 0, however large the other sizes.
+        if self.sizes().any(|s| s == Size::Known(0)) && self.known_sizes().is_some() {
+            return Ok(0);
+        }
         let mut n: usize = 1;
         for size in self.sizes() {
             let Size::Known(k) = size else {

@@ -298,7 +298,7 @@ impl<T> DynTensor<T> {
         data: Vec<T>,
     ) -> DynTensor<T> {
         let sizes = sizes.into();
-        debug_assert_eq!(data.len(), sizes.iter().product::<usize>());
+        debug_assert_eq!(Some(data.len()), super::room::count(&sizes));
         DynTensor { shape, sizes, data }
     }
 

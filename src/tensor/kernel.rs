@@ -244,8 +244,16 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
     f: impl Fn(&A, &B) -> O,
 ) -> Result<(), Error> {
     let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
+    room_for::<O>(sizes)?;
     zip_sound::<N, A, B, O>(total, sizes, (a, sa), (b, sb), out, f);
     Ok(())
+}
+
+/// Whether an output of `sizes` can exist (two small operands can broadcast to more than
+/// memory: `[2^20, 1]` with `[1, 2^20]`): [`Error::TooLarge`] before anything is allocated.
+pub(crate) fn room_for<O>(sizes: &[usize]) -> Result<(), Error> {
+    let shape = || crate::dynamic::shape::DynShape::from_sizes(sizes).unwrap_or_default();
+    super::room::ensure::<O>(sizes, shape).map(|_| ())
 }
 
 /// [`zip_checked`] on a layout already known to be sound (`total` is the product of `sizes`,
@@ -447,6 +455,7 @@ fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
         return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
     }
     let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
+    room_for::<O>(sizes)?;
     out.clear();
     out.reserve(total);
     raw::advise_huge_pages(out);

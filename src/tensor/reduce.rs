@@ -266,8 +266,9 @@ impl<T> Source<'_, T> {
 
     /// The number of output cells.
     fn out_len(&self) -> usize {
-        // Checked by `has_room` before any reduction runs.
-        self.out_sizes(false).iter().product()
+        // `has_room` checked this count before any reduction runs (and softmax returns at once
+        // for an empty input, whose output is the only one that could overflow here).
+        super::room::count(&self.out_sizes(false)).expect("checked by has_room")
     }
 
     /// Whether the output (and its working rows, `W` each) can exist: the checked element
@@ -279,12 +280,15 @@ impl<T> Source<'_, T> {
 
     /// How many elements each output cell folds.
     fn count(&self) -> usize {
-        self.sizes
-            .iter()
-            .zip(self.mask)
-            .filter(|(_, &gone)| gone)
-            .map(|(&n, _)| n)
-            .product()
+        let folded = Dims::from_iter(
+            self.sizes
+                .iter()
+                .zip(self.mask)
+                .filter(|(_, &gone)| gone)
+                .map(|(&n, _)| n),
+        );
+        // It overflows only when a kept axis is 0: no cell is folded, the count unused.
+        super::room::count(&folded).unwrap_or(usize::MAX)
     }
 }
 
@@ -532,7 +536,7 @@ impl<T: Send + Sync> Source<'_, T> {
             .filter(|&k| k != axis)
             .map(|k| self.strides[k])
             .collect();
-        let len: usize = kept.iter().product();
+        let len = super::room::count(&kept).expect("checked by has_room");
         let mut out = Vec::with_capacity(len);
         if len == 0 {
             return Ok(out);

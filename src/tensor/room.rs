@@ -14,8 +14,12 @@ use crate::error::Error;
 /// as for any other allocation.
 const ASK_FIRST: usize = 1 << 26;
 
-/// The product of `sizes`, `None` when it overflows `usize`.
+/// The product of `sizes`, `None` when it overflows `usize`. A zero anywhere makes it 0,
+/// whatever the other sizes (`[usize::MAX, 3, 0]` holds no element).
 pub(crate) fn count(sizes: &[usize]) -> Option<usize> {
+    if sizes.contains(&0) {
+        return Some(0);
+    }
     sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n))
 }
 
@@ -71,6 +75,7 @@ mod tests {
         let shape = || DynShape::from_sizes(&[3]).unwrap();
         assert_eq!(ensure::<u8>(&[2, 3], shape), Ok(6));
         assert_eq!(ensure::<u8>(&[0, usize::MAX], shape), Ok(0));
+        assert_eq!(ensure::<u8>(&[usize::MAX, 3, 0], shape), Ok(0));
         assert!(matches!(
             ensure::<u8>(&[usize::MAX, 2], shape),
             Err(Error::TooManyElements { .. })

@@ -153,7 +153,9 @@ impl Offsets {
             strides: strides.to_vec(),
             index: vec![0; sizes.len()],
             offset: [0],
-            remaining: sizes.iter().product(),
+            // Saturating: only a broadcast view (stride 0) can hold more than usize::MAX
+            // positions, and nobody walks that far.
+            remaining: super::room::count(sizes).unwrap_or(usize::MAX),
         }
     }
 }

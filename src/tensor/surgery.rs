@@ -196,7 +196,11 @@ fn part_sizes(op: &str, parts: &[Option<usize>], n: usize) -> Result<Vec<usize>,
         op: op.to_string(),
         reason,
     };
-    let known: usize = parts.iter().flatten().product();
+    let known = parts
+        .iter()
+        .flatten()
+        .try_fold(1usize, |acc, &p| acc.checked_mul(p))
+        .ok_or_else(|| refuse(format!("the parts' sizes multiply past {}", usize::MAX)))?;
     let unknown = parts.iter().filter(|p| p.is_none()).count();
     let fill = match unknown {
         0 if known == n => 0,
@@ -671,9 +675,9 @@ fn interleave<T: Clone, Sh: Shape>(
     let Some(first) = views.first() else {
         return Ok(Vec::new());
     };
-    let too_many = || Error::TooManyElements {
-        shape: first.shape_dyn(),
-    };
+    // The views' type may be a stand-in (`DynTensor::concat` uses `()`): the sizes say it.
+    let shape = || DynShape::from_sizes(first.sizes()).unwrap_or_default();
+    let too_many = || Error::TooManyElements { shape: shape() };
     let outer = super::room::count(&first.sizes()[..k]).ok_or_else(too_many)?;
     let blocks = views
         .iter()
@@ -684,7 +688,7 @@ fn interleave<T: Clone, Sh: Shape>(
         .iter()
         .try_fold(0usize, |acc, &n| acc.checked_add(n))
         .ok_or_else(too_many)?;
-    let mut out = super::room::vec_for::<T>(&[outer, per], || first.shape_dyn())?;
+    let mut out = super::room::vec_for::<T>(&[outer, per], shape)?;
     if outer == 0 || per == 0 {
         return Ok(out);
     }

@@ -365,6 +365,7 @@ pub(crate) fn zip_own<const N: usize, A, B, O>(
     if split(f, total) {
         return f.zip::<N>(sizes, a, b, out);
     }
+    super::kernel::room_for::<O>(sizes)?;
     zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
     Ok(())
 }
