@@ -232,3 +232,16 @@ fn a_broadcast_of_small_operands_into_more_than_memory_is_an_error() {
     let tb = Tensor::<u8, shape![1, ?]>::from_vec_sized(&[1, 1 << 30], vec![0; 1 << 30]).unwrap();
     assert!(matches!(ta.try_add(&tb), Err(Error::TooLarge { .. })));
 }
+
+#[test]
+fn copying_a_broadcast_view_larger_than_memory_panics_with_the_error() {
+    let one = Tensor::<u8, shape![1, 1]>::from_array([[7]]);
+    let wide = one
+        .view()
+        .broadcast_to_sized::<shape![?, ?]>(&[1 << 30, 1 << 30])
+        .unwrap();
+    assert_eq!(wide.iter().take(3).count(), 3);
+    let e = std::panic::catch_unwind(|| wide.to_tensor()).unwrap_err();
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("more than can be allocated"), "{msg}");
+}

@@ -248,6 +248,9 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         T: Clone,
         S: Storage<T>,
     {
+        // A broadcast view (stride 0) can stand for more elements than memory holds: its copy
+        // panics with [`Error::TooLarge`](crate::Error::TooLarge)'s message, never aborts.
+        crate::tensor::room::ensure::<T>(&self.sizes, || self.shape_dyn()).or_panic();
         Tensor::from_parts(&self.sizes, self.iter().cloned().collect())
     }
 
