@@ -165,6 +165,17 @@ pub fn rank_eight(
     Ok(())
 }
 
+/// Rank 7 for named broadcasting with the names in the same order (the operators).
+pub fn rank_seven(
+    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
+    p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
+    r: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
+) {
+    let same = &x + &r;
+    let partly = &p * &x;
+    let reduced = x.sum::<(A5, A6, A7)>();
+}
+
 /// Rank 5 for the operations that pair axes by name across operands (named broadcasting,
 /// contraction, merging, concatenation, broadcasting a view to a permuted shape): the deepest
 /// rank at which rust-analyzer follows them in every order of the names.

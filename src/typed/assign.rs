@@ -26,8 +26,11 @@ pub trait AssignCase<RA, RB, Nm> {
     /// The output elements, last first.
     type Out;
 }
-impl<RA, RB, Nm: NamedOrNumpy<RA, RB, Destination>> AssignCase<RA, RB, Nm> for B1 {
-    type Out = Nm::Out;
+impl<RA, RB, Nm> AssignCase<RA, RB, Nm> for B1
+where
+    (Nm, B1): NamedOrNumpy<RA, RB, Destination>,
+{
+    type Out = <(Nm, B1) as NamedOrNumpy<RA, RB, Destination>>::Out;
 }
 impl<RA, RB, Nm> AssignCase<RA, RB, Nm> for B0 {
     type Out = (Bad<RhsLonger>, ());

@@ -31,36 +31,33 @@ use super::size::policy::Broadcast;
 use crate::rule::Named;
 
 type Collected<E> = <E as Collect>::Out;
+/// `(whether either operand has names, whether the left is not shorter)`.
+type Case<A, B> = (
+    Or<<A as Shape>::HasNames, <B as Shape>::HasNames>,
+    <<A as Shape>::Rev as NotShorter<<B as Shape>::Rev>>::Out,
+);
 use super::pair::Pair;
 
-/// Named pairing of reversed lists `Self` (left) and `RB` (right), by whether either has names.
+/// Named pairing of reversed lists `RA` (left) and `RB` (right). `Self` is `(whether either
+/// has names, whether the left is not shorter)`: the frame is chosen in the same step as the
+/// rule (one trait step, which rust-analyzer's solver, 50 nested goals deep, needs at rank 8).
 pub trait NamedOrNumpy<RA, RB, Pol> {
     /// The output elements, last first.
     type Out;
 }
 
 /// No names anywhere: NumPy's zip.
-impl<RA: ZipRight<RB, Pol>, RB, Pol> NamedOrNumpy<RA, RB, Pol> for B0 {
+impl<RA: ZipRight<RB, Pol>, RB, Pol, L> NamedOrNumpy<RA, RB, Pol> for (B0, L) {
     type Out = RA::Out;
 }
 
-/// Names: pick the frame.
-impl<RA: NotShorter<RB>, RB, Pol> NamedOrNumpy<RA, RB, Pol> for B1
-where
-    RA::Out: FrameOf<RA, RB, Pol>,
-{
-    type Out = <RA::Out as FrameOf<RA, RB, Pol>>::Out;
-}
-
-/// The frame is the left (`B1`) or the right (`B0`).
-pub trait FrameOf<RA, RB, Pol> {
-    /// The output elements, last first.
-    type Out;
-}
-impl<RA: NamedFrame<RB, B0, Pol>, RB, Pol> FrameOf<RA, RB, Pol> for B1 {
+/// Names, the left not shorter: the left is the frame.
+impl<RA: NamedFrame<RB, B0, Pol>, RB, Pol> NamedOrNumpy<RA, RB, Pol> for (B1, B1) {
     type Out = RA::Out;
 }
-impl<RA, RB: NamedFrame<RA, B1, Pol>, Pol> FrameOf<RA, RB, Pol> for B0 {
+
+/// Names, the left shorter: the right is the frame.
+impl<RA, RB: NamedFrame<RA, B1, Pol>, Pol> NamedOrNumpy<RA, RB, Pol> for (B1, B0) {
     type Out = RB::Out;
 }
 
@@ -128,17 +125,33 @@ type IsTarget<X, M> = <M as Cond>::If<Not<<<X as Axis>::Name as NameKind>::IsNam
 type PartnerOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Partner;
 type RestOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Rest;
 
-impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Sw> Walk<Q, M, Sw> for ((C, At<I, X>), Xs)
+// One impl per orientation (F the left, `B0`, or the right, `B1`), so the pair is formed
+// directly rather than through `Orient`: a trait step less on the deepest path, which
+// rust-analyzer's solver (50 nested goals) needs at rank 8.
+impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Pol> Walk<Q, M, (B0, Pol)> for ((C, At<I, X>), Xs)
 where
     C: Classify<IsTarget<X, M>, Q>,
-    Sw: Orient<At<I, X>, PartnerOf<C, X, M, Q>>,
-    Xs: Walk<RestOf<C, X, M, Q>, M, Sw>,
+    At<I, X>: Pair<PartnerOf<C, X, M, Q>, Pol>,
+    Xs: Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>,
 {
     type Out = (
-        <Sw as Orient<At<I, X>, PartnerOf<C, X, M, Q>>>::Out,
-        <Xs as Walk<RestOf<C, X, M, Q>, M, Sw>>::Out,
+        <At<I, X> as Pair<PartnerOf<C, X, M, Q>, Pol>>::Out,
+        <Xs as Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>>::Out,
     );
-    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, Sw>>::Left;
+    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>>::Left;
+}
+
+impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Pol> Walk<Q, M, (B1, Pol)> for ((C, At<I, X>), Xs)
+where
+    C: Classify<IsTarget<X, M>, Q>,
+    PartnerOf<C, X, M, Q>: Pair<At<I, X>, Pol>,
+    Xs: Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>,
+{
+    type Out = (
+        <PartnerOf<C, X, M, Q> as Pair<At<I, X>, Pol>>::Out,
+        <Xs as Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>>::Out,
+    );
+    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>>::Left;
 }
 
 /// An axis of F pairs with its namesake; else, if it is a target, with the head of the
@@ -180,11 +193,11 @@ impl<Fx, Ex: Pair<Fx, Pol>, Pol> Orient<Fx, Ex> for (B1, Pol) {
 
 impl<A: Shape, B: Shape> Compute<A, B> for Named
 where
-    Or<A::HasNames, B::HasNames>: NamedOrNumpy<A::Rev, B::Rev, Broadcast>,
-    <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out: Collect,
-    Collected<<Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out>:
-        Unwrap,
+    A::Rev: NotShorter<B::Rev>,
+    Case<A, B>: NamedOrNumpy<A::Rev, B::Rev, Broadcast>,
+    <Case<A, B> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out: Collect,
+    Collected<<Case<A, B> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out>: Unwrap,
 {
-    type Elems = <Or<A::HasNames, B::HasNames> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out;
+    type Elems = <Case<A, B> as NamedOrNumpy<A::Rev, B::Rev, Broadcast>>::Out;
     type Outcome = <Collected<Self::Elems> as Unwrap>::Out;
 }
