@@ -165,15 +165,19 @@ pub fn rank_eight(
     Ok(())
 }
 
-/// Rank 7 for named broadcasting with the names in the same order (the operators).
+/// Rank 7 for named broadcasting in any order of the names (the operators), and rank 8 for
+/// `dot` over one name.
 pub fn rank_seven(
     x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
     p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
-    r: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
+    r: Tensor<f32, shape![A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>,
+    e: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
+    f: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>,
 ) {
-    let same = &x + &r;
+    let reversed = &x + &r;
     let partly = &p * &x;
     let reduced = x.sum::<(A5, A6, A7)>();
+    let contracted = e.dot::<A2>(&f);
 }
 
 /// Rank 5 for the operations that pair axes by name across operands (named broadcasting,

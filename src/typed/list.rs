@@ -164,29 +164,65 @@ impl<N> Extract<()> for Named<N> {
     type Out = Missing;
     type Rest = ();
 }
-impl<N, const J: usize, Y: Axis, Ys> Extract<(At<J, Y>, Ys)> for Named<N>
+// Two axes a step (and one for the last axis of an odd list): the walk is half as deep,
+// which rust-analyzer's trait solver (50 nested goals) needs at the higher ranks.
+impl<N, const J: usize, Y: Axis> Extract<(At<J, Y>, ())> for Named<N>
 where
     Y::Name: SameName<Named<N>>,
-    <Y::Name as SameName<Named<N>>>::Out: ExtractStep<Named<N>, At<J, Y>, Ys>,
+    <Y::Name as SameName<Named<N>>>::Out: ExtractLast<At<J, Y>>,
 {
-    type Out = <<Y::Name as SameName<Named<N>>>::Out as ExtractStep<Named<N>, At<J, Y>, Ys>>::Out;
-    type Rest = <<Y::Name as SameName<Named<N>>>::Out as ExtractStep<Named<N>, At<J, Y>, Ys>>::Rest;
+    type Out = <<Y::Name as SameName<Named<N>>>::Out as ExtractLast<At<J, Y>>>::Out;
+    type Rest = <<Y::Name as SameName<Named<N>>>::Out as ExtractLast<At<J, Y>>>::Rest;
 }
 
-/// Stops at a match, or goes on with the rest (lazily: only the branch taken is computed).
-pub trait ExtractStep<N, Here, Ys> {
+type Same<Y, N> = <<Y as Axis>::Name as SameName<Named<N>>>::Out;
+
+impl<N, const J: usize, Y: Axis, const K: usize, Z: Axis, Zs> Extract<(At<J, Y>, (At<K, Z>, Zs))>
+    for Named<N>
+where
+    Y::Name: SameName<Named<N>>,
+    Z::Name: SameName<Named<N>>,
+    (Same<Y, N>, Same<Z, N>): ExtractStep<Named<N>, At<J, Y>, At<K, Z>, Zs>,
+{
+    type Out = <(Same<Y, N>, Same<Z, N>) as ExtractStep<Named<N>, At<J, Y>, At<K, Z>, Zs>>::Out;
+    type Rest = <(Same<Y, N>, Same<Z, N>) as ExtractStep<Named<N>, At<J, Y>, At<K, Z>, Zs>>::Rest;
+}
+
+/// The last axis of a list: found (`B1`) or not.
+pub trait ExtractLast<Here> {
     /// `Found<_>` or `Missing`.
     type Out;
     /// The list without the namesake.
     type Rest;
 }
-impl<N, Here, Ys> ExtractStep<N, Here, Ys> for B1 {
+impl<Here> ExtractLast<Here> for B1 {
     type Out = Found<Here>;
-    type Rest = Ys;
+    type Rest = ();
 }
-impl<N: Extract<Ys>, Here, Ys> ExtractStep<N, Here, Ys> for B0 {
+impl<Here> ExtractLast<Here> for B0 {
+    type Out = Missing;
+    type Rest = (Here, ());
+}
+
+/// Two axes `A`, `B` then `Ys`, by whether each is the namesake: stops at a match, or goes on
+/// with the rest (lazily: only the branch taken is computed).
+pub trait ExtractStep<N, A, B, Ys> {
+    /// `Found<_>` or `Missing`.
+    type Out;
+    /// The list without the namesake.
+    type Rest;
+}
+impl<N, A, B, Ys, Second> ExtractStep<N, A, B, Ys> for (B1, Second) {
+    type Out = Found<A>;
+    type Rest = (B, Ys);
+}
+impl<N, A, B, Ys> ExtractStep<N, A, B, Ys> for (B0, B1) {
+    type Out = Found<B>;
+    type Rest = (A, Ys);
+}
+impl<N: Extract<Ys>, A, B, Ys> ExtractStep<N, A, B, Ys> for (B0, B0) {
     type Out = N::Out;
-    type Rest = (Here, N::Rest);
+    type Rest = (A, (B, N::Rest));
 }
 
 /// The axes of a tagged list that are named (`Want` = `B1`) or unnamed (`B0`).
