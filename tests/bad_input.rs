@@ -245,3 +245,82 @@ fn copying_a_broadcast_view_larger_than_memory_panics_with_the_error() {
     let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("more than can be allocated"), "{msg}");
 }
+
+mod typed_sweep {
+    //! The typed operations on rank-3 tensors whose sizes mix 0 with huge ones: each returns
+    //! an error or a result, or (for the forms without a `Result`) panics with the error's
+    //! message; never another panic.
+
+    use proptest::prelude::*;
+    use shapecast::{names, shape, FloatMath, Pos, Tensor};
+
+    names!(A, B, C, M);
+
+    fn size() -> impl Strategy<Value = usize> {
+        prop_oneof![3 => Just(0usize), 3 => 1usize..4, 1 => Just(1usize << 40), 1 => Just(usize::MAX / 2), 1 => Just(usize::MAX)]
+    }
+
+    fn sizes() -> impl Strategy<Value = [usize; 3]> {
+        [size(), size(), size()].prop_map(|mut v| {
+            if !v.contains(&0) && v.iter().any(|&n| n > 3) {
+                let k = v.iter().position(|&n| n > 3).unwrap();
+                v[k] = 0;
+            }
+            v
+        })
+    }
+
+    /// Runs `f`; a panic must carry the message of a too-large or overflowing result.
+    fn no_stray_panic(what: &str, f: impl FnOnce() + std::panic::UnwindSafe) {
+        if std::env::var_os("SWEEP_TRACE").is_some() {
+            eprintln!("sweep: {what}");
+        }
+        if let Err(e) = std::panic::catch_unwind(f) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            assert!(
+                msg.contains("more than can be allocated") || msg.contains("overflows usize"),
+                "{what}: {msg}"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn typed_operations_never_panic_otherwise(s in sizes(), t in sizes(), i in 0usize..4) {
+            let x = Tensor::<f32, shape![A, B, C]>::zeros_sized(&s).unwrap();
+            let y = Tensor::<f32, shape![A, B, C]>::zeros_sized(&t).unwrap();
+            no_stray_panic("sum", || { let _ = x.sum::<A>(); });
+            no_stray_panic("sum two", || { let _ = x.sum::<(B, C)>(); });
+            no_stray_panic("max", || { let _ = x.try_max::<Pos<2>>(); });
+            no_stray_panic("softmax", || { let _ = x.softmax::<B>(); });
+            no_stray_panic("add", || { let _ = x.try_add(&y); });
+            no_stray_panic("exp", || { let _ = (&x).exp(); });
+            no_stray_panic("select", || { let _ = x.select::<B>(i); });
+            no_stray_panic("slice", || { let _ = x.slice::<C>(i..); });
+            no_stray_panic("merge", || { let _ = x.merge_axes::<(B, C), M>(); });
+            no_stray_panic("view merge", || { let _ = x.view().merge_axes::<(A, B), M>(); });
+            no_stray_panic("concat", || { let _ = x.concat::<A, _>(&y); });
+            no_stray_panic("to_tensor", || { let _ = x.view().to_tensor(); });
+            no_stray_panic("iter", || { let _ = x.view().iter().count(); });
+            let u = Tensor::<f32, shape![?, ?, ?]>::zeros_sized(&s).unwrap();
+            let v = Tensor::<f32, shape![?, ?, ?]>::zeros_sized(&t).unwrap();
+            no_stray_panic("matmul", || { let _ = u.try_matmul(&v); });
+            no_stray_panic("numpy add", || { let _ = u.try_add(&v); });
+            no_stray_panic("size", || { let _ = x.size::<C>(); });
+        }
+    }
+}
+
+#[test]
+fn a_typed_matmul_into_more_than_memory_is_an_error() {
+    // [1, 2^20, 1] @ [1, 1, 2^20]: both operands exist (4 MiB each), the output would be 4 TiB.
+    let a = Tensor::<f32, shape![?, ?, ?]>::zeros_sized(&[1, 1 << 20, 1]).unwrap();
+    let b = Tensor::<f32, shape![?, ?, ?]>::zeros_sized(&[1, 1, 1 << 20]).unwrap();
+    assert!(matches!(a.try_matmul(&b), Err(Error::TooLarge { .. })));
+}

@@ -93,13 +93,6 @@ const UNIT: Axis3 = Axis3 {
 };
 
 impl Layout<'_> {
-    /// The output's element count, if it fits `usize`.
-    fn total(&self) -> Option<usize> {
-        self.sizes
-            .iter()
-            .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-    }
-
     /// The output, row-major, for `total` elements: one GEMM call per block, the working
     /// tables on the stack (at most `N` output axes and `N` loops).
     fn run<const N: usize, T: DotElement>(
@@ -428,11 +421,16 @@ fn typed<T: DotElement, O: Storage<T>>(
         rhs: &plan.plan.rhs[..len],
         pairs: plan.pairs(),
     };
-    let Some(total) = layout.total().filter(|_| fits) else {
-        // A `?` size does not fit, or the count overflows: the engine words the refusal.
+    if !fits {
+        // A `?` size does not fit: the engine words the refusal.
         let (sizes, data) = run(&engine()?, a, b)?;
         return Ok(Tensor::from_parts(&sizes, data));
-    };
+    }
+    // An output that cannot exist (two small operands can multiply to more than memory) is
+    // an error before anything is allocated.
+    let total = super::room::ensure::<T>(layout.sizes, || {
+        crate::DynShape::from_sizes(layout.sizes).unwrap_or_default()
+    })?;
     let data = layout.run::<TYPED_LOOPS, T>(total, a, b)?;
     Ok(Tensor::from_parts(layout.sizes, data))
 }
