@@ -253,7 +253,7 @@ pub enum Error {
     /// A stored tensor's sizes do not fit the shape asked for (`io`): the file's sizes, the
     /// type's shape, and, when the file's sizes are a reordering of the shape's, the shape
     /// to declare to read the tensor as stored.
-    #[error("{}", file_shape(path, name.as_deref(), sizes, shape, declare.as_ref()))]
+    #[error("{}", file_shape(path, name, sizes, shape, declare.as_ref()))]
     FileShape {
         /// The file.
         path: String,
@@ -291,15 +291,15 @@ fn list_names(names: &[String]) -> String {
 /// The message of [`Error::FileShape`].
 fn file_shape(
     path: &str,
-    name: Option<&str>,
+    name: &Option<String>,
     sizes: &[usize],
     shape: &DynShape,
     declare: Option<&DynShape>,
 ) -> String {
     let list: Vec<String> = sizes.iter().map(usize::to_string).collect();
-    let what = name.map_or(String::new(), |n| format!(", tensor {n:?}"));
     let mut m = format!(
-        "{path}{what}: the file holds [{}], which does not fit {shape}",
+        "{path}{}: the file holds [{}], which does not fit {shape}",
+        in_tensor(name),
         list.join(", ")
     );
     if let Some(d) = declare {

@@ -512,22 +512,14 @@ impl DynShape {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn numel(&self) -> Result<usize, Error> {
-        // A zero anywhere makes the count 0, however large the other sizes.
-        if self.sizes().any(|s| s == Size::Known(0)) && self.known_sizes().is_some() {
-            return Ok(0);
-        }
-        let mut n: usize = 1;
-        for size in self.sizes() {
-            let Size::Known(k) = size else {
-                return Err(Error::UnknownSize {
-                    shape: self.clone(),
-                });
-            };
-            n = n.checked_mul(k).ok_or_else(|| Error::TooManyElements {
+        let Some(sizes) = self.known_sizes() else {
+            return Err(Error::UnknownSize {
                 shape: self.clone(),
-            })?;
-        }
-        Ok(n)
+            });
+        };
+        element_count(&sizes).ok_or_else(|| Error::TooManyElements {
+            shape: self.clone(),
+        })
     }
 
     /// The same shape with every `?` replaced by the matching entry of `sizes`, checking that
@@ -606,4 +598,13 @@ impl fmt::Display for DynShape {
         }
         f.write_str("]")
     }
+}
+/// The element count of `sizes`: their product, `None` when it overflows `usize`. A zero
+/// anywhere makes it 0, whatever the other sizes (`[usize::MAX, 3, 0]` holds no element).
+/// The crate's one checked count: shapes, tensor buffers, views and files use it.
+pub(crate) fn element_count(sizes: &[usize]) -> Option<usize> {
+    if sizes.contains(&0) {
+        return Some(0);
+    }
+    sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n))
 }

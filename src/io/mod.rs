@@ -72,9 +72,7 @@ fn bad(path: &Path, reason: impl Into<String>) -> Error {
 /// The element count of stored sizes and its byte length for `item` bytes an element, or the
 /// error that they overflow (a corrupt header).
 fn byte_len(path: &Path, sizes: &[usize], item: usize) -> Result<(usize, usize), Error> {
-    let count = sizes
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+    let count = crate::dynamic::shape::element_count(sizes)
         .ok_or_else(|| bad(path, "the sizes' product overflows usize"))?;
     let bytes = count
         .checked_mul(item)
@@ -87,12 +85,7 @@ fn byte_len(path: &Path, sizes: &[usize], item: usize) -> Result<(usize, usize),
 /// or [`Error::FileShape`] naming both and, when the file's sizes are the shape's reordered,
 /// the shape to declare.
 fn fit(path: &Path, name: Option<&str>, sizes: &[usize], shape: DynShape) -> Result<(), Error> {
-    let fits = sizes.len() == shape.rank()
-        && shape.sizes().zip(sizes).all(|(s, &n)| match s {
-            Size::Known(m) => m == n,
-            Size::Unknown => true,
-        });
-    if fits {
+    if shape.fits(sizes) {
         return Ok(());
     }
     let declare = reordered(&shape, sizes);

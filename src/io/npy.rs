@@ -94,28 +94,14 @@ fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> 
     Ok((sizes, data))
 }
 
-/// Column-major (Fortran-order) elements in row-major order.
+/// Column-major (Fortran-order) elements in row-major order: the crate's strided walk over
+/// the column-major strides (the row-major strides of the reversed sizes, reversed).
 fn from_fortran<T: Clone>(sizes: &[usize], data: Vec<T>) -> Vec<T> {
-    let rank = sizes.len();
-    let mut strides = alloc::vec![1usize; rank];
-    for k in 1..rank {
-        strides[k] = strides[k - 1] * sizes[k - 1];
-    }
-    let mut index = alloc::vec![0usize; rank];
-    let mut out = Vec::with_capacity(data.len());
-    for _ in 0..data.len() {
-        let at: usize = index.iter().zip(&strides).map(|(i, s)| i * s).sum();
-        out.push(data[at].clone());
-        // Row-major order: the last axis moves fastest.
-        for k in (0..rank).rev() {
-            index[k] += 1;
-            if index[k] < sizes[k] {
-                break;
-            }
-            index[k] = 0;
-        }
-    }
-    out
+    let reversed: Vec<usize> = sizes.iter().rev().copied().collect();
+    let mut strides = crate::kernel::row_major(&reversed);
+    strides.reverse();
+    let view = crate::TensorView::<T, ()>::from_parts(&data, sizes.to_vec(), strides);
+    view.iter().cloned().collect()
 }
 
 impl<T: NpyElement, S: Storage<T>> Tensor<T, S> {

@@ -14,14 +14,7 @@ use crate::error::Error;
 /// as for any other allocation.
 const ASK_FIRST: usize = 1 << 26;
 
-/// The product of `sizes`, `None` when it overflows `usize`. A zero anywhere makes it 0,
-/// whatever the other sizes (`[usize::MAX, 3, 0]` holds no element).
-pub(crate) fn count(sizes: &[usize]) -> Option<usize> {
-    if sizes.contains(&0) {
-        return Some(0);
-    }
-    sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n))
-}
+pub(crate) use crate::dynamic::shape::element_count as count;
 
 /// The element count of `sizes` when a buffer of that many `T` can exist, else
 /// [`Error::TooLarge`] (or [`Error::TooManyElements`] when the count overflows) naming
@@ -40,11 +33,16 @@ pub(crate) fn ensure<T>(sizes: &[usize], shape: impl FnOnce() -> DynShape) -> Re
     if fits {
         Ok(n)
     } else {
-        Err(Error::TooLarge {
-            shape: shape(),
-            elements: n,
-            element_bytes: core::mem::size_of::<T>(),
-        })
+        Err(too_large::<T>(shape(), n))
+    }
+}
+
+/// [`Error::TooLarge`] for `n` elements of `T`.
+fn too_large<T>(shape: DynShape, n: usize) -> Error {
+    Error::TooLarge {
+        shape,
+        elements: n,
+        element_bytes: core::mem::size_of::<T>(),
     }
 }
 
@@ -57,11 +55,10 @@ pub(crate) fn vec_for<T>(
     let mut v = Vec::new();
     if v.try_reserve_exact(n).is_err() {
         // `ensure` asked for this much already; the allocator changed its mind.
-        return Err(Error::TooLarge {
-            shape: DynShape::from_sizes(sizes).unwrap_or_default(),
-            elements: n,
-            element_bytes: core::mem::size_of::<T>(),
-        });
+        return Err(too_large::<T>(
+            DynShape::from_sizes(sizes).unwrap_or_default(),
+            n,
+        ));
     }
     Ok(v)
 }
