@@ -127,6 +127,13 @@ fn a_typed_reduction_allocates_its_output_and_its_accumulators_only() {
     let (n, p) = allocations(|| a.softmax::<C>());
     assert_eq!(n, 3);
     assert!((p.data()[0] - 1.0 / 3.0).abs() < 1e-6);
+    // Into the tensor's own buffer: the same buffer comes back, and only the cells' shifts
+    // and sums are allocated.
+    let owned = a.clone();
+    let buffer = owned.data().as_ptr();
+    let (n, q) = allocations(|| owned.softmax_into::<C>());
+    assert_eq!((n, q.data().as_ptr()), (2, buffer));
+    assert_eq!(q, p);
 }
 
 #[test]

@@ -113,6 +113,9 @@ proptest! {
             prop_assert!(close(soft.data()[offset(&sizes, &idx)], (x - m).exp() / s));
             prop_assert!(close(t.log_softmax(&axes).unwrap().data()[offset(&sizes, &idx)], x - m - s.ln()));
         }
+        // Into the tensor's own buffer: the same values, bit for bit.
+        prop_assert_eq!(&t.clone().softmax_into(&axes).unwrap(), &soft);
+        prop_assert_eq!(t.clone().log_softmax_into(&axes).unwrap(), t.log_softmax(&axes).unwrap());
     }
 
     #[test]
@@ -161,6 +164,13 @@ proptest! {
             Err(e) => prop_assert_eq!(s.unwrap_err(), e),
         }
         prop_assert_eq!(t.softmax::<(H, W)>().to_dyn(), d.softmax(&sel("H,W")).unwrap());
+        for (soft, into) in [
+            (t.softmax::<N>(), t.clone().softmax_into::<N>()),
+            (t.softmax::<(C, W)>(), t.clone().softmax_into::<(C, W)>()),
+            (t.log_softmax::<H>(), t.clone().log_softmax_into::<H>()),
+        ] {
+            prop_assert_eq!(soft, into);
+        }
         assert_eq!(t.var::<Pos<3>>().data(), d.var(&sel("3")).unwrap().data());
         // The same through a view.
         assert_eq!(t.view().sum::<C>().data(), d.sum(&sel("C")).unwrap().data());

@@ -1,7 +1,7 @@
 //! A GPT-2-style pre-norm transformer block, written twice: in typed shapecast (every shape a
 //! type, every axis aligned by name) and in ndarray as its users write it (reshapes to 2-D
 //! for the projections, a loop over batch and heads for attention, `mapv` for GELU). Shared
-//! by `benches/transformer.rs` and `tests/transformer.rs`; `scripts/bench_transformer.py`
+//! by `benches/transformer.rs` and `benches/page_faults.rs`; `scripts/bench_transformer.py`
 //! holds the same block in NumPy and PyTorch, with the same weights.
 #![allow(dead_code)]
 // `shape![..]` expands to a tuple of axis types, which clippy counts as a complex type.
@@ -177,15 +177,23 @@ pub fn gelu_map(u: &Tensor<f32, shape![BATCH, SEQ, FF]>) -> Tensor<f32, shape![B
     u.map(|v| 0.5 * v * (1.0 + (c * (v + 0.044_715 * v * v * v)).tanh()))
 }
 
-/// The block in typed shapecast.
-pub fn typed_block(x: &Tensor<f32, X>, w: &Typed, dk: usize) -> Tensor<f32, X> {
-    let h = layer_norm(x, &w.ln1);
+/// Attention over `KSEQ`: the context of every query position, per head.
+pub fn attention(
+    h: &Tensor<f32, X>,
+    w: &Typed,
+    dk: usize,
+) -> Tensor<f32, shape![BATCH, SEQ, HEADS, DK]> {
     let q = h.dot::<EMBED>(&w.wq);
     let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
     let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
     let scores = q.dot::<DK>(&k) * (1.0 / (dk as f32).sqrt()) + &w.mask;
-    let weights = scores.softmax::<KSEQ>();
-    let ctx = weights.dot::<KSEQ>(&v);
+    let weights = scores.softmax_into::<KSEQ>();
+    weights.dot::<KSEQ>(&v)
+}
+
+/// The block in typed shapecast.
+pub fn typed_block(x: &Tensor<f32, X>, w: &Typed, dk: usize) -> Tensor<f32, X> {
+    let ctx = attention(&layer_norm(x, &w.ln1), w, dk);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
     let u = layer_norm(&x1, &w.ln2).dot::<EMBED>(&w.w1) + &w.b1;
     let out: Tensor<f32, X> = gelu_ops(u).dot::<FF>(&w.w2) + &w.b2;
@@ -237,12 +245,9 @@ fn nd_layer_norm(x: &Array2<f32>, (g, b): &(Array1<f32>, Array1<f32>)) -> Array2
     (x - &mean) / (var + 1e-5).mapv(f32::sqrt) * g + b
 }
 
-/// The block in ndarray: rows of `(batch·seq, embed)` for the projections, a loop over batch
-/// and heads for attention.
-pub fn nd_block(x: &Array3<f32>, w: &Nd, d: Dims) -> Array3<f32> {
-    let (bt, e, hd) = (d.batch * d.seq, d.embed, d.heads * d.dk);
-    let x2 = x.view().into_shape_with_order((bt, e)).unwrap();
-    let h = nd_layer_norm(&x2.to_owned(), &w.ln1);
+/// Attention in ndarray: a loop over batch and heads, each head's scores a 2-D product;
+/// the context as rows of `(batch·seq, heads·dk)`.
+pub fn nd_attention(h: &Array2<f32>, w: &Nd, d: Dims) -> Array2<f32> {
     let split = |m: Array2<f32>| {
         m.into_shape_with_order((d.batch, d.seq, d.heads, d.dk))
             .unwrap()
@@ -269,7 +274,15 @@ pub fn nd_block(x: &Array3<f32>, w: &Nd, d: Dims) -> Array3<f32> {
             ctx.slice_mut(s![b, .., hh, ..]).assign(&sc.dot(&vs));
         }
     }
-    let ctx = ctx.into_shape_with_order((bt, hd)).unwrap();
+    ctx.into_shape_with_order((d.batch * d.seq, d.heads * d.dk))
+        .unwrap()
+}
+
+/// The block in ndarray: rows of `(batch·seq, embed)` for the projections.
+pub fn nd_block(x: &Array3<f32>, w: &Nd, d: Dims) -> Array3<f32> {
+    let (bt, e) = (d.batch * d.seq, d.embed);
+    let x2 = x.view().into_shape_with_order((bt, e)).unwrap();
+    let ctx = nd_attention(&nd_layer_norm(&x2.to_owned(), &w.ln1), w, d);
     let x1 = ctx.dot(&w.wo) + x2;
     let u = nd_layer_norm(&x1, &w.ln2).dot(&w.w1) + &w.b1;
     let c = (2.0f32 / core::f32::consts::PI).sqrt();

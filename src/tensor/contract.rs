@@ -102,6 +102,9 @@ impl Layout<'_> {
         b: Side<'_, T>,
     ) -> Result<Vec<T>, Error> {
         let mut out = vec![T::zero(); total];
+        // A large output is usually fresh zeroed memory the GEMM touches first: huge pages
+        // fault it in 2 MiB at a time.
+        super::raw::advise_huge_pages(&out);
         if total == 0 || self.pairs.iter().any(|&(i, _)| a.sizes[i] == 0) {
             return Ok(out);
         }

@@ -299,6 +299,13 @@ pub(crate) fn map_into_slice<T: Copy, U>(src: &[T], dst: &mut [U], f: impl Fn(T)
     map_pairs_best(src, dst, &f)
 }
 
+/// `x = f(x)` for each element of `data`, on the calling thread and the CPU's best
+/// instruction set (a softmax row's exponentials written over its inputs).
+#[inline]
+pub(crate) fn map_slice_in_place<T: Copy>(data: &mut [T], f: impl Fn(T) -> T) {
+    map_each_best(data, &f)
+}
+
 /// Outputs at least this large (bytes) ask for huge pages.
 pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 

@@ -208,7 +208,7 @@ pub(crate) struct Dims {
 }
 
 impl Dims {
-    fn from_iter(items: impl IntoIterator<Item = usize>) -> Dims {
+    pub(crate) fn from_iter(items: impl IntoIterator<Item = usize>) -> Dims {
         let mut d = Dims {
             len: 0,
             v: [0; MAX_RANK],
@@ -491,7 +491,13 @@ impl<T: Send + Sync> Source<'_, T> {
         let mut y = vec![T::zero(); total];
         let (x, sx) = (self.data, self.strides);
         if sx == &*own {
-            exps_parallel(self.sizes, (x, &own), (&shift, &strides), &mut y, &mut sums);
+            exps_parallel(
+                self.sizes,
+                (Some(x), &own),
+                (&shift, &strides),
+                &mut y,
+                &mut sums,
+            );
         } else {
             // A strided view: y is written in its own order, then summed.
             zip_map_ref(self.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
@@ -502,6 +508,39 @@ impl<T: Send + Sync> Source<'_, T> {
         }
         walk(self.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
         Ok(y)
+    }
+
+    /// [`softmax`](Self::softmax) written over a row-major input's own buffer: the same
+    /// passes, the exponentials (or, with `LOG`, the differences) stored where the inputs
+    /// were, so nothing the input's size is allocated.
+    pub(crate) fn softmax_in_place<const LOG: bool>(sizes: &[usize], mask: &[bool], data: &mut [T])
+    where
+        T: Transcendental,
+    {
+        if data.is_empty() {
+            return;
+        }
+        let own = Dims::row_major(sizes);
+        let source = Source {
+            sizes,
+            strides: &own,
+            data: &*data,
+            mask,
+        };
+        let strides = source.out_strides();
+        // The shape is named only by an empty axis's error, which non-empty data cannot
+        // have: the sizes alone serve.
+        let shift = source.shifts(|| DynShape::from_sizes(sizes).unwrap_or_default());
+        if LOG {
+            let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
+            walk(sizes, (&*data, &own), (&mut acc, &strides), &ExpSum);
+            let lse: Vec<T> = acc.into_iter().map(|(m, t)| m + t.ln_v()).collect();
+            walk(sizes, (&lse, &strides), (data, &own), &SubtractIt);
+            return;
+        }
+        let mut sums = vec![T::zero(); shift.len()];
+        exps_parallel(sizes, (None, &own), (&shift, &strides), data, &mut sums);
+        walk(sizes, (&sums, &strides), (data, &own), &DivBy);
     }
 
     /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis
@@ -703,13 +742,22 @@ impl<T: Float> FoldOp<T, T> for DivBy {
     }
 }
 
+/// Each element less its cell's value (log-softmax's last pass).
+struct SubtractIt;
+impl<T: Float> FoldOp<T, T> for SubtractIt {
+    #[inline(always)]
+    fn step(&self, acc: &mut T, x: &T) {
+        *acc = *acc - *x;
+    }
+}
+
 /// Softmax's middle pass over a row-major input `x`: `y = exp(x - m)` with `m` the cell's
 /// shift, each cell's sum accumulating alongside (`strides`: the cells' strides in the input's
 /// frame). With the `rayon` feature a large pass splits as [`walk`] does, the pieces owning
 /// disjoint rows of `y` and of the sums.
 fn exps_parallel<T: Transcendental>(
     sizes: &[usize],
-    (x, own): (&[T], &[usize]),
+    (x, own): (Option<&[T]>, &[usize]),
     (shift, strides): (&[T], &[usize]),
     y: &mut [T],
     sums: &mut [T],
@@ -723,7 +771,7 @@ fn exps_parallel<T: Transcendental>(
             .for_each(|(i, (y, sums))| {
                 let start = i * per_piece;
                 let sub = cut(sizes, k, sums.len() / strides[k]);
-                let x = &x[start * own[k]..];
+                let x = x.map(|x| &x[start * own[k]..]);
                 let shift = &shift[start * strides[k]..];
                 exps(&sub[..sizes.len()], (x, own), (shift, strides), y, sums);
             });
@@ -732,10 +780,11 @@ fn exps_parallel<T: Transcendental>(
     exps(sizes, (x, own), (shift, strides), y, sums);
 }
 
-/// [`exps_parallel`] on the calling thread.
+/// [`exps_parallel`] on the calling thread; `x` of `None` reads the input from `y` itself
+/// (softmax into its input's buffer).
 fn exps<T: Transcendental>(
     sizes: &[usize],
-    (x, own): (&[T], &[usize]),
+    (x, own): (Option<&[T]>, &[usize]),
     (shift, strides): (&[T], &[usize]),
     y: &mut [T],
     sums: &mut [T],
@@ -747,21 +796,26 @@ fn exps<T: Transcendental>(
             (1, 0) => {
                 let m = shift[ob];
                 let ys = &mut y[oa..oa + n];
-                raw::map_into_slice(&x[oa..oa + n], ys, move |x| (x - m).exp_v());
+                let f = move |x: T| (x - m).exp_v();
+                match x {
+                    Some(x) => raw::map_into_slice(&x[oa..oa + n], ys, f),
+                    None => raw::map_slice_in_place(ys, f),
+                }
                 sums[ob] = sums[ob] + lanes(ys, T::zero(), |a, b| a + b);
             }
             // A run along a kept axis: a row of shifts and of sums.
             (1, 1) => {
                 let cells = sums[ob..ob + n].iter_mut().zip(&shift[ob..ob + n]);
-                for ((y, &x), (t, &m)) in y[oa..oa + n].iter_mut().zip(&x[oa..oa + n]).zip(cells) {
-                    *y = (x - m).exp_v();
-                    *t = *t + *y;
+                for (j, (t, &m)) in cells.enumerate() {
+                    let v = x.map_or(y[oa + j], |x| x[oa + j]);
+                    y[oa + j] = (v - m).exp_v();
+                    *t = *t + y[oa + j];
                 }
             }
             _ => {
                 for j in 0..n {
                     let (k, c) = (oa + j * ia, ob + j * ib);
-                    let e = (x[k] - shift[c]).exp_v();
+                    let e = (x.map_or(y[k], |x| x[k]) - shift[c]).exp_v();
                     y[k] = e;
                     sums[c] = sums[c] + e;
                 }

@@ -224,6 +224,26 @@ macro_rules! typed_reductions {
             })
         }
     };
+    (@softmax_into $name:ident, $borrowing:ident, $log:literal, $value:literal) => {
+        #[doc = concat!("[`", stringify!($borrowing), "`](Self::", stringify!($borrowing), ") written into this tensor's own buffer: no allocation the tensor's size, for a tensor not needed afterwards (attention's scores).")]
+        ///
+        /// ```
+        /// use shapecast::{names, shape, Tensor};
+        /// names!(CLASS);
+        /// let t = Tensor::<f32, shape![2, CLASS: 3]>::from_array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]);
+        #[doc = concat!("let p: Tensor<f32, shape![2, CLASS: 3]> = t.", stringify!($name), "::<CLASS>();")]
+        #[doc = concat!("assert!((p.data()[2] - ", $value, ").abs() < 1e-5);")]
+        /// ```
+        pub fn $name<A>(mut self) -> Tensor<T, S>
+        where
+            S: ReduceOver<A> + Storage<T>,
+            T: Transcendental,
+        {
+            let sizes = Dims::from_iter(self.sizes().iter().copied());
+            Source::softmax_in_place::<$log>(&sizes, &S::MASK[..S::RANK], self.data_mut());
+            self
+        }
+    };
     ($panicking:ident; $($header:tt)*) => {
         $($header)* {
             typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| s.sum(), "6.0");
@@ -243,6 +263,12 @@ macro_rules! typed_reductions {
 }
 
 typed_reductions!(no; impl<T, S: Storage<T>> Tensor<T, S>);
+
+/// Softmax into an owned tensor's buffer.
+impl<T, S: Storage<T>> Tensor<T, S> {
+    typed_reductions!(@softmax_into softmax_into, softmax, false, "0.6652409");
+    typed_reductions!(@softmax_into log_softmax_into, log_softmax, true, "-0.40760595");
+}
 typed_reductions!(yes; impl<T, S: Shape> TensorView<'_, T, S>);
 
 /// The panicking maximum, minimum and arg forms of a tensor, written out so that a refused
@@ -623,5 +649,50 @@ impl<T> DynTensor<T> {
                 s.softmax::<true>(shape)?,
             ))
         })
+    }
+
+    /// [`softmax`](Self::softmax) written into this tensor's own buffer: no allocation the
+    /// tensor's size, for a tensor not needed afterwards.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.softmax_into(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.normalised_in_place::<false>(axes)
+    }
+
+    /// [`log_softmax`](Self::log_softmax) written into this tensor's own buffer.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// let l = t.log_softmax_into(&["CLASS".parse()?])?;
+    /// assert_eq!(l.data(), &[-(2f64.ln()), -(2f64.ln())]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn log_softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.normalised_in_place::<true>(axes)
+    }
+
+    fn normalised_in_place<const LOG: bool>(
+        mut self,
+        axes: &[AxisSelector],
+    ) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        let mask = selected(self.shape(), axes)?;
+        let sizes = Dims::from_iter(self.sizes().iter().copied());
+        Source::softmax_in_place::<LOG>(&sizes, &mask, self.data_mut());
+        Ok(self)
     }
 }
