@@ -39,6 +39,14 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
         .map(|(a, b)| (a - b).abs())
         .fold(0.0f32, f32::max);
     assert!(diff < 1e-3, "the blocks disagree by {diff}");
+    let gelu = block::typed_block_gelu(&x, &w, d.dk);
+    let diff = ours
+        .data()
+        .iter()
+        .zip(gelu.data())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(diff < 1e-3, "the two GELUs disagree by {diff}");
     // The same checksum as `scripts/bench_transformer.py` prints for NumPy and PyTorch.
     let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();
     eprintln!("{}: checksum {sum:.4} / {:.6}", d.label(), ours.data()[0]);
@@ -48,6 +56,9 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     // One after the other in one process: the ratio between them is from one run.
     g.bench_function("shapecast", |b| {
         b.iter(|| block::typed_block(black_box(&x), &w, d.dk))
+    });
+    g.bench_function("shapecast, FloatMath::gelu", |b| {
+        b.iter(|| block::typed_block_gelu(black_box(&x), &w, d.dk))
     });
     g.bench_function("ndarray", |b| {
         b.iter(|| block::nd_block(black_box(&xn), &wn, d))

@@ -14,7 +14,7 @@
 //! fn add_rows(m: ArrayD<f32>, row: ArrayD<f32>) -> Result<ArrayD<f32>, shapecast::Error> {
 //!     let m = Tensor::<f32, shape![H, W]>::from_ndarray(m)?;
 //!     let row = Tensor::<f32, shape![W]>::from_ndarray(row)?;
-//!     Ok((&m + &row).into_ndarray())
+//!     (&m + &row).into_ndarray()
 //! }
 //! let m = array![[1.0, 2.0], [3.0, 4.0]].into_dyn();
 //! let out = add_rows(m, array![10.0, 20.0].into_dyn())?;
@@ -95,19 +95,31 @@ impl<T: Clone> TryFrom<ArrayD<T>> for DynTensor<T> {
     }
 }
 
-impl<T> From<DynTensor<T>> for ArrayD<T> {
-    /// The run-time tensor as an array (its names are dropped), without copying.
+impl<T> TryFrom<DynTensor<T>> for ArrayD<T> {
+    type Error = Error;
+
+    /// The run-time tensor as an array (its names are dropped), without copying; a tensor
+    /// ndarray cannot describe (see [`Tensor::into_ndarray`]) is [`Error::Layout`].
     ///
     /// ```
     /// use shapecast::DynTensor;
     /// let t = DynTensor::from_vec("[H: 2]".parse()?, vec![1, 2])?;
-    /// assert_eq!(ndarray::ArrayD::from(t), ndarray::arr1(&[1, 2]).into_dyn());
+    /// assert_eq!(ndarray::ArrayD::try_from(t)?, ndarray::arr1(&[1, 2]).into_dyn());
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    fn from(tensor: DynTensor<T>) -> ArrayD<T> {
+    fn try_from(tensor: DynTensor<T>) -> Result<ArrayD<T>, Error> {
         let sizes = tensor.sizes().to_vec();
-        ArrayD::from_shape_vec(IxDyn(&sizes), tensor.into_vec())
-            .expect("a tensor's data holds its element count")
+        ArrayD::from_shape_vec(IxDyn(&sizes), tensor.into_vec()).map_err(|e| refused(&sizes, e))
+    }
+}
+
+/// ndarray's refusal of a shapecast layout. A tensor's data holds its element count and a
+/// view's strides stay inside its data, so what remains is a shape ndarray cannot describe:
+/// one that holds no element (a size is 0) while its other sizes multiply past `isize::MAX`,
+/// which ndarray refuses and shapecast allows.
+fn refused(sizes: &[usize], e: ndarray::ShapeError) -> Error {
+    Error::Layout {
+        what: format!("ndarray cannot hold sizes {sizes:?}: {e}"),
     }
 }
 
@@ -135,41 +147,50 @@ impl<T, S: Storage<T>> Tensor<T, S> {
 
     /// The tensor as an array (names dropped), without copying a heap buffer.
     ///
+    /// # Errors
+    ///
+    /// [`Error::Layout`] for a tensor ndarray cannot describe: one that holds no element
+    /// while its other sizes multiply past `isize::MAX` (`[0, usize::MAX]`), which shapecast
+    /// allows and ndarray refuses. The same holds for the other conversions to ndarray.
+    ///
     /// ```
     /// use shapecast::{shape, Tensor};
     /// let t = Tensor::<i32, shape![2]>::from_array([1, 2]);
-    /// assert_eq!(t.into_ndarray(), ndarray::arr1(&[1, 2]).into_dyn());
+    /// assert_eq!(t.into_ndarray()?, ndarray::arr1(&[1, 2]).into_dyn());
+    /// let huge = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[0, usize::MAX], vec![])?;
+    /// assert!(huge.into_ndarray().is_err());
+    /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn into_ndarray(self) -> ArrayD<T> {
+    pub fn into_ndarray(self) -> Result<ArrayD<T>, Error> {
         let sizes = self.sizes().to_vec();
-        ArrayD::from_shape_vec(IxDyn(&sizes), self.into_vec())
-            .expect("a tensor's data holds its element count")
+        ArrayD::from_shape_vec(IxDyn(&sizes), self.into_vec()).map_err(|e| refused(&sizes, e))
     }
 
-    /// The tensor as an ndarray view.
+    /// The tensor as an ndarray view; errors as [`into_ndarray`](Self::into_ndarray).
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
     /// let t = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
-    /// assert_eq!(t.as_ndarray().sum(), 10);
+    /// assert_eq!(t.as_ndarray()?.sum(), 10);
+    /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn as_ndarray(&self) -> ArrayViewD<'_, T> {
+    pub fn as_ndarray(&self) -> Result<ArrayViewD<'_, T>, Error> {
         ArrayViewD::from_shape(IxDyn(self.sizes()), self.data())
-            .expect("a tensor's data holds its element count")
+            .map_err(|e| refused(self.sizes(), e))
     }
 
-    /// The tensor as a writable ndarray view.
+    /// The tensor as a writable ndarray view; errors as [`into_ndarray`](Self::into_ndarray).
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
     /// let mut t = Tensor::<i32, shape![2]>::from_array([1, 2]);
-    /// t.as_ndarray_mut().mapv_inplace(|x| x * 10);
+    /// t.as_ndarray_mut()?.mapv_inplace(|x| x * 10);
     /// assert_eq!(t.data(), &[10, 20]);
+    /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn as_ndarray_mut(&mut self) -> ArrayViewMutD<'_, T> {
+    pub fn as_ndarray_mut(&mut self) -> Result<ArrayViewMutD<'_, T>, Error> {
         let sizes = self.sizes().to_vec();
-        ArrayViewMutD::from_shape(IxDyn(&sizes), self.data_mut())
-            .expect("a tensor's data holds its element count")
+        ArrayViewMutD::from_shape(IxDyn(&sizes), self.data_mut()).map_err(|e| refused(&sizes, e))
     }
 }
 
@@ -197,19 +218,20 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         Ok(TensorView::from_parts(data, sizes, strides))
     }
 
-    /// This view as an ndarray view, strides and all (a broadcast axis keeps stride 0).
+    /// This view as an ndarray view, strides and all (a broadcast axis keeps stride 0);
+    /// errors as [`Tensor::into_ndarray`].
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
     /// let t = Tensor::<i32, shape![3]>::from_array([1, 2, 3]);
-    /// let wide = t.broadcast_to::<shape![2, 3]>()?.to_ndarray();
+    /// let wide = t.broadcast_to::<shape![2, 3]>()?.to_ndarray()?;
     /// assert_eq!(wide, ndarray::arr2(&[[1, 2, 3], [1, 2, 3]]).into_dyn());
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn to_ndarray(&self) -> ArrayViewD<'a, T> {
+    pub fn to_ndarray(&self) -> Result<ArrayViewD<'a, T>, Error> {
         let strides = IxDyn(self.strides());
         ArrayViewD::from_shape(IxDyn(self.sizes()).strides(strides), self.data_slice())
-            .expect("a view's strides stay inside its data")
+            .map_err(|e| refused(self.sizes(), e))
     }
 }
 

@@ -324,3 +324,30 @@ fn a_typed_matmul_into_more_than_memory_is_an_error() {
     let b = Tensor::<f32, shape![?, ?, ?]>::zeros_sized(&[1, 1, 1 << 20]).unwrap();
     assert!(matches!(a.try_matmul(&b), Err(Error::TooLarge { .. })));
 }
+
+#[test]
+fn the_invariants_behind_the_remaining_expects_hold_at_their_boundaries() {
+    use shapecast::{names, shape, Tensor};
+    names!(H);
+    // `Tensor::shape` and a view's shape resolve a tensor's own sizes: the largest sizes an
+    // empty tensor can have do not overflow the element count.
+    let t = Tensor::<u8, shape![?, H, ?]>::from_vec_sized(&[0, usize::MAX, usize::MAX], vec![])
+        .unwrap();
+    assert_eq!(
+        t.shape().to_string(),
+        format!("[0, H: {m}, {m}]", m = usize::MAX)
+    );
+    assert_eq!(t.view().sum::<H>().sizes(), &[0, usize::MAX]);
+    // Log-softmax of a strided view (the path whose layout check returns its error).
+    let w = Tensor::<f32, shape![2, H: 3]>::from_array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]);
+    let p = w.align_to::<shape![H: 3, 2]>().unwrap();
+    let copy = p.to_tensor();
+    assert_eq!(p.log_softmax::<H>(), copy.log_softmax::<H>());
+    assert_eq!(p.softmax::<H>(), copy.softmax::<H>());
+    // An exponent that is integral and at most 64 in size takes `powi`; past it, `powf`.
+    use shapecast::FloatMath;
+    let two = Tensor::<f64, shape![1]>::from_array([2.0]);
+    assert_eq!((&two).powf(64.0).data(), &[2f64.powi(64)]);
+    assert_eq!((&two).powf(-64.0).data(), &[2f64.powi(-64)]);
+    assert_eq!((&two).powf(65.0).data(), &[2f64.powf(65.0)]);
+}

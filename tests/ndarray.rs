@@ -20,11 +20,11 @@ fn owned_arrays_move_without_copying() {
     let t = Tensor::<i32, shape![H, W: 4]>::from_ndarray(a).unwrap();
     assert_eq!(t.data().as_ptr(), ptr, "the buffer moved, not copied");
     assert_eq!(t.shape().to_string(), "[H: 3, W: 4]");
-    let back = t.into_ndarray();
+    let back = t.into_ndarray().unwrap();
     assert_eq!(back.as_ptr(), ptr);
     assert_eq!(back, iota(3, 4));
     let d = DynTensor::try_from(iota(2, 2)).unwrap();
-    assert_eq!(ArrayD::from(d), iota(2, 2));
+    assert_eq!(ArrayD::try_from(d).unwrap(), iota(2, 2));
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn views_are_borrowed_both_ways() {
     assert_eq!(sum.data(), &[100, 203, 101, 204, 102, 205]);
     // A broadcast view goes out with its zero stride.
     let wide = b.broadcast_to::<shape![3, H: 2]>().unwrap();
-    let nd = wide.to_ndarray();
+    let nd = wide.to_ndarray().unwrap();
     assert_eq!(nd.strides(), &[0, 1]);
     assert_eq!(
         nd,
@@ -86,8 +86,8 @@ fn views_are_borrowed_both_ways() {
             .into_dyn()
     );
     let mut t = Tensor::<i32, shape![2]>::from_array([1, 2]);
-    t.as_ndarray_mut()[[1]] = 5;
-    assert_eq!(t.as_ndarray().sum(), 6);
+    t.as_ndarray_mut().unwrap()[[1]] = 5;
+    assert_eq!(t.as_ndarray().unwrap().sum(), 6);
 }
 
 #[test]
@@ -100,4 +100,35 @@ fn an_array_above_the_rank_limit_is_an_error() {
     );
     let ok = ndarray::ArrayD::<u8>::zeros(ndarray::IxDyn(&[1; shapecast::MAX_RANK]));
     assert_eq!(DynTensor::try_from(ok).unwrap().shape().rank(), 64);
+}
+
+#[test]
+fn tensors_ndarray_cannot_describe_are_errors() {
+    // Legal in shapecast (no element), refused by ndarray (its non-zero sizes multiply past
+    // isize::MAX): every conversion to ndarray returns the error instead of panicking.
+    let mut t = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[0, usize::MAX], vec![]).unwrap();
+    for e in [
+        t.as_ndarray().map(|_| ()).unwrap_err(),
+        t.view().to_ndarray().map(|_| ()).unwrap_err(),
+        t.as_ndarray_mut().map(|_| ()).unwrap_err(),
+        t.clone().into_ndarray().map(|_| ()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(&e, Error::Layout { what } if what.contains("ndarray cannot hold")),
+            "{e}"
+        );
+    }
+    let d = DynTensor::<i32>::from_vec(
+        "[0, 5, ?]"
+            .parse::<shapecast::DynShape>()
+            .unwrap()
+            .resolve(&[0, 5, usize::MAX])
+            .unwrap(),
+        vec![],
+    )
+    .unwrap();
+    assert!(ArrayD::try_from(d).is_err());
+    // Sizes ndarray can hold convert, empty or not.
+    let e = Tensor::<i32, shape![?, ?]>::from_vec_sized(&[0, 3], vec![]).unwrap();
+    assert_eq!(e.into_ndarray().unwrap().shape(), &[0, 3]);
 }

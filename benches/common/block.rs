@@ -191,12 +191,30 @@ pub fn attention(
     weights.dot::<KSEQ>(&v)
 }
 
-/// The block in typed shapecast.
+/// The activations of the MLP's hidden layer.
+pub type Hidden = Tensor<f32, shape![BATCH, SEQ, FF]>;
+
+/// The block in typed shapecast, GELU written with the operators.
 pub fn typed_block(x: &Tensor<f32, X>, w: &Typed, dk: usize) -> Tensor<f32, X> {
+    typed_block_with(x, w, dk, gelu_ops)
+}
+
+/// The block in typed shapecast with the library's GELU (`FloatMath::gelu`, one pass), as the
+/// PyTorch block calls `F.gelu`.
+pub fn typed_block_gelu(x: &Tensor<f32, X>, w: &Typed, dk: usize) -> Tensor<f32, X> {
+    typed_block_with(x, w, dk, FloatMath::gelu)
+}
+
+fn typed_block_with(
+    x: &Tensor<f32, X>,
+    w: &Typed,
+    dk: usize,
+    gelu: fn(Hidden) -> Hidden,
+) -> Tensor<f32, X> {
     let ctx = attention(&layer_norm(x, &w.ln1), w, dk);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
     let u = layer_norm(&x1, &w.ln2).dot::<EMBED>(&w.w1) + &w.b1;
-    let out: Tensor<f32, X> = gelu_ops(u).dot::<FF>(&w.w2) + &w.b2;
+    let out: Tensor<f32, X> = gelu(u).dot::<FF>(&w.w2) + &w.b2;
     out + &x1
 }
 

@@ -373,6 +373,7 @@ pub fn contract(
     let (ml, mr) = (side_mask(lhs, "left")?, side_mask(rhs, "right")?);
     let mut contracted = Vec::with_capacity(names.len());
     for sel in names {
+        // `side_mask` found every selector on both sides (else it returned the refusal).
         let (i, j) = (
             sel.position(lhs).expect("found above"),
             sel.position(rhs).expect("found above"),

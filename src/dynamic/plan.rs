@@ -419,6 +419,8 @@ pub(crate) fn combine(
             (a, b) => Some(a.or(b).and_then(|x| x.name.clone())),
         };
         let Some(name) = name else {
+            // Unreachable unwraps: only the first arm, with both axes present (so `l` and
+            // `r` are `Some`, as `get` found them), can give `None`.
             let (a, b, l, r) = (a.unwrap(), b.unwrap(), l.unwrap(), r.unwrap());
             let reason = Reason::Names {
                 axis: i,
@@ -468,6 +470,7 @@ pub(crate) fn combine(
         });
     }
     if let Some((first, second)) = first_repeat(&axes) {
+        // `first_repeat` compares names only: an unnamed axis is never a repeat.
         let name = axes[second].name.clone().expect("a repeat is named");
         let reason = Reason::RepeatedName {
             name,

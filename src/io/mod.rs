@@ -119,6 +119,7 @@ fn reordered(shape: &DynShape, sizes: &[usize]) -> Option<DynShape> {
         used[k] = true;
         *slot = Some(k);
     }
+    // The loop above filled every empty slot or returned `None`.
     let axes: Vec<DynAxis> = order
         .iter()
         .map(|k| axes[k.expect("every slot is filled")].clone())

@@ -144,7 +144,7 @@ impl Layout<'_> {
                 c: 0,
             };
         }
-        let ks = &ks[..self.pairs.len()];
+        let ks = merge_contracted(&mut ks[..self.pairs.len()]);
         // The GEMM axes: the last output axis fed by the left only (M), by the right only (N),
         // and the largest contracted axis (K), each merged with contiguous neighbours.
         let last_of = |role: (bool, bool)| {
@@ -200,12 +200,131 @@ impl Layout<'_> {
             (ls[loops], la[loops], lb[loops], lc[loops]) = (x.size, x.a, x.b, x.c);
             loops += 1;
         }
-        let (ls, la, lb, lc) = (&ls[..loops], &la[..loops], &lb[..loops], &lc[..loops]);
+        let loops = Loops {
+            sizes: &ls[..loops],
+            a: &la[..loops],
+            b: &lb[..loops],
+            c: &lc[..loops],
+        };
         // Each output block is written once unless another contracted axis is looped over.
         let accumulate = ks.len() > 1;
-        let mut index = [0usize; N];
-        let index = &mut index[..loops];
-        let mut at = [0usize; 3];
+        let gemm = Gemm {
+            m,
+            n,
+            k,
+            accumulate,
+        };
+        #[cfg(feature = "rayon")]
+        if let Some(per) = loops.batches(total, m.size * n.size * k.size) {
+            // The outermost loop is the output's outermost axis above 1: its iterations write
+            // disjoint runs of `per` elements, one task each, each product on its task's
+            // thread.
+            use rayon::prelude::*;
+            let inner = loops.without_first();
+            out.par_chunks_mut(per).enumerate().for_each(|(i, chunk)| {
+                let at = [i * loops.a[0], i * loops.b[0], 0];
+                gemm.each(&inner, (a.data, b.data, chunk), at, false);
+            });
+            return Ok(out);
+        }
+        gemm.each(&loops, (a.data, b.data, &mut out), [0; 3], true);
+        Ok(out)
+    }
+}
+
+/// The contracted axes with every pair that continues one another in both operands merged
+/// into one (`(HEADS, DK)` over `[.., HEADS, DK]` and `[HEADS, DK, ..]` is one `K` of
+/// `HEADS·DK`): one product instead of a loop of accumulating ones. Returns the merged prefix.
+fn merge_contracted(ks: &mut [Axis3]) -> &[Axis3] {
+    let mut len = ks.len();
+    let mut p = 0;
+    while p < len {
+        // An axis `q` whose whole extent is one step of `p` in both operands sits inside it.
+        let inner = (0..len).find(|&q| {
+            q != p
+                && ks[q].a.checked_mul(ks[q].size) == Some(ks[p].a)
+                && ks[q].b.checked_mul(ks[q].size) == Some(ks[p].b)
+        });
+        match inner {
+            Some(q) => {
+                ks[p] = Axis3 {
+                    size: ks[p].size * ks[q].size,
+                    ..ks[q]
+                };
+                ks.copy_within(q + 1..len, q);
+                len -= 1;
+                // Start over: the merged axis may continue or contain another.
+                p = 0;
+            }
+            None => p += 1,
+        }
+    }
+    &ks[..len]
+}
+
+/// The axes looped around the GEMM calls: sizes, and strides in each operand and the output.
+struct Loops<'s> {
+    sizes: &'s [usize],
+    a: &'s [usize],
+    b: &'s [usize],
+    c: &'s [usize],
+}
+
+impl<'s> Loops<'s> {
+    /// The loops inside the outermost one.
+    #[cfg(feature = "rayon")]
+    fn without_first(&self) -> Loops<'s> {
+        Loops {
+            sizes: &self.sizes[1..],
+            a: &self.a[1..],
+            b: &self.b[1..],
+            c: &self.c[1..],
+        }
+    }
+
+    /// With more than one thread, the output elements each iteration of the outermost loop
+    /// writes when that loop can run in parallel: it walks the output's outermost axis above
+    /// size 1 (its iterations own disjoint, contiguous runs of the output), it divides evenly
+    /// over the threads (or has many iterations), and the products are large enough
+    /// (`per_product` multiply-adds each).
+    #[cfg(feature = "rayon")]
+    fn batches(&self, total: usize, per_product: usize) -> Option<usize> {
+        let (&n, &c) = (self.sizes.first()?, self.c.first()?);
+        let outermost = c > 0 && c.checked_mul(n) == Some(total);
+        let work = per_product.saturating_mul(n);
+        if !outermost || work < 16 * crate::kernel::PARALLEL_MIN_ELEMENTS {
+            // Small work never touches rayon (its pool starts on first use).
+            return None;
+        }
+        let threads = rayon::current_num_threads();
+        let even = n % threads == 0 || n >= 4 * threads;
+        (threads > 1 && even).then_some(c)
+    }
+}
+
+/// The matrix product at the heart of a contraction: `m × k` by `k × n`, accumulated or
+/// written.
+#[derive(Clone, Copy)]
+struct Gemm {
+    m: Axis3,
+    n: Axis3,
+    k: Axis3,
+    accumulate: bool,
+}
+
+impl Gemm {
+    /// One product per iteration of `loops`, from the offsets `at` (in `a`, `b` and `c`) on;
+    /// `split`: each product may split over threads.
+    fn each<T: DotElement>(
+        &self,
+        loops: &Loops<'_>,
+        (a, b, c): (&[T], &[T], &mut [T]),
+        mut at: [usize; 3],
+        split: bool,
+    ) {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let mut index = [0usize; MAX_RANK];
+        let index = &mut index[..loops.sizes.len()];
         loop {
             let mats = (
                 Mat {
@@ -230,9 +349,9 @@ impl Layout<'_> {
                     cs: n.c,
                 },
             );
-            product(a.data, b.data, &mut out, mats, accumulate);
-            if !step(index, ls, [la, lb, lc], &mut at) {
-                return Ok(out);
+            product(a, b, c, mats, self.accumulate, split);
+            if !step(index, loops.sizes, [loops.a, loops.b, loops.c], &mut at) {
+                return;
             }
         }
     }
@@ -243,9 +362,16 @@ impl Layout<'_> {
 /// 16 × [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) multiply-adds whose
 /// output rows lie apart is cut into one block of rows per thread of rayon's pool, each
 /// block a product of its own into its own slice of `c`.
-fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat, Mat), acc: bool) {
+fn product<T: DotElement>(
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+    (ma, mb, mc): (Mat, Mat, Mat),
+    acc: bool,
+    split: bool,
+) {
     #[cfg(feature = "rayon")]
-    {
+    if split {
         use rayon::prelude::*;
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
@@ -274,12 +400,12 @@ fn product<T: DotElement>(a: &[T], b: &[T], c: &mut [T], (ma, mb, mc): (Mat, Mat
                         rows,
                         ..mc
                     };
-                    T::gemm((a, ma), (b, mb), (block, mc), acc);
+                    T::gemm((a, ma), (b, mb), (block, mc), acc, false);
                 });
             return;
         }
     }
-    T::gemm((a, ma), (b, mb), (c, mc), acc);
+    T::gemm((a, ma), (b, mb), (c, mc), acc, split);
 }
 
 /// `dot::<X>(&rhs)`: contraction over the names `X` with a right operand whose type is the
@@ -605,5 +731,68 @@ impl<T: DotElement> DynTensor<T> {
         )?;
         let shape = plan.shape.resolve(&sizes)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
+    }
+}
+
+#[cfg(all(test, feature = "rayon"))]
+mod parallel_tests {
+    use super::*;
+    use crate::dynamic::shape::DynShape;
+
+    /// `[b, s, h, d] · [b, k, h, d]` over `d` on a pool of `threads`.
+    fn scores<T: DotElement>(
+        threads: usize,
+        sizes: [usize; 4],
+        kseq: usize,
+        f: fn(usize) -> T,
+    ) -> Vec<T> {
+        let [b, s, h, d] = sizes;
+        let q: Vec<T> = (0..b * s * h * d).map(f).collect();
+        let k: Vec<T> = (0..b * kseq * h * d).map(|i| f(i * 7 + 3)).collect();
+        let shape = |s: String| s.parse::<DynShape>().unwrap();
+        let q = DynTensor::from_vec(shape(format!("[B: {b}, S: {s}, H: {h}, D: {d}]")), q).unwrap();
+        let k = DynTensor::from_vec(shape(format!("[B: {b}, K: {kseq}, H: {h}, D: {d}]")), k);
+        let k = k.unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let plan = contract(q.shape(), k.shape(), &["D".parse().unwrap()]).unwrap();
+        pool.install(|| q.run_plan(&plan, &k))
+            .unwrap()
+            .data()
+            .to_vec()
+    }
+
+    /// Products side by side over the outermost output axis (one task per batch, each product
+    /// on one thread) compute what one thread computes, bit for bit; a batch count that does
+    /// not divide over the threads, and an outermost axis of size 1, take the GEMM's own split.
+    #[test]
+    fn batched_products_on_several_threads_are_the_one_thread_products() {
+        let real = |i: usize| ((i * 37) % 101) as f32 / 50.0 - 1.0;
+        for (sizes, kseq) in [
+            ([4, 64, 8, 64], 64),
+            ([3, 128, 2, 64], 96),
+            ([1, 256, 4, 64], 256),
+        ] {
+            let one = scores(1, sizes, kseq, real);
+            for threads in [2, 3] {
+                assert_eq!(
+                    scores(threads, sizes, kseq, real),
+                    one,
+                    "{sizes:?} on {threads}"
+                );
+            }
+        }
+        let double = |i: usize| ((i * 37) % 101) as f64 / 50.0 - 1.0;
+        assert_eq!(
+            scores(2, [4, 64, 8, 64], 64, double),
+            scores(1, [4, 64, 8, 64], 64, double)
+        );
+        let int = |i: usize| (i % 13) as i64 - 6;
+        assert_eq!(
+            scores(2, [4, 64, 8, 64], 64, int),
+            scores(1, [4, 64, 8, 64], 64, int)
+        );
     }
 }

@@ -62,6 +62,8 @@ pub trait ScalarOrTensor<T, S> {
 impl<T, S> ScalarOrTensor<T, S> for () {
     type Out = T;
     fn wrap(_: &[usize], mut data: Vec<T>) -> T {
+        // `S` is `[]` here, whose element count is 1 (the empty product): the data of an
+        // operation's output always holds its element count.
         data.pop().expect("a tensor of shape [] holds one element")
     }
 }

@@ -349,19 +349,23 @@ fn validate<const N: usize>(
     Ok(total)
 }
 
-/// The fewest output elements an elementwise kernel or a matrix product splits over threads
-/// when the `rayon` feature is on; smaller operations run on the calling thread, so they never
-/// pay for a hand-off. 2^16 `f32` additions take about 15 µs on one core of a 2-core VM, where
-/// handing half of them to another of rayon's threads costs a few µs.
+/// The fewest output elements an elementwise kernel or a reduction splits over threads when
+/// the `rayon` feature is on (a matrix product: 16 times as many multiply-adds); smaller
+/// operations run on the calling thread, so they never pay for a hand-off. Handing work to
+/// rayon's pool costs a few µs when its threads are spinning, but tens of µs when they have
+/// gone to sleep, as they do between the operations of a model: in the transformer block
+/// (`benches/transformer.rs`, 2 threads on a 2-core VM) softmax over 65,536 elements took
+/// 211 µs split against 181 µs on one thread, and `tanh` over 131,072 lost as well, while
+/// operations from 2^19 elements on gain.
 ///
 /// The number of threads is rayon's: its global pool, sized by `RAYON_NUM_THREADS` or
 /// [`rayon::ThreadPoolBuilder`](https://docs.rs/rayon/latest/rayon/struct.ThreadPoolBuilder.html),
 /// or the pool of an enclosing `install`.
 ///
 /// ```
-/// assert_eq!(shapecast::kernel::PARALLEL_MIN_ELEMENTS, 65_536);
+/// assert_eq!(shapecast::kernel::PARALLEL_MIN_ELEMENTS, 262_144);
 /// ```
-pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 
 /// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
 /// [`Parallel`] split over rayon's pool (with the `rayon` feature, above

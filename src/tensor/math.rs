@@ -97,6 +97,7 @@ fn powi_by_squaring<T: Float>(x: T, n: i32) -> T {
 /// A float constant.
 #[inline(always)]
 fn c<T: Float>(x: f64) -> T {
+    // `T` is `f32` or `f64` (`Transcendental` is sealed) and the constants are small.
     T::from(x).expect("a float constant converts to every float type")
 }
 
@@ -225,6 +226,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// ```
     fn powf(self, n: Self::Elem) -> Self::Output {
         if n == n.round() && n.abs() <= c(64.0) {
+            // Integral and at most 64 in size: it fits `i32`.
             return self.powi(n.to_i32().expect("an integral exponent of at most 64"));
         }
         if n == c(0.5) {

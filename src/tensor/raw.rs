@@ -402,9 +402,17 @@ pub trait DotElement:
     const SPLITS_ITSELF: bool = false;
 
     /// `c = a · b` (or `c += a · b` when `accumulate`), `a` of `m × k`, `b` of `k × n`, `c`
-    /// of `m × n`, each checked to lie in its slice.
+    /// of `m × n`, each checked to lie in its slice; `split`: the product may split over
+    /// threads.
     #[doc(hidden)]
-    fn gemm(a: (&[Self], Mat), b: (&[Self], Mat), c: (&mut [Self], Mat), accumulate: bool) {
+    fn gemm(
+        a: (&[Self], Mat),
+        b: (&[Self], Mat),
+        c: (&mut [Self], Mat),
+        accumulate: bool,
+        split: bool,
+    ) {
+        let _ = split;
         naive(a, b, c, accumulate);
     }
 }
@@ -437,6 +445,14 @@ macro_rules! plain_loop {
 }
 plain_loop!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
+/// The fewest multiply-adds a product splits over threads for (with the `rayon` feature).
+/// Measured on the transformer block (`benches/transformer.rs`, 2 threads): its small
+/// products (128×256×256 to 128×256×1024, up to 2^25) took longer split than on one thread,
+/// as rayon's sleeping threads wake for each; its large ones (from 1024×512×512, 2^28) gain
+/// 1.6–1.8x.
+#[cfg(feature = "rayon")]
+const GEMM_PARALLEL_MIN: usize = 1 << 26;
+
 macro_rules! blas_like {
     ($t:ty) => {
         impl Sealed for $t {}
@@ -448,6 +464,7 @@ macro_rules! blas_like {
                 (b, mb): (&[$t], Mat),
                 (c, mc): (&mut [$t], Mat),
                 accumulate: bool,
+                split: bool,
             ) {
                 let shapes_agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
                 if !(shapes_agree
@@ -459,12 +476,22 @@ macro_rules! blas_like {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
                     return naive((a, ma), (b, mb), (c, mc), accumulate);
                 }
-                // With the `rayon` feature the crate splits a large product over rayon's
-                // pool by its own threshold (0: the current pool's thread count).
+                // With the `rayon` feature the crate splits a product of at least
+                // `GEMM_PARALLEL_MIN` multiply-adds over rayon's pool (0: the current pool's
+                // thread count), unless the caller already runs products side by side.
                 #[cfg(feature = "rayon")]
-                let parallelism = gemm::Parallelism::Rayon(0);
+                let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
+                #[cfg(feature = "rayon")]
+                let parallelism = if split && work >= GEMM_PARALLEL_MIN {
+                    gemm::Parallelism::Rayon(0)
+                } else {
+                    gemm::Parallelism::None
+                };
                 #[cfg(not(feature = "rayon"))]
-                let parallelism = gemm::Parallelism::None;
+                let parallelism = {
+                    let _ = split;
+                    gemm::Parallelism::None
+                };
                 // SAFETY: every element (i, p) of `a` at `offset + i*rs + p*cs` for i < m and
                 // p < k lies inside `a` (`fits` checked the largest such index), likewise `b`
                 // and `c`; the strides fit `isize` (`fits`); `c`'s cells are distinct elements
@@ -523,13 +550,13 @@ mod tests {
         let (ma, mb, mc) = (mat(0, 3, 4, 1, 3), mat(0, 4, 2, 1, 0), mat(1, 3, 2, 2, 1));
         let mut fast = vec![1.0; 7];
         let mut slow = fast.clone();
-        f64::gemm((&a, ma), (&b, mb), (&mut fast, mc), true);
+        f64::gemm((&a, ma), (&b, mb), (&mut fast, mc), true, true);
         naive((&a, ma), (&b, mb), (&mut slow, mc), true);
         assert_eq!(fast, slow);
         assert_eq!(fast[0], 1.0, "the offset is honoured");
         // Without accumulation the old contents do not count.
         let (mut fresh, mut slow) = (vec![9.0; 7], vec![0.0; 7]);
-        f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false);
+        f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false, true);
         naive((&a, ma), (&b, mb), (&mut slow, mc), true);
         assert_eq!(fresh[1..], slow[1..]);
     }
@@ -569,6 +596,7 @@ mod tests {
             (&a, mat(0, 2, 1, 1, 1)),
             (&b, mat(0, 1, 2, 1, 1)),
             (&mut c, mat(0, 2, 2, 0, 0)),
+            true,
             true,
         );
         assert_eq!(c[0], 3.0 + 4.0 + 6.0 + 8.0);

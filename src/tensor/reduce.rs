@@ -460,9 +460,16 @@ impl<T: Send + Sync> Source<'_, T> {
         if total == 0 {
             return Ok(Vec::new());
         }
+        let own = Dims::row_major(self.sizes);
+        if let Some(cell) = trailing_cell(self.sizes, self.mask) {
+            if !LOG && self.strides == &*own {
+                let mut y = vec![T::zero(); total];
+                softmax_rows(Some(self.data), &mut y, cell);
+                return Ok(y);
+            }
+        }
         let strides = self.out_strides();
         let shift = self.shifts(shape);
-        let own = Dims::row_major(self.sizes);
         let mut sums = vec![T::zero(); shift.len()];
         if LOG {
             let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
@@ -482,8 +489,7 @@ impl<T: Send + Sync> Source<'_, T> {
                 (&sums, &strides),
                 &mut y,
                 |x, l| *x - *l,
-            )
-            .expect("a reduction's layouts fit its data");
+            )?;
             return Ok(y);
         }
         // y in the input's row-major order, written at the input's index: the walk runs over
@@ -502,8 +508,7 @@ impl<T: Send + Sync> Source<'_, T> {
             // A strided view: y is written in its own order, then summed.
             zip_map_ref(self.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
                 (*x - *m).exp_v()
-            })
-            .expect("a reduction's layouts fit its data");
+            })?;
             walk(self.sizes, (&y, &own), (&mut sums, &strides), &Sum);
         }
         walk(self.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
@@ -518,6 +523,10 @@ impl<T: Send + Sync> Source<'_, T> {
         T: Transcendental,
     {
         if data.is_empty() {
+            return;
+        }
+        if let Some(cell) = trailing_cell(sizes, mask).filter(|_| !LOG) {
+            softmax_rows(None, data, cell);
             return;
         }
         let own = Dims::row_major(sizes);
@@ -553,6 +562,8 @@ impl<T: Send + Sync> Source<'_, T> {
         T: Copy + PartialOrd,
     {
         let name = if MAX { "argmax" } else { "argmin" };
+        // Both callers select exactly one axis: the typed forms by `OneAxis`, the run-time
+        // ones by taking one `AxisSelector`.
         let axis = self
             .mask
             .iter()
@@ -748,6 +759,59 @@ impl<T: Float> FoldOp<T, T> for SubtractIt {
     #[inline(always)]
     fn step(&self, acc: &mut T, x: &T) {
         *acc = *acc - *x;
+    }
+}
+
+/// The element count of one cell when the reduced axes are the trailing ones (softmax over
+/// the last axis, the common case): each cell is then a contiguous row of a row-major input.
+fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
+    let first = mask.iter().position(|&g| g)?;
+    mask[first..]
+        .iter()
+        .all(|&g| g)
+        .then(|| sizes[first..].iter().product())
+}
+
+/// Softmax of each row of `cell` elements, the row in cache for all three steps: its maximum
+/// `m` (NaN if it holds one; a shift of 0 when not finite, as [`Source::shifts`]), then
+/// `exp(x - m)` and their sum, then the division: the operations the general passes make
+/// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None` reads the input from `y`. With the
+/// `rayon` feature, rows split over threads from
+/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements.
+fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
+    #[cfg(feature = "rayon")]
+    if y.len() >= super::kernel::PARALLEL_MIN_ELEMENTS && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        let rows = y.len() / cell;
+        let per = rows.div_ceil(rayon::current_num_threads() * 4) * cell;
+        y.par_chunks_mut(per).enumerate().for_each(|(i, y)| {
+            let x = x.map(|x| &x[i * per..i * per + y.len()]);
+            softmax_rows_here(x, y, cell);
+        });
+        return;
+    }
+    softmax_rows_here(x, y, cell);
+}
+
+/// [`softmax_rows`] on the calling thread.
+fn softmax_rows_here<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
+    for (i, y) in y.chunks_mut(cell).enumerate() {
+        let x = x.map(|x| &x[i * cell..(i + 1) * cell]);
+        let m = lanes(x.unwrap_or(y), T::neg_infinity(), |a, b| {
+            if a >= b || a.is_nan() {
+                a
+            } else {
+                b
+            }
+        });
+        let m = if m.is_finite() { m } else { T::zero() };
+        let f = move |v: T| (v - m).exp_v();
+        match x {
+            Some(x) => raw::map_into_slice(x, y, f),
+            None => raw::map_slice_in_place(y, f),
+        }
+        let s = T::zero() + lanes(y, T::zero(), |a, b| a + b);
+        raw::map_slice_in_place(y, move |v| v / s);
     }
 }
 

@@ -96,6 +96,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         all.as_mut().copy_from_slice(sizes);
         let data = match S::Buf::from_vec(data) {
             Ok(buf) => buf,
+            // Every caller passes data of the sizes' element count (the reason this is not
+            // public); the buffer refuses only a different count.
             Err(_) => unreachable!("the element count was checked against the sizes"),
         };
         Tensor { sizes: all, data }
@@ -118,6 +120,9 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn shape(&self) -> DynShape {
+        // The sizes were checked against `S` when the tensor was made, and `resolve` counts
+        // elements with the zero short-cut, so a tensor's own sizes never overflow it
+        // (`tests/bad_input.rs` holds `[0, usize::MAX, usize::MAX]`).
         S::to_dyn()
             .resolve(self.sizes())
             .expect("a tensor's sizes fit its shape")

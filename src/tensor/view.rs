@@ -256,6 +256,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     /// The view's concrete shape (`S` with the view's sizes).
     pub(crate) fn shape_dyn(&self) -> DynShape {
+        // As `Tensor::shape`: the sizes were checked against `S` when the view was made.
         S::to_dyn()
             .resolve(&self.sizes)
             .expect("a view's sizes fit its shape")

@@ -194,6 +194,7 @@ impl<T, const N: usize> Buffer<T> for [T; N] {
         fill(&mut data)?;
         match Self::from_vec(data) {
             Ok(filled) => *self = filled,
+            // `fill` writes the tensor's element count, which for an inline buffer is `N`.
             Err(_) => unreachable!("an inline buffer's element count is static"),
         }
         Ok(())
