@@ -188,3 +188,38 @@ fn safetensors_round_trip() {
     assert_eq!(w.get::<f32, shape![COL: 2]>("b").unwrap(), b);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A version-1 `.npy` file of `f32` with the header's shape tuple `shape` and no data.
+fn npy_with_shape(name: &str, shape: &str) -> std::path::PathBuf {
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    let path = std::env::temp_dir().join(format!("shapecast-{}-{name}.npy", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn empty_npy_files_whose_other_sizes_overflow_are_errors() {
+    // Legal empty shapes whose other sizes multiply past 2^64: the .npy reader would
+    // overflow on them, so they are refused with a message, in debug and release builds.
+    for (name, shape) in [
+        ("wide", "(0, 18446744073709551615, 2)"),
+        ("strides", "(0, 9223372036854775808, 4)"),
+    ] {
+        let path = npy_with_shape(name, shape);
+        let e = DynTensor::<f32>::read_npy(&path).unwrap_err();
+        assert!(e.to_string().contains("multiply past 2^64"), "{e}");
+        std::fs::remove_file(path).unwrap();
+    }
+    // An empty shape whose other sizes fit reads as the empty tensor.
+    let path = npy_with_shape("fits", "(0, 4294967296, 3)");
+    let t = DynTensor::<f32>::read_npy(&path).unwrap();
+    assert_eq!(t.sizes(), &[0, 4_294_967_296, 3]);
+    std::fs::remove_file(path).unwrap();
+}
