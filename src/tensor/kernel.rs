@@ -305,7 +305,7 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
     // below `total`, and the length is then not set.
     let (mut at_out, mut written) = (0, 0);
     loop {
-        written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[at_out..], &f);
+        written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[at_out..][..n], &f);
         at_out += n;
         if !step(&mut index[..rank], outer, [ma, mb], &mut at) {
             break;
@@ -502,7 +502,7 @@ fn rows_of<const N: usize, A, B, O>(
     if last == 0 {
         // One merged axis: the range is one run.
         let (lo, n) = (range.start, range.len());
-        return inner(n, (a, lo * ma[0], ma[0]), (b, lo * mb[0], mb[0]), out, f);
+        return inner(n, (a, lo * ma[0], ma[0]), (b, lo * mb[0], mb[0]), &mut out[..n], f);
     }
     let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
     let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
@@ -511,7 +511,7 @@ fn rows_of<const N: usize, A, B, O>(
         let mut at = [i * ma[0], i * mb[0]];
         let mut index = [0usize; N];
         loop {
-            written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut out[at_out..], f);
+            written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut out[at_out..][..n], f);
             at_out += n;
             if !step(&mut index[..rest.len()], rest, [ra, rb], &mut at) {
                 break;
@@ -521,20 +521,33 @@ fn rows_of<const N: usize, A, B, O>(
     written
 }
 
-/// One inner run of `n` elements into `out` (the spare capacity at the run's place),
-/// specialised on the two strides; returns the slots written.
+/// Where one run of a kernel's output goes: `put` writes the run's values and returns how
+/// many it wrote.
+pub(crate) trait RunOut<O> {
+    fn put(&mut self, values: impl Iterator<Item = O>) -> usize;
+}
+
+/// The spare capacity at the run's place: the values are counted as they are written.
+impl<O> RunOut<O> for [MaybeUninit<O>] {
+    #[inline(always)]
+    fn put(&mut self, values: impl Iterator<Item = O>) -> usize {
+        fill(self, values)
+    }
+}
+
+/// One inner run of `n` elements into `out`, specialised on the two strides; returns the
+/// elements written. The one inner loop of every elementwise kernel, the run-time one here
+/// and the static one (`static_kernel::zip_static`).
 #[inline(always)]
-fn inner<A, B, O>(
+pub(crate) fn inner<A, B, O, R: RunOut<O> + ?Sized>(
     n: usize,
     (a, oa, sa): (&[A], usize, usize),
     (b, ob, sb): (&[B], usize, usize),
-    out: &mut [MaybeUninit<O>],
+    out: &mut R,
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
-    let out = &mut out[..n];
     match (sa, sb) {
-        (1, 1) => fill(
-            out,
+        (1, 1) => out.put(
             a[oa..oa + n]
                 .iter()
                 .zip(&b[ob..ob + n])
@@ -542,27 +555,27 @@ fn inner<A, B, O>(
         ),
         (1, 0) => {
             let y = &b[ob];
-            fill(out, a[oa..oa + n].iter().map(|x| f(x, y)))
+            out.put(a[oa..oa + n].iter().map(|x| f(x, y)))
         }
         (0, 1) => {
             let x = &a[oa];
-            fill(out, b[ob..ob + n].iter().map(|y| f(x, y)))
+            out.put(b[ob..ob + n].iter().map(|y| f(x, y)))
         }
         (0, 0) => {
             let (x, y) = (&a[oa], &b[ob]);
-            fill(out, (0..n).map(|_| f(x, y)))
+            out.put((0..n).map(|_| f(x, y)))
         }
         (0, _) => {
             let x = &a[oa];
-            fill(out, b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)))
+            out.put(b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)))
         }
         (_, 0) => {
             let y = &b[ob];
-            fill(out, a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)))
+            out.put(a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)))
         }
         _ => {
             let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
-            fill(out, a.zip(b).take(n).map(|(x, y)| f(x, y)))
+            out.put(a.zip(b).take(n).map(|(x, y)| f(x, y)))
         }
     }
 }

@@ -870,10 +870,20 @@ fn exps<T: Transcendental>(
             // A run along a kept axis: a row of shifts and of sums.
             (1, 1) => {
                 let cells = sums[ob..ob + n].iter_mut().zip(&shift[ob..ob + n]);
-                for (j, (t, &m)) in cells.enumerate() {
-                    let v = x.map_or(y[oa + j], |x| x[oa + j]);
-                    y[oa + j] = (v - m).exp_v();
-                    *t = *t + y[oa + j];
+                let ys = y[oa..oa + n].iter_mut();
+                match x {
+                    Some(x) => {
+                        for ((y, &x), (t, &m)) in ys.zip(&x[oa..oa + n]).zip(cells) {
+                            *y = (x - m).exp_v();
+                            *t = *t + *y;
+                        }
+                    }
+                    None => {
+                        for (y, (t, &m)) in ys.zip(cells) {
+                            *y = (*y - m).exp_v();
+                            *t = *t + *y;
+                        }
+                    }
                 }
             }
             _ => {

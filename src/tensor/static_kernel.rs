@@ -4,7 +4,7 @@
 
 use crate::prelude::*;
 
-use super::kernel::Merged;
+use super::kernel::{inner, Merged, RunOut};
 use super::strided::step;
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::shape::MAX_TYPED_RANK;
@@ -175,25 +175,8 @@ pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
     let mut at = 0;
     loop {
         let [oa, ob] = o;
-        match (ia, ib) {
-            (1, 1) => out.put(
-                at,
-                n,
-                a[oa..oa + n]
-                    .iter()
-                    .zip(&b[ob..ob + n])
-                    .map(|(x, y)| f(x, y)),
-            ),
-            (1, 0) => {
-                let y = &b[ob];
-                out.put(at, n, a[oa..oa + n].iter().map(|x| f(x, y)))
-            }
-            (0, 1) => {
-                let x = &a[oa];
-                out.put(at, n, b[ob..ob + n].iter().map(|y| f(x, y)))
-            }
-            _ => out.put(at, n, (0..n).map(|j| f(&a[oa + j * ia], &b[ob + j * ib]))),
-        }
+        let mut run = SinkAt { sink: out, at, n };
+        inner(n, (a, oa, ia), (b, ob, ib), &mut run, &f);
         at += n;
         if !step(
             &mut index[..last],
@@ -203,5 +186,20 @@ pub(crate) fn zip_static<A, B, O, K: Sink<O> + ?Sized>(
         ) {
             return;
         }
+    }
+}
+
+/// A sink at one run's place, as the kernel's inner loop writes runs.
+struct SinkAt<'k, K: ?Sized> {
+    sink: &'k mut K,
+    at: usize,
+    n: usize,
+}
+
+impl<O, K: Sink<O> + ?Sized> RunOut<O> for SinkAt<'_, K> {
+    #[inline(always)]
+    fn put(&mut self, values: impl Iterator<Item = O>) -> usize {
+        self.sink.put(self.at, self.n, values);
+        self.n
     }
 }
