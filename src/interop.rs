@@ -32,7 +32,7 @@ use ndarray::{
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 #[allow(unused_imports)]
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 use crate::tensor::DynTensor;
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use crate::typed::shape::Shape;

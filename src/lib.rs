@@ -298,12 +298,37 @@ extern crate alloc;
 extern crate self as shapecast;
 
 /// What the standard prelude would bring, from `alloc` (the crate is `no_std`).
-mod prelude {
+mod alloc_prelude {
     pub(crate) use alloc::boxed::Box;
     pub(crate) use alloc::format;
     pub(crate) use alloc::string::{String, ToString};
     pub(crate) use alloc::vec;
     pub(crate) use alloc::vec::Vec;
+}
+
+/// What a first program needs, in one import: the macros, the tensor types, the size types,
+/// the traits whose methods it calls (`dot`, the float math) and the error.
+///
+/// ```
+/// use shapecast::prelude::*;
+///
+/// names!(BATCH, CLASS);
+/// let logits = Tensor::<f32, shape![BATCH, CLASS: 3]>::from_vec_sized(&[1, 3], vec![1.0, 2.0, 3.0])?;
+/// let p = logits.softmax::<CLASS>();
+/// let w = Tensor::<f32, shape![CLASS: 3]>::from_array([1.0, 1.0, 1.0]);
+/// let total: Tensor<f32, shape![BATCH]> = p.dot::<CLASS>(&w);
+/// assert!((total.data()[0] - 1.0).abs() < 1e-6);
+/// let d: DynTensor<f32> = logits.to_dyn();
+/// let by_name: Vec<AxisSelector> = vec!["CLASS".parse()?];
+/// assert_eq!(d.sum(&by_name)?.shape(), &"[BATCH: 1]".parse::<DynShape>()?);
+/// # Ok::<(), Error>(())
+/// ```
+pub mod prelude {
+    pub use crate::dynamic::reduce::AxisSelector;
+    pub use crate::{
+        names, shape, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis, Pos, Rule,
+        Shape, Tensor, TensorView, TensorViewMut, S,
+    };
 }
 
 pub mod dynamic;
@@ -517,6 +542,7 @@ pub mod __private {
 }
 
 pub use dynamic::broadcast;
+pub use dynamic::reduce::AxisSelector;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
 pub use dynamic::rule::{Rule, UnknownRule};

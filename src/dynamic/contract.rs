@@ -16,7 +16,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use crate::dynamic::plan::{Plan, StaticPlan};
 use crate::dynamic::reduce::{apply, selected, AxisSelector, StaticSelectors};

@@ -11,7 +11,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use crate::dynamic::plan::{combine, Broadcasted, Plan};
 use crate::dynamic::rule::Rule;

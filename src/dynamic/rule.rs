@@ -10,7 +10,7 @@
 //! # Ok::<(), shapecast::UnknownRule>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use core::fmt;
 use core::str::FromStr;

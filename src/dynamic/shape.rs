@@ -14,7 +14,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 use alloc::sync::Arc;

@@ -16,7 +16,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use crate::dynamic::reduce::AxisSelector;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};

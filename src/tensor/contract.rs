@@ -15,7 +15,7 @@
 //! assert_eq!(c.data(), &[4.0, 10.0]);
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::dyn_tensor::DynTensor;
 use super::kernel::{row_major_into, strides_or_row_major};

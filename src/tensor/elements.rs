@@ -2,7 +2,7 @@
 //! are scalar operands), [`ElementOr`] (a narrowed result: a tensor, or the element itself)
 //! and [`NestedArray`] (the nested arrays `Tensor::from_array` takes).
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::typed::Tensor;
 use crate::typed::axis::Axis;

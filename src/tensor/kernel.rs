@@ -24,7 +24,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use core::mem::MaybeUninit;
 

@@ -11,7 +11,7 @@
 //! n / 32 instead of n) and less than NumPy's pairwise summation (blocks of 128, log n);
 //! `tests/numpy.rs` compares with NumPy at a relative tolerance of 1e-9 in `f64`.
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 

@@ -12,7 +12,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 

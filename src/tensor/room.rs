@@ -4,7 +4,7 @@
 //! through here before it allocates, so `[0, usize::MAX / 2]` (no element) is fine and a
 //! result that cannot exist is [`Error::TooLarge`].
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;

@@ -2,7 +2,7 @@
 //! merged layout is a constant worked out by a `const fn`, and the loop over it runs with
 //! constant bounds and no checks.
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::kernel::{inner, Merged, RunOut};
 use super::strided::step;

@@ -2,7 +2,7 @@
 //! (every kernel and iterator advances its index with it), the offsets of a strided layout,
 //! the operand an elementwise operation takes, and index-access broadcasting (rule book §12).
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 

@@ -23,7 +23,7 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use core::ops::{Bound, Range, RangeBounds};
 

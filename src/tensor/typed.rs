@@ -22,7 +22,7 @@
 //! let _ = &a + &b; // cannot broadcast `(S<3>, S<4>)` with `(S<5>,)` under the named rule
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 

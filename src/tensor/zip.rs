@@ -5,7 +5,7 @@
 //! built and no rule runs, and the only allocation is the output's. When a check fails, the
 //! run-time engine runs on the shapes as written to word the refusal.
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::kernel::{row_major_into, zip_sound, Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
 use super::reduce::runs;

@@ -12,7 +12,7 @@
 //! assert_eq!(<Img as BroadcastWith<Lbl>>::checks().len(), 3);
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::list::PlanOf;
 use super::rule::{Compute, RuleMarker};

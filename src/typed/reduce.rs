@@ -19,7 +19,7 @@ use typenum::{Const, IsEqual, ToUInt, U};
 
 use crate::dynamic::reduce::{AxisSelector, StaticSelectors};
 use crate::dynamic::shape::Name;
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::axis::Axis;
 use super::bits::{Cond, Or, B0};

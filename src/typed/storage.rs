@@ -11,7 +11,7 @@
 //! static_assertions::assert_type_eq_all!(<shape![1024, 1024] as Storage<f32>>::Buf, Vec<f32>);
 //! ```
 
-use crate::prelude::*;
+use crate::alloc_prelude::*;
 
 use super::axis::Axis;
 use super::counts::{MulSmall, SmallCount, C1};
