@@ -29,10 +29,10 @@ use ndarray::{
     ShapeBuilder,
 };
 
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
 #[allow(unused_imports)]
 use crate::alloc_prelude::*;
+use crate::dynamic::shape::DynShape;
+use crate::error::Error;
 use crate::tensor::DynTensor;
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use crate::typed::shape::Shape;

@@ -305,7 +305,13 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
     // below `total`, and the length is then not set.
     let (mut at_out, mut written) = (0, 0);
     loop {
-        written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut spare[at_out..][..n], &f);
+        written += inner(
+            n,
+            (a, at[0], ia),
+            (b, at[1], ib),
+            &mut spare[at_out..][..n],
+            &f,
+        );
         at_out += n;
         if !step(&mut index[..rank], outer, [ma, mb], &mut at) {
             break;
@@ -502,7 +508,13 @@ fn rows_of<const N: usize, A, B, O>(
     if last == 0 {
         // One merged axis: the range is one run.
         let (lo, n) = (range.start, range.len());
-        return inner(n, (a, lo * ma[0], ma[0]), (b, lo * mb[0], mb[0]), &mut out[..n], f);
+        return inner(
+            n,
+            (a, lo * ma[0], ma[0]),
+            (b, lo * mb[0], mb[0]),
+            &mut out[..n],
+            f,
+        );
     }
     let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
     let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
@@ -511,7 +523,13 @@ fn rows_of<const N: usize, A, B, O>(
         let mut at = [i * ma[0], i * mb[0]];
         let mut index = [0usize; N];
         loop {
-            written += inner(n, (a, at[0], ia), (b, at[1], ib), &mut out[at_out..][..n], f);
+            written += inner(
+                n,
+                (a, at[0], ia),
+                (b, at[1], ib),
+                &mut out[at_out..][..n],
+                f,
+            );
             at_out += n;
             if !step(&mut index[..rest.len()], rest, [ra, rb], &mut at) {
                 break;

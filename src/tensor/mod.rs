@@ -34,6 +34,7 @@ pub(crate) mod raw;
 mod reduce;
 mod reductions;
 pub(crate) mod room;
+mod softmax;
 pub(crate) mod static_kernel;
 mod strided;
 mod surgery;

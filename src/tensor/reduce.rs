@@ -10,6 +10,9 @@
 //! runs added in order. That is more accurate than one running sum (the error grows with
 //! n / 32 instead of n) and less than NumPy's pairwise summation (blocks of 128, log n);
 //! `tests/numpy.rs` compares with NumPy at a relative tolerance of 1e-9 in `f64`.
+//!
+//! The reductions that exponentiate (softmax, log-softmax, logsumexp) are in
+//! [`softmax`](super::softmax), on these walks.
 
 use crate::alloc_prelude::*;
 
@@ -17,10 +20,8 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::kernel::{row_major_into, zip_map_ref, Merged};
-use super::raw;
+use super::kernel::{row_major_into, Merged};
 use super::strided::step;
-use super::vmath::Transcendental;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
 
@@ -110,7 +111,7 @@ pub(crate) fn walk<T: Sync, A: Send>(
 /// an inner kept axis shortens every run and was measured slower (sum over axis 0 of
 /// (1024, 1024): 1.2x slower on two threads).
 #[cfg(feature = "rayon")]
-fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, usize)> {
+pub(super) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, usize)> {
     let total = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))?;
@@ -131,7 +132,7 @@ fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, u
 
 /// `sizes` with axis `k` cut to `n`, on the stack.
 #[cfg(feature = "rayon")]
-fn cut(sizes: &[usize], k: usize, n: usize) -> [usize; MAX_RANK] {
+pub(super) fn cut(sizes: &[usize], k: usize, n: usize) -> [usize; MAX_RANK] {
     let mut sub = [0usize; MAX_RANK];
     sub[..sizes.len()].copy_from_slice(sizes);
     sub[k] = n;
@@ -255,7 +256,7 @@ impl<T> Source<'_, T> {
 
     /// The output's strides in the input's frame: row-major over the kept axes, 0 along the
     /// reduced ones.
-    fn out_strides(&self) -> Dims {
+    pub(super) fn out_strides(&self) -> Dims {
         let kept = Dims::row_major(&self.out_sizes(true));
         Dims::from_iter(
             kept.iter()
@@ -265,7 +266,7 @@ impl<T> Source<'_, T> {
     }
 
     /// The number of output cells.
-    fn out_len(&self) -> usize {
+    pub(super) fn out_len(&self) -> usize {
         // `has_room` checked this count before any reduction runs (and softmax returns at once
         // for an empty input, whose output is the only one that could overflow here).
         super::room::count(&self.out_sizes(false)).expect("checked by has_room")
@@ -411,147 +412,6 @@ impl<T: Send + Sync> Source<'_, T> {
         acc.into_iter().map(|(_, ss)| ss / n).collect()
     }
 
-    /// `ln(sum(exp(x)))` of each cell, computed as `m + ln(sum(exp(x - m)))` with `m` the
-    /// cell's maximum (0 when it is not finite), as SciPy does.
-    pub(crate) fn logsumexp(&self, shape: impl Fn() -> DynShape) -> Vec<T>
-    where
-        T: Transcendental,
-    {
-        let shift = self.shifts(shape);
-        let mut acc: Vec<(T, T)> = shift.into_iter().map(|m| (m, T::zero())).collect();
-        walk(
-            self.sizes,
-            (self.data, self.strides),
-            (&mut acc, &self.out_strides()),
-            &ExpSum,
-        );
-        acc.into_iter().map(|(m, s)| m + s.ln_v()).collect()
-    }
-
-    /// Each cell's maximum where it is finite, else 0 (the stable shift of exp); an empty cell
-    /// shifts by 0.
-    fn shifts(&self, shape: impl Fn() -> DynShape) -> Vec<T>
-    where
-        T: Float,
-    {
-        let max = match self.extreme::<true>(shape) {
-            Ok(max) => max,
-            Err(_) => vec![T::zero(); self.out_len()],
-        };
-        max.into_iter()
-            .map(|m| if m.is_finite() { m } else { T::zero() })
-            .collect()
-    }
-
-    /// Softmax (or, with `LOG`, log-softmax) along the reduced axes, in the input's shape and
-    /// row-major order: three passes, as a hand loop makes them. The maximum `m` of each cell;
-    /// then `y = exp(x - m)` written while its sum accumulates (for log-softmax only the sum);
-    /// then `y / sum` (for log-softmax `x - m - ln(sum)`).
-    pub(crate) fn softmax<const LOG: bool>(
-        &self,
-        shape: impl Fn() -> DynShape,
-    ) -> Result<Vec<T>, Error>
-    where
-        T: Transcendental,
-    {
-        // The output has the input's sizes: room for it (a broadcast view's sizes may hold
-        // more than memory), and nothing to compute when it is empty.
-        let total = super::room::ensure::<(T, T)>(self.sizes, &shape)?;
-        if total == 0 {
-            return Ok(Vec::new());
-        }
-        let own = Dims::row_major(self.sizes);
-        if let Some(cell) = trailing_cell(self.sizes, self.mask) {
-            if !LOG && self.strides == &*own {
-                let mut y = vec![T::zero(); total];
-                softmax_rows(Some(self.data), &mut y, cell);
-                return Ok(y);
-            }
-        }
-        let strides = self.out_strides();
-        let shift = self.shifts(shape);
-        let mut sums = vec![T::zero(); shift.len()];
-        if LOG {
-            let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
-            walk(
-                self.sizes,
-                (self.data, self.strides),
-                (&mut acc, &strides),
-                &ExpSum,
-            );
-            for (s, (m, t)) in sums.iter_mut().zip(acc) {
-                *s = m + t.ln_v();
-            }
-            let mut y = Vec::new();
-            zip_map_ref(
-                self.sizes,
-                (self.data, self.strides),
-                (&sums, &strides),
-                &mut y,
-                |x, l| *x - *l,
-            )?;
-            return Ok(y);
-        }
-        // y in the input's row-major order, written at the input's index: the walk runs over
-        // the input's strides and the output cells', and y's offset is the row-major one.
-        let mut y = vec![T::zero(); total];
-        let (x, sx) = (self.data, self.strides);
-        if sx == &*own {
-            exps_parallel(
-                self.sizes,
-                (Some(x), &own),
-                (&shift, &strides),
-                &mut y,
-                &mut sums,
-            );
-        } else {
-            // A strided view: y is written in its own order, then summed.
-            zip_map_ref(self.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
-                (*x - *m).exp_v()
-            })?;
-            walk(self.sizes, (&y, &own), (&mut sums, &strides), &Sum);
-        }
-        walk(self.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
-        Ok(y)
-    }
-
-    /// [`softmax`](Self::softmax) written over a row-major input's own buffer: the same
-    /// passes, the exponentials (or, with `LOG`, the differences) stored where the inputs
-    /// were, so nothing the input's size is allocated.
-    pub(crate) fn softmax_in_place<const LOG: bool>(sizes: &[usize], mask: &[bool], data: &mut [T])
-    where
-        T: Transcendental,
-    {
-        if data.is_empty() {
-            return;
-        }
-        if let Some(cell) = trailing_cell(sizes, mask).filter(|_| !LOG) {
-            softmax_rows(None, data, cell);
-            return;
-        }
-        let own = Dims::row_major(sizes);
-        let source = Source {
-            sizes,
-            strides: &own,
-            data: &*data,
-            mask,
-        };
-        let strides = source.out_strides();
-        // The shape is named only by an empty axis's error, which non-empty data cannot
-        // have: the sizes alone serve.
-        let shift = source.shifts(|| DynShape::from_sizes(sizes).unwrap_or_default());
-        if LOG {
-            let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
-            walk(sizes, (&*data, &own), (&mut acc, &strides), &ExpSum);
-            let lse: Vec<T> = acc.into_iter().map(|(m, t)| m + t.ln_v()).collect();
-            walk(sizes, (&lse, &strides), (data, &own), &SubtractIt);
-            return;
-        }
-        let mut sums = vec![T::zero(); shift.len()];
-        exps_parallel(sizes, (None, &own), (&shift, &strides), data, &mut sums);
-        walk(sizes, (&sums, &strides), (data, &own), &DivBy);
-    }
-
     /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis
     /// (first occurrence; a NaN wins, as in NumPy); an empty axis is [`Error::EmptyAxis`].
     pub(crate) fn arg<const MAX: bool>(
@@ -639,7 +499,7 @@ fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
 /// Independent lanes over a contiguous run (32: enough chains to hide the latency of an add
 /// on SSE2, the baseline target), combined pairwise, then the tail.
 #[inline(always)]
-fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+pub(super) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
     const L: usize = 32;
     let mut l = [init; L];
     let mut chunks = xs.chunks_exact(L);
@@ -681,7 +541,7 @@ fn zip_blocks<T: Copy>(accs: &mut [T], xs: &[T], f: impl Fn(T, T) -> T) {
     }
 }
 
-struct Sum;
+pub(super) struct Sum;
 impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
     #[inline(always)]
     fn step(&self, acc: &mut T, x: &T) {
@@ -735,167 +595,6 @@ impl<T: Float> FoldOp<T, (T, T)> for SquaredDeviation {
         let d = *x - acc.0;
         acc.1 = acc.1 + d * d;
     }
-}
-
-struct ExpSum;
-impl<T: Transcendental> FoldOp<T, (T, T)> for ExpSum {
-    #[inline(always)]
-    fn step(&self, acc: &mut (T, T), x: &T) {
-        acc.1 = acc.1 + (*x - acc.0).exp_v();
-    }
-}
-
-struct DivBy;
-impl<T: Float> FoldOp<T, T> for DivBy {
-    #[inline(always)]
-    fn step(&self, acc: &mut T, x: &T) {
-        *acc = *acc / *x;
-    }
-}
-
-/// Each element less its cell's value (log-softmax's last pass).
-struct SubtractIt;
-impl<T: Float> FoldOp<T, T> for SubtractIt {
-    #[inline(always)]
-    fn step(&self, acc: &mut T, x: &T) {
-        *acc = *acc - *x;
-    }
-}
-
-/// The element count of one cell when the reduced axes are the trailing ones (softmax over
-/// the last axis, the common case): each cell is then a contiguous row of a row-major input.
-fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
-    let first = mask.iter().position(|&g| g)?;
-    mask[first..]
-        .iter()
-        .all(|&g| g)
-        .then(|| sizes[first..].iter().product())
-}
-
-/// Softmax of each row of `cell` elements, the row in cache for all three steps: its maximum
-/// `m` (NaN if it holds one; a shift of 0 when not finite, as [`Source::shifts`]), then
-/// `exp(x - m)` and their sum, then the division: the operations the general passes make
-/// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None` reads the input from `y`. With the
-/// `rayon` feature, rows split over threads from
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements.
-fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
-    #[cfg(feature = "rayon")]
-    if y.len() >= super::kernel::PARALLEL_MIN_ELEMENTS && rayon::current_num_threads() > 1 {
-        use rayon::prelude::*;
-        let rows = y.len() / cell;
-        let per = rows.div_ceil(rayon::current_num_threads() * 4) * cell;
-        y.par_chunks_mut(per).enumerate().for_each(|(i, y)| {
-            let x = x.map(|x| &x[i * per..i * per + y.len()]);
-            softmax_rows_here(x, y, cell);
-        });
-        return;
-    }
-    softmax_rows_here(x, y, cell);
-}
-
-/// [`softmax_rows`] on the calling thread.
-fn softmax_rows_here<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
-    for (i, y) in y.chunks_mut(cell).enumerate() {
-        let x = x.map(|x| &x[i * cell..(i + 1) * cell]);
-        let m = lanes(x.unwrap_or(y), T::neg_infinity(), |a, b| {
-            if a >= b || a.is_nan() {
-                a
-            } else {
-                b
-            }
-        });
-        let m = if m.is_finite() { m } else { T::zero() };
-        let f = move |v: T| (v - m).exp_v();
-        match x {
-            Some(x) => raw::map_into_slice(x, y, f),
-            None => raw::map_slice_in_place(y, f),
-        }
-        let s = T::zero() + lanes(y, T::zero(), |a, b| a + b);
-        raw::map_slice_in_place(y, move |v| v / s);
-    }
-}
-
-/// Softmax's middle pass over a row-major input `x`: `y = exp(x - m)` with `m` the cell's
-/// shift, each cell's sum accumulating alongside (`strides`: the cells' strides in the input's
-/// frame). With the `rayon` feature a large pass splits as [`walk`] does, the pieces owning
-/// disjoint rows of `y` and of the sums.
-fn exps_parallel<T: Transcendental>(
-    sizes: &[usize],
-    (x, own): (Option<&[T]>, &[usize]),
-    (shift, strides): (&[T], &[usize]),
-    y: &mut [T],
-    sums: &mut [T],
-) {
-    #[cfg(feature = "rayon")]
-    if let Some((k, per_piece)) = row_split(sizes, strides, sums.len()) {
-        use rayon::prelude::*;
-        y.par_chunks_mut(per_piece * own[k])
-            .zip(sums.par_chunks_mut(per_piece * strides[k]))
-            .enumerate()
-            .for_each(|(i, (y, sums))| {
-                let start = i * per_piece;
-                let sub = cut(sizes, k, sums.len() / strides[k]);
-                let x = x.map(|x| &x[start * own[k]..]);
-                let shift = &shift[start * strides[k]..];
-                exps(&sub[..sizes.len()], (x, own), (shift, strides), y, sums);
-            });
-        return;
-    }
-    exps(sizes, (x, own), (shift, strides), y, sums);
-}
-
-/// [`exps_parallel`] on the calling thread; `x` of `None` reads the input from `y` itself
-/// (softmax into its input's buffer).
-fn exps<T: Transcendental>(
-    sizes: &[usize],
-    (x, own): (Option<&[T]>, &[usize]),
-    (shift, strides): (&[T], &[usize]),
-    y: &mut [T],
-    sums: &mut [T],
-) {
-    runs(sizes, own, strides, |oa, ob, n, ia, ib| {
-        match (ia, ib) {
-            // A run along the reduced axis: one shift; the run's exps, then their sum
-            // while the run is in cache (the exp loop keeps nothing live across calls).
-            (1, 0) => {
-                let m = shift[ob];
-                let ys = &mut y[oa..oa + n];
-                let f = move |x: T| (x - m).exp_v();
-                match x {
-                    Some(x) => raw::map_into_slice(&x[oa..oa + n], ys, f),
-                    None => raw::map_slice_in_place(ys, f),
-                }
-                sums[ob] = sums[ob] + lanes(ys, T::zero(), |a, b| a + b);
-            }
-            // A run along a kept axis: a row of shifts and of sums.
-            (1, 1) => {
-                let cells = sums[ob..ob + n].iter_mut().zip(&shift[ob..ob + n]);
-                let ys = y[oa..oa + n].iter_mut();
-                match x {
-                    Some(x) => {
-                        for ((y, &x), (t, &m)) in ys.zip(&x[oa..oa + n]).zip(cells) {
-                            *y = (x - m).exp_v();
-                            *t = *t + *y;
-                        }
-                    }
-                    None => {
-                        for (y, (t, &m)) in ys.zip(cells) {
-                            *y = (*y - m).exp_v();
-                            *t = *t + *y;
-                        }
-                    }
-                }
-            }
-            _ => {
-                for j in 0..n {
-                    let (k, c) = (oa + j * ia, ob + j * ib);
-                    let e = (x.map_or(y[k], |x| x[k]) - shift[c]).exp_v();
-                    y[k] = e;
-                    sums[c] = sums[c] + e;
-                }
-            }
-        }
-    });
 }
 
 #[cfg(all(test, feature = "rayon"))]

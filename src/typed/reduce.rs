@@ -17,9 +17,9 @@ use alloc::borrow::Cow;
 
 use typenum::{Const, IsEqual, ToUInt, U};
 
+use crate::alloc_prelude::*;
 use crate::dynamic::reduce::{AxisSelector, StaticSelectors};
 use crate::dynamic::shape::Name;
-use crate::alloc_prelude::*;
 
 use super::axis::Axis;
 use super::bits::{Cond, Or, B0};
