@@ -26,6 +26,7 @@ mod contract;
 mod dyn_ops;
 mod dyn_tensor;
 mod elements;
+mod gemm_loop;
 mod index;
 pub mod kernel;
 mod math;
