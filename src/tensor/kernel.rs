@@ -26,10 +26,8 @@
 
 use crate::alloc_prelude::*;
 
-use core::mem::MaybeUninit;
-
 use super::raw;
-use super::strided::step;
+use super::strided::{inner, step};
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
 
@@ -322,7 +320,7 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
 
 /// The output's element count once the layout is known to be sound: at most `N` axes, stride
 /// lists of the output's rank, and operands long enough for their strides.
-fn validate<const N: usize>(
+pub(super) fn validate<const N: usize>(
     sizes: &[usize],
     (a_len, sa): (usize, &[usize]),
     (b_len, sb): (usize, &[usize]),
@@ -430,184 +428,13 @@ impl<A: Sync, B: Sync, O: Send, F: Fn(&A, &B) -> O + Sync> ZipFn<A, B, O> for Pa
     ) -> Result<(), Error> {
         #[cfg(feature = "rayon")]
         {
-            zip_parallel::<N, A, B, O>(sizes, a, b, out, &self.0)
+            super::split::zip_parallel::<N, A, B, O>(sizes, a, b, out, &self.0)
         }
         #[cfg(not(feature = "rayon"))]
         {
             zip_checked::<N, A, B, O>(sizes, a, b, out, &self.0)
         }
     }
-}
-
-/// [`zip_checked`] split over rayon's pool: the outermost merged axis is cut into about four
-/// pieces per thread, and each piece fills its own contiguous block of the output. Runs on
-/// the calling thread below [`PARALLEL_MIN_ELEMENTS`] or with one thread.
-#[cfg(feature = "rayon")]
-fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
-    sizes: &[usize],
-    (a, sa): (&[A], &[usize]),
-    (b, sb): (&[B], &[usize]),
-    out: &mut Vec<O>,
-    f: &(impl Fn(&A, &B) -> O + Sync),
-) -> Result<(), Error> {
-    use rayon::prelude::*;
-    let small = sizes
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .is_some_and(|t| t < PARALLEL_MIN_ELEMENTS);
-    // Small work never touches rayon (its pool starts on first use).
-    let threads = if small {
-        1
-    } else {
-        rayon::current_num_threads()
-    };
-    if small || threads < 2 {
-        return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
-    }
-    let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
-    room_for::<O>(sizes)?;
-    out.clear();
-    out.reserve(total);
-    raw::advise_huge_pages(out);
-    let merged = Merged::<N>::new(sizes, sa, sb);
-    let (ms, ma, mb) = (
-        &merged.sizes[..merged.len],
-        &merged.a[..merged.len],
-        &merged.b[..merged.len],
-    );
-    // `total` is at least PARALLEL_MIN_ELEMENTS, so some axis is larger than 1.
-    let outer = ms[0];
-    let per = total / outer;
-    let rows = outer.div_ceil((threads * 4).min(outer));
-    let spare = &mut out.spare_capacity_mut()[..total];
-    let written = spare
-        .par_chunks_mut(rows * per)
-        .enumerate()
-        .map(|(piece, slots)| {
-            let lo = piece * rows;
-            let hi = (lo + rows).min(outer);
-            rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f)
-        })
-        .sum();
-    raw::set_len_written(out, written, total);
-    Ok(())
-}
-
-/// The outer indices `range` of a merged layout (sizes and the two operands' strides), into
-/// their block of the output's slots; returns the slots written.
-#[cfg(feature = "rayon")]
-fn rows_of<const N: usize, A, B, O>(
-    range: core::ops::Range<usize>,
-    (ms, ma, mb): (&[usize], &[usize], &[usize]),
-    a: &[A],
-    b: &[B],
-    out: &mut [MaybeUninit<O>],
-    f: &impl Fn(&A, &B) -> O,
-) -> usize {
-    let last = ms.len() - 1;
-    if last == 0 {
-        // One merged axis: the range is one run.
-        let (lo, n) = (range.start, range.len());
-        return inner(
-            n,
-            (a, lo * ma[0], ma[0]),
-            (b, lo * mb[0], mb[0]),
-            &mut out[..n],
-            f,
-        );
-    }
-    let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
-    let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
-    let (mut at_out, mut written) = (0, 0);
-    for i in range {
-        let mut at = [i * ma[0], i * mb[0]];
-        let mut index = [0usize; N];
-        loop {
-            written += inner(
-                n,
-                (a, at[0], ia),
-                (b, at[1], ib),
-                &mut out[at_out..][..n],
-                f,
-            );
-            at_out += n;
-            if !step(&mut index[..rest.len()], rest, [ra, rb], &mut at) {
-                break;
-            }
-        }
-    }
-    written
-}
-
-/// Where one run of a kernel's output goes: `put` writes the run's values and returns how
-/// many it wrote.
-pub(crate) trait RunOut<O> {
-    fn put(&mut self, values: impl Iterator<Item = O>) -> usize;
-}
-
-/// The spare capacity at the run's place: the values are counted as they are written.
-impl<O> RunOut<O> for [MaybeUninit<O>] {
-    #[inline(always)]
-    fn put(&mut self, values: impl Iterator<Item = O>) -> usize {
-        fill(self, values)
-    }
-}
-
-/// One inner run of `n` elements into `out`, specialised on the two strides; returns the
-/// elements written. The one inner loop of every elementwise kernel, the run-time one here
-/// and the static one (`static_kernel::zip_static`).
-#[inline(always)]
-pub(crate) fn inner<A, B, O, R: RunOut<O> + ?Sized>(
-    n: usize,
-    (a, oa, sa): (&[A], usize, usize),
-    (b, ob, sb): (&[B], usize, usize),
-    out: &mut R,
-    f: &impl Fn(&A, &B) -> O,
-) -> usize {
-    match (sa, sb) {
-        (1, 1) => out.put(
-            a[oa..oa + n]
-                .iter()
-                .zip(&b[ob..ob + n])
-                .map(|(x, y)| f(x, y)),
-        ),
-        (1, 0) => {
-            let y = &b[ob];
-            out.put(a[oa..oa + n].iter().map(|x| f(x, y)))
-        }
-        (0, 1) => {
-            let x = &a[oa];
-            out.put(b[ob..ob + n].iter().map(|y| f(x, y)))
-        }
-        (0, 0) => {
-            let (x, y) = (&a[oa], &b[ob]);
-            out.put((0..n).map(|_| f(x, y)))
-        }
-        (0, _) => {
-            let x = &a[oa];
-            out.put(b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)))
-        }
-        (_, 0) => {
-            let y = &b[ob];
-            out.put(a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)))
-        }
-        _ => {
-            let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
-            out.put(a.zip(b).take(n).map(|(x, y)| f(x, y)))
-        }
-    }
-}
-
-/// Writes a run's values into its slots; returns how many it wrote (fewer than the slots
-/// when an operand ran short, which the caller's count then shows).
-#[inline(always)]
-fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) -> usize {
-    let mut written = 0;
-    for (slot, v) in slots.iter_mut().zip(values) {
-        slot.write(v);
-        written += 1;
-    }
-    written
 }
 
 #[cfg(test)]

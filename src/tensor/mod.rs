@@ -36,6 +36,8 @@ mod reduce;
 mod reductions;
 pub(crate) mod room;
 mod softmax;
+#[cfg(feature = "rayon")]
+mod split;
 pub(crate) mod static_kernel;
 mod strided;
 mod surgery;

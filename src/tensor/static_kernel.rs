@@ -4,8 +4,8 @@
 
 use crate::alloc_prelude::*;
 
-use super::kernel::{inner, Merged, RunOut};
-use super::strided::step;
+use super::kernel::Merged;
+use super::strided::{inner, step, RunOut};
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::shape::MAX_TYPED_RANK;
 

@@ -5,6 +5,7 @@
 use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
+use core::mem::MaybeUninit;
 
 use super::kernel::{frame_strides_into, strides_or_row_major, ZipFn};
 use super::zip::zip_own;
@@ -184,6 +185,77 @@ impl Iterator for Offsets {
 }
 
 impl ExactSizeIterator for Offsets {}
+
+/// Where one run of a kernel's output goes: `put` writes the run's values and returns how
+/// many it wrote.
+pub(crate) trait RunOut<O> {
+    fn put(&mut self, values: impl Iterator<Item = O>) -> usize;
+}
+
+/// The spare capacity at the run's place: the values are counted as they are written.
+impl<O> RunOut<O> for [MaybeUninit<O>] {
+    #[inline(always)]
+    fn put(&mut self, values: impl Iterator<Item = O>) -> usize {
+        fill(self, values)
+    }
+}
+
+/// One inner run of `n` elements into `out`, specialised on the two strides; returns the
+/// elements written. The one inner loop of every elementwise kernel, the run-time one here
+/// and the static one (`static_kernel::zip_static`).
+#[inline(always)]
+pub(crate) fn inner<A, B, O, R: RunOut<O> + ?Sized>(
+    n: usize,
+    (a, oa, sa): (&[A], usize, usize),
+    (b, ob, sb): (&[B], usize, usize),
+    out: &mut R,
+    f: &impl Fn(&A, &B) -> O,
+) -> usize {
+    match (sa, sb) {
+        (1, 1) => out.put(
+            a[oa..oa + n]
+                .iter()
+                .zip(&b[ob..ob + n])
+                .map(|(x, y)| f(x, y)),
+        ),
+        (1, 0) => {
+            let y = &b[ob];
+            out.put(a[oa..oa + n].iter().map(|x| f(x, y)))
+        }
+        (0, 1) => {
+            let x = &a[oa];
+            out.put(b[ob..ob + n].iter().map(|y| f(x, y)))
+        }
+        (0, 0) => {
+            let (x, y) = (&a[oa], &b[ob]);
+            out.put((0..n).map(|_| f(x, y)))
+        }
+        (0, _) => {
+            let x = &a[oa];
+            out.put(b[ob..].iter().step_by(sb).take(n).map(|y| f(x, y)))
+        }
+        (_, 0) => {
+            let y = &b[ob];
+            out.put(a[oa..].iter().step_by(sa).take(n).map(|x| f(x, y)))
+        }
+        _ => {
+            let (a, b) = (a[oa..].iter().step_by(sa), b[ob..].iter().step_by(sb));
+            out.put(a.zip(b).take(n).map(|(x, y)| f(x, y)))
+        }
+    }
+}
+
+/// Writes a run's values into its slots; returns how many it wrote (fewer than the slots
+/// when an operand ran short, which the caller's count then shows).
+#[inline(always)]
+fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) -> usize {
+    let mut written = 0;
+    for (slot, v) in slots.iter_mut().zip(values) {
+        slot.write(v);
+        written += 1;
+    }
+    written
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,108 @@
+//! Elementwise kernels split over rayon's pool (feature `rayon`): the outermost merged axis
+//! cut into pieces, each piece writing its own contiguous block of the output through the
+//! kernel's inner loop, the slots counted as on one thread.
+
+use core::mem::MaybeUninit;
+
+use super::kernel::{room_for, validate, zip_checked, Merged, PARALLEL_MIN_ELEMENTS};
+use super::raw;
+use super::strided::{inner, step};
+use crate::error::Error;
+
+/// [`zip_checked`] split over rayon's pool: the outermost merged axis is cut into about four
+/// pieces per thread, and each piece fills its own contiguous block of the output. Runs on
+/// the calling thread below [`PARALLEL_MIN_ELEMENTS`] or with one thread.
+pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
+    sizes: &[usize],
+    (a, sa): (&[A], &[usize]),
+    (b, sb): (&[B], &[usize]),
+    out: &mut Vec<O>,
+    f: &(impl Fn(&A, &B) -> O + Sync),
+) -> Result<(), Error> {
+    use rayon::prelude::*;
+    let small = sizes
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .is_some_and(|t| t < PARALLEL_MIN_ELEMENTS);
+    // Small work never touches rayon (its pool starts on first use).
+    let threads = if small {
+        1
+    } else {
+        rayon::current_num_threads()
+    };
+    if small || threads < 2 {
+        return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
+    }
+    let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
+    room_for::<O>(sizes)?;
+    out.clear();
+    out.reserve(total);
+    raw::advise_huge_pages(out);
+    let merged = Merged::<N>::new(sizes, sa, sb);
+    let (ms, ma, mb) = (
+        &merged.sizes[..merged.len],
+        &merged.a[..merged.len],
+        &merged.b[..merged.len],
+    );
+    // `total` is at least PARALLEL_MIN_ELEMENTS, so some axis is larger than 1.
+    let outer = ms[0];
+    let per = total / outer;
+    let rows = outer.div_ceil((threads * 4).min(outer));
+    let spare = &mut out.spare_capacity_mut()[..total];
+    let written = spare
+        .par_chunks_mut(rows * per)
+        .enumerate()
+        .map(|(piece, slots)| {
+            let lo = piece * rows;
+            let hi = (lo + rows).min(outer);
+            rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f)
+        })
+        .sum();
+    raw::set_len_written(out, written, total);
+    Ok(())
+}
+
+/// The outer indices `range` of a merged layout (sizes and the two operands' strides), into
+/// their block of the output's slots; returns the slots written.
+fn rows_of<const N: usize, A, B, O>(
+    range: core::ops::Range<usize>,
+    (ms, ma, mb): (&[usize], &[usize], &[usize]),
+    a: &[A],
+    b: &[B],
+    out: &mut [MaybeUninit<O>],
+    f: &impl Fn(&A, &B) -> O,
+) -> usize {
+    let last = ms.len() - 1;
+    if last == 0 {
+        // One merged axis: the range is one run.
+        let (lo, n) = (range.start, range.len());
+        return inner(
+            n,
+            (a, lo * ma[0], ma[0]),
+            (b, lo * mb[0], mb[0]),
+            &mut out[..n],
+            f,
+        );
+    }
+    let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
+    let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
+    let (mut at_out, mut written) = (0, 0);
+    for i in range {
+        let mut at = [i * ma[0], i * mb[0]];
+        let mut index = [0usize; N];
+        loop {
+            written += inner(
+                n,
+                (a, at[0], ia),
+                (b, at[1], ib),
+                &mut out[at_out..][..n],
+                f,
+            );
+            at_out += n;
+            if !step(&mut index[..rest.len()], rest, [ra, rb], &mut at) {
+                break;
+            }
+        }
+    }
+    written
+}
