@@ -1,0 +1,308 @@
+//! Concatenate along an axis, and stack under a new one (rule book §18).
+
+use super::*;
+
+/// The size an axis selector asks of a concatenated axis: a name's own size (`T<S<8>>`), or
+/// `?` for a bare name or a position (the output then takes the sum when it is static).
+#[doc(hidden)]
+pub trait Along {
+    type Size: AxisSize;
+}
+impl<N: Axis> Along for N {
+    type Size = N::Size;
+}
+impl<const K: usize> Along for Pos<K> {
+    type Size = Dyn;
+}
+
+/// The axis of a tagged list that axis `I`, `X`, of another shape meets (rule book §18): the
+/// namesake of a named `X`; for an unnamed `X`, the axis at position `I`, which must be
+/// unnamed. `Found<size>` or [`Missing`].
+#[doc(hidden)]
+pub trait PartnerIn<const I: usize, X> {
+    type Out;
+}
+/// The size of a partner.
+#[doc(hidden)]
+pub struct Partner<Z>(PhantomData<Z>);
+impl<const I: usize, X> PartnerIn<I, X> for () {
+    type Out = Missing;
+}
+pub(super) type IsNamed<X> = <<X as Axis>::Name as NameKind>::IsNamed;
+
+/// Whether axis `J`, `Y`, of the other shape is the partner of an axis `I` whose name kind is
+/// `Self`: the namesake for a name; for no name, the unnamed axis at the same position. Only
+/// the comparison the kind needs is computed.
+#[doc(hidden)]
+pub trait MeetsAt<const I: usize, const J: usize, Y> {
+    type Out: Cond;
+}
+impl<N, const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Named<N>
+where
+    Named<N>: SameName<Y::Name>,
+{
+    type Out = <Named<N> as SameName<Y::Name>>::Out;
+}
+impl<const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Anon
+where
+    Const<I>: ToUInt,
+    Const<J>: ToUInt,
+    U<I>: IsEqual<U<J>>,
+    <U<I> as IsEqual<U<J>>>::Output: Cond,
+{
+    type Out = And<<U<I> as IsEqual<U<J>>>::Output, Not<IsNamed<Y>>>;
+}
+
+/// Stops at the partner, or looks further (lazily: only the branch taken is computed).
+#[doc(hidden)]
+pub trait PartnerStep<const I: usize, X, Y, Ys> {
+    type Out;
+}
+impl<const I: usize, X, Y: Axis, Ys> PartnerStep<I, X, Y, Ys> for B1 {
+    type Out = Partner<Y::Size>;
+}
+impl<const I: usize, X, Y, Ys: PartnerIn<I, X>> PartnerStep<I, X, Y, Ys> for B0 {
+    type Out = Ys::Out;
+}
+
+impl<const I: usize, X: Axis, const J: usize, Y: Axis, Ys> PartnerIn<I, X> for (At<J, Y>, Ys)
+where
+    X::Name: MeetsAt<I, J, Y>,
+    <X::Name as MeetsAt<I, J, Y>>::Out: PartnerStep<I, X, Y, Ys>,
+{
+    type Out = <<X::Name as MeetsAt<I, J, Y>>::Out as PartnerStep<I, X, Y, Ys>>::Out;
+}
+
+/// One axis `X` of the first operand with its partner `P` in the second: the output axis or
+/// the refusal. `Picked` is `B1` for the concatenated axis, whose size must be `Z`.
+#[doc(hidden)]
+pub trait ConcatStep<X, Picked, Z> {
+    type Out;
+}
+/// One output axis.
+#[doc(hidden)]
+pub struct Axis1<X>(PhantomData<X>);
+impl<X, Pk, Z> ConcatStep<X, Pk, Z> for Missing {
+    type Out = Fail<NoMatch<X>>;
+}
+impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
+where
+    X::Size: SumOf<Y>,
+    BitsOf<Z>: SameBits<<X::Size as SumOf<Y>>::Bits>,
+    And<KnownOf<X::Size>, KnownOf<Y>>: StaticOr<<X::Size as SumOf<Y>>::Bits>,
+{
+    // A selector without a size (a bare name or a position) takes the sum when it is static.
+    type Out = <<BitsOf<Z> as SameBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
+        Axis1<X::Resize<<KnownOf<Z> as Cond>::If<Z, SumSize<X::Size, Y>>>>,
+        Fail<WrongSize<Z>>,
+    >;
+}
+impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>
+where
+    BitsOf<X::Size>: SameBits<BitsOf<Y>>,
+{
+    type Out = <<BitsOf<X::Size> as SameBits<BitsOf<Y>>>::Out as Cond>::If<
+        Axis1<<KnownOf<X::Size> as Cond>::If<X, X::Resize<Y>>>,
+        Fail<SizesDiffer<X, Y>>,
+    >;
+}
+
+/// One step's outcome pushed onto the outcome of the axes before it (those are judged
+/// first: the leftmost refusal is named).
+#[doc(hidden)]
+pub trait PushStep<Before> {
+    type Out;
+}
+impl<X, R> PushStep<Done<R>> for Axis1<X> {
+    type Out = Done<(X, R)>;
+}
+impl<E, R> PushStep<Done<R>> for Fail<E> {
+    type Out = Fail<E>;
+}
+impl<S, E> PushStep<Fail<E>> for S {
+    type Out = Fail<E>;
+}
+
+/// The concatenation's walk over the first operand's tagged list: `Done<axes>` or the
+/// first refusal.
+#[doc(hidden)]
+pub trait ConcatWalk<A, Rev2> {
+    type Out;
+}
+impl<A, Rev2> ConcatWalk<A, Rev2> for () {
+    type Out = Done<()>;
+}
+pub(super) type StepOf<A, Rev2, const I: usize, X> =
+    <<Rev2 as PartnerIn<I, X>>::Out as ConcatStep<
+        X,
+        <A as Picks<At<I, X>>>::Out,
+        <A as Along>::Size,
+    >>::Out;
+impl<A, Rev2, const I: usize, X, Xs> ConcatWalk<A, Rev2> for (At<I, X>, Xs)
+where
+    A: Picks<At<I, X>> + Along,
+    Rev2: PartnerIn<I, X>,
+    <Rev2 as PartnerIn<I, X>>::Out: ConcatStep<X, <A as Picks<At<I, X>>>::Out, A::Size>,
+    Xs: ConcatWalk<A, Rev2>,
+    StepOf<A, Rev2, I, X>: PushStep<Xs::Out>,
+{
+    type Out = <StepOf<A, Rev2, I, X> as PushStep<Xs::Out>>::Out;
+}
+
+/// The outcome of a concatenation walk as checks and axes.
+#[doc(hidden)]
+pub trait Walked {
+    type Checks;
+    type Rev;
+}
+impl<R> Walked for Done<R> {
+    type Checks = Pass;
+    type Rev = R;
+}
+impl<E> Walked for Fail<E> {
+    type Checks = Fail<E>;
+    type Rev = ();
+}
+
+/// `Self` concatenated with `S2` along the axis `A` picks (rule book §18): every other axis
+/// meets its namesake (or the unnamed axis at its position) with an equal size; the output
+/// has `Self`'s order. The concatenated axis takes `A`'s size: `T<S<8>>` is checked against
+/// the sum at compile time when both operands' sizes are static; a bare `T` or a `Pos<K>`
+/// gives `?`.
+///
+/// ```
+/// use shapecast::{names, shape, ConcatWith, Shape, S};
+/// names!(T, F);
+/// type C = <shape![T: 3, F: 8] as ConcatWith<T<S<8>>, shape![F: 8, T: 5]>>::Output;
+/// assert_eq!(C::to_dyn().to_string(), "[T: 8, F: 8]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{Self}` with `{S2}` along `{A}`",
+    label = "`{Self}` and `{S2}` do not concatenate along `{A}`"
+)]
+pub trait ConcatWith<A, S2>: Shape {
+    /// The concatenated shape.
+    type Output: Shape;
+    /// The position of the concatenated axis in `Self`.
+    #[doc(hidden)]
+    const AT: usize;
+}
+
+/// The verdict of a concatenation, implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{S1}` with `{S2}` along `{A}`",
+    label = "`{S1}` and `{S2}` do not concatenate along `{A}`",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<X>`: `X` names no axis of the first shape; `NoMatch<X>`: the axis `X` finds no namesake (or no unnamed axis at its position) in the second; `SizesDiffer<X, Y>`: the sizes of `X` and its partner differ; `WrongSize<X>`: the sizes along the axis do not add up to `X`'s; `RanksDiffer`"
+)]
+#[doc(hidden)]
+pub trait ConcatVerdict<S1, S2, A> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S1, S2, A, R: FromRev> ConcatVerdict<S1, S2, A> for Done<R> {
+    type Out = R::Out;
+}
+
+pub(super) type ConcatOutcome<S1, A, S2> =
+    <<S1 as Shape>::Rev as ConcatWalk<A, <S2 as Shape>::Rev>>::Out;
+pub(super) type SameRank<S1, S2> = Check<
+    And<
+        <<S1 as Shape>::Rev as NotShorter<<S2 as Shape>::Rev>>::Out,
+        <<S2 as Shape>::Rev as NotShorter<<S1 as Shape>::Rev>>::Out,
+    >,
+    RanksDiffer,
+>;
+pub(super) type ConcatChecks<S1, A, S2> = AndThen<
+    AndThen<FoundIn<A, <S1 as Shape>::Rev>, SameRank<S1, S2>>,
+    <ConcatOutcome<S1, A, S2> as Walked>::Checks,
+>;
+pub(super) type ConcatRev<S1, A, S2> = <ConcatOutcome<S1, A, S2> as Walked>::Rev;
+
+impl<S1: Shape, A: OneAxis, S2: Shape> ConcatWith<A, S2> for S1
+where
+    S1::Rev: ConcatWalk<A, S2::Rev> + PositionOf<A> + NotShorter<S2::Rev>,
+    S2::Rev: NotShorter<S1::Rev>,
+    A: Finds<S1::Rev>,
+    ConcatOutcome<S1, A, S2>: Walked,
+    FoundIn<A, S1::Rev>: Then<SameRank<S1, S2>>,
+    AndThen<FoundIn<A, S1::Rev>, SameRank<S1, S2>>:
+        Then<<ConcatOutcome<S1, A, S2> as Walked>::Checks>,
+    ConcatChecks<S1, A, S2>: Then<Done<ConcatRev<S1, A, S2>>>,
+    AndThen<ConcatChecks<S1, A, S2>, Done<ConcatRev<S1, A, S2>>>: Bare,
+    Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>>: ConcatVerdict<S1, S2, A>,
+{
+    type Output =
+        <Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>> as ConcatVerdict<S1, S2, A>>::Out;
+    const AT: usize = <S1::Rev as PositionOf<A>>::AT;
+}
+
+/// `S1` and `S2` concatenated along the axis `A` picks (rule book §18).
+///
+/// ```
+/// use shapecast::{names, shape, Concat, S};
+/// names!(T, F);
+/// static_assertions::assert_type_eq_all!(Concat<T<S<8>>, shape![T: 3, F: 8], shape![T: 5, F: 8]>, shape![T: 8, F: 8]);
+/// // A bare name takes the sum of static sizes.
+/// static_assertions::assert_type_eq_all!(Concat<T, shape![T: 3, F], shape![F: 8, T: 5]>, shape![T: 8, F: 8]);
+/// static_assertions::assert_type_eq_all!(Concat<T, shape![T, F: 8], shape![F: 8, T: 5]>, shape![T, F: 8]);
+/// ```
+pub type Concat<A, S1, S2> = <S1 as ConcatWith<A, S2>>::Output;
+
+/// `Self` under a new leading axis named `N` (or [`Unnamed`]) whose size, the count of
+/// stacked tensors, is `?` (rule book §18).
+///
+/// ```
+/// use shapecast::{names, shape, Shape, StackUnder};
+/// names!(N, H);
+/// assert_eq!(<shape![H: 2] as StackUnder<N>>::Output::to_dyn().to_string(), "[N, H: 2]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot stack `{Self}` under `{N}`",
+    label = "`{N}` cannot lead `{Self}`"
+)]
+pub trait StackUnder<N>: Shape {
+    /// The stacked shape.
+    type Output: Shape;
+}
+
+/// The verdict of a stack, implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot stack `{S}` under `{N}`",
+    label = "`{N}` cannot lead `{S}`",
+    note = "at fault: `{Self}`",
+    note = "`RepeatedName<X>`: the new name already names the axis `X`"
+)]
+#[doc(hidden)]
+pub trait StackVerdict<S, N> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, N, R: FromRev> StackVerdict<S, N> for Done<R> {
+    type Out = R::Out;
+}
+
+pub(super) type StackedRev<S, N> =
+    <<<S as Shape>::Rev as Untag>::Out as Append<(<N as Axis>::Resize<Dyn>, ())>>::Out;
+
+impl<S: Shape, N: Axis> StackUnder<N> for S
+where
+    S::Rev: Untag,
+    <S::Rev as Untag>::Out: Append<(N::Resize<Dyn>, ())>,
+    StackedRev<S, N>: Distinct,
+    <StackedRev<S, N> as Distinct>::Out: Then<Done<StackedRev<S, N>>>,
+    AndThen<<StackedRev<S, N> as Distinct>::Out, Done<StackedRev<S, N>>>: Bare,
+    Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>>: StackVerdict<S, N>,
+{
+    type Output =
+        <Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>> as StackVerdict<S, N>>::Out;
+}
+
+/// `S` under a new leading axis `N` of size `?` (rule book §18).
+///
+/// ```
+/// use shapecast::{names, shape, Stack};
+/// names!(N, H, W);
+/// static_assertions::assert_type_eq_all!(Stack<N, shape![H: 2, W]>, shape![N, H: 2, W]);
+/// ```
+pub type Stack<N, S> = <S as StackUnder<N>>::Output;
