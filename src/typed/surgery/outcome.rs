@@ -1,4 +1,5 @@
-//! Outcomes and checks: what a surgery walk ends in (`Pass`, `Fail`, `Done`) and the checks that chain them.
+//! Outcomes and checks: what a surgery walk ends in (`Pass`, `Fail`, `Done`) and the checks that
+//! chain them.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! Sizes as typenum numbers, for the checks: products, sums and comparisons of static sizes, and the static size a computation gives back.
+//! Sizes as typenum numbers, for the checks: products, sums and comparisons of static sizes, and
+//! the static size a computation gives back.
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! The walks over a shape's reversed, index-tagged axis list that every operation runs: find the selected axis, replace it, count and multiply what was picked.
+//! The walks over a shape's reversed, index-tagged axis list that every operation runs: find the
+//! selected axis, replace it, count and multiply what was picked.
 
 use super::*;
 
