@@ -49,9 +49,9 @@ pub struct Plan {
 }
 
 /// One side of a [`Plan`]: for each output axis, the operand's source axis (`None`: a
-/// singleton inserted there). Inline up to rank 4, so computing a plan does not allocate for
-/// the common ranks (a larger inline size measured slower: plans are moved by value through
-/// the rules); it dereferences to a slice.
+/// singleton inserted there). Stored inline up to rank 4, so computing a plan does not
+/// allocate for the common ranks (a larger inline size measured slower: plans are moved by
+/// value through the rules); it dereferences to a slice, and collects from an iterator.
 ///
 /// ```
 /// use shapecast::{Plan, Sources};
@@ -59,7 +59,69 @@ pub struct Plan {
 /// assert_eq!(side[..], [Some(0), None]);
 /// assert_eq!(Plan { lhs: side.clone(), rhs: side }.rank(), 2);
 /// ```
-pub type Sources = SmallVec<[Option<usize>; 4]>;
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Sources(SmallVec<[Option<usize>; 4]>);
+
+impl Sources {
+    /// The side with these source axes.
+    ///
+    /// ```
+    /// use shapecast::Sources;
+    /// assert_eq!(Sources::from_slice(&[None, Some(0)]).len(), 2);
+    /// ```
+    pub fn from_slice(sources: &[Option<usize>]) -> Sources {
+        Sources(SmallVec::from_slice(sources))
+    }
+
+    /// `n` copies of `source`.
+    ///
+    /// ```
+    /// use shapecast::Sources;
+    /// assert_eq!(Sources::from_elem(None, 3)[..], [None, None, None]);
+    /// ```
+    pub fn from_elem(source: Option<usize>, n: usize) -> Sources {
+        Sources(SmallVec::from_elem(source, n))
+    }
+
+    /// Appends the source of one more output axis.
+    ///
+    /// ```
+    /// use shapecast::Sources;
+    /// let mut side = Sources::default();
+    /// side.push(Some(2));
+    /// assert_eq!(side[..], [Some(2)]);
+    /// ```
+    pub fn push(&mut self, source: Option<usize>) {
+        self.0.push(source);
+    }
+}
+
+impl core::ops::Deref for Sources {
+    type Target = [Option<usize>];
+    fn deref(&self) -> &[Option<usize>] {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for Sources {
+    fn deref_mut(&mut self) -> &mut [Option<usize>] {
+        &mut self.0
+    }
+}
+
+impl FromIterator<Option<usize>> for Sources {
+    fn from_iter<I: IntoIterator<Item = Option<usize>>>(iter: I) -> Sources {
+        Sources(iter.into_iter().collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a Sources {
+    type Item = &'a Option<usize>;
+    type IntoIter = core::slice::Iter<'a, Option<usize>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
 
 /// Sizes, inline up to rank 8 (a `DynTensor`'s, and the run-time engine's resolved sizes).
 pub(crate) type SizeList = SmallVec<[usize; 8]>;
@@ -520,8 +582,8 @@ impl StaticPlan {
     /// The plan as a run-time value.
     pub fn to_plan(&self) -> Plan {
         Plan {
-            lhs: self.lhs[..self.len].into(),
-            rhs: self.rhs[..self.len].into(),
+            lhs: Sources::from_slice(&self.lhs[..self.len]),
+            rhs: Sources::from_slice(&self.rhs[..self.len]),
         }
     }
 
