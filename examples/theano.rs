@@ -3,7 +3,8 @@
 //!
 //! Run: `cargo run --example theano`
 
-use shapecast::{rule::Static, shape, BroadcastBy, Col, Row, Shape, Tensor};
+use shapecast::rule::{Col, Row, Static};
+use shapecast::{shape, BroadcastBy, Shape, Tensor};
 
 fn main() -> Result<(), shapecast::Error> {
     // r = T.row(): broadcastable (True, False); mtr = T.matrix(): (False, False).

@@ -362,7 +362,6 @@ pub use typed::contract::{ContractVerdict, MatMulVerdict};
 #[doc(hidden)]
 pub use typed::reduce::{ReduceVerdict, Reduces};
 pub use typed::size::{AxisSize, Dyn, S};
-pub use typed::statik::{Col, Row};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::surgery::{
     Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,

@@ -9,6 +9,10 @@
 //! static_assertions::assert_type_eq_all!(BroadcastBy<Outer, shape![H: 2], shape![W: 3]>, shape![H: 2, W: 3]);
 //! ```
 
+/// Theano's `row` and `col` patterns (`[1, ?]` and `[?, 1]`), the shapes the [`Static`] rule
+/// is usually met with.
+pub use super::statik::{Col, Row};
+
 use crate::dynamic::rule::Rule;
 use typenum::{Const, ToUInt, Unsigned};
 

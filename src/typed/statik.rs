@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use shapecast::{rule::Static, shape, Accepts, Shape};
-//! use shapecast::typed::statik::{Col, Row};
+//! use shapecast::rule::{Col, Row};
 //! assert_eq!(<Row as Shape>::BROADCASTABLE, &[true, false]);
 //! assert_eq!(<Col as Shape>::BROADCASTABLE, &[false, true]);
 //! assert!(<Row as Accepts<Static, shape![?, ?]>>::VALUE);
