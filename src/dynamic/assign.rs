@@ -13,7 +13,8 @@
 //! ```
 
 use crate::dynamic::named::{finish, pairing};
-use crate::dynamic::plan::{refuse, Broadcasted};
+use crate::dynamic::pair::refuse;
+use crate::dynamic::plan::Broadcasted;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::{Error, Reason};

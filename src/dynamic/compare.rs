@@ -9,7 +9,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
+use crate::dynamic::pair::combine;
+use crate::dynamic::plan::{Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::dynamic::strict::identical;

@@ -16,7 +16,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
+use crate::dynamic::pair::combine;
+use crate::dynamic::plan::{Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynAxis, DynShape, Size};
 use crate::error::{Error, Reason, Refusal, Side};

@@ -23,9 +23,15 @@
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //!
-//! Shared: [`rule`] (the `Rule` values and their size and name policies, twin of
-//! `typed::rule`), [`plan`] (`combine`, the one place a pair is judged, twin of `typed::pair`;
-//! plans and run-time checks), [`shape`] (twin of `typed::shape`, `axis`, `size`, `name`).
+//! The shared pieces and their twins:
+//!
+//! | concern | here | type-level twin |
+//! |---|---|---|
+//! | the `Rule` values | [`rule`] | `typed::rule` (the markers, `RuleMarker`) |
+//! | one pair of axes, its size and name policies, and `combine` (the one place a pair is judged) | `pair` (crate-private) | `typed::pair`, `typed::size::policy` |
+//! | plans and run-time checks | [`plan`] | `typed::broadcast` |
+//! | shapes, axes, sizes, names | [`shape`] | `typed::shape`, `axis`, `size`, `name` |
+//! | the shape notation (rule book §0) | `parse` (`DynShape`'s `FromStr`) | `shape!` in the `shapecast-macros` crate |
 //!
 //! ```
 //! use shapecast::{broadcast, DynShape, Rule};
@@ -47,6 +53,7 @@ pub mod named;
 pub mod narrow;
 pub mod numpy;
 pub mod outer;
+pub(crate) mod pair;
 mod parse;
 pub mod pdpd;
 pub mod plan;

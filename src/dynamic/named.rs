@@ -18,7 +18,8 @@ use crate::alloc_prelude::*;
 
 use smallvec::SmallVec;
 
-use crate::dynamic::plan::{combine, Broadcasted, Plan, Sources};
+use crate::dynamic::pair::combine;
+use crate::dynamic::plan::{Broadcasted, Plan, Sources};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynShape, Name};
 use crate::error::{Error, Reason, Side};

@@ -13,7 +13,8 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::plan::{combine, Broadcasted, Plan};
+use crate::dynamic::pair::combine;
+use crate::dynamic::plan::{Broadcasted, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;

@@ -18,8 +18,9 @@ use super::list::PlanOf;
 use super::rule::{Compute, RuleMarker};
 use super::shape::Shape;
 use super::verdict::{Accepted, Verdict};
+use crate::dynamic::pair::pair_size;
 use crate::dynamic::plan::StaticPlan;
-use crate::dynamic::plan::{pair_size, Check, Plan};
+use crate::dynamic::plan::{Check, Plan};
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::Size;
 

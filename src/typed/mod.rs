@@ -25,10 +25,11 @@
 //! | concern | here | run-time twin |
 //! |---|---|---|
 //! | markers, `Compute`, `RuleMarker` | [`rule`] | [`dynamic::rule`](crate::dynamic::rule) (`Rule`) |
-//! | one pair of axes, its size and name policies | [`pair`], [`size::policy`] | `combine`, `SizePolicy`, `NamePolicy` in [`dynamic::plan`](crate::dynamic::plan) |
+//! | one pair of axes, its size and name policies | [`pair`], [`size::policy`] | `dynamic::pair` (`combine`, `SizePolicy`, `NamePolicy`) |
 //! | broadcasting traits, plan and checks | [`broadcast`] | [`dynamic::plan`](crate::dynamic::plan) (`Broadcasted`) |
 //! | shapes, axes, sizes, names | [`shape`], [`axis`], [`size`], [`name`] | [`dynamic::shape`](crate::dynamic::shape) |
 //! | refusals | [`verdict`] (compile errors) | [`Error`](crate::Error) |
+//! | the shape notation (rule book §0) | `shape!` in the `shapecast-macros` crate | `dynamic::parse` (`DynShape`'s `FromStr`) |
 //!
 //! Type-level only: [`list`] (the reversed, index-tagged axis lists the rules walk), [`bits`]
 //! (booleans), [`storage`] (where a tensor's elements live), `tuples` and `digits`

@@ -1,5 +1,6 @@
-//! One pair of axes (rule book §2 step 4): the broadcast size and the name of either side, or the
-//! error that names both axes (a name conflict before a size conflict, as at run time). The twin of `combine` in `dynamic::plan`.
+//! One pair of axes (rule book §2 step 4): the broadcast size and the name of either side, or
+//! the error that names both axes (a name conflict before a size conflict, as at run time).
+//! The twin of `dynamic::pair`.
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
