@@ -20,7 +20,7 @@ use crate::alloc_prelude::*;
 
 use core::fmt;
 
-use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{DynShape, Size};
 
 mod refusal;

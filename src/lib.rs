@@ -324,7 +324,7 @@ mod alloc_prelude {
 /// # Ok::<(), Error>(())
 /// ```
 pub mod prelude {
-    pub use crate::dynamic::reduce::AxisSelector;
+    pub use crate::dynamic::selector::AxisSelector;
     pub use crate::{
         names, shape, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis, Pos, Rule, Shape,
         Tensor, TensorView, TensorViewMut, S,
@@ -543,7 +543,7 @@ pub mod __private {
 pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
-pub use dynamic::reduce::AxisSelector;
+pub use dynamic::selector::AxisSelector;
 pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};

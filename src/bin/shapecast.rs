@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
-use shapecast::dynamic::reduce::AxisSelector;
+use shapecast::AxisSelector;
 use shapecast::dynamic::surgery;
 use shapecast::{broadcast, Broadcasted, DynShape, Error, Name, Rule};
 

@@ -58,6 +58,7 @@ mod parse;
 pub mod pdpd;
 pub mod plan;
 pub mod reduce;
+pub mod selector;
 pub mod rule;
 pub mod shape;
 pub mod statik;

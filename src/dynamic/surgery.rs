@@ -18,7 +18,7 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
 use crate::error::Error;
 

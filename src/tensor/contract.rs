@@ -25,7 +25,7 @@ use super::raw::DotElement;
 use super::typed::Tensor;
 use super::view::TensorView;
 use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
-use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{MAX_RANK, MAX_TYPED_RANK};
 use crate::error::{Error, OrPanic};
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};

@@ -18,7 +18,7 @@ use alloc::borrow::Cow;
 use typenum::{Const, IsEqual, ToUInt, U};
 
 use crate::alloc_prelude::*;
-use crate::dynamic::reduce::{AxisSelector, StaticSelectors};
+use crate::dynamic::selector::{AxisSelector, StaticSelectors};
 use crate::dynamic::shape::Name;
 
 use super::axis::Axis;

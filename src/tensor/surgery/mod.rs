@@ -34,7 +34,7 @@ use super::dyn_tensor::DynTensor;
 use super::strided::Offsets;
 use super::typed::Tensor;
 use super::view::{TensorView, TensorViewMut};
-use crate::dynamic::reduce::AxisSelector;
+use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{DynShape, Name, Size};
 use crate::dynamic::surgery as rt;
 use crate::error::Error;
