@@ -543,8 +543,8 @@ pub mod __private {
 pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
-pub use dynamic::selector::AxisSelector;
 pub use dynamic::rule::{Rule, UnknownRule};
+pub use dynamic::selector::AxisSelector;
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{

@@ -23,8 +23,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use serde_json::{json, Value};
-use shapecast::AxisSelector;
 use shapecast::dynamic::surgery;
+use shapecast::AxisSelector;
 use shapecast::{broadcast, Broadcasted, DynShape, Error, Name, Rule};
 
 /// Explains tensor broadcasting: which axis of each operand lands where, the run-time checks

@@ -31,6 +31,7 @@
 //! | one pair of axes, its size and name policies, and `combine` (the one place a pair is judged) | `pair` (crate-private) | `typed::pair`, `typed::size::policy` |
 //! | plans and run-time checks | [`plan`] | `typed::broadcast` |
 //! | shapes, axes, sizes, names | [`shape`] | `typed::shape`, `axis`, `size`, `name` |
+//! | axis selectors (a name or a position) | [`selector`] | `typed::selector` |
 //! | the shape notation (rule book §0) | `parse` (`DynShape`'s `FromStr`) | `shape!` in the `shapecast-macros` crate |
 //!
 //! ```
@@ -58,8 +59,8 @@ mod parse;
 pub mod pdpd;
 pub mod plan;
 pub mod reduce;
-pub mod selector;
 pub mod rule;
+pub mod selector;
 pub mod shape;
 pub mod statik;
 pub mod strict;

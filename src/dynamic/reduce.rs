@@ -15,9 +15,9 @@
 use crate::dynamic::shape::{DynAxis, DynShape, Size};
 use crate::error::Error;
 
-pub use super::selector::{selected, AxisSelector};
 #[doc(hidden)]
 pub use super::selector::StaticSelectors;
+pub use super::selector::{selected, AxisSelector};
 
 /// The shape of a reduction of `shape` over `selectors`: without the selected axes, or with
 /// them as statically-1 axes (names kept) when `keep` is true (NumPy's `keepdims`).

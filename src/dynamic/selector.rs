@@ -164,4 +164,3 @@ pub fn selected(shape: &DynShape, selectors: &[AxisSelector]) -> Result<Vec<bool
     }
     Ok(mask)
 }
-

@@ -28,6 +28,7 @@
 //! | one pair of axes, its size and name policies | [`pair`], [`size::policy`] | `dynamic::pair` (`combine`, `SizePolicy`, `NamePolicy`) |
 //! | broadcasting traits, plan and checks | [`broadcast`] | [`dynamic::plan`](crate::dynamic::plan) (`Broadcasted`) |
 //! | shapes, axes, sizes, names | [`shape`], [`axis`], [`size`], [`name`] | [`dynamic::shape`](crate::dynamic::shape) |
+//! | axis selectors (names, `Pos<K>`, tuples) | [`selector`] | [`dynamic::selector`](crate::dynamic::selector) |
 //! | refusals | [`verdict`] (compile errors) | [`Error`](crate::Error) |
 //! | the shape notation (rule book §0) | `shape!` in the `shapecast-macros` crate | `dynamic::parse` (`DynShape`'s `FromStr`) |
 //!
@@ -68,6 +69,7 @@ pub mod reduce;
 pub mod rule;
 #[doc(hidden)]
 pub mod sealed;
+pub mod selector;
 pub mod shape;
 pub mod size;
 #[doc(hidden)]
