@@ -19,7 +19,9 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::list::{At, Found, FromRev, Missing, Ok, PlanOf, RepeatVerdict, Repeats, Untag, Unwrap};
+use super::list::{
+    At, Found, FromRev, Good, Missing, PlanOf, RepeatVerdict, Repeats, Untag, Unwrap,
+};
 use super::pair::NamePick;
 use super::reduce::{AllFound, Fine, Lists, Outcome, Picks, Refused, Selector, Walk};
 use super::rule::Compute;
@@ -164,7 +166,7 @@ pub trait ContractVerdict<A, B, X> {
     type Output: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<A, B, X, Xs: FromRev> ContractVerdict<A, B, X> for Ok<Xs> {
+impl<A, B, X, Xs: FromRev> ContractVerdict<A, B, X> for Good<Xs> {
     type Output = Xs::Out;
 }
 
@@ -321,7 +323,7 @@ impl<const I: usize, X, Xs> PushOpt<Xs> for Present<At<I, X>> {
 pub trait MatOutput<M, N> {
     type Out;
 }
-impl<M: PushOpt<Xs>, N: PushOpt<<M as PushOpt<Xs>>::Out>, Xs> MatOutput<M, N> for Ok<Xs>
+impl<M: PushOpt<Xs>, N: PushOpt<<M as PushOpt<Xs>>::Out>, Xs> MatOutput<M, N> for Good<Xs>
 where
     <N as PushOpt<<M as PushOpt<Xs>>::Out>>::Out: Repeats,
     <<N as PushOpt<<M as PushOpt<Xs>>::Out>>::Out as Repeats>::Out:
@@ -397,7 +399,7 @@ pub trait MatMulVerdict<A, B> {
     type Output: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<A, B, Xs: FromRev> MatMulVerdict<A, B> for Ok<Xs> {
+impl<A, B, Xs: FromRev> MatMulVerdict<A, B> for Good<Xs> {
     type Output = Xs::Out;
 }
 

@@ -29,7 +29,7 @@ pub struct P<L, R, A>(PhantomData<(L, R, A)>);
 pub struct Bad<E>(PhantomData<E>);
 
 /// A successful output: the output axes, last first.
-pub struct Ok<Xs>(PhantomData<Xs>);
+pub struct Good<Xs>(PhantomData<Xs>);
 
 /// A source marker's index.
 pub trait Source {
@@ -43,15 +43,15 @@ impl Source for No {
     const INDEX: Option<usize> = None;
 }
 
-/// Output elements to `Ok<axes>` or the error of the leftmost refused output axis (rule book
+/// Output elements to `Good<axes>` or the error of the leftmost refused output axis (rule book
 /// §19: both levels name the same pair; the elements are last first, so an error is kept
 /// only when the axes before it all pass).
 pub trait Collect {
-    /// `Ok<axes, last first>` or `Bad<E>`.
+    /// `Good<axes, last first>` or `Bad<E>`.
     type Out;
 }
 impl Collect for () {
-    type Out = Ok<()>;
+    type Out = Good<()>;
 }
 impl<L, R, A, Rest: Collect> Collect for (P<L, R, A>, Rest)
 where
@@ -71,7 +71,7 @@ pub trait Leftmost<E> {
     /// `Bad<E>` when the axes before passed, else their error.
     type Out;
 }
-impl<E, Xs> Leftmost<E> for Ok<Xs> {
+impl<E, Xs> Leftmost<E> for Good<Xs> {
     type Out = Bad<E>;
 }
 impl<E, E2> Leftmost<E> for Bad<E2> {
@@ -83,8 +83,8 @@ pub trait Prepend<A> {
     /// The longer list, or the error.
     type Out;
 }
-impl<A, Xs> Prepend<A> for Ok<Xs> {
-    type Out = Ok<(A, Xs)>;
+impl<A, Xs> Prepend<A> for Good<Xs> {
+    type Out = Good<(A, Xs)>;
 }
 impl<A, E> Prepend<A> for Bad<E> {
     type Out = Bad<E>;
@@ -92,11 +92,11 @@ impl<A, E> Prepend<A> for Bad<E> {
 
 /// The error itself, for the diagnostic; a success stays.
 pub trait Unwrap {
-    /// `Ok<_>` or the bare error.
+    /// `Good<_>` or the bare error.
     type Out;
 }
-impl<Xs> Unwrap for Ok<Xs> {
-    type Out = Ok<Xs>;
+impl<Xs> Unwrap for Good<Xs> {
+    type Out = Good<Xs>;
 }
 impl<E> Unwrap for Bad<E> {
     type Out = E;
@@ -297,20 +297,20 @@ impl<O> DistinctIf<O> for B0 {
 impl<E> DistinctIf<Bad<E>> for B1 {
     type Out = Bad<E>;
 }
-impl<Xs: Repeats> DistinctIf<Ok<Xs>> for B1
+impl<Xs: Repeats> DistinctIf<Good<Xs>> for B1
 where
     Xs::Out: RepeatVerdict<Xs>,
 {
     type Out = <Xs::Out as RepeatVerdict<Xs>>::Out;
 }
 
-/// `Ok<Xs>` when nothing repeats, else the error.
+/// `Good<Xs>` when nothing repeats, else the error.
 pub trait RepeatVerdict<Xs> {
     /// The outcome.
     type Out;
 }
 impl<Xs> RepeatVerdict<Xs> for NoRepeat {
-    type Out = Ok<Xs>;
+    type Out = Good<Xs>;
 }
 impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
     type Out = Bad<crate::RepeatedName<X>>;

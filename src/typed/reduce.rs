@@ -73,7 +73,7 @@ pub struct Fine;
 /// the first refusal. `Found` is the outcome of [`AllFound`], checked first.
 #[doc(hidden)]
 pub trait Outcome<Found> {
-    /// `Ok<(reduce list, keep list)>`-like pair, or `Refused<E>`.
+    /// `Good<(reduce list, keep list)>`-like pair, or `Refused<E>`.
     type Out;
 }
 impl<W: Split> Outcome<Fine> for W {
@@ -159,18 +159,18 @@ impl<S, A, R: FromRev, K: FromRev, Z: Cond> ReduceVerdict<S, A> for Lists<R, K, 
 
 type Walked<S, A> = <<S as Shape>::Rev as Walk<<A as Selector>::List>>::Out;
 type Checked<S, A> = <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out;
-type Judged<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as Bare>::Out;
+type Judged<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as BareLists>::Out;
 
 /// The refusal itself (so a diagnostic names `NoSuchAxis<W>`, not its wrapper); a success
 /// stays.
 #[doc(hidden)]
-pub trait Bare {
+pub trait BareLists {
     type Out;
 }
-impl<R, K, Z> Bare for Lists<R, K, Z> {
+impl<R, K, Z> BareLists for Lists<R, K, Z> {
     type Out = Lists<R, K, Z>;
 }
-impl<E> Bare for Refused<E> {
+impl<E> BareLists for Refused<E> {
     type Out = E;
 }
 
@@ -225,7 +225,7 @@ where
     Walked<S, A>: MaskOf,
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
-    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: BareLists,
     Judged<S, A>: ReduceVerdict<S, A>,
 {
     type Output = <Judged<S, A> as ReduceVerdict<S, A>>::Reduced;
@@ -296,7 +296,7 @@ where
     S::Rev: Walk<A::List>,
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
-    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Bare,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: BareLists,
     Judged<S, A>: ReduceAccepted,
 {
     const VALUE: bool = <Judged<S, A> as ReduceAccepted>::VALUE;

@@ -11,7 +11,7 @@
 //! `LhsAxis<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
 //! `H` of size 2, `H` alone one whose size is known at run time, `Dyn` an unnamed `?`.
 
-use super::list::{FromRev, Ok};
+use super::list::{FromRev, Good};
 use super::shape::Shape;
 
 use crate::{
@@ -33,7 +33,7 @@ pub trait Verdict<R, A, B> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<R, A, B, Xs: FromRev> Verdict<R, A, B> for Ok<Xs> {
+impl<R, A, B, Xs: FromRev> Verdict<R, A, B> for Good<Xs> {
     type Output = Xs::Out;
 }
 
@@ -46,7 +46,7 @@ pub trait Accepted {
     /// than the sizes) conflict.
     const PAIR: Option<(usize, usize, bool)> = None;
 }
-impl<Xs> Accepted for Ok<Xs> {
+impl<Xs> Accepted for Good<Xs> {
     const VALUE: bool = true;
 }
 impl<const I: usize, X, const J: usize, Y> Accepted for SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>> {

@@ -17,7 +17,7 @@ impl<const K: usize> Along for Pos<K> {
 
 /// The axis of a tagged list that axis `I`, `X`, of another shape meets (rule book §18): the
 /// namesake of a named `X`; for an unnamed `X`, the axis at position `I`, which must be
-/// unnamed. `Found<size>` or [`Missing`].
+/// unnamed. `Found<size>` or [`NonePicked`].
 #[doc(hidden)]
 pub trait PartnerIn<const I: usize, X> {
     type Out;
@@ -26,7 +26,7 @@ pub trait PartnerIn<const I: usize, X> {
 #[doc(hidden)]
 pub struct Partner<Z>(PhantomData<Z>);
 impl<const I: usize, X> PartnerIn<I, X> for () {
-    type Out = Missing;
+    type Out = NonePicked;
 }
 pub(super) type IsNamed<X> = <<X as Axis>::Name as NameKind>::IsNamed;
 
@@ -82,26 +82,26 @@ pub trait ConcatStep<X, Picked, Z> {
 /// One output axis.
 #[doc(hidden)]
 pub struct Axis1<X>(PhantomData<X>);
-impl<X, Pk, Z> ConcatStep<X, Pk, Z> for Missing {
+impl<X, Pk, Z> ConcatStep<X, Pk, Z> for NonePicked {
     type Out = Fail<NoMatch<X>>;
 }
 impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
 where
     X::Size: SumOf<Y>,
-    BitsOf<Z>: SameBits<<X::Size as SumOf<Y>>::Bits>,
+    BitsOf<Z>: SameSizeBits<<X::Size as SumOf<Y>>::Bits>,
     And<KnownOf<X::Size>, KnownOf<Y>>: StaticOr<<X::Size as SumOf<Y>>::Bits>,
 {
     // A selector without a size (a bare name or a position) takes the sum when it is static.
-    type Out = <<BitsOf<Z> as SameBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
+    type Out = <<BitsOf<Z> as SameSizeBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
         Axis1<X::Resize<<KnownOf<Z> as Cond>::If<Z, SumSize<X::Size, Y>>>>,
         Fail<WrongSize<Z>>,
     >;
 }
 impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>
 where
-    BitsOf<X::Size>: SameBits<BitsOf<Y>>,
+    BitsOf<X::Size>: SameSizeBits<BitsOf<Y>>,
 {
-    type Out = <<BitsOf<X::Size> as SameBits<BitsOf<Y>>>::Out as Cond>::If<
+    type Out = <<BitsOf<X::Size> as SameSizeBits<BitsOf<Y>>>::Out as Cond>::If<
         Axis1<<KnownOf<X::Size> as Cond>::If<X, X::Resize<Y>>>,
         Fail<SizesDiffer<X, Y>>,
     >;
@@ -229,7 +229,7 @@ where
     AndThen<FoundIn<A, S1::Rev>, SameRank<S1, S2>>:
         Then<<ConcatOutcome<S1, A, S2> as Walked>::Checks>,
     ConcatChecks<S1, A, S2>: Then<Done<ConcatRev<S1, A, S2>>>,
-    AndThen<ConcatChecks<S1, A, S2>, Done<ConcatRev<S1, A, S2>>>: Bare,
+    AndThen<ConcatChecks<S1, A, S2>, Done<ConcatRev<S1, A, S2>>>: BareDone,
     Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>>: ConcatVerdict<S1, S2, A>,
 {
     type Output =
@@ -291,7 +291,7 @@ where
     <S::Rev as Untag>::Out: Append<(N::Resize<Dyn>, ())>,
     StackedRev<S, N>: Distinct,
     <StackedRev<S, N> as Distinct>::Out: Then<Done<StackedRev<S, N>>>,
-    AndThen<<StackedRev<S, N> as Distinct>::Out, Done<StackedRev<S, N>>>: Bare,
+    AndThen<<StackedRev<S, N> as Distinct>::Out, Done<StackedRev<S, N>>>: BareDone,
     Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>>: StackVerdict<S, N>,
 {
     type Output =

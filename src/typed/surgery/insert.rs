@@ -91,7 +91,7 @@ where
     Check<<U<K> as IsLessOrEqual<<S::Rev as LenBits>::Out>>::Output, NoSuchAxis<Pos<K>>>:
         Then<<Inserted<S, K, N> as Distinct>::Out>,
     InsertChecks<S, K, N>: Then<Done<Inserted<S, K, N>>>,
-    AndThen<InsertChecks<S, K, N>, Done<Inserted<S, K, N>>>: Bare,
+    AndThen<InsertChecks<S, K, N>, Done<Inserted<S, K, N>>>: BareDone,
     Judged<InsertChecks<S, K, N>, Inserted<S, K, N>>: InsertVerdict<S, N>,
 {
     type Output = <Judged<InsertChecks<S, K, N>, Inserted<S, K, N>> as InsertVerdict<S, N>>::Out;

@@ -2,16 +2,16 @@
 
 use super::*;
 
-/// Position of the axis a selector picks, as typenum bits (`Missing` when none does).
+/// Position of the axis a selector picks, as typenum bits (`NonePicked` when none does).
 #[doc(hidden)]
 pub trait PosBits<Sel> {
     type Out;
 }
 /// No axis picked.
 #[doc(hidden)]
-pub struct Missing;
+pub struct NonePicked;
 impl<Sel> PosBits<Sel> for () {
-    type Out = Missing;
+    type Out = NonePicked;
 }
 impl<Sel: Picks<At<I, X>>, const I: usize, X, Xs: PosBits<Sel>> PosBits<Sel> for (At<I, X>, Xs)
 where
@@ -26,13 +26,13 @@ where
 pub trait Follows<P> {
     type Out: Cond;
 }
-impl<P> Follows<P> for Missing {
+impl<P> Follows<P> for NonePicked {
     type Out = B1;
 }
-impl Follows<Missing> for UTerm {
+impl Follows<NonePicked> for UTerm {
     type Out = B1;
 }
-impl<V, B> Follows<Missing> for UInt<V, B> {
+impl<V, B> Follows<NonePicked> for UInt<V, B> {
     type Out = B1;
 }
 impl<P: typenum::Unsigned> Follows<P> for UTerm {
@@ -179,7 +179,7 @@ where
     S::Rev: MergeWalk<<SelList<L> as Head>::First, <SelList<L> as Head>::Rest, MergedAxis<S, L, N>>
         + PickedProduct<SelList<L>>
         + PositionOf<<SelList<L> as Head>::First>,
-    BitsOf<N::Size>: SameBits<<S::Rev as PickedProduct<SelList<L>>>::Bits>,
+    BitsOf<N::Size>: SameSizeBits<<S::Rev as PickedProduct<SelList<L>>>::Bits>,
     MergedRev<S, L, N>: Distinct,
     <SelList<L> as AllFoundIn<S::Rev>>::Out: Then<<SelList<L> as AdjacentIn<S::Rev>>::Out>,
     AndThen<<SelList<L> as AllFoundIn<S::Rev>>::Out, <SelList<L> as AdjacentIn<S::Rev>>::Out>:
@@ -189,7 +189,7 @@ where
         MergeFits<S, L, N>,
     >: Then<<MergedRev<S, L, N> as Distinct>::Out>,
     MergeChecks<S, L, N>: Then<Done<MergedRev<S, L, N>>>,
-    AndThen<MergeChecks<S, L, N>, Done<MergedRev<S, L, N>>>: Bare,
+    AndThen<MergeChecks<S, L, N>, Done<MergedRev<S, L, N>>>: BareDone,
     Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>>: ReshapeVerdict<S, L>,
 {
     type Output = <Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>> as ReshapeVerdict<S, L>>::Out;

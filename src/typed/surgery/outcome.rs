@@ -58,15 +58,15 @@ impl<X> RepeatCheck for Repeated<X> {
 
 /// The refusal itself (so a diagnostic names `NoSuchAxis<W>`), or the output shape's axes.
 #[doc(hidden)]
-pub trait Bare {
+pub trait BareDone {
     type Out;
 }
-impl<R> Bare for Done<R> {
+impl<R> BareDone for Done<R> {
     type Out = Done<R>;
 }
-impl<E> Bare for Fail<E> {
+impl<E> BareDone for Fail<E> {
     type Out = E;
 }
 
 /// The whole verdict of an operation: checks, then the output.
-pub(super) type Judged<Checks, Rev> = <AndThen<Checks, Done<Rev>> as Bare>::Out;
+pub(super) type Judged<Checks, Rev> = <AndThen<Checks, Done<Rev>> as BareDone>::Out;

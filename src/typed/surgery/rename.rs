@@ -50,7 +50,7 @@ where
     RenamedRev<S, A, B>: Distinct,
     FoundIn<A, S::Rev>: Then<<RenamedRev<S, A, B> as Distinct>::Out>,
     RenameChecks<S, A, B>: Then<Done<RenamedRev<S, A, B>>>,
-    AndThen<RenameChecks<S, A, B>, Done<RenamedRev<S, A, B>>>: Bare,
+    AndThen<RenameChecks<S, A, B>, Done<RenamedRev<S, A, B>>>: BareDone,
     Judged<RenameChecks<S, A, B>, RenamedRev<S, A, B>>: RenameVerdict<S, A, B>,
 {
     type Output =

@@ -60,7 +60,7 @@ where
     S::Rev: Replace<A, Removed> + PositionOf<A>,
     A: Finds<S::Rev>,
     FoundIn<A, S::Rev>: Then<Done<Replaced<S, A, Removed>>>,
-    AndThen<FoundIn<A, S::Rev>, Done<Replaced<S, A, Removed>>>: Bare,
+    AndThen<FoundIn<A, S::Rev>, Done<Replaced<S, A, Removed>>>: BareDone,
     Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>>: TakeVerdict<S, A>,
 {
     type Output = <Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>> as TakeVerdict<S, A>>::Out;
@@ -125,7 +125,7 @@ where
     BitsOf<Z>: AtMostBits<BitsOf<<S::Rev as PickedSize<A>>::Out>>,
     FoundIn<A, S::Rev>: Then<Window<S, A, Z>>,
     SliceChecks<S, A, Z>: Then<Done<Replaced<S, A, Resized<Z>>>>,
-    AndThen<SliceChecks<S, A, Z>, Done<Replaced<S, A, Resized<Z>>>>: Bare,
+    AndThen<SliceChecks<S, A, Z>, Done<Replaced<S, A, Resized<Z>>>>: BareDone,
     Judged<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: SliceVerdict<S, A, Z>,
 {
     type Output =

@@ -21,25 +21,25 @@ impl<Acc> TimesBits<Acc> for Dyn {
 
 /// Whether two sizes' bits are equal; true when either is `?` (bits `()`).
 #[doc(hidden)]
-pub trait SameBits<P> {
+pub trait SameSizeBits<P> {
     type Out: Cond;
 }
-impl<P> SameBits<P> for () {
+impl<P> SameSizeBits<P> for () {
     type Out = B1;
 }
-impl SameBits<()> for UTerm {
+impl SameSizeBits<()> for UTerm {
     type Out = B1;
 }
-impl<V, B> SameBits<()> for UInt<V, B> {
+impl<V, B> SameSizeBits<()> for UInt<V, B> {
     type Out = B1;
 }
-impl<P> SameBits<P> for UTerm
+impl<P> SameSizeBits<P> for UTerm
 where
     UTerm: SameSize<P>,
 {
     type Out = <UTerm as SameSize<P>>::Out;
 }
-impl<V, B, P> SameBits<P> for UInt<V, B>
+impl<V, B, P> SameSizeBits<P> for UInt<V, B>
 where
     UInt<V, B>: SameSize<P>,
 {

@@ -65,12 +65,12 @@ where
     S::Rev: Replace<A, Parts<PartsRev<P>>> + PositionOf<A> + PickedSize<A>,
     WholeOf<S, A>: AxisSize,
     A: Finds<S::Rev>,
-    BitsOf<WholeOf<S, A>>: SameBits<<PartsRev<P> as Product>::Bits>,
+    BitsOf<WholeOf<S, A>>: SameSizeBits<<PartsRev<P> as Product>::Bits>,
     SplitRev<S, A, P>: Distinct,
     FoundIn<A, S::Rev>: Then<SplitFits<S, A, P>>,
     AndThen<FoundIn<A, S::Rev>, SplitFits<S, A, P>>: Then<<SplitRev<S, A, P> as Distinct>::Out>,
     SplitChecks<S, A, P>: Then<Done<SplitRev<S, A, P>>>,
-    AndThen<SplitChecks<S, A, P>, Done<SplitRev<S, A, P>>>: Bare,
+    AndThen<SplitChecks<S, A, P>, Done<SplitRev<S, A, P>>>: BareDone,
     Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>>: ReshapeVerdict<S, A>,
 {
     type Output = <Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>> as ReshapeVerdict<S, A>>::Out;

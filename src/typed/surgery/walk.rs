@@ -136,4 +136,4 @@ where
 /// A whole whose static size must equal a static product: a check that passes unless both
 /// are static and differ.
 pub(super) type Fits<WholeKnown, WholeBits, PartsKnown, PartsBits> =
-    Or<Not<And<WholeKnown, PartsKnown>>, <WholeBits as SameBits<PartsBits>>::Out>;
+    Or<Not<And<WholeKnown, PartsKnown>>, <WholeBits as SameSizeBits<PartsBits>>::Out>;
