@@ -234,7 +234,7 @@
 //! A missing `BroadcastWith` bound is named by the error: a function or method that needs it
 //! (`try_sub`, `add_into`, a function of yours bounded by it) reports "cannot broadcast `A`
 //! with `B` under the named rule" with the suggestion to add `A: BroadcastWith<B>`
-//! (`ui-tests/generic_missing_bound.stderr`, `generic_method_missing_bound.stderr`).
+//! (`ui-tests/tensors/generic_missing_bound.stderr`, `generic_method_missing_bound.stderr`).
 //! The operators themselves are the exception: without the bound, `x - m` is read as a
 //! tensor minus a scalar (the only operator whose conditions still hold for an unbounded
 //! parameter) and rustc reports "expected `f32`, found `&Tensor<f32, B>`". A reduction or a
@@ -258,18 +258,18 @@
 //! A mismatch is one error at the expression, naming both shapes as types and the rule, and
 //! a note naming the pair at fault. `S<N>` is a static size, `Dyn` is `?`, `H<S<N>>` is an
 //! axis named `H`; `LhsAxis<I, X>` is axis `I` of the left shape. For `[3, 4]` with `[5]`,
-//! exactly as the compiler prints it (this text is the crate's `ui-tests/named_size.stderr`):
+//! exactly as the compiler prints it (this text is the crate's `ui-tests/rules/named_size.stderr`):
 //!
 //! ```text
-#![doc = include_str!("../ui-tests/named_size.stderr")]
+#![doc = include_str!("../ui-tests/rules/named_size.stderr")]
 //! ```
 //!
 //! That is: axis 1 of the left shape (size 4) faces axis 0 of the right (size 5); the `help`
 //! line names the same pair as the trait the refusal does not satisfy. With names and
-//! run-time sizes, `a * b` for `a: [?, H]` and `b: [?, W]` (`ui-tests/tensor_mul_names.stderr`):
+//! run-time sizes, `a * b` for `a: [?, H]` and `b: [?, W]` (`ui-tests/tensors/tensor_mul_names.stderr`):
 //!
 //! ```text
-#![doc = include_str!("../ui-tests/tensor_mul_names.stderr")]
+#![doc = include_str!("../ui-tests/tensors/tensor_mul_names.stderr")]
 //! ```
 //!
 //! Every rejected case in the crate's `ui-tests/` directory is such a message, kept as the

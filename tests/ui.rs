@@ -1,19 +1,21 @@
 //! Compile errors are part of the API: every file in `ui-tests/` must fail to compile with
 //! exactly the diagnostic in its `.stderr` (at most 20 lines, no typenum internals, no
-//! `shapecast::typed::` path).
+//! `shapecast::typed::` path). The cases are grouped by area: `rules/` (broadcasting, one
+//! file prefix per rule), `tensors/`, `reduce/`, `contract/`, `surgery/`, `mistakes/`.
 
 #[test]
 fn rejected_shapes_read_well() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui-tests/*.rs");
+    t.compile_fail("ui-tests/*/*.rs");
 }
 
 #[test]
 fn stderr_files_are_short_and_free_of_typenum() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui-tests");
     let mut count = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    let areas = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path());
+    let files = areas.flat_map(|area| std::fs::read_dir(area).unwrap().map(|e| e.unwrap().path()));
+    for path in files {
         if path.extension().is_some_and(|e| e == "stderr") {
             count += 1;
             let text = std::fs::read_to_string(&path).unwrap();
@@ -30,14 +32,14 @@ fn stderr_files_are_short_and_free_of_typenum() {
 }
 
 /// The README quotes a compile error as the compiler prints it: the text of
-/// `ui-tests/named_size.stderr`, verbatim (the crate guide includes its files directly).
+/// `ui-tests/rules/named_size.stderr`, verbatim (the crate guide includes its files directly).
 #[test]
 fn the_readme_quotes_a_real_stderr() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let stderr = std::fs::read_to_string(root.join("ui-tests/named_size.stderr")).unwrap();
+    let stderr = std::fs::read_to_string(root.join("ui-tests/rules/named_size.stderr")).unwrap();
     assert!(
         readme.contains(stderr.trim_end()),
-        "README.md no longer quotes ui-tests/named_size.stderr verbatim"
+        "README.md no longer quotes ui-tests/rules/named_size.stderr verbatim"
     );
 }
