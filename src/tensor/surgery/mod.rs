@@ -6,11 +6,9 @@
 //!
 //! | operation | `Tensor` | `TensorView` | `DynTensor` |
 //! |---|---|---|---|
-//! | `rename`, `insert_axis` | no copy (the buffer moves) | no copy | no copy |
-//! | `select`, `slice`, `slice_to`, `split_axis` | a view | a view (`select` and `slice` on a
-//! `TensorViewMut` too, for writing) | a copy |
-//! | `merge_axes` | a view | a view when the merged axes are contiguous in memory, else a copy
-//! ([`Reshaped`]) | no copy |
+//! | `rename`, `insert_axis` | no copy (the buffer moves) | no copy | a copy (it borrows `self`) |
+//! | `select`, `slice`, `slice_to`, `split_axis` | a view | a view (`select` and `slice` on a `TensorViewMut` too, for writing) | a copy |
+//! | `merge_axes` | a view | a view when the merged axes are contiguous in memory, else a copy ([`Reshaped`]) | a copy (it borrows `self`) |
 //! | `concat`, `stack` | a new tensor | a new tensor | a new tensor |
 //!
 //! ```

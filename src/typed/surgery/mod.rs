@@ -4,11 +4,11 @@
 //! in order (the selector finds its axis; names stay distinct; static sizes fit), so a wrong
 //! transformation is a compile error naming the shape, the selector and the fault.
 //!
-//! Sizes the operation computes (a merged axis, a concatenated axis) are written by the
-//! caller on the result's axis and checked: `MergeAxes<S, (PH, PW), PATCH<S<64>>>` checks
-//! 8 × 8 = 64 at compile time, and a bare `PATCH` gives a `?` size. (Stable Rust cannot turn
-//! a product of two const generics into a new const generic, so the compiler checks the size
-//! it cannot compute.)
+//! Sizes the operation computes (a merged axis, a concatenated axis) may be written by the
+//! caller on the result's axis, and are then checked: `MergeAxes<S, (PH, PW), PATCH<S<64>>>`
+//! checks 8 × 8 = 64 at compile time. A bare `PATCH` gets the product (or, for `Concat`, the
+//! sum) when both sizes are static and the result is at most 2048 (the size table's dense
+//! range), else a `?` size (`StaticOr` in `size_bits`).
 //!
 //! ```
 //! use shapecast::{names, shape, MergeAxes, Rename, Select, SplitAxis, S};
