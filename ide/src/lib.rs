@@ -85,6 +85,8 @@ pub fn reductions(
     let log_softmax = logits.log_softmax::<CLASS>();
     let argmax = logits.argmax::<CLASS>();
     let lse = logits.logsumexp::<CLASS>();
+    let into = logits.clone().softmax_into::<CLASS>();
+    let log_into = logits.log_softmax_into::<CLASS>();
 }
 
 /// Contractions by name and matrix products.
