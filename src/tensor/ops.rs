@@ -215,8 +215,8 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + ops::$Op<U, Output = T>,
-            U: Clone,
+            T: Clone + Send + ops::$Op<U, Output = T>,
+            U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<T>,
@@ -236,8 +236,8 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + ops::$Op<U, Output = T>,
-            U: Clone,
+            T: Clone + Send + ops::$Op<U, Output = T>,
+            U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<T>,
@@ -260,8 +260,8 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for &Tensor<T, A>
         where
-            T: Clone + ops::$Op<U, Output = U>,
-            U: Clone,
+            T: Clone + Sync + ops::$Op<U, Output = U>,
+            U: Clone + Send,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<U>,

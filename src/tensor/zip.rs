@@ -167,10 +167,11 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     pub(crate) fn reuse_by<U, O: Storage<T>, B: Storage<U>>(
         self,
         rhs: &Tensor<U, B>,
-        f: impl Fn(T, &U) -> T,
+        f: impl Fn(T, &U) -> T + Sync,
     ) -> Result<Tensor<T, O>, Error>
     where
-        T: Clone,
+        T: Clone + Send,
+        U: Sync,
         S: BroadcastWith<B>,
     {
         // Small static shapes live inline: the compile-time kernel writes a fresh one faster
@@ -207,10 +208,11 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     pub(crate) fn reuse_right_by<U, O: Storage<U>, B: Storage<U>>(
         &self,
         rhs: Tensor<U, B>,
-        f: impl Fn(&T, U) -> U,
+        f: impl Fn(&T, U) -> U + Sync,
     ) -> Result<Tensor<U, O>, Error>
     where
-        U: Clone,
+        T: Sync,
+        U: Clone + Send,
         S: BroadcastWith<B>,
     {
         if const { inline_static(B::SIZES) && all_static(S::SIZES) } {
@@ -375,13 +377,40 @@ pub(crate) fn zip_own<const N: usize, A, B, O>(
 /// buffer) and the element `y` of `other` that broadcasts onto it (`other`'s strides in the
 /// output frame): the in-place half of [`reuse_by`](Tensor::reuse_by) and
 /// [`reuse_right_by`](Tensor::reuse_right_by).
-fn update_in_place<X: Clone, Y>(
+///
+/// With the `rayon` feature, from [`PARALLEL_MIN_ELEMENTS`] elements on, blocks of rows of the
+/// outermost axis go to rayon's pool, each block updated where it lies (the same values as on
+/// one thread: each element is computed once, by the same function).
+fn update_in_place<X: Clone + Send, Y: Sync>(
     data: &mut [X],
     sizes: &[usize],
     (other, strides): (&[Y], &[usize]),
-    f: impl Fn(X, &Y) -> X,
+    f: impl Fn(X, &Y) -> X + Sync,
 ) {
     let own = row_major_stack::<MAX_TYPED_RANK>(sizes);
+    #[cfg(feature = "rayon")]
+    if data.len() >= PARALLEL_MIN_ELEMENTS && sizes.first().is_some_and(|&n| n > 1) {
+        let threads = rayon::current_num_threads();
+        if threads > 1 {
+            use rayon::prelude::*;
+            let rows = sizes[0].div_ceil(threads * 4);
+            data.par_chunks_mut(rows * own[0])
+                .enumerate()
+                .for_each(|(i, block)| {
+                    let mut part = [0usize; MAX_TYPED_RANK];
+                    part[..sizes.len()].copy_from_slice(sizes);
+                    part[0] = block.len() / own[0];
+                    let other = &other[i * rows * strides[0]..];
+                    runs(
+                        &part[..sizes.len()],
+                        &own[..sizes.len()],
+                        strides,
+                        |oa, ob, len, ia, ib| update_run(block, (oa, ia), (other, ob, ib), len, &f),
+                    );
+                });
+            return;
+        }
+    }
     runs(
         sizes,
         &own[..sizes.len()],
@@ -581,4 +610,38 @@ fn row_major_stack<const N: usize>(sizes: &[usize]) -> [usize; N] {
     let mut strides = [1usize; N];
     row_major_into(sizes, &mut strides);
     strides
+}
+
+#[cfg(all(test, feature = "rayon"))]
+mod parallel_tests {
+    use crate::{names, shape, Tensor};
+
+    names!(N, H, W);
+
+    /// An operator writing into an owned operand's buffer splits over a pool of three
+    /// threads and writes what the borrowing operator writes: the other operand full, a row
+    /// broadcast down the outer axis (stride 0 there), a column broadcast along the inner one;
+    /// owned on the left and on the right.
+    #[test]
+    fn owned_operators_on_several_threads_write_what_one_thread_writes() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let (n, h, w) = (7, 211, 200); // 295,400 elements: above the split threshold
+        let a = Tensor::<f64, shape![N, H, W]>::from_fn(&[n, h, w], |i| {
+            (i[0] * 31 + i[1] * 7 + i[2]) as f64 * 0.5 + 1.0
+        })
+        .unwrap();
+        let full = a.map(|x| x * 0.25 - 1.0);
+        let row = Tensor::<f64, shape![H, W]>::from_fn(&[h, w], |i| (i[0] + i[1]) as f64).unwrap();
+        let col = Tensor::<f64, shape![N, H, 1]>::from_fn(&[n, h, 1], |i| i[1] as f64).unwrap();
+        pool.install(|| {
+            assert_eq!(a.clone() - &full, &a - &full);
+            assert_eq!(a.clone() * &row, &a * &row);
+            assert_eq!(a.clone() + &col, &a + &col);
+            assert_eq!(&row - a.clone(), &row - &a);
+            assert_eq!(&col / a.clone(), &col / &a);
+        });
+    }
 }
