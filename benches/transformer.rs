@@ -32,20 +32,17 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
         block::typed_block(&x, &w, d.dk),
         block::nd_block(&xn, &wn, d),
     );
-    let diff = ours
-        .data()
-        .iter()
-        .zip(theirs.iter())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f32, f32::max);
-    assert!(diff < 1e-3, "the blocks disagree by {diff}");
     let gelu = block::typed_block_gelu(&x, &w, d.dk);
-    let diff = ours
-        .data()
-        .iter()
-        .zip(gelu.data())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f32, f32::max);
+    let max_diff = |other: &mut dyn Iterator<Item = &f32>| {
+        ours.data()
+            .iter()
+            .zip(other)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max)
+    };
+    let diff = max_diff(&mut theirs.iter());
+    assert!(diff < 1e-3, "the blocks disagree by {diff}");
+    let diff = max_diff(&mut gelu.data().iter());
     assert!(diff < 1e-3, "the two GELUs disagree by {diff}");
     // The same checksum as `scripts/bench_transformer.py` prints for NumPy and PyTorch.
     let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();

@@ -371,6 +371,19 @@ pub(super) fn validate<const N: usize>(
 /// ```
 pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 
+/// The rows each piece takes when `rows` rows holding `elements` elements in all split over
+/// rayon's pool, about four pieces per thread; `None` (stay on the calling thread) below
+/// [`PARALLEL_MIN_ELEMENTS`] elements, for one row, or with one thread. Small work never
+/// asks rayon (its pool starts on first use).
+#[cfg(feature = "rayon")]
+pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
+    if elements < PARALLEL_MIN_ELEMENTS || rows < 2 {
+        return None;
+    }
+    let threads = rayon::current_num_threads();
+    (threads > 1).then(|| rows.div_ceil(threads * 4))
+}
+
 /// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
 /// [`Parallel`] split over rayon's pool (with the `rayon` feature, above
 /// [`PARALLEL_MIN_ELEMENTS`]). The operators use `Parallel` (their elements are `Send + Sync`);

@@ -488,7 +488,7 @@ fn better<const MAX: bool, T: PartialOrd>(best: &T, x: &T) -> bool {
 
 /// The better of two (see [`better`]).
 #[inline(always)]
-fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
+pub(super) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
     if better::<MAX, T>(&best, &x) {
         x
     } else {

@@ -12,7 +12,7 @@ use super::kernel::zip_map_ref;
 use super::raw;
 #[cfg(feature = "rayon")]
 use super::reduce::{cut, row_split};
-use super::reduce::{lanes, runs, walk, Dims, FoldOp, Source, Sum};
+use super::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
 use super::vmath::Transcendental;
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
@@ -67,38 +67,27 @@ impl<T: Send + Sync> Source<'_, T> {
         if total == 0 {
             return Ok(Vec::new());
         }
-        let own = Dims::row_major(self.sizes);
-        if let Some(cell) = trailing_cell(self.sizes, self.mask) {
-            if !LOG && self.strides == &*own {
-                let mut y = vec![T::zero(); total];
-                softmax_rows(Some(self.data), &mut y, cell);
-                return Ok(y);
-            }
-        }
         let strides = self.out_strides();
-        let shift = self.shifts(shape);
-        let mut sums = vec![T::zero(); shift.len()];
         if LOG {
-            let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
-            walk(
-                self.sizes,
-                (self.data, self.strides),
-                (&mut acc, &strides),
-                &ExpSum,
-            );
-            for (s, (m, t)) in sums.iter_mut().zip(acc) {
-                *s = m + t.ln_v();
-            }
+            let lse = self.logsumexp(shape);
             let mut y = Vec::new();
             zip_map_ref(
                 self.sizes,
                 (self.data, self.strides),
-                (&sums, &strides),
+                (&lse, &strides),
                 &mut y,
                 |x, l| *x - *l,
             )?;
             return Ok(y);
         }
+        let own = Dims::row_major(self.sizes);
+        if let Some(cell) = trailing_cell(self.sizes, self.mask).filter(|_| self.strides == &*own) {
+            let mut y = vec![T::zero(); total];
+            softmax_rows(Some(self.data), &mut y, cell);
+            return Ok(y);
+        }
+        let shift = self.shifts(shape);
+        let mut sums = vec![T::zero(); shift.len()];
         // y in the input's row-major order, written at the input's index: the walk runs over
         // the input's strides and the output cells', and y's offset is the row-major one.
         let mut y = vec![T::zero(); total];
@@ -146,14 +135,13 @@ impl<T: Send + Sync> Source<'_, T> {
         let strides = source.out_strides();
         // The shape is named only by an empty axis's error, which non-empty data cannot
         // have: the sizes alone serve.
-        let shift = source.shifts(|| DynShape::from_sizes(sizes).unwrap_or_default());
+        let shape = || DynShape::from_sizes(sizes).unwrap_or_default();
         if LOG {
-            let mut acc: Vec<(T, T)> = shift.iter().map(|&m| (m, T::zero())).collect();
-            walk(sizes, (&*data, &own), (&mut acc, &strides), &ExpSum);
-            let lse: Vec<T> = acc.into_iter().map(|(m, t)| m + t.ln_v()).collect();
+            let lse = source.logsumexp(shape);
             walk(sizes, (&lse, &strides), (data, &own), &SubtractIt);
             return;
         }
+        let shift = source.shifts(shape);
         let mut sums = vec![T::zero(); shift.len()];
         exps_parallel(sizes, (None, &own), (&shift, &strides), data, &mut sums);
         walk(sizes, (&sums, &strides), (data, &own), &DivBy);
@@ -198,15 +186,14 @@ fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
 /// Softmax of each row of `cell` elements, the row in cache for all three steps: its maximum
 /// `m` (NaN if it holds one; a shift of 0 when not finite, as [`Source::shifts`]), then
 /// `exp(x - m)` and their sum, then the division: the operations the general passes make
-/// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None` reads the input from `y`. With the
-/// `rayon` feature, rows split over threads from
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) elements.
+/// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None`
+/// reads the input from `y`. With the `rayon` feature, rows split over threads as
+/// [`rows_per_piece`](super::kernel::rows_per_piece) says.
 fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
     #[cfg(feature = "rayon")]
-    if y.len() >= super::kernel::PARALLEL_MIN_ELEMENTS && rayon::current_num_threads() > 1 {
+    if let Some(rows) = super::kernel::rows_per_piece(y.len() / cell, y.len()) {
         use rayon::prelude::*;
-        let rows = y.len() / cell;
-        let per = rows.div_ceil(rayon::current_num_threads() * 4) * cell;
+        let per = rows * cell;
         y.par_chunks_mut(per).enumerate().for_each(|(i, y)| {
             let x = x.map(|x| &x[i * per..i * per + y.len()]);
             softmax_rows_here(x, y, cell);
@@ -220,13 +207,7 @@ fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
 fn softmax_rows_here<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
     for (i, y) in y.chunks_mut(cell).enumerate() {
         let x = x.map(|x| &x[i * cell..(i + 1) * cell]);
-        let m = lanes(x.unwrap_or(y), T::neg_infinity(), |a, b| {
-            if a >= b || a.is_nan() {
-                a
-            } else {
-                b
-            }
-        });
+        let m = lanes(x.unwrap_or(y), T::neg_infinity(), pick::<true, T>);
         let m = if m.is_finite() { m } else { T::zero() };
         let f = move |v: T| (v - m).exp_v();
         match x {

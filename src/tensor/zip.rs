@@ -389,27 +389,26 @@ fn update_in_place<X: Clone + Send, Y: Sync>(
 ) {
     let own = row_major_stack::<MAX_TYPED_RANK>(sizes);
     #[cfg(feature = "rayon")]
-    if data.len() >= PARALLEL_MIN_ELEMENTS && sizes.first().is_some_and(|&n| n > 1) {
-        let threads = rayon::current_num_threads();
-        if threads > 1 {
-            use rayon::prelude::*;
-            let rows = sizes[0].div_ceil(threads * 4);
-            data.par_chunks_mut(rows * own[0])
-                .enumerate()
-                .for_each(|(i, block)| {
-                    let mut part = [0usize; MAX_TYPED_RANK];
-                    part[..sizes.len()].copy_from_slice(sizes);
-                    part[0] = block.len() / own[0];
-                    let other = &other[i * rows * strides[0]..];
-                    runs(
-                        &part[..sizes.len()],
-                        &own[..sizes.len()],
-                        strides,
-                        |oa, ob, len, ia, ib| update_run(block, (oa, ia), (other, ob, ib), len, &f),
-                    );
-                });
-            return;
-        }
+    if let Some(rows) = sizes
+        .first()
+        .and_then(|&n| super::kernel::rows_per_piece(n, data.len()))
+    {
+        use rayon::prelude::*;
+        data.par_chunks_mut(rows * own[0])
+            .enumerate()
+            .for_each(|(i, block)| {
+                let mut part = [0usize; MAX_TYPED_RANK];
+                part[..sizes.len()].copy_from_slice(sizes);
+                part[0] = block.len() / own[0];
+                let other = &other[i * rows * strides[0]..];
+                runs(
+                    &part[..sizes.len()],
+                    &own[..sizes.len()],
+                    strides,
+                    |oa, ob, len, ia, ib| update_run(block, (oa, ia), (other, ob, ib), len, &f),
+                );
+            });
+        return;
     }
     runs(
         sizes,
