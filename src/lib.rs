@@ -155,10 +155,11 @@
 //!
 //! ## Contractions: `dot` by name, `matmul` by position
 //!
-//! `a.dot::<X>(&b)` ([`Dot`]) sums over the names `X`, present in both operands with equal
+//! `a.dot::<X>(&b)` sums over the names `X`, present in both operands with equal
 //! sizes, and combines the other axes by the outer rule: namesakes are batch axes. The type
 //! is [`Contract<A, B, X>`]; only `X` is spelled out. `a.matmul(&b)` is NumPy's matmul by
-//! position ([`MatMul<A, B>`]) with the batch axes broadcast by the named rule. Both run on
+//! position ([`MatMul<A, B>`]) with the batch axes broadcast by the named rule. Both are
+//! methods of the [`Dot`] trait (in the [`prelude`]), for tensors and views alike; both run on
 //! a GEMM crate, and a transposed or broadcast view contracts without being copied. See the
 //! [rule book](rules) (§17) and `examples/attention.rs`.
 //!
@@ -549,6 +550,6 @@ pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
     concat, stack, ArrayOf, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
-    FloatMath, Index, MapSource, NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView,
-    TensorViewMut, Transcendental,
+    FloatMath, Index, MapSource, MatMulBy, NestedArray, Reshaped, Scalar, StaticSize, Tensor,
+    TensorView, TensorViewMut, Transcendental,
 };

@@ -94,6 +94,96 @@ pub trait Dot<Rhs>: Contractible {
     fn try_dot<X>(&self, rhs: &Rhs) -> Dotted<Self, Rhs, X>
     where
         Self: DotWith<Rhs, X>;
+
+    /// NumPy's `matmul` by position (rule book §17): `[..., M, K]` with `[..., K, N]` gives
+    /// `[..., M, N]`, the batch axes broadcast by the named rule without copying. Either
+    /// operand may be a view (a transposed or broadcast operand is not copied). The result's
+    /// shape is [`MatMul<A, B>`](crate::MatMul).
+    ///
+    /// # Panics
+    ///
+    /// When a `?` size does not fit (the operators' convention);
+    /// [`try_matmul`](Self::try_matmul) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Dot, Tensor};
+    /// names!(I, J, K);
+    /// let a = Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+    /// let b = Tensor::<f64, shape![2]>::from_array([1.0, 1.0]);
+    /// let c: Tensor<f64, shape![2]> = a.matmul(&b);
+    /// assert_eq!(c.data(), &[3.0, 7.0]);
+    ///
+    /// // A view on the left: the transpose of `m`, not copied.
+    /// let m = Tensor::<f64, shape![I: 2, J: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+    /// let t = m.align_to::<shape![J: 2, I: 2]>()?;
+    /// let n = Tensor::<f64, shape![I: 2, K: 2]>::from_array([[1.0, 1.0], [0.0, 1.0]]);
+    /// let c: Tensor<f64, shape![J: 2, K: 2]> = t.matmul(&n);
+    /// assert_eq!(c.data(), &[1.0, 4.0, 2.0, 6.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[track_caller]
+    fn matmul(&self, rhs: &Rhs) -> Tensor<Self::Elem, MatMulShape<Self, Rhs>>
+    where
+        Self: MatMulBy<Rhs>,
+    {
+        self.try_matmul(rhs).or_panic()
+    }
+
+    /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
+    ///
+    /// ```
+    /// use shapecast::{shape, Dot, Tensor};
+    /// let a = Tensor::<f32, shape![2, ?]>::from_vec_sized(&[2, 3], vec![0.0; 6])?;
+    /// let b = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 0.0], [0.0, 1.0]]);
+    /// assert!(a.try_matmul(&b).is_err()); // K: 3 against 2
+    /// let v = Tensor::<f32, shape![?]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+    /// assert_eq!(v.view().try_matmul(&v)?.data(), &[5.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    fn try_matmul(&self, rhs: &Rhs) -> MatMulled<Self, Rhs>
+    where
+        Self: MatMulBy<Rhs>;
+}
+
+/// The shape of `L.matmul(&R)`.
+type MatMulShape<L, R> = <L as MatMulBy<R>>::Output;
+
+/// What `L.try_matmul(&R)` gives.
+type MatMulled<L, R> = Result<Tensor<<L as Contractible>::Elem, MatMulShape<L, R>>, Error>;
+
+/// `Self` multiplies `Rhs` by position: [`MatMulWith`] on the operands' shapes, with an
+/// output that can hold the elements. The bound generic code writes for [`Dot::matmul`].
+///
+/// ```
+/// use shapecast::{shape, Dot, MatMulBy, Shape, Tensor};
+/// fn out_rank<A: MatMulBy<B>, B>(a: &A, b: &B) -> usize {
+///     let _ = a.matmul(b);
+///     <A::Output as Shape>::RANK
+/// }
+/// let a = Tensor::<f32, shape![3, 4]>::from_vec(vec![0.0; 12])?;
+/// let b = Tensor::<f32, shape![4, 5]>::from_vec(vec![0.0; 20])?;
+/// assert_eq!(out_rank(&a, &b), 2);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot multiply `{Self}` by `{Rhs}` as matrices",
+    label = "the operands' last two axes must be `[M, K]` and `[K, N]`, their batch axes broadcasting"
+)]
+pub trait MatMulBy<Rhs>: Dot<Rhs> {
+    /// The shape of the result: [`MatMul<Self::Shape, Rhs::Shape>`](crate::MatMul).
+    type Output: Storage<Self::Elem>;
+    #[doc(hidden)]
+    const PLAN: StaticContraction;
+}
+
+impl<L: Contractible, R: Contractible<Elem = L::Elem>> MatMulBy<R> for L
+where
+    L::Elem: DotElement,
+    L::Shape: MatMulWith<R::Shape>,
+    MatMul<L::Shape, R::Shape>: Storage<L::Elem>,
+{
+    type Output = MatMul<L::Shape, R::Shape>;
+    const PLAN: StaticContraction = <L::Shape as MatMulWith<R::Shape>>::PLAN;
 }
 
 /// The shape of `L.dot::<X>(&R)`.
@@ -236,103 +326,13 @@ where
         };
         typed(&<Self as DotWith<R, X>>::PLAN, engine, self, rhs)
     }
-}
 
-impl<T, S: Storage<T>> Tensor<T, S> {
-    /// NumPy's `matmul` by position (rule book §17): `[..., M, K]` with `[..., K, N]` gives
-    /// `[..., M, N]`, the batch axes broadcast by the named rule without copying.
-    ///
-    /// # Panics
-    ///
-    /// When a `?` size does not fit; [`try_matmul`](Self::try_matmul) returns the error.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let a = Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
-    /// let b = Tensor::<f64, shape![2]>::from_array([1.0, 1.0]);
-    /// let c: Tensor<f64, shape![2]> = a.matmul(&b);
-    /// assert_eq!(c.data(), &[3.0, 7.0]);
-    /// ```
-    #[track_caller]
-    pub fn matmul<R: Contractible<Elem = T>>(&self, rhs: &R) -> Tensor<T, MatMul<S, R::Shape>>
+    fn try_matmul(&self, rhs: &R) -> MatMulled<Self, R>
     where
-        T: DotElement,
-        S: MatMulWith<R::Shape>,
-        MatMul<S, R::Shape>: Storage<T>,
+        Self: MatMulBy<R>,
     {
-        self.try_matmul(rhs).or_panic()
-    }
-
-    /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let a = Tensor::<f32, shape![2, ?]>::from_vec_sized(&[2, 3], vec![0.0; 6])?;
-    /// let b = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 0.0], [0.0, 1.0]]);
-    /// assert!(a.try_matmul(&b).is_err()); // K: 3 against 2
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn try_matmul<R: Contractible<Elem = T>>(
-        &self,
-        rhs: &R,
-    ) -> Result<Tensor<T, MatMul<S, R::Shape>>, Error>
-    where
-        T: DotElement,
-        S: MatMulWith<R::Shape>,
-        MatMul<S, R::Shape>: Storage<T>,
-    {
-        let engine = || matmul(&S::to_dyn(), &R::Shape::to_dyn());
-        typed(&<S as MatMulWith<R::Shape>>::PLAN, engine, self, rhs)
-    }
-}
-
-impl<T, S: Shape> TensorView<'_, T, S> {
-    /// NumPy's `matmul` by position on a view (a transposed or broadcast operand is not
-    /// copied); see [`Tensor::matmul`].
-    ///
-    /// # Panics
-    ///
-    /// When a `?` size does not fit; [`try_matmul`](Self::try_matmul) returns the error.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(I, J, K);
-    /// let a = Tensor::<f64, shape![I: 2, J: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
-    /// let t = a.align_to::<shape![J: 2, I: 2]>()?; // the transpose, as a view
-    /// let b = Tensor::<f64, shape![I: 2, K: 2]>::from_array([[1.0, 1.0], [0.0, 1.0]]);
-    /// let c: Tensor<f64, shape![J: 2, K: 2]> = t.matmul(&b);
-    /// assert_eq!(c.data(), &[1.0, 4.0, 2.0, 6.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    #[track_caller]
-    pub fn matmul<R: Contractible<Elem = T>>(&self, rhs: &R) -> Tensor<T, MatMul<S, R::Shape>>
-    where
-        T: DotElement,
-        S: MatMulWith<R::Shape>,
-        MatMul<S, R::Shape>: Storage<T>,
-    {
-        self.try_matmul(rhs).or_panic()
-    }
-
-    /// [`matmul`](Self::matmul), or the error when a `?` size does not fit.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let a = Tensor::<f32, shape![?]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
-    /// assert_eq!(a.view().try_matmul(&a)?.data(), &[5.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn try_matmul<R: Contractible<Elem = T>>(
-        &self,
-        rhs: &R,
-    ) -> Result<Tensor<T, MatMul<S, R::Shape>>, Error>
-    where
-        T: DotElement,
-        S: MatMulWith<R::Shape>,
-        MatMul<S, R::Shape>: Storage<T>,
-    {
-        let engine = || matmul(&S::to_dyn(), &R::Shape::to_dyn());
-        typed(&<S as MatMulWith<R::Shape>>::PLAN, engine, self, rhs)
+        let engine = || matmul(&L::Shape::to_dyn(), &R::Shape::to_dyn());
+        typed(&<Self as MatMulBy<R>>::PLAN, engine, self, rhs)
     }
 }
 

@@ -46,7 +46,7 @@ mod view;
 mod vmath;
 mod zip;
 
-pub use contract::{Contractible, Dot, DotWith};
+pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, ElementOr, NestedArray, Scalar};
 pub use index::Index;

@@ -12,8 +12,9 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::list::{Bad, Collect, NotShorter, Unwrap};
+use super::list::{Collect, NotShorter};
 use super::named::NamedOrNumpy;
+use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Destination;
@@ -33,7 +34,7 @@ where
     type Out = <(Nm, B1) as NamedOrNumpy<RA, RB, Destination>>::Out;
 }
 impl<RA, RB, Nm> AssignCase<RA, RB, Nm> for B0 {
-    type Out = (Bad<RhsLonger>, ());
+    type Out = (Refused<RhsLonger>, ());
 }
 
 type HasNames<A, B> = Or<<A as Shape>::HasNames, <B as Shape>::HasNames>;

@@ -9,9 +9,10 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
-use super::list::{Collect, IsEmpty, NotShorter, SameLen, Unwrap};
+use super::list::{Collect, IsEmpty, NotShorter, SameLen};
 use super::numpy::ZipOrRefuse;
 use super::numpy::ZipRight;
+use super::outcome::Unwrap;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};

@@ -19,11 +19,10 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::list::{
-    At, Found, FromRev, Good, Missing, PlanOf, RepeatVerdict, Repeats, Untag, Unwrap,
-};
+use super::list::{At, Found, FromRev, Missing, PlanOf, RepeatVerdict, Repeats, Untag};
+use super::outcome::{Good, Passed, Refused, Then, Unwrap};
 use super::pair::NamePick;
-use super::reduce::{AllFound, Fine, Lists, Outcome, Picks, Refused, Selector, Walk};
+use super::reduce::{AllFound, Lists, Outcome, Picks, Selector, Walk};
 use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};
@@ -61,7 +60,7 @@ impl<Sel: FindAxis<Rest>, A, Rest> FindStep<Sel, A, Rest> for B0 {
     type Out = <Sel as FindAxis<Rest>>::Out;
 }
 
-/// A contracted pair: [`Fine`] when the sizes may be equal (static and equal, or a `?`
+/// A contracted pair: [`Passed`] when the sizes may be equal (static and equal, or a `?`
 /// checked at run time), else the refusal naming both axes. Sizes never stretch here.
 #[doc(hidden)]
 pub trait SamePairSize<FB> {
@@ -75,23 +74,23 @@ where
 {
     type Out = <<<X::Size as SizePair<Y::Size, Exact>>::Out as IsClash>::Out as Cond>::If<
         Refused<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
-        Fine,
+        Passed,
     >;
 }
 impl<FB> SamePairSize<FB> for Missing {
-    type Out = Fine;
+    type Out = Passed;
 }
 impl<A> SamePairSize<Missing> for Found<A> {
-    type Out = Fine;
+    type Out = Passed;
 }
 
-/// Every contracted pair has one size: [`Fine`] or the first refusal.
+/// Every contracted pair has one size: [`Passed`] or the first refusal.
 #[doc(hidden)]
 pub trait SizesAgree<RevA, RevB> {
     type Out;
 }
 impl<RA, RB> SizesAgree<RA, RB> for () {
-    type Out = Fine;
+    type Out = Passed;
 }
 impl<Sel, Rest, RA, RB> SizesAgree<RA, RB> for (Sel, Rest)
 where
@@ -99,24 +98,12 @@ where
     <Sel as FindAxis<RA>>::Out: SamePairSize<<Sel as FindAxis<RB>>::Out>,
     Rest: SizesAgree<RA, RB>,
     <<Sel as FindAxis<RA>>::Out as SamePairSize<<Sel as FindAxis<RB>>::Out>>::Out:
-        First<<Rest as SizesAgree<RA, RB>>::Out>,
+        Then<<Rest as SizesAgree<RA, RB>>::Out>,
 {
     type Out =
-        <<<Sel as FindAxis<RA>>::Out as SamePairSize<<Sel as FindAxis<RB>>::Out>>::Out as First<
+        <<<Sel as FindAxis<RA>>::Out as SamePairSize<<Sel as FindAxis<RB>>::Out>>::Out as Then<
             <Rest as SizesAgree<RA, RB>>::Out,
         >>::Out;
-}
-
-/// The first refusal of two checks.
-#[doc(hidden)]
-pub trait First<Then> {
-    type Out;
-}
-impl<Then> First<Then> for Fine {
-    type Out = Then;
-}
-impl<Then, E> First<Then> for Refused<E> {
-    type Out = Refused<E>;
 }
 
 /// After the sizes: the outer rule on what remains of both operands (`RA`, `RB`, last
@@ -125,7 +112,7 @@ impl<Then, E> First<Then> for Refused<E> {
 pub trait ThenOuter<RA, RB> {
     type Out;
 }
-impl<RA: FromRev, RB: FromRev> ThenOuter<RA, RB> for Fine
+impl<RA: FromRev, RB: FromRev> ThenOuter<RA, RB> for Passed
 where
     Outer: Compute<RA::Out, RB::Out>,
 {
@@ -300,7 +287,7 @@ where
         Refused<NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
         <<<X::Size as SizePair<Y::Size, Exact>>::Out as IsClash>::Out as Cond>::If<
             Refused<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
-            Fine,
+            Passed,
         >,
     >;
 }
@@ -352,7 +339,7 @@ impl<X> NotOk for crate::RepeatedName<X> {}
 pub trait ThenBatch<BA, BB, M, N> {
     type Out;
 }
-impl<BA: Untag, BB: Untag, M, N> ThenBatch<BA, BB, M, N> for Fine
+impl<BA: Untag, BB: Untag, M, N> ThenBatch<BA, BB, M, N> for Passed
 where
     BA::Out: FromRev,
     BB::Out: FromRev,
@@ -391,8 +378,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "cannot multiply `{A}` by `{B}` as matrices",
     label = "`{A}` and `{B}` do not multiply as `[..., M, K]` by `[..., K, N]`",
-    note = "at fault: `{Self}`",
-    note = "`RankZero`: an operand is a scalar; the last pair named is `K`, else a batch pair (the batch axes broadcast by the named rule)"
+    note = "at fault: `{Self}` (`RankZero`: an operand is a scalar; the last pair named is `K`, else a batch pair: the batch axes broadcast by the named rule)"
 )]
 #[doc(hidden)]
 pub trait MatMulVerdict<A, B> {

@@ -13,9 +13,10 @@
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::list::{At, Bad, Collect, Ins, NameInTagged, NotShorter, Unwrap};
+use super::list::{At, Collect, Ins, NameInTagged, NotShorter};
 use super::name::{Anon, NameId, Named, SameBits};
 use super::named::Orient;
+use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Broadcast;
@@ -99,10 +100,10 @@ impl<Sw> Leftover<Sw> for () {
     type Out = ();
 }
 impl<const J: usize, Y, Ys> Leftover<B0> for (At<J, Y>, Ys) {
-    type Out = (Bad<NoMatch<RhsAxis<J, Y>>>, ());
+    type Out = (Refused<NoMatch<RhsAxis<J, Y>>>, ());
 }
 impl<const J: usize, Y, Ys> Leftover<B1> for (At<J, Y>, Ys) {
-    type Out = (Bad<NoMatch<LhsAxis<J, Y>>>, ());
+    type Out = (Refused<NoMatch<LhsAxis<J, Y>>>, ());
 }
 
 /// Whether an axis of F and an axis of E may pair (`Self` is the pair).

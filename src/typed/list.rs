@@ -1,6 +1,6 @@
 //! The lists the rules work on. A shape's axes, last first, each tagged with its index
 //! (`(At<1, W>, (At<0, H>, ()))`), so right alignment is a plain zip; the rules produce a
-//! list of output elements `P<left source, right source, axis>` (or `Bad<error>`), which
+//! list of output elements `P<left source, right source, axis>` (or `Refused<error>`), which
 //! [`Collect`] turns into the output shape or the first error.
 
 use core::marker::PhantomData;
@@ -9,6 +9,8 @@ use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
 use super::name::{Anon, NameKind, Named, SameName};
 use crate::dynamic::plan::StaticPlan;
+
+use super::outcome::{Good, Refused};
 
 /// Axis `I` of an operand, of type `X`.
 pub struct At<const I: usize, X>(PhantomData<X>);
@@ -24,12 +26,6 @@ pub struct No;
 
 /// An output axis `A` fed by left source `L` and right source `R`.
 pub struct P<L, R, A>(PhantomData<(L, R, A)>);
-
-/// A refused pair.
-pub struct Bad<E>(PhantomData<E>);
-
-/// A successful output: the output axes, last first.
-pub struct Good<Xs>(PhantomData<Xs>);
 
 /// A source marker's index.
 pub trait Source {
@@ -47,7 +43,7 @@ impl Source for No {
 /// §19: both levels name the same pair; the elements are last first, so an error is kept
 /// only when the axes before it all pass).
 pub trait Collect {
-    /// `Good<axes, last first>` or `Bad<E>`.
+    /// `Good<axes, last first>` or `Refused<E>`.
     type Out;
 }
 impl Collect for () {
@@ -59,7 +55,7 @@ where
 {
     type Out = <Rest::Out as Prepend<A>>::Out;
 }
-impl<E, Rest: Collect> Collect for (Bad<E>, Rest)
+impl<E, Rest: Collect> Collect for (Refused<E>, Rest)
 where
     Rest::Out: Leftmost<E>,
 {
@@ -68,14 +64,14 @@ where
 
 /// The error of an output axis against the outcome of the axes before it: theirs wins.
 pub trait Leftmost<E> {
-    /// `Bad<E>` when the axes before passed, else their error.
+    /// `Refused<E>` when the axes before passed, else their error.
     type Out;
 }
 impl<E, Xs> Leftmost<E> for Good<Xs> {
-    type Out = Bad<E>;
+    type Out = Refused<E>;
 }
-impl<E, E2> Leftmost<E> for Bad<E2> {
-    type Out = Bad<E2>;
+impl<E, E2> Leftmost<E> for Refused<E2> {
+    type Out = Refused<E2>;
 }
 
 /// Adds an axis in front of a successful list; an error stays.
@@ -86,20 +82,8 @@ pub trait Prepend<A> {
 impl<A, Xs> Prepend<A> for Good<Xs> {
     type Out = Good<(A, Xs)>;
 }
-impl<A, E> Prepend<A> for Bad<E> {
-    type Out = Bad<E>;
-}
-
-/// The error itself, for the diagnostic; a success stays.
-pub trait Unwrap {
-    /// `Good<_>` or the bare error.
-    type Out;
-}
-impl<Xs> Unwrap for Good<Xs> {
-    type Out = Good<Xs>;
-}
-impl<E> Unwrap for Bad<E> {
-    type Out = E;
+impl<A, E> Prepend<A> for Refused<E> {
+    type Out = Refused<E>;
 }
 
 /// A reversed list of axes back to the tuple `shape!` writes (one impl per rank, generated).
@@ -120,7 +104,7 @@ impl<L: Source, R: Source, A, Rest: PlanOf> PlanOf for (P<L, R, A>, Rest) {
     // The list runs last axis first, so this element goes after the rest.
     const PLAN: StaticPlan = Rest::PLAN.then(L::INDEX, R::INDEX);
 }
-impl<E, Rest: PlanOf> PlanOf for (Bad<E>, Rest) {
+impl<E, Rest: PlanOf> PlanOf for (Refused<E>, Rest) {
     const PLAN: StaticPlan = Rest::PLAN;
 }
 
@@ -288,14 +272,14 @@ where
 
 /// An outcome with no repeated name in its output (checked only when `Self` is `B1`).
 pub trait DistinctIf<Outcome> {
-    /// The outcome, or `Bad<RepeatedName<X>>`.
+    /// The outcome, or `Refused<RepeatedName<X>>`.
     type Out;
 }
 impl<O> DistinctIf<O> for B0 {
     type Out = O;
 }
-impl<E> DistinctIf<Bad<E>> for B1 {
-    type Out = Bad<E>;
+impl<E> DistinctIf<Refused<E>> for B1 {
+    type Out = Refused<E>;
 }
 impl<Xs: Repeats> DistinctIf<Good<Xs>> for B1
 where
@@ -313,7 +297,7 @@ impl<Xs> RepeatVerdict<Xs> for NoRepeat {
     type Out = Good<Xs>;
 }
 impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
-    type Out = Bad<crate::RepeatedName<X>>;
+    type Out = Refused<crate::RepeatedName<X>>;
 }
 
 /// Whether a list is empty.

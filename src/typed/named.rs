@@ -20,11 +20,10 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, Or, B0, B1};
-use super::list::{
-    At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf, Unwrap,
-};
+use super::list::{At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
 use super::name::NameKind;
 use super::numpy::ZipRight;
+use super::outcome::Unwrap;
 use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::Broadcast;

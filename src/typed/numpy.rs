@@ -11,7 +11,8 @@
 //! ```
 
 use super::bits::{And, B0, B1};
-use super::list::{Bad, Collect, DistinctIf, Ins, Unwrap};
+use super::list::{Collect, DistinctIf, Ins};
+use super::outcome::{Refused, Unwrap};
 use super::pair::Pair;
 use super::rule::Compute;
 use super::shape::Shape;
@@ -71,5 +72,5 @@ impl<RA: ZipRight<RB, Pol>, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B1 {
     type Out = RA::Out;
 }
 impl<RA, RB, Pol, E> ZipOrRefuse<RA, RB, Pol, E> for B0 {
-    type Out = (Bad<E>, ());
+    type Out = (Refused<E>, ());
 }

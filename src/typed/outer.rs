@@ -11,8 +11,9 @@
 //! ```
 
 use super::bits::{B0, B1};
-use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf, Unwrap};
+use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf};
 use super::named::{Namesakes, Walk};
+use super::outcome::Unwrap;
 use super::pair::Pair;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;

@@ -4,14 +4,15 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
-use super::list::{At, Bad, Ins, Ix, No, P};
+use super::list::{At, Ins, Ix, No, P};
 use super::name::{Anon, NameId, Named, SameBits};
+use super::outcome::Refused;
 use super::size::policy::{Broadcast, Destination, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
 use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
 /// The output element of a pair under policy `Pol`: `P<left source, right source, axis>`
-/// or `Bad<error>`.
+/// or `Refused<error>`.
 pub trait Pair<R, Pol> {
     /// The element.
     type Out;
@@ -35,9 +36,9 @@ where
     Names<X, Y, Pol>: NamePick<X, Y, PairSize<X, Y, Pol>>,
 {
     type Out = <<Names<X, Y, Pol> as NamePick<X, Y, PairSize<X, Y, Pol>>>::Conflict as Cond>::If<
-        Bad<NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
+        Refused<NamesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
         <<PairSize<X, Y, Pol> as IsClash>::Out as Cond>::If<
-            Bad<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
+            Refused<SizesDiffer<LhsAxis<I, X>, RhsAxis<J, Y>>>,
             P<Ix<I>, Ix<J>, <Names<X, Y, Pol> as NamePick<X, Y, PairSize<X, Y, Pol>>>::Axis>,
         >,
     >;

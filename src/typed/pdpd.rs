@@ -21,8 +21,9 @@ use typenum::{UInt, UTerm, Unsigned, B1};
 
 use super::axis::Axis;
 use super::bits::Cond;
-use super::list::{At, Bad, Collect, Ins, NotShorter, ReverseOnto, Unwrap};
+use super::list::{At, Collect, Ins, NotShorter, ReverseOnto};
 use super::numpy::ZipOrRefuse;
+use super::outcome::{Refused, Unwrap};
 use super::pair::Pair;
 use super::rule::{Compute, Finish, PdpdAxis};
 use super::shape::Shape;
@@ -82,7 +83,7 @@ where
     type Out = <Xs as SkipThenZip<FB, <UInt<U, Bt> as Sub<B1>>::Output, (X::Out, Acc)>>::Out;
 }
 impl<FB, U, Bt, Acc> SkipThenZip<FB, UInt<U, Bt>, Acc> for () {
-    type Out = (Bad<PdpdRange>, ());
+    type Out = (Refused<PdpdRange>, ());
 }
 
 /// Zips A and B from their first axes onto `Acc`; A's axes past B face inserted singletons;
@@ -103,7 +104,7 @@ impl<X: Pair<Y, IntoLhs>, Xs: ZipLeft<Ys, (X::Out, Acc)>, Y, Ys, Acc> ZipLeft<(Y
     type Out = Xs::Out;
 }
 impl<Y, Ys, Acc> ZipLeft<(Y, Ys), Acc> for () {
-    type Out = (Bad<PdpdRange>, ());
+    type Out = (Refused<PdpdRange>, ());
 }
 
 type Trimmed<B> = <<B as Shape>::Rev as DropTrailingOnes>::Out;

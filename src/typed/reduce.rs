@@ -16,6 +16,7 @@ use core::marker::PhantomData;
 use super::axis::Axis;
 use super::bits::{Cond, Or, B0};
 use super::list::{At, FromRev};
+use super::outcome::{Passed, Refused, Unwrap};
 use super::shape::Shape;
 use super::size::{AxisSize, S};
 use crate::dynamic::shape::MAX_TYPED_RANK;
@@ -31,9 +32,6 @@ pub struct Kept<X>(PhantomData<X>);
 /// An axis reduced away; `Z` is `B1` when it is statically 0.
 #[doc(hidden)]
 pub struct Gone<X, Z>(PhantomData<(X, Z)>);
-/// A refused step.
-#[doc(hidden)]
-pub struct Refused<E>(PhantomData<E>);
 
 /// An axis' fate under a pick count.
 #[doc(hidden)]
@@ -65,10 +63,6 @@ where
     type Out = (<L::Out as Fate<X>>::Out, Xs::Out);
 }
 
-/// Every selector found its axis.
-#[doc(hidden)]
-pub struct Fine;
-
 /// The outcome of a walk: the two output lists (last first) and the reduced-axis mask, or
 /// the first refusal. `Found` is the outcome of [`AllFound`], checked first.
 #[doc(hidden)]
@@ -76,7 +70,7 @@ pub trait Outcome<Found> {
     /// `Good<(reduce list, keep list)>`-like pair, or `Refused<E>`.
     type Out;
 }
-impl<W: Split> Outcome<Fine> for W {
+impl<W: Split> Outcome<Passed> for W {
     type Out = W::Out;
 }
 impl<W, E> Outcome<Refused<E>> for W {
@@ -159,19 +153,10 @@ impl<S, A, R: FromRev, K: FromRev, Z: Cond> ReduceVerdict<S, A> for Lists<R, K, 
 
 type Walked<S, A> = <<S as Shape>::Rev as Walk<<A as Selector>::List>>::Out;
 type Checked<S, A> = <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out;
-type Judged<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as BareLists>::Out;
+type Judged<S, A> = <<Walked<S, A> as Outcome<Checked<S, A>>>::Out as Unwrap>::Out;
 
-/// The refusal itself (so a diagnostic names `NoSuchAxis<W>`, not its wrapper); a success
-/// stays.
-#[doc(hidden)]
-pub trait BareLists {
-    type Out;
-}
-impl<R, K, Z> BareLists for Lists<R, K, Z> {
+impl<R, K, Z> Unwrap for Lists<R, K, Z> {
     type Out = Lists<R, K, Z>;
-}
-impl<E> BareLists for Refused<E> {
-    type Out = E;
 }
 
 /// `Self` reduces over the selector `A` (rule book §16): the bound to write in generic code.
@@ -225,7 +210,7 @@ where
     Walked<S, A>: MaskOf,
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
-    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: BareLists,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Unwrap,
     Judged<S, A>: ReduceVerdict<S, A>,
 {
     type Output = <Judged<S, A> as ReduceVerdict<S, A>>::Reduced;
@@ -296,7 +281,7 @@ where
     S::Rev: Walk<A::List>,
     A::List: AllFound<S::Rev>,
     Walked<S, A>: Outcome<Checked<S, A>>,
-    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: BareLists,
+    <Walked<S, A> as Outcome<Checked<S, A>>>::Out: Unwrap,
     Judged<S, A>: ReduceAccepted,
 {
     const VALUE: bool = <Judged<S, A> as ReduceAccepted>::VALUE;

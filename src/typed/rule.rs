@@ -16,7 +16,8 @@ pub use super::statik::{Col, Row};
 use crate::dynamic::rule::Rule;
 use typenum::{Const, ToUInt, Unsigned};
 
-use super::list::{Collect, Unwrap};
+use super::list::Collect;
+use super::outcome::Unwrap;
 use super::sealed::Sealed;
 
 /// rule book §1: right-align, prepend 1s, pair position by position.

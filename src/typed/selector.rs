@@ -18,7 +18,7 @@ use super::axis::Axis;
 use super::bits::{Cond, Or, B0};
 use super::list::At;
 use super::name::SameName;
-use super::reduce::{Fine, Refused};
+use super::outcome::{Passed, Refused};
 use crate::dynamic::shape::MAX_TYPED_RANK;
 use crate::NoSuchAxis;
 
@@ -216,7 +216,7 @@ pub trait AllFound<Rev> {
     type Out;
 }
 impl<Rev> AllFound<Rev> for () {
-    type Out = Fine;
+    type Out = Passed;
 }
 impl<Rev, Sel: Finds<Rev>, Rest: AllFound<Rev>> AllFound<Rev> for (Sel, Rest) {
     type Out = <<Sel as Finds<Rev>>::Out as Cond>::If<Rest::Out, Refused<NoSuchAxis<Sel>>>;

@@ -9,8 +9,9 @@
 //! assert!(!<shape![3] as Accepts<Strict, shape![1, 3]>>::VALUE);
 //! ```
 
-use super::list::{Collect, NotShorter, SameLen, Unwrap};
+use super::list::{Collect, NotShorter, SameLen};
 use super::numpy::ZipOrRefuse;
+use super::outcome::Unwrap;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Exact;

@@ -11,7 +11,8 @@
 //! `LhsAxis<1, S<4>>` reads "axis 1 of the left operand, of size 4"; `H<S<2>>` is an axis named
 //! `H` of size 2, `H` alone one whose size is known at run time, `Dyn` an unnamed `?`.
 
-use super::list::{FromRev, Good};
+use super::list::FromRev;
+use super::outcome::Good;
 use super::shape::Shape;
 
 use crate::{

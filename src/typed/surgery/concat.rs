@@ -83,7 +83,7 @@ pub trait ConcatStep<X, Picked, Z> {
 #[doc(hidden)]
 pub struct Axis1<X>(PhantomData<X>);
 impl<X, Pk, Z> ConcatStep<X, Pk, Z> for NonePicked {
-    type Out = Fail<NoMatch<X>>;
+    type Out = Refused<NoMatch<X>>;
 }
 impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
 where
@@ -94,7 +94,7 @@ where
     // A selector without a size (a bare name or a position) takes the sum when it is static.
     type Out = <<BitsOf<Z> as SameSizeBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
         Axis1<X::Resize<<KnownOf<Z> as Cond>::If<Z, SumSize<X::Size, Y>>>>,
-        Fail<WrongSize<Z>>,
+        Refused<WrongSize<Z>>,
     >;
 }
 impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>
@@ -103,7 +103,7 @@ where
 {
     type Out = <<BitsOf<X::Size> as SameSizeBits<BitsOf<Y>>>::Out as Cond>::If<
         Axis1<<KnownOf<X::Size> as Cond>::If<X, X::Resize<Y>>>,
-        Fail<SizesDiffer<X, Y>>,
+        Refused<SizesDiffer<X, Y>>,
     >;
 }
 
@@ -113,24 +113,24 @@ where
 pub trait PushStep<Before> {
     type Out;
 }
-impl<X, R> PushStep<Done<R>> for Axis1<X> {
-    type Out = Done<(X, R)>;
+impl<X, R> PushStep<Good<R>> for Axis1<X> {
+    type Out = Good<(X, R)>;
 }
-impl<E, R> PushStep<Done<R>> for Fail<E> {
-    type Out = Fail<E>;
+impl<E, R> PushStep<Good<R>> for Refused<E> {
+    type Out = Refused<E>;
 }
-impl<S, E> PushStep<Fail<E>> for S {
-    type Out = Fail<E>;
+impl<S, E> PushStep<Refused<E>> for S {
+    type Out = Refused<E>;
 }
 
-/// The concatenation's walk over the first operand's tagged list: `Done<axes>` or the
+/// The concatenation's walk over the first operand's tagged list: `Good<axes>` or the
 /// first refusal.
 #[doc(hidden)]
 pub trait ConcatWalk<A, Rev2> {
     type Out;
 }
 impl<A, Rev2> ConcatWalk<A, Rev2> for () {
-    type Out = Done<()>;
+    type Out = Good<()>;
 }
 pub(super) type StepOf<A, Rev2, const I: usize, X> =
     <<Rev2 as PartnerIn<I, X>>::Out as ConcatStep<
@@ -155,12 +155,12 @@ pub trait Walked {
     type Checks;
     type Rev;
 }
-impl<R> Walked for Done<R> {
-    type Checks = Pass;
+impl<R> Walked for Good<R> {
+    type Checks = Passed;
     type Rev = R;
 }
-impl<E> Walked for Fail<E> {
-    type Checks = Fail<E>;
+impl<E> Walked for Refused<E> {
+    type Checks = Refused<E>;
     type Rev = ();
 }
 
@@ -200,7 +200,7 @@ pub trait ConcatVerdict<S1, S2, A> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S1, S2, A, R: FromRev> ConcatVerdict<S1, S2, A> for Done<R> {
+impl<S1, S2, A, R: FromRev> ConcatVerdict<S1, S2, A> for Good<R> {
     type Out = R::Out;
 }
 
@@ -213,10 +213,13 @@ pub(super) type SameRank<S1, S2> = Check<
     >,
     RanksDiffer,
 >;
-pub(super) type ConcatChecks<S1, A, S2> = AndThen<
-    AndThen<FoundIn<A, <S1 as Shape>::Rev>, SameRank<S1, S2>>,
-    <ConcatOutcome<S1, A, S2> as Walked>::Checks,
->;
+pub(super) type ConcatChecks<S1, A, S2> = (
+    FoundIn<A, <S1 as Shape>::Rev>,
+    (
+        SameRank<S1, S2>,
+        (<ConcatOutcome<S1, A, S2> as Walked>::Checks, ()),
+    ),
+);
 pub(super) type ConcatRev<S1, A, S2> = <ConcatOutcome<S1, A, S2> as Walked>::Rev;
 
 impl<S1: Shape, A: OneAxis, S2: Shape> ConcatWith<A, S2> for S1
@@ -225,11 +228,7 @@ where
     S2::Rev: NotShorter<S1::Rev>,
     A: Finds<S1::Rev>,
     ConcatOutcome<S1, A, S2>: Walked,
-    FoundIn<A, S1::Rev>: Then<SameRank<S1, S2>>,
-    AndThen<FoundIn<A, S1::Rev>, SameRank<S1, S2>>:
-        Then<<ConcatOutcome<S1, A, S2> as Walked>::Checks>,
-    ConcatChecks<S1, A, S2>: Then<Done<ConcatRev<S1, A, S2>>>,
-    AndThen<ConcatChecks<S1, A, S2>, Done<ConcatRev<S1, A, S2>>>: BareDone,
+    ConcatChecks<S1, A, S2>: Judge<ConcatRev<S1, A, S2>>,
     Judged<ConcatChecks<S1, A, S2>, ConcatRev<S1, A, S2>>: ConcatVerdict<S1, S2, A>,
 {
     type Output =
@@ -278,10 +277,11 @@ pub trait StackVerdict<S, N> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, N, R: FromRev> StackVerdict<S, N> for Done<R> {
+impl<S, N, R: FromRev> StackVerdict<S, N> for Good<R> {
     type Out = R::Out;
 }
 
+pub(super) type StackChecks<S, N> = (<StackedRev<S, N> as Distinct>::Out, ());
 pub(super) type StackedRev<S, N> =
     <<<S as Shape>::Rev as Untag>::Out as Append<(<N as Axis>::Resize<Dyn>, ())>>::Out;
 
@@ -290,12 +290,10 @@ where
     S::Rev: Untag,
     <S::Rev as Untag>::Out: Append<(N::Resize<Dyn>, ())>,
     StackedRev<S, N>: Distinct,
-    <StackedRev<S, N> as Distinct>::Out: Then<Done<StackedRev<S, N>>>,
-    AndThen<<StackedRev<S, N> as Distinct>::Out, Done<StackedRev<S, N>>>: BareDone,
-    Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>>: StackVerdict<S, N>,
+    StackChecks<S, N>: Judge<StackedRev<S, N>>,
+    Judged<StackChecks<S, N>, StackedRev<S, N>>: StackVerdict<S, N>,
 {
-    type Output =
-        <Judged<<StackedRev<S, N> as Distinct>::Out, StackedRev<S, N>> as StackVerdict<S, N>>::Out;
+    type Output = <Judged<StackChecks<S, N>, StackedRev<S, N>> as StackVerdict<S, N>>::Out;
 }
 
 /// `S` under a new leading axis `N` of size `?` (rule book §18).

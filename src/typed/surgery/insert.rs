@@ -31,7 +31,7 @@ pub trait InsertVerdict<S, N> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, N, R: FromRev> InsertVerdict<S, N> for Done<R> {
+impl<S, N, R: FromRev> InsertVerdict<S, N> for Good<R> {
     type Out = R::Out;
 }
 
@@ -76,10 +76,10 @@ where
 
 pub(super) type Inserted<S, const K: usize, N> =
     <<S as Shape>::Rev as InsertWalk<U<K>, <N as Axis>::Resize<SizeOne>>>::Out;
-pub(super) type InsertChecks<S, const K: usize, N> = AndThen<
+pub(super) type InsertChecks<S, const K: usize, N> = (
     Check<<U<K> as IsLessOrEqual<<<S as Shape>::Rev as LenBits>::Out>>::Output, NoSuchAxis<Pos<K>>>,
-    <Inserted<S, K, N> as Distinct>::Out,
->;
+    (<Inserted<S, K, N> as Distinct>::Out, ()),
+);
 
 impl<S: Shape, const K: usize, N: Axis> InsertAxisAt<K, N> for S
 where
@@ -88,10 +88,7 @@ where
     U<K>: IsLessOrEqual<<S::Rev as LenBits>::Out>,
     <U<K> as IsLessOrEqual<<S::Rev as LenBits>::Out>>::Output: Cond,
     Inserted<S, K, N>: Distinct,
-    Check<<U<K> as IsLessOrEqual<<S::Rev as LenBits>::Out>>::Output, NoSuchAxis<Pos<K>>>:
-        Then<<Inserted<S, K, N> as Distinct>::Out>,
-    InsertChecks<S, K, N>: Then<Done<Inserted<S, K, N>>>,
-    AndThen<InsertChecks<S, K, N>, Done<Inserted<S, K, N>>>: BareDone,
+    InsertChecks<S, K, N>: Judge<Inserted<S, K, N>>,
     Judged<InsertChecks<S, K, N>, Inserted<S, K, N>>: InsertVerdict<S, N>,
 {
     type Output = <Judged<InsertChecks<S, K, N>, Inserted<S, K, N>> as InsertVerdict<S, N>>::Out;

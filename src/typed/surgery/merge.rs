@@ -52,7 +52,7 @@ pub trait AdjacentIn<Rev> {
     type Out;
 }
 impl<Rev, A> AdjacentIn<Rev> for (A, ()) {
-    type Out = Pass;
+    type Out = Passed;
 }
 impl<Rev, A, B, Rest> AdjacentIn<Rev> for (A, (B, Rest))
 where
@@ -62,7 +62,7 @@ where
 {
     type Out = <<<Rev as PosBits<B>>::Out as Follows<<Rev as PosBits<A>>::Out>>::Out as Cond>::If<
         <(B, Rest) as AdjacentIn<Rev>>::Out,
-        Fail<NotAdjacent<A, B>>,
+        Refused<NotAdjacent<A, B>>,
     >;
 }
 
@@ -72,10 +72,10 @@ pub trait AllFoundIn<Rev> {
     type Out;
 }
 impl<Rev> AllFoundIn<Rev> for () {
-    type Out = Pass;
+    type Out = Passed;
 }
 impl<Rev, A: Finds<Rev>, Rest: AllFoundIn<Rev>> AllFoundIn<Rev> for (A, Rest) {
-    type Out = <<A as Finds<Rev>>::Out as Cond>::If<Rest::Out, Fail<NoSuchAxis<A>>>;
+    type Out = <<A as Finds<Rev>>::Out as Cond>::If<Rest::Out, Refused<NoSuchAxis<A>>>;
 }
 
 /// The plain list (last first) with the axis `First` picks replaced by `New` and the axes
@@ -161,16 +161,16 @@ pub(super) type MergeFits<S, L, N> = Check<
     >,
     WrongSize<N>,
 >;
-pub(super) type MergeChecks<S, L, N> = AndThen<
-    AndThen<
-        AndThen<
-            <SelList<L> as AllFoundIn<<S as Shape>::Rev>>::Out,
-            <SelList<L> as AdjacentIn<<S as Shape>::Rev>>::Out,
-        >,
-        MergeFits<S, L, N>,
-    >,
-    <MergedRev<S, L, N> as Distinct>::Out,
->;
+pub(super) type MergeChecks<S, L, N> = (
+    <SelList<L> as AllFoundIn<<S as Shape>::Rev>>::Out,
+    (
+        <SelList<L> as AdjacentIn<<S as Shape>::Rev>>::Out,
+        (
+            MergeFits<S, L, N>,
+            (<MergedRev<S, L, N> as Distinct>::Out, ()),
+        ),
+    ),
+);
 
 impl<S: Shape, L: Selector, N: Axis> MergeAxesInto<L, N> for S
 where
@@ -181,15 +181,7 @@ where
         + PositionOf<<SelList<L> as Head>::First>,
     BitsOf<N::Size>: SameSizeBits<<S::Rev as PickedProduct<SelList<L>>>::Bits>,
     MergedRev<S, L, N>: Distinct,
-    <SelList<L> as AllFoundIn<S::Rev>>::Out: Then<<SelList<L> as AdjacentIn<S::Rev>>::Out>,
-    AndThen<<SelList<L> as AllFoundIn<S::Rev>>::Out, <SelList<L> as AdjacentIn<S::Rev>>::Out>:
-        Then<MergeFits<S, L, N>>,
-    AndThen<
-        AndThen<<SelList<L> as AllFoundIn<S::Rev>>::Out, <SelList<L> as AdjacentIn<S::Rev>>::Out>,
-        MergeFits<S, L, N>,
-    >: Then<<MergedRev<S, L, N> as Distinct>::Out>,
-    MergeChecks<S, L, N>: Then<Done<MergedRev<S, L, N>>>,
-    AndThen<MergeChecks<S, L, N>, Done<MergedRev<S, L, N>>>: BareDone,
+    MergeChecks<S, L, N>: Judge<MergedRev<S, L, N>>,
     Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>>: ReshapeVerdict<S, L>,
 {
     type Output = <Judged<MergeChecks<S, L, N>, MergedRev<S, L, N>> as ReshapeVerdict<S, L>>::Out;

@@ -33,6 +33,7 @@ use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
 use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats, Untag};
 use super::name::{Anon, NameKind, Named, SameName};
+use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameSize, S, SIZE_TABLE_MAX};
@@ -51,20 +52,20 @@ use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, RepeatedName, SizesDi
 /// ```
 pub type Unnamed = Dyn;
 
+mod checks;
 mod concat;
 mod insert;
 mod merge;
-mod outcome;
 mod rename;
 mod select;
 mod size_bits;
 mod split;
 mod walk;
 
+pub use checks::*;
 pub use concat::*;
 pub use insert::*;
 pub use merge::*;
-pub use outcome::*;
 pub use rename::*;
 pub use select::*;
 pub use size_bits::*;

@@ -35,22 +35,22 @@ pub trait RenameVerdict<S, A, B> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, A, B, R: FromRev> RenameVerdict<S, A, B> for Done<R> {
+impl<S, A, B, R: FromRev> RenameVerdict<S, A, B> for Good<R> {
     type Out = R::Out;
 }
 
 pub(super) type RenamedRev<S, A, B> = <<S as Shape>::Rev as Replace<A, Renamed<B>>>::Out;
-pub(super) type RenameChecks<S, A, B> =
-    AndThen<FoundIn<A, <S as Shape>::Rev>, <RenamedRev<S, A, B> as Distinct>::Out>;
+pub(super) type RenameChecks<S, A, B> = (
+    FoundIn<A, <S as Shape>::Rev>,
+    (<RenamedRev<S, A, B> as Distinct>::Out, ()),
+);
 
 impl<S: Shape, A: OneAxis, B: Axis> RenameAxis<A, B> for S
 where
     S::Rev: Replace<A, Renamed<B>> + PositionOf<A>,
     A: Finds<S::Rev>,
     RenamedRev<S, A, B>: Distinct,
-    FoundIn<A, S::Rev>: Then<<RenamedRev<S, A, B> as Distinct>::Out>,
-    RenameChecks<S, A, B>: Then<Done<RenamedRev<S, A, B>>>,
-    AndThen<RenameChecks<S, A, B>, Done<RenamedRev<S, A, B>>>: BareDone,
+    RenameChecks<S, A, B>: Judge<RenamedRev<S, A, B>>,
     Judged<RenameChecks<S, A, B>, RenamedRev<S, A, B>>: RenameVerdict<S, A, B>,
 {
     type Output =

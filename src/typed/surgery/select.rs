@@ -33,7 +33,7 @@ pub trait TakeVerdict<S, A> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, A, R: FromRev> TakeVerdict<S, A> for Done<R> {
+impl<S, A, R: FromRev> TakeVerdict<S, A> for Good<R> {
     type Out = R::Out;
 }
 
@@ -49,21 +49,21 @@ pub trait SliceVerdict<S, A, Z> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, A, Z, R: FromRev> SliceVerdict<S, A, Z> for Done<R> {
+impl<S, A, Z, R: FromRev> SliceVerdict<S, A, Z> for Good<R> {
     type Out = R::Out;
 }
 
 pub(super) type Replaced<S, A, R> = <<S as Shape>::Rev as Replace<A, R>>::Out;
+pub(super) type TakeChecks<S, A> = (FoundIn<A, <S as Shape>::Rev>, ());
 
 impl<S: Shape, A: OneAxis> SelectAxis<A> for S
 where
     S::Rev: Replace<A, Removed> + PositionOf<A>,
     A: Finds<S::Rev>,
-    FoundIn<A, S::Rev>: Then<Done<Replaced<S, A, Removed>>>,
-    AndThen<FoundIn<A, S::Rev>, Done<Replaced<S, A, Removed>>>: BareDone,
-    Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>>: TakeVerdict<S, A>,
+    TakeChecks<S, A>: Judge<Replaced<S, A, Removed>>,
+    Judged<TakeChecks<S, A>, Replaced<S, A, Removed>>: TakeVerdict<S, A>,
 {
-    type Output = <Judged<FoundIn<A, S::Rev>, Replaced<S, A, Removed>> as TakeVerdict<S, A>>::Out;
+    type Output = <Judged<TakeChecks<S, A>, Replaced<S, A, Removed>> as TakeVerdict<S, A>>::Out;
     const AT: usize = <S::Rev as PositionOf<A>>::AT;
 }
 
@@ -115,7 +115,7 @@ pub(super) type Window<S, A, Z> = Check<
     <BitsOf<Z> as AtMostBits<BitsOf<<<S as Shape>::Rev as PickedSize<A>>::Out>>>::Out,
     WrongSize<Z>,
 >;
-pub(super) type SliceChecks<S, A, Z> = AndThen<FoundIn<A, <S as Shape>::Rev>, Window<S, A, Z>>;
+pub(super) type SliceChecks<S, A, Z> = (FoundIn<A, <S as Shape>::Rev>, (Window<S, A, Z>, ()));
 
 impl<S: Shape, A: OneAxis, Z: AxisSize> SliceAxis<A, Z> for S
 where
@@ -123,9 +123,7 @@ where
     <S::Rev as PickedSize<A>>::Out: AxisSize,
     A: Finds<S::Rev>,
     BitsOf<Z>: AtMostBits<BitsOf<<S::Rev as PickedSize<A>>::Out>>,
-    FoundIn<A, S::Rev>: Then<Window<S, A, Z>>,
-    SliceChecks<S, A, Z>: Then<Done<Replaced<S, A, Resized<Z>>>>,
-    AndThen<SliceChecks<S, A, Z>, Done<Replaced<S, A, Resized<Z>>>>: BareDone,
+    SliceChecks<S, A, Z>: Judge<Replaced<S, A, Resized<Z>>>,
     Judged<SliceChecks<S, A, Z>, Replaced<S, A, Resized<Z>>>: SliceVerdict<S, A, Z>,
 {
     type Output =

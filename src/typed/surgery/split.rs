@@ -37,7 +37,7 @@ pub trait ReshapeVerdict<S, A> {
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<S, A, R: FromRev> ReshapeVerdict<S, A> for Done<R> {
+impl<S, A, R: FromRev> ReshapeVerdict<S, A> for Good<R> {
     type Out = R::Out;
 }
 
@@ -53,10 +53,13 @@ pub(super) type SplitFits<S, A, P> = Check<
     >,
     WrongSize<P>,
 >;
-pub(super) type SplitChecks<S, A, P> = AndThen<
-    AndThen<FoundIn<A, <S as Shape>::Rev>, SplitFits<S, A, P>>,
-    <SplitRev<S, A, P> as Distinct>::Out,
->;
+pub(super) type SplitChecks<S, A, P> = (
+    FoundIn<A, <S as Shape>::Rev>,
+    (
+        SplitFits<S, A, P>,
+        (<SplitRev<S, A, P> as Distinct>::Out, ()),
+    ),
+);
 
 impl<S: Shape, A: OneAxis, P: Shape> SplitAxisInto<A, P> for S
 where
@@ -67,10 +70,7 @@ where
     A: Finds<S::Rev>,
     BitsOf<WholeOf<S, A>>: SameSizeBits<<PartsRev<P> as Product>::Bits>,
     SplitRev<S, A, P>: Distinct,
-    FoundIn<A, S::Rev>: Then<SplitFits<S, A, P>>,
-    AndThen<FoundIn<A, S::Rev>, SplitFits<S, A, P>>: Then<<SplitRev<S, A, P> as Distinct>::Out>,
-    SplitChecks<S, A, P>: Then<Done<SplitRev<S, A, P>>>,
-    AndThen<SplitChecks<S, A, P>, Done<SplitRev<S, A, P>>>: BareDone,
+    SplitChecks<S, A, P>: Judge<SplitRev<S, A, P>>,
     Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>>: ReshapeVerdict<S, A>,
 {
     type Output = <Judged<SplitChecks<S, A, P>, SplitRev<S, A, P>> as ReshapeVerdict<S, A>>::Out;
