@@ -4,7 +4,9 @@
 
 use core::mem::MaybeUninit;
 
-use super::kernel::{room_for, validate, zip_checked, Merged, PARALLEL_MIN_ELEMENTS};
+use super::kernel::{
+    room_for, rows_per_piece, validate, zip_checked, Merged, PARALLEL_MIN_ELEMENTS,
+};
 use super::raw;
 use super::strided::{inner, step};
 use crate::error::Error;
@@ -20,34 +22,31 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     f: &(impl Fn(&A, &B) -> O + Sync),
 ) -> Result<(), Error> {
     use rayon::prelude::*;
-    let small = sizes
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .is_some_and(|t| t < PARALLEL_MIN_ELEMENTS);
-    // Small work never touches rayon (its pool starts on first use).
-    let threads = if small {
-        1
-    } else {
-        rayon::current_num_threads()
-    };
-    if small || threads < 2 {
+    let elements = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+    // Small work goes straight to the calling thread, before any layout work.
+    if elements.is_none_or(|t| t < PARALLEL_MIN_ELEMENTS) {
         return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
     }
     let total = validate::<N>(sizes, (a.len(), sa), (b.len(), sb))?;
-    room_for::<O>(sizes)?;
-    out.clear();
-    out.reserve(total);
-    raw::advise_huge_pages(out);
     let merged = Merged::<N>::new(sizes, sa, sb);
     let (ms, ma, mb) = (
         &merged.sizes[..merged.len],
         &merged.a[..merged.len],
         &merged.b[..merged.len],
     );
-    // `total` is at least PARALLEL_MIN_ELEMENTS, so some axis is larger than 1.
-    let outer = ms[0];
+    // One piece size for every row-wise split (`kernel::rows_per_piece`): one outer row or
+    // one thread runs on the calling thread.
+    let Some((outer, rows)) = ms
+        .first()
+        .and_then(|&outer| Some((outer, rows_per_piece(outer, total)?)))
+    else {
+        return zip_checked::<N, A, B, O>(sizes, (a, sa), (b, sb), out, f);
+    };
+    room_for::<O>(sizes)?;
+    out.clear();
+    out.reserve(total);
+    raw::advise_huge_pages(out);
     let per = total / outer;
-    let rows = outer.div_ceil((threads * 4).min(outer));
     let spare = &mut out.spare_capacity_mut()[..total];
     let written = spare
         .par_chunks_mut(rows * per)
