@@ -288,10 +288,10 @@
 //!   thread); the thread count is rayon's (`RAYON_NUM_THREADS`, or a pool's `install`).
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
-// `unsafe` is denied everywhere but `tensor::raw`: the GEMM call, an output's length once the
-// kernel has written it, and huge-page advice for large outputs.
-#![deny(unsafe_code)]
 #![warn(missing_docs)]
+// `unsafe` is denied everywhere but `tensor::raw` (the workspace's lints in Cargo.toml): the
+// GEMM call, an output's length once the kernel has written it, and huge-page advice for
+// large outputs.
 
 extern crate alloc;
 

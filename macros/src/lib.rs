@@ -2,6 +2,8 @@
 //! the notation of the rule book, `names!` declares axis names. Use them through `shapecast`,
 //! which re-exports both.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote, quote_spanned};
