@@ -67,7 +67,8 @@ where
 /// the first refusal. `Found` is the outcome of [`AllFound`], checked first.
 #[doc(hidden)]
 pub trait Outcome<Found> {
-    /// The walk's `Lists` (reduced axes, kept axes, whether a reduced axis is statically 0), or `Refused<E>`.
+    /// The walk's `Lists` (reduced axes, kept axes, whether a reduced axis is statically 0),
+    /// or `Refused<E>`.
     type Out;
 }
 impl<W: Split> Outcome<Passed> for W {

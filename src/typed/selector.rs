@@ -210,7 +210,8 @@ impl<Sel: Picks<A> + Finds<Rest>, A, Rest> Finds<(A, Rest)> for Sel {
     type Out = Or<<Sel as Picks<A>>::Out, <Sel as Finds<Rest>>::Out>;
 }
 
-/// The first selector of a list that picks no axis: `Passed` when every selector finds its axis, else `Refused<NoSuchAxis<Sel>>`.
+/// The first selector of a list that picks no axis: `Passed` when every selector finds its
+/// axis, else `Refused<NoSuchAxis<Sel>>`.
 #[doc(hidden)]
 pub trait AllFound<Rev> {
     type Out;
