@@ -10,7 +10,7 @@ use super::bits::{Cond, B0, B1};
 use super::name::{Anon, NameKind, Named, SameName};
 use crate::dynamic::plan::StaticPlan;
 
-use super::outcome::{Good, Refused};
+use super::outcome::{Good, Passed, Refused};
 
 /// Axis `I` of an operand, of type `X`.
 pub struct At<const I: usize, X>(PhantomData<X>);
@@ -297,6 +297,19 @@ impl<Xs> RepeatVerdict<Xs> for NoRepeat {
     type Out = Good<Xs>;
 }
 impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
+    type Out = Refused<crate::RepeatedName<X>>;
+}
+
+/// [`Repeats`]' answer as a check, without an output (what surgery's checks list): `Passed`
+/// when nothing repeats, else the refusal [`RepeatVerdict`] gives.
+pub trait RepeatCheck {
+    /// `Passed`, or `Refused<RepeatedName<X>>`.
+    type Out;
+}
+impl RepeatCheck for NoRepeat {
+    type Out = Passed;
+}
+impl<X> RepeatCheck for Repeated<X> {
     type Out = Refused<crate::RepeatedName<X>>;
 }
 

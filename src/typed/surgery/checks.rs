@@ -17,14 +17,3 @@ where
 {
     type Out = <Xs::Out as RepeatCheck>::Out;
 }
-/// [`Repeats`]' answer as a check.
-#[doc(hidden)]
-pub trait RepeatCheck {
-    type Out;
-}
-impl RepeatCheck for NoRepeat {
-    type Out = Passed;
-}
-impl<X> RepeatCheck for Repeated<X> {
-    type Out = Refused<RepeatedName<X>>;
-}

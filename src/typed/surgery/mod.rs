@@ -31,14 +31,14 @@ use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, Sum, ToUInt, UInt, UTer
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::list::{Append, At, FromRev, NoRepeat, NotShorter, Repeated, Repeats, Untag};
+use super::list::{Append, At, FromRev, NotShorter, RepeatCheck, Repeats, Untag};
 use super::name::{Anon, NameKind, Named, SameName};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameSize, S, SIZE_TABLE_MAX};
 use super::sizes::SizeOfDigits;
-use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, RepeatedName, SizesDiffer, WrongSize};
+use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, SizesDiffer, WrongSize};
 
 /// No name, where an operation names an axis: `insert_axis::<0, Unnamed>()`,
 /// `rename::<H, Unnamed>()`, `merge_axes::<(H, W), Unnamed>()`. (It is [`Dyn`], the unnamed
