@@ -350,3 +350,105 @@ fn softmax_over_trailing_axes_is_the_general_passes_bit_for_bit() {
         );
     }
 }
+
+/// A deterministic f32 sample with a large mean (the case a one-pass formula loses): values
+/// `1000 + u` with `u` spread over [-0.5, 0.5).
+fn offset_sample(n: usize) -> Vec<f32> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            1000.0 + ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5)
+        })
+        .collect()
+}
+
+/// The mean and the sum of squared deviations in f64 (two passes), the reference.
+fn reference(xs: impl Iterator<Item = f32> + Clone) -> (f64, f64, usize) {
+    let n = xs.clone().count();
+    let mean = xs.clone().map(f64::from).sum::<f64>() / n as f64;
+    let ss = xs.map(|x| (f64::from(x) - mean).powi(2)).sum::<f64>();
+    (mean, ss, n)
+}
+
+fn rel(got: f32, want: f64) -> f64 {
+    ((f64::from(got) - want) / want).abs()
+}
+
+/// f32 `mean`, `var`, `std` and `var_ddof` of 10^3 to 10^7 elements within 1e-6 of an f64
+/// reference (relative), in the three walks a reduction takes: one contiguous run, a reduced
+/// outer axis (elementwise accumulation, no run) and the per-channel statistics of an NCHW
+/// image (several runs per cell).
+#[test]
+fn f32_statistics_are_accurate_at_ten_million_elements() {
+    for n in [1_000usize, 100_000, 1_000_000, 4_000_000, 10_000_000] {
+        let xs = offset_sample(n);
+        let (mean, ss, _) = reference(xs.iter().copied());
+        let t = DynTensor::from_vec(format!("[X: {n}]").parse().unwrap(), xs).unwrap();
+        let x = ["X".parse::<AxisSelector>().unwrap()];
+        let m = t.mean(&x).unwrap().data()[0];
+        let v = t.var(&x).unwrap().data()[0];
+        let v1 = t.var_ddof(&x, 1).unwrap().data()[0];
+        let s = t.std(&x).unwrap().data()[0];
+        assert!(rel(m, mean) <= 1e-6, "mean of {n}: {m} against {mean}");
+        assert!(
+            rel(v, ss / n as f64) <= 1e-6,
+            "var of {n}: {v} against {}",
+            ss / n as f64
+        );
+        assert!(rel(v1, ss / (n - 1) as f64) <= 1e-6, "var ddof 1 of {n}");
+        assert!(rel(s, (ss / n as f64).sqrt()) <= 1e-6, "std of {n}");
+    }
+    // A reduced outer axis: [R: 2_000_000, 2] over R, each column its own cell.
+    let xs = offset_sample(4_000_000);
+    let t = DynTensor::from_vec("[R: 2000000, 2]".parse().unwrap(), xs.clone()).unwrap();
+    let v = t.var(&["R".parse().unwrap()]).unwrap();
+    for col in 0..2 {
+        let (_, ss, n) = reference(xs.iter().copied().skip(col).step_by(2));
+        let got = v.data()[col];
+        assert!(rel(got, ss / n as f64) <= 1e-6, "column {col}: {got}");
+    }
+    // Per-channel statistics of [N: 8, C: 3, H: 256, W: 384] over N, H, W.
+    let typed = Tensor::<f32, shape![N: 8, C: 3, H: 256, W: 384]>::from_vec_sized(
+        &[8, 3, 256, 384],
+        offset_sample(8 * 3 * 256 * 384),
+    )
+    .unwrap();
+    let var: Tensor<f32, shape![C: 3]> = typed.var::<(N, H, W)>();
+    let std1: Tensor<f32, shape![C: 3]> = typed.std_ddof::<(N, H, W)>(1);
+    let plane = 256 * 384;
+    for c in 0..3 {
+        let channel = typed
+            .data()
+            .chunks(plane)
+            .skip(c)
+            .step_by(3)
+            .flatten()
+            .copied();
+        let (_, ss, n) = reference(channel);
+        assert!(rel(var.data()[c], ss / n as f64) <= 1e-6, "channel {c}");
+        assert!(
+            rel(std1.data()[c], (ss / (n - 1) as f64).sqrt()) <= 1e-6,
+            "channel {c}"
+        );
+    }
+}
+
+/// `ddof` at or above the count divides by zero, as NumPy's `max(n - ddof, 0)`: `inf` for a
+/// spread, NaN for none; the typed and run-time forms agree, on views too.
+#[test]
+fn ddof_follows_numpy_at_the_edges() {
+    let t = Tensor::<f64, shape![C: 2, W: 3]>::from_array([[1.0, 2.0, 3.0], [5.0, 5.0, 5.0]]);
+    let v = t.var_ddof::<W>(3);
+    assert!(v.data()[0].is_infinite() && v.data()[1].is_nan());
+    assert_eq!(t.var_ddof::<W>(1).data(), &[1.0, 0.0]);
+    assert_eq!(t.view().std_ddof::<W>(1).data(), &[1.0, 0.0]);
+    let d = t.to_dyn();
+    assert_eq!(
+        d.var_ddof(&["W".parse().unwrap()], 1).unwrap().data(),
+        &[1.0, 0.0]
+    );
+    assert!(d.var_ddof(&["H".parse().unwrap()], 1).is_err());
+}

@@ -6,10 +6,14 @@
 //! contiguous output row. A broadcast (stride 0) or permuted view reduces without being
 //! materialised.
 //!
-//! Summation order: 32 lanes over each contiguous run, the lanes added pairwise, then the
-//! runs added in order. That is more accurate than one running sum (the error grows with
-//! n / 32 instead of n) and less than NumPy's pairwise summation (blocks of 128, log n);
-//! `tests/numpy.rs` compares with NumPy at a relative tolerance of 1e-9 in `f64`.
+//! Summation order: each contiguous run is summed pairwise (halves down to blocks of 256,
+//! each block in 32 lanes added pairwise), as NumPy's pairwise summation is (its blocks are
+//! 128 in 8 lanes): the error grows with log n, not n. `sum` adds the runs of a cell in order;
+//! `mean`, `var` and `std` add them, and the elements of a walk that has no contiguous run
+//! (a reduced outer axis), with Kahan's compensation, so their error does not grow with the
+//! number of runs either: in `f32` the variance of 4·10^6 elements is within 1e-6 of an `f64`
+//! reference (`tests/reductions.rs`). `tests/numpy.rs` compares with NumPy at a relative
+//! tolerance of 1e-9 in `f64`.
 //!
 //! The reductions that exponentiate (softmax, log-softmax, logsumexp) are in
 //! [`softmax`](super::softmax), on these walks.
@@ -383,33 +387,45 @@ impl<T: Send + Sync> Source<'_, T> {
         self.fold_from_first(&Extreme::<MAX>, if MAX { "max" } else { "min" }, shape)
     }
 
-    /// Mean of each cell (NaN for an empty axis).
+    /// Mean of each cell (NaN for an empty axis): runs summed pairwise, added with
+    /// compensation.
     pub(crate) fn mean(&self) -> Vec<T>
     where
         T: Float,
     {
         let n = count_as::<T>(self.count());
-        let mut out = self.sum();
-        for x in &mut out {
-            *x = *x / n;
-        }
-        out
+        self.fold(Kahan::zero(), &CompensatedSum)
+            .into_iter()
+            .map(|k| k.sum / n)
+            .collect()
     }
 
-    /// Population variance of each cell (ddof 0): two passes, the mean first.
-    pub(crate) fn var(&self) -> Vec<T>
+    /// Variance of each cell with `ddof` delta degrees of freedom (0: the population
+    /// variance; 1: the unbiased estimate), the squared deviations divided by `n - ddof`, as
+    /// NumPy's `var(ddof=)` and PyTorch's `var(correction=)` do: `inf` or NaN when
+    /// `ddof >= n`. Two passes, the mean first, each summed pairwise and compensated.
+    pub(crate) fn var(&self, ddof: usize) -> Vec<T>
     where
         T: Float,
     {
-        let n = count_as::<T>(self.count());
-        let mut acc: Vec<(T, T)> = self.mean().into_iter().map(|m| (m, T::zero())).collect();
+        let n = self.count();
+        let mut acc: Vec<Deviations<T>> = self
+            .mean()
+            .into_iter()
+            .map(|mean| Deviations {
+                mean,
+                squares: Kahan::zero(),
+            })
+            .collect();
         walk(
             self.sizes,
             (self.data, self.strides),
             (&mut acc, &self.out_strides()),
             &SquaredDeviation,
         );
-        acc.into_iter().map(|(_, ss)| ss / n).collect()
+        // NumPy divides by max(n - ddof, 0).
+        let dof = count_as::<T>(n.saturating_sub(ddof));
+        acc.into_iter().map(|d| d.squares.sum / dof).collect()
     }
 
     /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis
@@ -554,7 +570,7 @@ impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
 
     #[inline(always)]
     fn run(&self, acc: &mut T, xs: &[T]) {
-        *acc = *acc + lanes(xs, T::zero(), |a, b| a + b);
+        *acc = *acc + pairwise(xs, |x| x);
     }
 }
 
@@ -588,12 +604,103 @@ impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
     }
 }
 
-struct SquaredDeviation;
-impl<T: Float> FoldOp<T, (T, T)> for SquaredDeviation {
+/// A sum carried with Kahan's compensation: `sum + carry` is the exact sum of what was
+/// added, to within a rounding or two whatever the count.
+#[derive(Clone, Copy)]
+pub(crate) struct Kahan<T> {
+    pub(crate) sum: T,
+    carry: T,
+}
+
+impl<T: Float> Kahan<T> {
+    fn zero() -> Kahan<T> {
+        Kahan {
+            sum: T::zero(),
+            carry: T::zero(),
+        }
+    }
+
+    /// Adds `x`, keeping the low-order digits the addition loses in `carry`.
     #[inline(always)]
-    fn step(&self, acc: &mut (T, T), x: &T) {
-        let d = *x - acc.0;
-        acc.1 = acc.1 + d * d;
+    fn add(&mut self, x: T) {
+        let y = x - self.carry;
+        let t = self.sum + y;
+        self.carry = (t - self.sum) - y;
+        self.sum = t;
+    }
+}
+
+/// The sum of `f(x)` over a contiguous run, pairwise: halves down to blocks of 256, each block
+/// in 32 lanes added pairwise (error O(log n) roundings, as NumPy's pairwise summation).
+#[inline(always)]
+pub(super) fn pairwise<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T + Copy) -> T {
+    const BLOCK: usize = 256;
+    if xs.len() <= BLOCK {
+        return block_sum(xs, f);
+    }
+    // Split at a multiple of the block, so every leaf but the last is a full block.
+    let half = xs.len().div_ceil(2 * BLOCK) * BLOCK;
+    let (a, b) = xs.split_at(half);
+    pairwise(a, f) + pairwise(b, f)
+}
+
+/// The sum of `f(x)` over at most a block: 32 lanes added pairwise, then the tail.
+#[inline(always)]
+fn block_sum<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T) -> T {
+    const L: usize = 32;
+    let mut l = [T::zero(); L];
+    let mut chunks = xs.chunks_exact(L);
+    for c in &mut chunks {
+        let c: &[T; L] = c.try_into().expect("chunks_exact gives L elements");
+        for k in 0..L {
+            l[k] = l[k] + f(c[k]);
+        }
+    }
+    let mut width = L;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            l[k] = l[k] + l[k + width];
+        }
+    }
+    let mut acc = l[0];
+    for &x in chunks.remainder() {
+        acc = acc + f(x);
+    }
+    acc
+}
+
+/// Sums for the mean: runs pairwise, everything added with compensation.
+struct CompensatedSum;
+impl<T: Float> FoldOp<T, Kahan<T>> for CompensatedSum {
+    #[inline(always)]
+    fn step(&self, acc: &mut Kahan<T>, x: &T) {
+        acc.add(*x);
+    }
+    #[inline(always)]
+    fn run(&self, acc: &mut Kahan<T>, xs: &[T]) {
+        acc.add(pairwise(xs, |x| x));
+    }
+}
+
+/// A cell's mean and the compensated sum of its squared deviations from it.
+#[derive(Clone, Copy)]
+struct Deviations<T> {
+    mean: T,
+    squares: Kahan<T>,
+}
+
+struct SquaredDeviation;
+impl<T: Float> FoldOp<T, Deviations<T>> for SquaredDeviation {
+    #[inline(always)]
+    fn step(&self, acc: &mut Deviations<T>, x: &T) {
+        let d = *x - acc.mean;
+        acc.squares.add(d * d);
+    }
+    #[inline(always)]
+    fn run(&self, acc: &mut Deviations<T>, xs: &[T]) {
+        let m = acc.mean;
+        acc.squares.add(pairwise(xs, |x| (x - m) * (x - m)));
     }
 }
 
