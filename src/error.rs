@@ -173,6 +173,50 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A convolution refused (rule book §20): the channel missing from an operand, a weight
+    /// that does not have exactly one output channel besides axes the input names, channels
+    /// that do not match the groups, or a kernel longer than the padded input.
+    ///
+    /// ```
+    /// use shapecast::dynamic::conv::{conv, ConvSpec};
+    /// let err = conv(&"[C: 3, H: 2]".parse()?, &"[K: 4, C: 3, H: 5]".parse()?, "C", &ConvSpec::default()).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cannot convolve [C: 3, H: 2] with [K: 4, C: 3, H: 5] over C: along axis 1 (H) the kernel spans 5 elements (dilation 1) and the padded input only 2"
+    /// );
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot convolve {input} with {weight} over {channel}: {reason}")]
+    Convolution {
+        /// The input's shape.
+        input: DynShape,
+        /// The weight's shape.
+        weight: DynShape,
+        /// The contracted channel's name.
+        channel: String,
+        /// Why.
+        reason: String,
+    },
+    /// A window operation refused (rule book §20): pooling or padding over an axis the shape
+    /// lacks or names twice, or a window that does not fit.
+    ///
+    /// ```
+    /// use shapecast::dynamic::conv::{pool, PoolSpec};
+    /// let err = pool(&"[H: 2]".parse()?, &["W"], &PoolSpec::new(2)).unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot pool [H: 2] over W: it has no axis W");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot {op} {shape} over {axes}: {reason}")]
+    Window {
+        /// The operation (`pool`, `pad`).
+        op: &'static str,
+        /// The input's shape.
+        shape: DynShape,
+        /// The axes, as given.
+        axes: String,
+        /// Why.
+        reason: String,
+    },
     /// A matrix product refused (rule book §17): a scalar operand, `K` axes that differ, batch
     /// axes that do not broadcast, or an output that would repeat a name.
     #[error("cannot multiply {lhs} by {rhs} as matrices: {reason}")]
@@ -376,6 +420,8 @@ impl Error {
                 | Error::Contraction { .. }
                 | Error::MatMul { .. }
                 | Error::Surgery { .. }
+                | Error::Convolution { .. }
+                | Error::Window { .. }
         )
     }
 }

@@ -21,6 +21,7 @@
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
+//! | §20 | convolution, pooling | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //!
 //! The shared pieces and their twins:
@@ -49,6 +50,7 @@ pub mod assign;
 pub mod bidirectional;
 pub mod compare;
 pub mod contract;
+pub mod conv;
 pub mod embed;
 pub mod named;
 pub mod narrow;

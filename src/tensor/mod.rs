@@ -23,6 +23,7 @@
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
 
 mod contract;
+mod conv;
 mod dyn_ops;
 mod dyn_tensor;
 mod elements;

@@ -1,0 +1,266 @@
+//! Convolution and pooling by name (rule book §20) against naive references written from the
+//! definitions: random input layouts (channel first or last, spatial axes apart, a batch axis
+//! or two), weights with their axes in any order, 1 to 3 spatial axes, stride, padding,
+//! dilation and groups; and the output sizes against PyTorch's formula.
+
+use proptest::prelude::*;
+use shapecast::dynamic::conv::{out_size, ConvSpec};
+use shapecast::{DynShape, DynTensor};
+
+/// One convolution case: the input's axes as (name, size) in their order, the weight's, the
+/// spec.
+#[derive(Clone, Debug)]
+struct Case {
+    input: Vec<(String, usize)>,
+    weight: Vec<(String, usize)>,
+    spec: ConvSpec,
+}
+
+fn shape_of(axes: &[(String, usize)]) -> DynShape {
+    let inner: Vec<String> = axes.iter().map(|(n, s)| format!("{n}: {s}")).collect();
+    format!("[{}]", inner.join(", ")).parse().unwrap()
+}
+
+fn value(seed: usize) -> f64 {
+    // Small integers: every sum is exact in f64 and in f32, so results compare exactly.
+    ((seed * 7919 + 13) % 11) as f64 - 5.0
+}
+
+/// The naive convolution: every output element as the sum over channels of its group and
+/// kernel taps, input positions computed from the definition.
+fn naive(c: &Case, x: &[f64], w: &[f64]) -> Vec<f64> {
+    let size = |axes: &[(String, usize)], n: &str| axes.iter().find(|a| a.0 == n).map(|a| a.1);
+    let pos = |axes: &[(String, usize)], n: &str| axes.iter().position(|a| a.0 == n);
+    let spatial: Vec<String> = c
+        .input
+        .iter()
+        .filter(|a| a.0 != "C" && size(&c.weight, &a.0).is_some())
+        .map(|a| a.0.clone())
+        .collect();
+    let out_name = c
+        .weight
+        .iter()
+        .find(|a| a.0 != "C" && size(&c.input, &a.0).is_none())
+        .unwrap()
+        .0
+        .clone();
+    let s = &c.spec;
+    let mut out_axes = c.input.clone();
+    for a in &mut out_axes {
+        if a.0 == "C" {
+            *a = (out_name.clone(), size(&c.weight, &out_name).unwrap());
+        } else if spatial.contains(&a.0) {
+            let k = size(&c.weight, &a.0).unwrap();
+            a.1 = out_size(a.1, k, s.stride, s.padding, s.dilation, false).unwrap();
+        }
+    }
+    let offset = |axes: &[(String, usize)], idx: &dyn Fn(&str) -> usize| {
+        axes.iter().fold(0, |acc, a| acc * a.1 + idx(&a.0))
+    };
+    let total: usize = out_axes.iter().map(|a| a.1).product();
+    let cg = size(&c.weight, "C").unwrap();
+    let og = size(&c.weight, &out_name).unwrap() / s.groups;
+    let mut out = vec![0.0; total];
+    for (flat, o) in out.iter_mut().enumerate() {
+        let mut idx = vec![0; out_axes.len()];
+        let mut r = flat;
+        for k in (0..out_axes.len()).rev() {
+            idx[k] = r % out_axes[k].1;
+            r /= out_axes[k].1;
+        }
+        let oc = idx[pos(&out_axes, &out_name).unwrap()];
+        let group = oc / og;
+        let taps: usize = spatial.iter().map(|n| size(&c.weight, n).unwrap()).product();
+        for ci in 0..cg {
+            for t in 0..taps {
+                let mut tap = vec![0; spatial.len()];
+                let mut r = t;
+                for j in (0..spatial.len()).rev() {
+                    let k = size(&c.weight, &spatial[j]).unwrap();
+                    tap[j] = r % k;
+                    r /= k;
+                }
+                let mut inside = true;
+                let mut xi = vec![0; c.input.len()];
+                for (k, a) in c.input.iter().enumerate() {
+                    xi[k] = if a.0 == "C" {
+                        group * cg + ci
+                    } else if let Some(j) = spatial.iter().position(|n| *n == a.0) {
+                        let i = (idx[k] * s.stride + tap[j] * s.dilation) as isize
+                            - s.padding as isize;
+                        if i < 0 || i as usize >= a.1 {
+                            inside = false;
+                        }
+                        i.max(0) as usize
+                    } else {
+                        idx[k]
+                    };
+                }
+                if !inside {
+                    continue;
+                }
+                let wi = |n: &str| {
+                    if n == "C" {
+                        ci
+                    } else if n == out_name {
+                        oc
+                    } else {
+                        tap[spatial.iter().position(|m| m == n).unwrap()]
+                    }
+                };
+                let xo = offset(&c.input, &|n| xi[pos(&c.input, n).unwrap()]);
+                *o += x[xo] * w[offset(&c.weight, &wi)];
+            }
+        }
+    }
+    out
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        1usize..=3,
+        1usize..=3,
+        1usize..=3,
+        0usize..=2,
+        1usize..=2,
+        prop::collection::vec(1usize..=3, 3),
+        any::<u64>(),
+    )
+        .prop_flat_map(|(d, groups, stride, padding, dilation, kernel, seed)| {
+            let names = ["D", "H", "W"];
+            let min: Vec<usize> = (0..d)
+                .map(|j| (dilation * (kernel[j] - 1) + 1).saturating_sub(2 * padding).max(1))
+                .collect();
+            let sizes: Vec<BoxedStrategy<usize>> =
+                min.iter().map(|&m| (m..m + 5).boxed()).collect();
+            (
+                Just((d, groups, stride, padding, dilation, kernel, seed)),
+                sizes,
+                1usize..=2,
+                1usize..=2,
+                0usize..=2,
+            )
+                .prop_map(move |((d, groups, stride, padding, dilation, kernel, seed), sizes, cg, og, batches)| {
+                    let mut input: Vec<(String, usize)> = (0..d)
+                        .map(|j| (names[j].to_string(), sizes[j]))
+                        .collect();
+                    // The channel first, last or between spatial axes; batch axes in front
+                    // or at the end.
+                    let at = (seed as usize) % (d + 1);
+                    input.insert(at, ("C".into(), cg * groups));
+                    for b in 0..batches {
+                        let axis = (format!("B{b}"), 1 + (seed as usize >> (3 + b)) % 2);
+                        if (seed >> (8 + b)) & 1 == 0 {
+                            input.insert(0, axis);
+                        } else {
+                            input.push(axis);
+                        }
+                    }
+                    let mut weight: Vec<(String, usize)> = (0..d)
+                        .map(|j| (names[j].to_string(), kernel[j]))
+                        .collect();
+                    weight.push(("C".into(), cg));
+                    weight.push(("K".into(), og * groups));
+                    // Any order of the weight's axes.
+                    let n = weight.len();
+                    weight.rotate_left((seed as usize >> 12) % n);
+                    if (seed >> 16) & 1 == 1 {
+                        weight.reverse();
+                    }
+                    Case {
+                        input,
+                        weight,
+                        spec: ConvSpec { stride, padding, dilation, groups },
+                    }
+                })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `DynTensor::conv` in f64 and f32 is the naive definition, exactly (small integers).
+    #[test]
+    fn conv_is_the_definition(c in case()) {
+        let xs = shape_of(&c.input);
+        let ws = shape_of(&c.weight);
+        let x = DynTensor::from_fn(xs.clone(), {
+            let mut k = 0;
+            move |_| { k += 1; value(k) }
+        }).unwrap();
+        let w = DynTensor::from_fn(ws.clone(), {
+            let mut k = 1000;
+            move |_| { k += 1; value(k) }
+        }).unwrap();
+        let want = naive(&c, x.data(), w.data());
+        let got = x.conv(&w, "C", &c.spec).unwrap();
+        prop_assert_eq!(got.data(), &want[..]);
+        let x32 = DynTensor::from_vec(xs, x.data().iter().map(|&v| v as f32).collect()).unwrap();
+        let w32 = DynTensor::from_vec(ws, w.data().iter().map(|&v| v as f32).collect()).unwrap();
+        let got32 = x32.conv(&w32, "C", &c.spec).unwrap();
+        let want32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
+        prop_assert_eq!(got32.data(), &want32[..]);
+        let xi = DynTensor::from_vec(x.shape().clone(), x.data().iter().map(|&v| v as i64).collect()).unwrap();
+        let wi = DynTensor::from_vec(w.shape().clone(), w.data().iter().map(|&v| v as i64).collect()).unwrap();
+        let gi = xi.conv(&wi, "C", &c.spec).unwrap();
+        let want_i: Vec<i64> = want.iter().map(|&v| v as i64).collect();
+        prop_assert_eq!(gi.data(), &want_i[..]);
+    }
+}
+
+/// A large case crosses several patch tiles (and, with the `rayon` feature, splits the
+/// batch): the seed's image size with 16 channels out.
+#[test]
+fn conv_at_the_seeds_size_is_the_definition() {
+    let c = Case {
+        input: vec![("N".into(), 2), ("C".into(), 3), ("H".into(), 64), ("W".into(), 96)],
+        weight: vec![("K".into(), 16), ("C".into(), 3), ("H".into(), 3), ("W".into(), 3)],
+        spec: ConvSpec::default().padding(1),
+    };
+    let x = DynTensor::from_fn(shape_of(&c.input), |i| value(i[1] * 7 + i[2] * 131 + i[3])).unwrap();
+    let w = DynTensor::from_fn(shape_of(&c.weight), |i| value(i[0] * 5 + i[1] * 3 + i[2] + i[3] * 17)).unwrap();
+    let got = x.conv(&w, "C", &c.spec).unwrap();
+    assert_eq!(got.shape().to_string(), "[N: 2, K: 16, H: 64, W: 96]");
+    assert_eq!(got.data(), &naive(&c, x.data(), w.data())[..]);
+    // A 1x1 kernel reads the input in place.
+    let w1 = DynTensor::from_fn("[K: 4, C: 3, H: 1, W: 1]".parse().unwrap(), |i| value(i[0] * 3 + i[1])).unwrap();
+    let c1 = Case {
+        weight: vec![("K".into(), 4), ("C".into(), 3), ("H".into(), 1), ("W".into(), 1)],
+        spec: ConvSpec::default(),
+        ..c
+    };
+    assert_eq!(x.conv(&w1, "C", &c1.spec).unwrap().data(), &naive(&c1, x.data(), w1.data())[..]);
+}
+
+/// What a convolution refuses, at run time, each with a message naming both shapes and the
+/// fault.
+#[test]
+fn conv_refusals_name_shapes_and_fault() {
+    let x = DynTensor::<f32>::full("[N: 1, C: 4, H: 5, W: 5]".parse().unwrap(), 1.0).unwrap();
+    let cases = [
+        ("[K: 2, C: 3, H: 3, W: 3]", ConvSpec::default(), "the input has 4 channels and the weight 3 per group, in 1 group"),
+        ("[K: 3, C: 2, H: 3, W: 3]", ConvSpec::default().groups(2), "3 output channels do not split into 2 groups"),
+        ("[K: 2, C: 4, H: 6, W: 3]", ConvSpec::default(), "along axis 2 (H) the kernel spans 6 elements (dilation 1) and the padded input only 5"),
+        ("[K: 2, C: 4, H: 3, W: 3]", ConvSpec::default().dilation(3), "along axis 2 (H) the kernel spans 7 elements (dilation 3) and the padded input only 5"),
+        ("[K: 2, C: 4, H: 3, Z: 3]", ConvSpec::default(), "the weight's axes axis 0 (K) and axis 3 (Z) both lack a namesake in the input: only the output channel may"),
+        ("[C: 4, H: 3, W: 3]", ConvSpec::default(), "every weight axis has a namesake in the input: the weight needs one output channel axis whose name the input lacks"),
+        ("[K: 2, C: 4]", ConvSpec::default(), "the weight shares no spatial axis with the input"),
+        ("[K: 2, H: 3]", ConvSpec::default(), "the weight has no axis C"),
+        ("[N: 2, C: 4, H: 3]", ConvSpec::default(), "every weight axis has a namesake in the input: the weight needs one output channel axis whose name the input lacks"),
+        ("[K: 2, C: 4, H: 3]", ConvSpec::default().stride(0), "stride, dilation and groups must be at least 1"),
+        ("[K: 2, C: 4, H: 0]", ConvSpec::default(), "the kernel is empty along axis 2 (H)"),
+    ];
+    for (w, spec, reason) in cases {
+        let w = DynTensor::<f32>::full(w.parse().unwrap(), 1.0).unwrap();
+        let err = x.conv(&w, "C", &spec).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("cannot convolve [N: 1, C: 4, H: 5, W: 5] with {} over C: {reason}", w.shape())
+        );
+        assert!(err.is_refusal());
+    }
+    // The output channel's name taken by the input.
+    let w = DynTensor::<f32>::full("[N: 2, C: 4, H: 3, W: 3]".parse().unwrap(), 1.0).unwrap();
+    let y = DynTensor::<f32>::full("[C: 4, H: 5, W: 5]".parse().unwrap(), 1.0).unwrap();
+    assert!(y.conv(&w, "C", &ConvSpec::default()).is_ok());
+}
