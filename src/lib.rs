@@ -327,8 +327,8 @@ mod alloc_prelude {
 pub mod prelude {
     pub use crate::dynamic::selector::AxisSelector;
     pub use crate::{
-        names, shape, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis, Pos, Rule, Shape,
-        Tensor, TensorView, TensorViewMut, S,
+        names, shape, Conv, Convolution, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis,
+        Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -350,6 +350,9 @@ pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, Broad
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
 };
+#[doc(hidden)]
+pub use typed::conv::ConvVerdict;
+pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver, Selector,
@@ -476,6 +479,74 @@ pub struct RepeatedName<X>(core::marker::PhantomData<X>);
 /// ```
 pub struct NoSuchAxis<Sel>(core::marker::PhantomData<Sel>);
 
+/// A convolution's weight without the channel `C` the input has (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K, H);
+/// let _: Option<Convolve<shape![C: 2, H: 5], shape![K: 2, H: 3], C>> = None;
+/// ```
+pub struct WeightLacks<C>(core::marker::PhantomData<C>);
+
+/// A convolution's weight whose every axis has a namesake in the input: it has no output
+/// channel (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, H);
+/// let _: Option<Convolve<shape![C: 2, H: 5], shape![C: 2, H: 3], C>> = None;
+/// ```
+pub struct NoOutputChannel;
+
+/// A convolution's weight with two axes `A` and `B` whose names the input lacks: only the
+/// output channel may (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K, H, Z);
+/// let _: Option<Convolve<shape![C: 2, H: 5], shape![K: 2, C: 2, H: 3, Z: 3], C>> = None;
+/// ```
+pub struct TwoOutputChannels<A, B>(core::marker::PhantomData<(A, B)>);
+
+/// A convolution's weight that shares no name with the input besides the channel: nothing to
+/// slide along (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K);
+/// let _: Option<Convolve<shape![C: 2, 5], shape![K: 2, C: 2], C>> = None;
+/// ```
+pub struct NoSpatialAxis;
+
+/// A convolution whose input channel `X` is not `groups` times the weight's channel `Y`
+/// (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K, H);
+/// let _: Option<Convolve<shape![C: 3, H: 5], shape![K: 2, C: 4, H: 3], C>> = None;
+/// ```
+pub struct ChannelsDiffer<X, Y>(core::marker::PhantomData<(X, Y)>);
+
+/// A convolution whose kernel axis `K`, dilated, is longer than the padded input axis `X`
+/// (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K, H);
+/// let _: Option<Convolve<shape![C: 3, H: 2], shape![K: 2, C: 3, H: 3], C>> = None;
+/// ```
+pub struct KernelTooLarge<X, K>(core::marker::PhantomData<(X, K)>);
+
+/// A convolution whose kernel axis `K` is statically empty (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Convolve};
+/// names!(C, K, H);
+/// let _: Option<Convolve<shape![C: 3, H: 2], shape![K: 2, C: 3, H: 0], C>> = None;
+/// ```
+pub struct EmptyKernel<K>(core::marker::PhantomData<K>);
+
 /// A merge whose second axis does not follow the first (rule book §18): merged axes must be
 /// adjacent and in order.
 ///
@@ -549,7 +620,7 @@ pub use dynamic::selector::AxisSelector;
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
-    concat, stack, ArrayOf, Contractible, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr,
-    FloatMath, Index, MapSource, MatMulBy, NestedArray, Reshaped, Scalar, StaticSize, Tensor,
-    TensorView, TensorViewMut, Transcendental,
+    concat, stack, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
+    DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, MapSource, MatMulBy, NestedArray,
+    Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };

@@ -70,7 +70,10 @@ fn naive(c: &Case, x: &[f64], w: &[f64]) -> Vec<f64> {
         }
         let oc = idx[pos(&out_axes, &out_name).unwrap()];
         let group = oc / og;
-        let taps: usize = spatial.iter().map(|n| size(&c.weight, n).unwrap()).product();
+        let taps: usize = spatial
+            .iter()
+            .map(|n| size(&c.weight, n).unwrap())
+            .product();
         for ci in 0..cg {
             for t in 0..taps {
                 let mut tap = vec![0; spatial.len()];
@@ -86,8 +89,8 @@ fn naive(c: &Case, x: &[f64], w: &[f64]) -> Vec<f64> {
                     xi[k] = if a.0 == "C" {
                         group * cg + ci
                     } else if let Some(j) = spatial.iter().position(|n| *n == a.0) {
-                        let i = (idx[k] * s.stride + tap[j] * s.dilation) as isize
-                            - s.padding as isize;
+                        let i =
+                            (idx[k] * s.stride + tap[j] * s.dilation) as isize - s.padding as isize;
                         if i < 0 || i as usize >= a.1 {
                             inside = false;
                         }
@@ -129,7 +132,11 @@ fn case() -> impl Strategy<Value = Case> {
         .prop_flat_map(|(d, groups, stride, padding, dilation, kernel, seed)| {
             let names = ["D", "H", "W"];
             let min: Vec<usize> = (0..d)
-                .map(|j| (dilation * (kernel[j] - 1) + 1).saturating_sub(2 * padding).max(1))
+                .map(|j| {
+                    (dilation * (kernel[j] - 1) + 1)
+                        .saturating_sub(2 * padding)
+                        .max(1)
+                })
                 .collect();
             let sizes: Vec<BoxedStrategy<usize>> =
                 min.iter().map(|&m| (m..m + 5).boxed()).collect();
@@ -140,39 +147,50 @@ fn case() -> impl Strategy<Value = Case> {
                 1usize..=2,
                 0usize..=2,
             )
-                .prop_map(move |((d, groups, stride, padding, dilation, kernel, seed), sizes, cg, og, batches)| {
-                    let mut input: Vec<(String, usize)> = (0..d)
-                        .map(|j| (names[j].to_string(), sizes[j]))
-                        .collect();
-                    // The channel first, last or between spatial axes; batch axes in front
-                    // or at the end.
-                    let at = (seed as usize) % (d + 1);
-                    input.insert(at, ("C".into(), cg * groups));
-                    for b in 0..batches {
-                        let axis = (format!("B{b}"), 1 + (seed as usize >> (3 + b)) % 2);
-                        if (seed >> (8 + b)) & 1 == 0 {
-                            input.insert(0, axis);
-                        } else {
-                            input.push(axis);
+                .prop_map(
+                    move |(
+                        (d, groups, stride, padding, dilation, kernel, seed),
+                        sizes,
+                        cg,
+                        og,
+                        batches,
+                    )| {
+                        let mut input: Vec<(String, usize)> =
+                            (0..d).map(|j| (names[j].to_string(), sizes[j])).collect();
+                        // The channel first, last or between spatial axes; batch axes in front
+                        // or at the end.
+                        let at = (seed as usize) % (d + 1);
+                        input.insert(at, ("C".into(), cg * groups));
+                        for b in 0..batches {
+                            let axis = (format!("B{b}"), 1 + (seed as usize >> (3 + b)) % 2);
+                            if (seed >> (8 + b)) & 1 == 0 {
+                                input.insert(0, axis);
+                            } else {
+                                input.push(axis);
+                            }
                         }
-                    }
-                    let mut weight: Vec<(String, usize)> = (0..d)
-                        .map(|j| (names[j].to_string(), kernel[j]))
-                        .collect();
-                    weight.push(("C".into(), cg));
-                    weight.push(("K".into(), og * groups));
-                    // Any order of the weight's axes.
-                    let n = weight.len();
-                    weight.rotate_left((seed as usize >> 12) % n);
-                    if (seed >> 16) & 1 == 1 {
-                        weight.reverse();
-                    }
-                    Case {
-                        input,
-                        weight,
-                        spec: ConvSpec { stride, padding, dilation, groups },
-                    }
-                })
+                        let mut weight: Vec<(String, usize)> =
+                            (0..d).map(|j| (names[j].to_string(), kernel[j])).collect();
+                        weight.push(("C".into(), cg));
+                        weight.push(("K".into(), og * groups));
+                        // Any order of the weight's axes.
+                        let n = weight.len();
+                        weight.rotate_left((seed as usize >> 12) % n);
+                        if (seed >> 16) & 1 == 1 {
+                            weight.reverse();
+                        }
+                        Case {
+                            input,
+                            weight,
+                            spec: ConvSpec {
+                                stride,
+                                padding,
+                                dilation,
+                                groups,
+                            },
+                        }
+                    },
+                )
         })
 }
 
@@ -213,23 +231,48 @@ proptest! {
 #[test]
 fn conv_at_the_seeds_size_is_the_definition() {
     let c = Case {
-        input: vec![("N".into(), 2), ("C".into(), 3), ("H".into(), 64), ("W".into(), 96)],
-        weight: vec![("K".into(), 16), ("C".into(), 3), ("H".into(), 3), ("W".into(), 3)],
+        input: vec![
+            ("N".into(), 2),
+            ("C".into(), 3),
+            ("H".into(), 64),
+            ("W".into(), 96),
+        ],
+        weight: vec![
+            ("K".into(), 16),
+            ("C".into(), 3),
+            ("H".into(), 3),
+            ("W".into(), 3),
+        ],
         spec: ConvSpec::default().padding(1),
     };
-    let x = DynTensor::from_fn(shape_of(&c.input), |i| value(i[1] * 7 + i[2] * 131 + i[3])).unwrap();
-    let w = DynTensor::from_fn(shape_of(&c.weight), |i| value(i[0] * 5 + i[1] * 3 + i[2] + i[3] * 17)).unwrap();
+    let x =
+        DynTensor::from_fn(shape_of(&c.input), |i| value(i[1] * 7 + i[2] * 131 + i[3])).unwrap();
+    let w = DynTensor::from_fn(shape_of(&c.weight), |i| {
+        value(i[0] * 5 + i[1] * 3 + i[2] + i[3] * 17)
+    })
+    .unwrap();
     let got = x.conv(&w, "C", &c.spec).unwrap();
     assert_eq!(got.shape().to_string(), "[N: 2, K: 16, H: 64, W: 96]");
     assert_eq!(got.data(), &naive(&c, x.data(), w.data())[..]);
     // A 1x1 kernel reads the input in place.
-    let w1 = DynTensor::from_fn("[K: 4, C: 3, H: 1, W: 1]".parse().unwrap(), |i| value(i[0] * 3 + i[1])).unwrap();
+    let w1 = DynTensor::from_fn("[K: 4, C: 3, H: 1, W: 1]".parse().unwrap(), |i| {
+        value(i[0] * 3 + i[1])
+    })
+    .unwrap();
     let c1 = Case {
-        weight: vec![("K".into(), 4), ("C".into(), 3), ("H".into(), 1), ("W".into(), 1)],
+        weight: vec![
+            ("K".into(), 4),
+            ("C".into(), 3),
+            ("H".into(), 1),
+            ("W".into(), 1),
+        ],
         spec: ConvSpec::default(),
         ..c
     };
-    assert_eq!(x.conv(&w1, "C", &c1.spec).unwrap().data(), &naive(&c1, x.data(), w1.data())[..]);
+    assert_eq!(
+        x.conv(&w1, "C", &c1.spec).unwrap().data(),
+        &naive(&c1, x.data(), w1.data())[..]
+    );
 }
 
 /// What a convolution refuses, at run time, each with a message naming both shapes and the
@@ -255,7 +298,10 @@ fn conv_refusals_name_shapes_and_fault() {
         let err = x.conv(&w, "C", &spec).unwrap_err();
         assert_eq!(
             err.to_string(),
-            format!("cannot convolve [N: 1, C: 4, H: 5, W: 5] with {} over C: {reason}", w.shape())
+            format!(
+                "cannot convolve [N: 1, C: 4, H: 5, W: 5] with {} over C: {reason}",
+                w.shape()
+            )
         );
         assert!(err.is_refusal());
     }

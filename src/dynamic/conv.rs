@@ -151,7 +151,9 @@ pub fn out_size(
     ceil: bool,
 ) -> Option<usize> {
     let padded = size.checked_add(padding.checked_mul(2)?)?;
-    let span = dilation.checked_mul(kernel.checked_sub(1)?)?.checked_add(1)?;
+    let span = dilation
+        .checked_mul(kernel.checked_sub(1)?)?
+        .checked_add(1)?;
     let room = padded.checked_sub(span)?;
     let mut out = room / stride + 1;
     if ceil && room % stride != 0 {
@@ -445,15 +447,16 @@ pub fn pool(
     let mut out = input.axes().to_vec();
     for &k in &at {
         if let Size::Known(n) = out[k].size {
-            let o = out_size(n, spec.kernel, spec.stride, spec.padding, 1, spec.ceil)
-                .ok_or_else(|| {
+            let o = out_size(n, spec.kernel, spec.stride, spec.padding, 1, spec.ceil).ok_or_else(
+                || {
                     refuse(format!(
                         "along {} the window of {} is longer than the padded axis of {}",
                         describe(input, k),
                         spec.kernel,
                         padded(n, spec.padding)
                     ))
-                })?;
+                },
+            )?;
             out[k].size = Size::Known(o);
         }
     }

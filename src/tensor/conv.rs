@@ -14,8 +14,15 @@ use super::dyn_tensor::DynTensor;
 use super::gemm_loop::Side;
 use super::raw::{DotElement, Mat};
 use super::strided::step;
+use super::typed::Tensor;
+use super::view::TensorView;
 use crate::dynamic::conv::{ConvSpec, Convolved};
-use crate::error::Error;
+use crate::dynamic::shape::DynShape;
+use crate::error::{Error, OrPanic};
+use crate::typed::axis::Axis;
+use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 const TILE_ELEMENTS: usize = 1 << 17;
@@ -161,14 +168,19 @@ fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]
         let block = out.len() / count.max(1);
         let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
         let work = out.len().saturating_mul(g.c_group * g.taps);
-        if leading && rayon::current_num_threads() > 1 && work >= super::kernel::PARALLEL_MIN_ELEMENTS {
+        if leading
+            && rayon::current_num_threads() > 1
+            && work >= super::kernel::PARALLEL_MIN_ELEMENTS
+        {
             use rayon::prelude::*;
-            out.par_chunks_mut(block).enumerate().for_each(|(i, chunk)| {
-                // Leading batch axes: index `i`'s output starts its chunk.
-                let (xo, _) = offsets(i);
-                let mut patches = Vec::new();
-                one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
-            });
+            out.par_chunks_mut(block)
+                .enumerate()
+                .for_each(|(i, chunk)| {
+                    // Leading batch axes: index `i`'s output starts its chunk.
+                    let (xo, _) = offsets(i);
+                    let mut patches = Vec::new();
+                    one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
+                });
             return;
         }
     }
@@ -258,7 +270,13 @@ fn one_batch<T: DotElement>(
                         rs: n,
                         cs: 1,
                     };
-                    T::gemm((weight, a), (&patches[..k * n], b), (&mut scratch, c), false, split);
+                    T::gemm(
+                        (weight, a),
+                        (&patches[..k * n], b),
+                        (&mut scratch, c),
+                        false,
+                        split,
+                    );
                     for o in 0..g.o_group {
                         let row = oo + (group * g.o_group + o) * g.out_channel;
                         for j in 0..n {
@@ -275,10 +293,7 @@ fn one_batch<T: DotElement>(
 /// The input's stride along the flattened spatial positions, when its spatial axes are one
 /// strided run (each axis' stride the next one's times its size).
 fn in_run(g: &Geometry) -> Option<usize> {
-    let ok = g
-        .spatial
-        .windows(2)
-        .all(|p| p[0].1 == p[1].1 * p[1].0);
+    let ok = g.spatial.windows(2).all(|p| p[0].1 == p[1].1 * p[1].0);
     (ok && g.out_run.is_some()).then(|| g.spatial.last().expect("one spatial axis").1)
 }
 
@@ -432,5 +447,210 @@ impl<T: DotElement> DynTensor<T> {
             },
         )?;
         Ok(DynTensor::from_parts(plan.shape, sizes, data))
+    }
+}
+
+/// Convolution by name on typed tensors and views (rule book §20), the weight's shape `W`
+/// being the trait's parameter so that a call spells out only the channel and the geometry:
+/// `x.conv::<C, Conv<1, 1>>(&w)`. The output shape, [`Convolve<S, W, C, G>`](crate::Convolve),
+/// is computed at compile time (output spatial sizes included, where the input's are static),
+/// and a channel mismatch or a kernel longer than the padded input does not compile. Bring it
+/// into scope with `use shapecast::Convolution` (or the prelude).
+///
+/// ```
+/// use shapecast::{names, shape, Conv, Convolution, Tensor};
+/// names!(N, C, K, H, W);
+/// let x = Tensor::<f32, shape![N, C: 1, H: 3, W: 3]>::from_vec_sized(
+///     &[1, 1, 3, 3],
+///     (0..9).map(|v| v as f32).collect(),
+/// )?;
+/// // PyTorch's file layout [OUT, IN, KH, KW], by name.
+/// let w = Tensor::<f32, shape![K: 2, C: 1, H: 3, W: 3]>::from_fn(&[2, 1, 3, 3], |i| {
+///     if i.at::<K>() == 0 { 1.0 } else { 0.0 }
+/// })?;
+/// // Padding 1 keeps 3 x 3: the first output channel sums each 3 x 3 neighbourhood.
+/// let y: Tensor<f32, shape![N, K: 2, H: 3, W: 3]> = x.conv::<C, Conv<1, 1>>(&w);
+/// assert_eq!(&y.data()[..3], &[8.0, 15.0, 12.0]);
+/// assert!(y.data()[9..].iter().all(|&v| v == 0.0));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait Convolution<W: Shape> {
+    /// The element type.
+    type Elem: DotElement;
+    /// The input's shape.
+    type Shape: Shape;
+
+    /// This input convolved with `weight` over the channel `C` under the geometry `G`
+    /// ([`Conv<STRIDE, PADDING, DILATION, GROUPS>`](crate::Conv)).
+    ///
+    /// # Panics
+    ///
+    /// When a `?` size does not fit at run time (channels, groups, a kernel longer than the
+    /// padded input); [`try_conv`](Self::try_conv) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Conv, Convolution, Tensor};
+    /// names!(C, K, T);
+    /// let x = Tensor::<f32, shape![T: 4, C: 1]>::from_array([[1.0], [2.0], [3.0], [4.0]]);
+    /// let w = Tensor::<f32, shape![K: 1, C: 1, T: 2]>::from_array([[[1.0, -1.0]]]);
+    /// // Channel last: the axes stay where they are, the output's channel too.
+    /// let y: Tensor<f32, shape![T: 3, K: 1]> = x.view().conv::<C, Conv>(&w);
+    /// assert_eq!(y.data(), &[-1.0, -1.0, -1.0]);
+    /// ```
+    #[track_caller]
+    fn conv<C, G>(
+        &self,
+        weight: &Tensor<Self::Elem, W>,
+    ) -> Tensor<Self::Elem, ConvOut<Self, W, C, G>>
+    where
+        C: Axis,
+        Self: ConvolveWith<W, C, G>,
+        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
+        W: Storage<Self::Elem>,
+    {
+        self.try_conv::<C, G>(weight).or_panic()
+    }
+
+    /// [`conv`](Self::conv), or the error when a `?` size does not fit.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Conv, Convolution, Tensor};
+    /// names!(C, K, T);
+    /// let x = Tensor::<f32, shape![C: 1, T]>::from_vec_sized(&[1, 2], vec![1.0, 2.0])?;
+    /// let w = Tensor::<f32, shape![K: 1, C: 1, T: 3]>::from_array([[[1.0, 1.0, 1.0]]]);
+    /// assert!(x.try_conv::<C, Conv>(&w).is_err()); // a kernel of 3 over 2 elements
+    /// assert_eq!(x.try_conv::<C, Conv<1, 1>>(&w)?.data(), &[3.0, 3.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    fn try_conv<C, G>(
+        &self,
+        weight: &Tensor<Self::Elem, W>,
+    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
+    where
+        C: Axis,
+        Self: ConvolveWith<W, C, G>,
+        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
+        W: Storage<Self::Elem>;
+}
+
+/// `Self` (a tensor or a view) convolves with a weight of shape `W` over `C` under `G`: the
+/// bound [`Convolution`]'s methods ask, implemented where the shape does
+/// ([`ConvBy`]); `Output` is [`Convolve<S, W, C, G>`](crate::Convolve).
+///
+/// ```
+/// use shapecast::{names, shape, Conv, ConvolveWith, Shape, Tensor};
+/// names!(C, K, T);
+/// type Out = <Tensor<f32, shape![C: 2, T: 9]> as ConvolveWith<shape![K: 3, C: 2, T: 3], C, Conv<2>>>::Output;
+/// assert_eq!(Out::to_dyn().to_string(), "[K: 3, T: 4]");
+/// ```
+pub trait ConvolveWith<W: Shape, C, G> {
+    /// The output's shape.
+    type Output: Shape;
+    /// The geometry at run time.
+    #[doc(hidden)]
+    const SPEC: ConvSpec;
+}
+
+impl<T: DotElement, S: Storage<T>, W: Shape, C, G: ConvGeometry> ConvolveWith<W, C, G>
+    for Tensor<T, S>
+where
+    S: ConvBy<W, C, G>,
+    Convolve<S, W, C, G>: Storage<T>,
+{
+    type Output = Convolve<S, W, C, G>;
+    const SPEC: ConvSpec = G::SPEC;
+}
+
+impl<T: DotElement, S: Shape, W: Shape, C, G: ConvGeometry> ConvolveWith<W, C, G>
+    for TensorView<'_, T, S>
+where
+    S: ConvBy<W, C, G>,
+    Convolve<S, W, C, G>: Storage<T>,
+{
+    type Output = Convolve<S, W, C, G>;
+    const SPEC: ConvSpec = G::SPEC;
+}
+
+/// The output shape of a convolution of `X` (a tensor or a view).
+pub type ConvOut<X, W, C, G> = <X as ConvolveWith<W, C, G>>::Output;
+
+/// The typed convolution on a strided input.
+fn typed_conv<T: DotElement, C: Axis, O: Storage<T>>(
+    x: Side<'_, T>,
+    x_shape: DynShape,
+    weight: Side<'_, T>,
+    w_shape: DynShape,
+    spec: &ConvSpec,
+) -> Result<Tensor<T, O>, Error> {
+    let channel = C::NAME.expect("a convolution's channel is a name");
+    let plan = crate::dynamic::conv::conv(&x_shape, &w_shape, channel, spec)?;
+    let (sizes, data) = run(&plan, spec, x, weight)?;
+    Ok(Tensor::from_parts(&sizes, data))
+}
+
+impl<T: DotElement, S: Storage<T>, W: Shape> Convolution<W> for Tensor<T, S> {
+    type Elem = T;
+    type Shape = S;
+
+    fn try_conv<C, G>(
+        &self,
+        weight: &Tensor<Self::Elem, W>,
+    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
+    where
+        C: Axis,
+        Self: ConvolveWith<W, C, G>,
+        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
+        W: Storage<Self::Elem>,
+    {
+        let xs = super::kernel::row_major(self.sizes());
+        let ws = super::kernel::row_major(weight.sizes());
+        typed_conv::<T, C, ConvOut<Self, W, C, G>>(
+            Side {
+                sizes: self.sizes(),
+                strides: &xs,
+                data: self.data(),
+            },
+            self.shape(),
+            Side {
+                sizes: weight.sizes(),
+                strides: &ws,
+                data: weight.data(),
+            },
+            weight.shape(),
+            &<Self as ConvolveWith<W, C, G>>::SPEC,
+        )
+    }
+}
+
+impl<'a, T: DotElement, S: Shape, W: Shape> Convolution<W> for TensorView<'a, T, S> {
+    type Elem = T;
+    type Shape = S;
+
+    fn try_conv<C, G>(
+        &self,
+        weight: &Tensor<Self::Elem, W>,
+    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
+    where
+        C: Axis,
+        Self: ConvolveWith<W, C, G>,
+        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
+        W: Storage<Self::Elem>,
+    {
+        let ws = super::kernel::row_major(weight.sizes());
+        typed_conv::<T, C, ConvOut<Self, W, C, G>>(
+            Side {
+                sizes: self.sizes(),
+                strides: self.strides(),
+                data: self.data_slice(),
+            },
+            self.shape_dyn(),
+            Side {
+                sizes: weight.sizes(),
+                strides: &ws,
+                data: weight.data(),
+            },
+            weight.shape(),
+            &<Self as ConvolveWith<W, C, G>>::SPEC,
+        )
     }
 }

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
+//! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
@@ -48,6 +49,7 @@ mod vmath;
 mod zip;
 
 pub use contract::{Contractible, Dot, DotWith, MatMulBy};
+pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, ElementOr, NestedArray, Scalar};
 pub use index::Index;

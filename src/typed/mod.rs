@@ -19,6 +19,7 @@
 //! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](mod@crate::dynamic::reduce) |
 //! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
 //! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
+//! | §20 | convolution | - | [`conv`] | [`dynamic::conv`](mod@crate::dynamic::conv) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -53,6 +54,7 @@ pub mod bits;
 pub mod broadcast;
 pub mod compare;
 pub mod contract;
+pub mod conv;
 #[doc(hidden)]
 pub mod counts;
 #[doc(hidden)]

@@ -1,0 +1,463 @@
+//! Convolution at the type level (rule book §20): the twin of
+//! [`dynamic::conv`](crate::dynamic::conv). One walk over the input's axes: the channel `C`
+//! becomes the weight's output channel, an axis whose name the weight shares is spatial and
+//! takes PyTorch's output size `(n + 2p - d(k - 1) - 1) / s + 1`, computed on the sizes'
+//! binary digits (typenum) and read back as `S<N>` from the size table (a `?` input size, or a
+//! result above [`SIZE_TABLE_MAX`](crate::typed::size::SIZE_TABLE_MAX), gives `?`); any other
+//! axis is kept. Then the checks, in order: `C` in the input, `C` in the weight, one output
+//! channel, a spatial axis, and per axis the channels and the kernel's fit.
+//!
+//! ```
+//! use shapecast::{names, shape, Conv, Convolve};
+//! names!(C, K, H, W);
+//! static_assertions::assert_type_eq_all!(
+//!     Convolve<shape![?, C: 3, H: 256, W: 384], shape![K: 16, C: 3, H: 3, W: 3], C, Conv<2, 1>>,
+//!     shape![?, K: 16, H: 128, W: 192]
+//! );
+//! static_assertions::assert_type_eq_all!(
+//!     Convolve<shape![?, C: 3, H, W: 384], shape![K: 16, C: 3, H: 3, W: 3], C>,
+//!     shape![?, K: 16, H, W: 382]
+//! );
+//! ```
+
+use core::ops::{Add, Div, Mul, Sub};
+
+use typenum::{Add1, Const, Diff, IsLess, Le, Prod, Quot, Sub1, Sum, ToUInt, UInt, UTerm, U, U2};
+
+use super::axis::Axis;
+use super::bits::{Cond, B0, B1};
+use super::list::{At, Extract, Found, FromRev, Missing};
+use super::name::{Named, SameName};
+use super::outcome::{Check, Good, Judge, Judged, Passed, Refused, Then};
+use super::reduce::Finds;
+use super::shape::Shape;
+use super::size::{AxisSize, Dyn};
+use super::surgery::{SameSizeBits, StaticOr};
+use crate::dynamic::conv::ConvSpec;
+use crate::{
+    ChannelsDiffer, EmptyKernel, KernelTooLarge, NoOutputChannel, NoSpatialAxis, NoSuchAxis,
+    TwoOutputChannels, WeightLacks,
+};
+
+/// A convolution's stride, padding, dilation (the same along every spatial axis) and groups,
+/// as const parameters with PyTorch's defaults: `Conv` is `Conv<1, 0, 1, 1>`, `Conv<2, 1>` a
+/// stride of 2 with one element of zero padding.
+///
+/// ```
+/// use shapecast::{Conv, ConvGeometry};
+/// assert_eq!(<Conv<2, 1> as ConvGeometry>::SPEC.padding, 1);
+/// assert_eq!(<Conv as ConvGeometry>::SPEC.groups, 1);
+/// ```
+pub struct Conv<
+    const STRIDE: usize = 1,
+    const PADDING: usize = 0,
+    const DILATION: usize = 1,
+    const GROUPS: usize = 1,
+>;
+
+/// A geometry a convolution takes: [`Conv`]'s parameters as typenum numbers and as the
+/// run-time [`ConvSpec`].
+///
+/// ```
+/// use shapecast::{Conv, ConvGeometry};
+/// assert_eq!(<Conv<1, 0, 2, 4> as ConvGeometry>::SPEC.dilation, 2);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a convolution geometry",
+    label = "stride, dilation and groups must be at least 1",
+    note = "write `Conv<STRIDE, PADDING, DILATION, GROUPS>` (defaults 1, 0, 1, 1)"
+)]
+pub trait ConvGeometry {
+    /// The parameters at run time.
+    const SPEC: ConvSpec;
+    #[doc(hidden)]
+    type Stride;
+    #[doc(hidden)]
+    type Padding;
+    #[doc(hidden)]
+    type Dilation;
+    #[doc(hidden)]
+    type Groups;
+}
+
+/// A typenum number that is at least 1.
+#[doc(hidden)]
+pub trait AtLeastOne {}
+impl<V, B> AtLeastOne for UInt<V, B> {}
+
+impl<const ST: usize, const P: usize, const D: usize, const G: usize> ConvGeometry
+    for Conv<ST, P, D, G>
+where
+    Const<ST>: ToUInt,
+    Const<P>: ToUInt,
+    Const<D>: ToUInt,
+    Const<G>: ToUInt,
+    U<ST>: AtLeastOne,
+    U<D>: AtLeastOne,
+    U<G>: AtLeastOne,
+{
+    const SPEC: ConvSpec = ConvSpec {
+        stride: ST,
+        padding: P,
+        dilation: D,
+        groups: G,
+    };
+    type Stride = U<ST>;
+    type Padding = U<P>;
+    type Dilation = U<D>;
+    type Groups = U<G>;
+}
+
+/// The output size along a spatial axis `Self` (the input's axis) with the kernel axis `K`,
+/// and the check of the kernel's fit: a static size when both are static, else `?` (checked at
+/// run time).
+#[doc(hidden)]
+pub trait Window<K, G> {
+    type Size: AxisSize;
+    type Check;
+}
+
+type KnownBoth<X, K> =
+    <<<X as Axis>::Size as AxisSize>::Known as Cond>::And<<<K as Axis>::Size as AxisSize>::Known>;
+type BitsOf<X> = <<X as Axis>::Size as AxisSize>::Bits;
+
+impl<X: Axis, K: Axis, G: ConvGeometry> Window<K, G> for X
+where
+    KnownBoth<X, K>: WindowIf<X, K, G>,
+{
+    type Size = <KnownBoth<X, K> as WindowIf<X, K, G>>::Size;
+    type Check = <KnownBoth<X, K> as WindowIf<X, K, G>>::Check;
+}
+
+/// [`Window`] by whether both sizes are static (lazily: only the branch taken is computed).
+#[doc(hidden)]
+pub trait WindowIf<X, K, G> {
+    type Size: AxisSize;
+    type Check;
+}
+impl<X, K, G> WindowIf<X, K, G> for B0 {
+    type Size = Dyn;
+    type Check = Passed;
+}
+
+/// The arithmetic of a window on static sizes: `Self` is the input size's digits, `Kb` the
+/// kernel's. `Reach` is `n + 2p + d` and `Need` is `d·k`; the kernel's span `d(k - 1) + 1`
+/// fits the padded `n + 2p` exactly when `Need < Reach` (`Fits`).
+#[doc(hidden)]
+pub trait WindowArith<Kb, G> {
+    type Reach;
+    type Need;
+    type Fits;
+}
+impl<Nb, Kb, G: ConvGeometry> WindowArith<Kb, G> for Nb
+where
+    G::Padding: Mul<U2>,
+    Nb: Add<Prod<G::Padding, U2>>,
+    Sum<Nb, Prod<G::Padding, U2>>: Add<G::Dilation>,
+    G::Dilation: Mul<Kb>,
+    Prod<G::Dilation, Kb>: IsLess<Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>>,
+{
+    type Reach = Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>;
+    type Need = Prod<G::Dilation, Kb>;
+    type Fits = Le<Prod<G::Dilation, Kb>, Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>>;
+}
+
+type ReachOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Reach;
+type NeedOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Need;
+type FitsOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Fits;
+type NotEmpty<K> = <<<K as Axis>::Size as AxisSize>::Zero as Cond>::Not;
+
+impl<X: Axis, K: Axis, G: ConvGeometry> WindowIf<X, K, G> for B1
+where
+    BitsOf<X>: WindowArith<BitsOf<K>, G>,
+    FitsOf<X, K, G>: Fits<X, K, G>,
+    Check<NotEmpty<K>, EmptyKernel<K>>: Then<<FitsOf<X, K, G> as Fits<X, K, G>>::Check>,
+{
+    type Size = <FitsOf<X, K, G> as Fits<X, K, G>>::Size;
+    type Check = <Check<NotEmpty<K>, EmptyKernel<K>> as Then<
+        <FitsOf<X, K, G> as Fits<X, K, G>>::Check,
+    >>::Out;
+}
+
+/// The output size when the kernel fits (`B1`): `(reach - need - 1) / s + 1`; else a
+/// refusal.
+#[doc(hidden)]
+pub trait Fits<X, K, G> {
+    type Size: AxisSize;
+    type Check;
+}
+impl<X, K, G> Fits<X, K, G> for B0 {
+    type Size = Dyn;
+    type Check = Refused<KernelTooLarge<X, K>>;
+}
+impl<X: Axis, K: Axis, G: ConvGeometry> Fits<X, K, G> for B1
+where
+    BitsOf<X>: WindowArith<BitsOf<K>, G>,
+    ReachOf<X, K, G>: OutArith<NeedOf<X, K, G>, G::Stride>,
+{
+    type Size = <ReachOf<X, K, G> as OutArith<NeedOf<X, K, G>, G::Stride>>::Size;
+    type Check = Passed;
+}
+
+/// `(Self - Need - 1) / Stride + 1` as a size (`S<N>` from the table, else `?`).
+#[doc(hidden)]
+pub trait OutArith<Need, Stride> {
+    type Size: AxisSize;
+}
+impl<R, Need, St> OutArith<Need, St> for R
+where
+    R: Sub<Need>,
+    Diff<R, Need>: Sub<B1>,
+    Sub1<Diff<R, Need>>: Div<St>,
+    Quot<Sub1<Diff<R, Need>>, St>: Add<B1>,
+    B1: StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>,
+{
+    type Size = <B1 as StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>>::Size;
+}
+
+/// The input channel `Self` against the weight's `Wc`: `Self`'s size is `groups` times
+/// `Wc`'s where both are static.
+#[doc(hidden)]
+pub trait ChannelsFit<Wc, G> {
+    type Check;
+}
+impl<X: Axis, Wc: Axis, G: ConvGeometry> ChannelsFit<Wc, G> for X
+where
+    BitsOf<Wc>: TimesGroups<G::Groups>,
+    BitsOf<X>: SameSizeBits<<BitsOf<Wc> as TimesGroups<G::Groups>>::Out>,
+{
+    type Check = Check<
+        <BitsOf<X> as SameSizeBits<<BitsOf<Wc> as TimesGroups<G::Groups>>::Out>>::Out,
+        ChannelsDiffer<X, Wc>,
+    >;
+}
+
+/// A size's bits times the groups (`()`, a `?`, stays).
+#[doc(hidden)]
+pub trait TimesGroups<G> {
+    type Out;
+}
+impl<G> TimesGroups<G> for () {
+    type Out = ();
+}
+impl<G> TimesGroups<G> for UTerm {
+    type Out = UTerm;
+}
+impl<V, B, G> TimesGroups<G> for UInt<V, B>
+where
+    UInt<V, B>: Mul<G>,
+{
+    type Out = Prod<UInt<V, B>, G>;
+}
+
+/// An input axis' fate, by whether it is the channel (`IsC`) and what its name finds in the
+/// weight (`Found` or `Missing`): its output axis and a check.
+#[doc(hidden)]
+pub trait Fate<X, O, G> {
+    type Axis;
+    type Check;
+}
+impl<X, O, G, F> Fate<X, O, G> for (B1, F)
+where
+    F: ChannelOf<X, G>,
+{
+    type Axis = O;
+    type Check = F::Check;
+}
+impl<X, O, G> Fate<X, O, G> for (B0, Missing) {
+    type Axis = X;
+    type Check = Passed;
+}
+impl<X: Axis, O, G, const J: usize, K> Fate<X, O, G> for (B0, Found<At<J, K>>)
+where
+    X: Window<K, G>,
+{
+    type Axis = X::Resize<<X as Window<K, G>>::Size>;
+    type Check = <X as Window<K, G>>::Check;
+}
+
+/// The channel's check, given what it found in the weight.
+#[doc(hidden)]
+pub trait ChannelOf<X, G> {
+    type Check;
+}
+impl<X, G> ChannelOf<X, G> for Missing {
+    // The weight's lack of the channel is a check of its own.
+    type Check = Passed;
+}
+impl<X: ChannelsFit<Wc, G>, G, const J: usize, Wc> ChannelOf<X, G> for Found<At<J, Wc>> {
+    type Check = X::Check;
+}
+
+/// The walk over the input's axes (last first): the output's axes and the checks, one per
+/// axis, joined with [`Then`].
+#[doc(hidden)]
+pub trait ConvWalk<WRev, C, O, G> {
+    type Axes;
+    type Check;
+}
+impl<WRev, C, O, G> ConvWalk<WRev, C, O, G> for () {
+    type Axes = ();
+    type Check = Passed;
+}
+type FateOf<X, WRev, C> = (
+    <<X as Axis>::Name as SameName<Named<C>>>::Out,
+    <<X as Axis>::Name as Extract<WRev>>::Out,
+);
+impl<const I: usize, X: Axis, Xs, WRev, C, O, G> ConvWalk<WRev, C, O, G> for (At<I, X>, Xs)
+where
+    X::Name: SameName<Named<C>> + Extract<WRev>,
+    FateOf<X, WRev, C>: Fate<X, O, G>,
+    Xs: ConvWalk<WRev, C, O, G>,
+    <FateOf<X, WRev, C> as Fate<X, O, G>>::Check: Then<Xs::Check>,
+{
+    type Axes = (<FateOf<X, WRev, C> as Fate<X, O, G>>::Axis, Xs::Axes);
+    type Check = <<FateOf<X, WRev, C> as Fate<X, O, G>>::Check as Then<Xs::Check>>::Out;
+}
+
+/// The weight's axes without namesake in the input (last first): the output channel should
+/// be the only one.
+#[doc(hidden)]
+pub trait Unmatched<SRev> {
+    type Out;
+}
+impl<SRev> Unmatched<SRev> for () {
+    type Out = ();
+}
+impl<SRev, const J: usize, Y: Axis, Ys: Unmatched<SRev>> Unmatched<SRev> for (At<J, Y>, Ys)
+where
+    Y::Name: Extract<SRev>,
+    <Y::Name as Extract<SRev>>::Out: KeepIfMissing<Y, Ys::Out>,
+{
+    type Out = <<Y::Name as Extract<SRev>>::Out as KeepIfMissing<Y, Ys::Out>>::Out;
+}
+
+/// `(Y, Rest)` when the namesake is missing, else `Rest`.
+#[doc(hidden)]
+pub trait KeepIfMissing<Y, Rest> {
+    type Out;
+}
+impl<Y, Rest> KeepIfMissing<Y, Rest> for Missing {
+    type Out = (Y, Rest);
+}
+impl<Y, Rest, T> KeepIfMissing<Y, Rest> for Found<T> {
+    type Out = Rest;
+}
+
+/// The output channel (`Dyn` standing in when there is none) and the check that there is
+/// exactly one.
+#[doc(hidden)]
+pub trait OneOut {
+    type Axis;
+    type Check;
+}
+impl OneOut for () {
+    type Axis = Dyn;
+    type Check = Refused<NoOutputChannel>;
+}
+impl<Y> OneOut for (Y, ()) {
+    type Axis = Y;
+    type Check = Passed;
+}
+impl<Y, Z, Rest> OneOut for (Y, (Z, Rest)) {
+    type Axis = Y;
+    type Check = Refused<TwoOutputChannels<Z, Y>>;
+}
+
+/// A weight of at least three axes (channel, output channel, a spatial axis).
+#[doc(hidden)]
+pub trait HasSpatial {
+    type Check;
+}
+impl HasSpatial for () {
+    type Check = Refused<NoSpatialAxis>;
+}
+impl<A> HasSpatial for (A, ()) {
+    type Check = Refused<NoSpatialAxis>;
+}
+impl<A, B> HasSpatial for (A, (B, ())) {
+    type Check = Refused<NoSpatialAxis>;
+}
+impl<A, B, C, R> HasSpatial for (A, (B, (C, R))) {
+    type Check = Passed;
+}
+
+/// The outcome of a convolution as a diagnostic: implemented only for a success, so a
+/// refusal names itself.
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve `{S}` with `{W}` over `{C}`",
+    label = "`{S}` and `{W}` do not convolve over `{C}`",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<C>`: the input has no channel `C`; `WeightLacks<C>`: the weight has none; `NoOutputChannel`, `TwoOutputChannels<A, B>`: the weight needs exactly one axis the input does not name (its output channel); `NoSpatialAxis`: the weight shares no other name with the input; `ChannelsDiffer<X, Y>`: the input's channels are not groups × the weight's; `KernelTooLarge<X, K>`: the dilated kernel `K` is longer than the padded axis `X`; `EmptyKernel<K>`"
+)]
+#[doc(hidden)]
+pub trait ConvVerdict<S, W, C> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, W, C, R: FromRev> ConvVerdict<S, W, C> for Good<R> {
+    type Out = R::Out;
+}
+
+type SRev<S> = <S as Shape>::Rev;
+type OutOf<S, W> = <<<W as Shape>::Rev as Unmatched<SRev<S>>>::Out as OneOut>::Axis;
+type WalkCheck<S, W, C, G> = <SRev<S> as ConvWalk<<W as Shape>::Rev, C, OutOf<S, W>, G>>::Check;
+type ConvChecks<S, W, C, G> = (
+    Check<<C as Finds<SRev<S>>>::Out, NoSuchAxis<C>>,
+    (
+        Check<<C as Finds<<W as Shape>::Rev>>::Out, WeightLacks<C>>,
+        (
+            <<<W as Shape>::Rev as Unmatched<SRev<S>>>::Out as OneOut>::Check,
+            (
+                <<W as Shape>::Rev as HasSpatial>::Check,
+                (WalkCheck<S, W, C, G>, ()),
+            ),
+        ),
+    ),
+);
+type ConvAxes<S, W, C, G> = <SRev<S> as ConvWalk<<W as Shape>::Rev, C, OutOf<S, W>, G>>::Axes;
+
+/// `Self` convolves with the weight shape `W` over the channel `C` under the geometry `G`
+/// (rule book §20): the bound to write in generic code. `Output` is the input's shape with
+/// `C` replaced by the weight's output channel and each spatial axis at its output size.
+///
+/// ```
+/// use shapecast::{names, shape, Conv, ConvBy, Shape};
+/// names!(C, K, T);
+/// fn out<X: ConvBy<shape![K: 4, C: 2, T: 3], C, Conv>>() -> String { X::Output::to_dyn().to_string() }
+/// assert_eq!(out::<shape![?, C: 2, T: 10]>(), "[?, K: 4, T: 8]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve `{Self}` with `{W}` over `{C}`",
+    label = "`{Self}` and `{W}` do not convolve over `{C}` with `{G}`"
+)]
+pub trait ConvBy<W, C, G>: Shape {
+    /// The output's shape.
+    type Output: Shape;
+}
+
+impl<S: Shape, W: Shape, C: Finds<S::Rev> + Finds<W::Rev>, G: ConvGeometry> ConvBy<W, C, G> for S
+where
+    W::Rev: Unmatched<S::Rev> + HasSpatial,
+    <W::Rev as Unmatched<S::Rev>>::Out: OneOut,
+    S::Rev: ConvWalk<W::Rev, C, OutOf<S, W>, G>,
+    ConvChecks<S, W, C, G>: Judge<ConvAxes<S, W, C, G>>,
+    Judged<ConvChecks<S, W, C, G>, ConvAxes<S, W, C, G>>: ConvVerdict<S, W, C>,
+{
+    type Output =
+        <Judged<ConvChecks<S, W, C, G>, ConvAxes<S, W, C, G>> as ConvVerdict<S, W, C>>::Out;
+}
+
+/// The shape of `S` convolved with the weight `W` over the channel `C` under the geometry `G`
+/// ([`Conv`] by default: stride 1, no padding) (rule book §20).
+///
+/// ```
+/// use shapecast::{names, shape, Conv, Convolve};
+/// names!(C, K, D, H, W);
+/// // A 3-D convolution with stride 2, padding 1 and dilation 2.
+/// static_assertions::assert_type_eq_all!(
+///     Convolve<shape![C: 1, D: 9, H: 9, W: 9], shape![K: 2, C: 1, D: 3, H: 3, W: 3], C, Conv<2, 1, 2>>,
+///     shape![K: 2, D: 4, H: 4, W: 4]
+/// );
+/// ```
+pub type Convolve<S, W, C, G = Conv> = <S as ConvBy<W, C, G>>::Output;
