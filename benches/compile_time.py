@@ -54,6 +54,18 @@ def expr(rng, kind, rank, rule):
         if kind == "matmul-plan":
             return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
+    if kind == "conv":
+        # Convolution (rule book §20): a rank-`rank` input (a batch, the channel, the rest
+        # spatial) and a weight naming the channel, an output channel and the spatial axes
+        # (kernels 1 to 3), stride, padding and dilation at random: the output sizes computed.
+        names = NAMES[:rank]
+        spatial = list(zip(names[2:], sizes[2:]))
+        ks = [rng.choice([1, 2, 3]) for _ in spatial]
+        geo = f"Conv<{rng.choice([1, 2])}, {rng.choice([0, 1])}, 1>"
+        lhs = ", ".join([f"{names[0]}: {sizes[0]}", f"{names[1]}: {sizes[1]}"] + [f"{n}: {max(s, 4)}" for n, s in spatial])
+        w = [f"{NAMES[rank]}: 8", f"{names[1]}: {sizes[1]}"] + [f"{n}: {k}" for (n, _), k in zip(spatial, ks)]
+        rng.shuffle(w)
+        return f"Convolve<shape![{lhs}], shape![{', '.join(w)}], {names[1]}, {geo}>"
     if kind.startswith("surgery-"):
         # Shape surgery (rule book §18) on a named rank-`rank` shape.
         names = NAMES[:rank]
@@ -118,7 +130,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -193,6 +205,8 @@ def main():
         # Contractions: one name by name, and matmul by position.
         ("named, Contract over one name", "contract", 8, "-", None),
         ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),
+        # Convolution: a batch, the channel and six spatial axes, output sizes computed.
+        ("named, Convolve over six spatial axes", "conv", 8, "-", None),
         # The plans the operators, typed `dot` and `matmul` run on: constants, which the
         # compiler evaluates after proving the shapes again (the broadcast plan is the
         # reference for this mode).

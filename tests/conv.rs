@@ -310,3 +310,75 @@ fn conv_refusals_name_shapes_and_fault() {
     let y = DynTensor::<f32>::full("[C: 4, H: 5, W: 5]".parse().unwrap(), 1.0).unwrap();
     assert!(y.conv(&w, "C", &ConvSpec::default()).is_ok());
 }
+
+mod typed {
+    use shapecast::dynamic::conv::ConvSpec;
+    use shapecast::prelude::*;
+
+    names!(N, C, C1, C2, H, W);
+
+    fn ramp(n: usize, scale: usize) -> Vec<f32> {
+        (0..n).map(|i| ((i * scale) % 7) as f32 - 3.0).collect()
+    }
+
+    /// Two typed convolutions chained by their channel names (C to C1 to C2), strided and
+    /// padded, with a `?` batch and a `?` width: each agrees with `DynTensor::conv`, and the
+    /// output shapes are the ones written (computed at compile time where static).
+    #[test]
+    fn typed_conv_is_the_run_time_conv() {
+        let x = Tensor::<f32, shape![N, C: 3, H: 12, W]>::from_vec_sized(
+            &[2, 3, 12, 10],
+            ramp(2 * 3 * 12 * 10, 5),
+        )
+        .unwrap();
+        let w1 = Tensor::<f32, shape![C1: 4, C: 3, H: 3, W: 3]>::from_vec(ramp(108, 3)).unwrap();
+        let w2 = Tensor::<f32, shape![C2: 2, C1: 4, H: 2, W: 2]>::from_vec(ramp(32, 11)).unwrap();
+        let y1: Tensor<f32, shape![N, C1: 4, H: 6, W]> = x.conv::<C, Conv<2, 1>>(&w1);
+        let y2: Tensor<f32, shape![N, C2: 2, H: 5, W]> = y1.conv::<C1, Conv>(&w2);
+        assert_eq!(y2.sizes(), &[2, 2, 5, 4]);
+        let d1 = x
+            .to_dyn()
+            .conv(&w1.to_dyn(), "C", &ConvSpec::default().stride(2).padding(1))
+            .unwrap();
+        assert_eq!(y1.data(), d1.data());
+        let d2 = d1.conv(&w2.to_dyn(), "C1", &ConvSpec::default()).unwrap();
+        assert_eq!(y2.data(), d2.data());
+    }
+
+    /// A view with its axes reordered (channel last, not copied) convolves as its copy;
+    /// dilation and groups (depthwise) agree with the run-time form.
+    #[test]
+    fn views_dilation_and_groups() {
+        let x = Tensor::<f64, shape![N: 1, C: 4, H: 7, W: 6]>::from_vec(
+            (0..168).map(|i| ((i * 13) % 9) as f64).collect(),
+        )
+        .unwrap();
+        let hwc = x.align_to::<shape![N: 1, H: 7, W: 6, C: 4]>().unwrap();
+        let w = Tensor::<f64, shape![C1: 8, C: 1, H: 3, W: 2]>::from_vec(
+            (0..48).map(|i| ((i * 5) % 4) as f64 - 1.0).collect(),
+        )
+        .unwrap();
+        let y: Tensor<f64, shape![N: 1, H: 3, W: 4, C1: 8]> = hwc.conv::<C, Conv<1, 0, 2, 4>>(&w);
+        let copy: Tensor<f64, shape![N: 1, H: 7, W: 6, C: 4]> = hwc.to_tensor();
+        let spec = ConvSpec::default().dilation(2).groups(4);
+        let d = copy.to_dyn().conv(&w.to_dyn(), "C", &spec).unwrap();
+        assert_eq!(d.shape().to_string(), "[N: 1, H: 3, W: 4, C1: 8]");
+        assert_eq!(y.data(), d.data());
+    }
+
+    /// A `?` size that does not fit is the run-time error (`try_conv`), with the message
+    /// `DynTensor::conv` gives; `conv` panics with it.
+    #[test]
+    fn run_time_sizes_are_checked() {
+        let x = Tensor::<f32, shape![C, H]>::from_vec_sized(&[2, 2], vec![1.0; 4]).unwrap();
+        let w = Tensor::<f32, shape![C1: 1, C: 3, H: 1]>::from_vec(vec![1.0; 3]).unwrap();
+        let err = x.try_conv::<C, Conv>(&w).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot convolve [C: 2, H: 2] with [C1: 1, C: 3, H: 1] over C: the input has 2 channels and the weight 3 per group, in 1 group"
+        );
+        let w = Tensor::<f32, shape![C1: 1, C: 2, H: 3]>::from_vec(vec![1.0; 6]).unwrap();
+        assert!(x.try_conv::<C, Conv>(&w).is_err());
+        assert_eq!(x.try_conv::<C, Conv<1, 1>>(&w).unwrap().data(), &[4.0, 4.0]);
+    }
+}

@@ -10,14 +10,13 @@
 
 use crate::alloc_prelude::*;
 
+use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
 use super::gemm_loop::Side;
 use super::raw::{DotElement, Mat};
 use super::strided::step;
 use super::typed::Tensor;
-use super::view::TensorView;
 use crate::dynamic::conv::{ConvSpec, Convolved};
-use crate::dynamic::shape::DynShape;
 use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
@@ -450,12 +449,13 @@ impl<T: DotElement> DynTensor<T> {
     }
 }
 
-/// Convolution by name on typed tensors and views (rule book §20), the weight's shape `W`
-/// being the trait's parameter so that a call spells out only the channel and the geometry:
+/// Convolution by name on typed tensors and views (rule book §20), the weight's type being
+/// the trait's parameter so that a call spells out only the channel and the geometry:
 /// `x.conv::<C, Conv<1, 1>>(&w)`. The output shape, [`Convolve<S, W, C, G>`](crate::Convolve),
 /// is computed at compile time (output spatial sizes included, where the input's are static),
-/// and a channel mismatch or a kernel longer than the padded input does not compile. Bring it
-/// into scope with `use shapecast::Convolution` (or the prelude).
+/// and a channel mismatch or a kernel longer than the padded input does not compile. Either
+/// operand may be a view, read with its strides (not copied). Bring it into scope with `use
+/// shapecast::Convolution` (or the prelude).
 ///
 /// ```
 /// use shapecast::{names, shape, Conv, Convolution, Tensor};
@@ -474,12 +474,7 @@ impl<T: DotElement> DynTensor<T> {
 /// assert!(y.data()[9..].iter().all(|&v| v == 0.0));
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub trait Convolution<W: Shape> {
-    /// The element type.
-    type Elem: DotElement;
-    /// The input's shape.
-    type Shape: Shape;
-
+pub trait Convolution<Wt>: Contractible {
     /// This input convolved with `weight` over the channel `C` under the geometry `G`
     /// ([`Conv<STRIDE, PADDING, DILATION, GROUPS>`](crate::Conv)).
     ///
@@ -498,15 +493,9 @@ pub trait Convolution<W: Shape> {
     /// assert_eq!(y.data(), &[-1.0, -1.0, -1.0]);
     /// ```
     #[track_caller]
-    fn conv<C, G>(
-        &self,
-        weight: &Tensor<Self::Elem, W>,
-    ) -> Tensor<Self::Elem, ConvOut<Self, W, C, G>>
+    fn conv<C, G>(&self, weight: &Wt) -> Tensor<Self::Elem, ConvOut<Self, Wt, C, G>>
     where
-        C: Axis,
-        Self: ConvolveWith<W, C, G>,
-        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
-        W: Storage<Self::Elem>,
+        Self: ConvolveWith<Wt, C, G>,
     {
         self.try_conv::<C, G>(weight).or_panic()
     }
@@ -524,133 +513,121 @@ pub trait Convolution<W: Shape> {
     /// ```
     fn try_conv<C, G>(
         &self,
-        weight: &Tensor<Self::Elem, W>,
-    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
+        weight: &Wt,
+    ) -> Result<Tensor<Self::Elem, ConvOut<Self, Wt, C, G>>, Error>
     where
-        C: Axis,
-        Self: ConvolveWith<W, C, G>,
-        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
-        W: Storage<Self::Elem>;
+        Self: ConvolveWith<Wt, C, G>;
 }
 
-/// `Self` (a tensor or a view) convolves with a weight of shape `W` over `C` under `G`: the
-/// bound [`Convolution`]'s methods ask, implemented where the shape does
-/// ([`ConvBy`]); `Output` is [`Convolve<S, W, C, G>`](crate::Convolve).
+/// `Self` (a tensor or a view) convolves with the weight `Wt` (a tensor or a view) over `C`
+/// under `G`: [`ConvBy`] on their shapes, with an output that can hold the elements. The bound
+/// generic code writes for [`Convolution::conv`]; `Output` is
+/// [`Convolve<S, W, C, G>`](crate::Convolve).
 ///
 /// ```
 /// use shapecast::{names, shape, Conv, ConvolveWith, Shape, Tensor};
 /// names!(C, K, T);
-/// type Out = <Tensor<f32, shape![C: 2, T: 9]> as ConvolveWith<shape![K: 3, C: 2, T: 3], C, Conv<2>>>::Output;
+/// type X = Tensor<f32, shape![C: 2, T: 9]>;
+/// type Wt = Tensor<f32, shape![K: 3, C: 2, T: 3]>;
+/// type Out = <X as ConvolveWith<Wt, C, Conv<2>>>::Output;
 /// assert_eq!(Out::to_dyn().to_string(), "[K: 3, T: 4]");
 /// ```
-pub trait ConvolveWith<W: Shape, C, G> {
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve `{Self}` with `{Wt}` over `{C}`",
+    label = "`{C}` must name the channel of both, with sizes that fit `{G}`"
+)]
+pub trait ConvolveWith<Wt, C, G>: Contractible {
     /// The output's shape.
-    type Output: Shape;
+    type Output: Storage<Self::Elem>;
     /// The geometry at run time.
     #[doc(hidden)]
     const SPEC: ConvSpec;
+    /// The channel's name.
+    #[doc(hidden)]
+    const CHANNEL: &'static str;
 }
 
-impl<T: DotElement, S: Storage<T>, W: Shape, C, G: ConvGeometry> ConvolveWith<W, C, G>
-    for Tensor<T, S>
+impl<L: Contractible, Wt: Contractible<Elem = L::Elem>, C: Axis, G: ConvGeometry>
+    ConvolveWith<Wt, C, G> for L
 where
-    S: ConvBy<W, C, G>,
-    Convolve<S, W, C, G>: Storage<T>,
+    Wt::Shape: ConvolvedWith<L::Shape, C, G>,
+    <Wt::Shape as ConvolvedWith<L::Shape, C, G>>::Output: Storage<L::Elem>,
 {
-    type Output = Convolve<S, W, C, G>;
+    type Output = <Wt::Shape as ConvolvedWith<L::Shape, C, G>>::Output;
     const SPEC: ConvSpec = G::SPEC;
+    const CHANNEL: &'static str = match C::NAME {
+        Some(n) => n,
+        None => "",
+    };
 }
 
-impl<T: DotElement, S: Shape, W: Shape, C, G: ConvGeometry> ConvolveWith<W, C, G>
-    for TensorView<'_, T, S>
+/// [`ConvBy`] asked of the weight's shape (`Self`; `A` is the input's), so that a refusal
+/// waits for the argument's type and is reported once, naming both shapes.
+#[doc(hidden)]
+pub trait ConvolvedWith<A, C, G> {
+    /// [`Convolve<A, Self, C, G>`](crate::Convolve).
+    type Output: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<W: Shape, A: ConvBy<W, C, G>, C, G> ConvolvedWith<A, C, G> for W {
+    type Output = Convolve<A, W, C, G>;
+}
+
+/// The output shape of `X.conv::<C, G>(&Wt)`.
+pub type ConvOut<X, Wt, C, G> = <X as ConvolveWith<Wt, C, G>>::Output;
+
+impl<L: Contractible, Wt: Contractible<Elem = L::Elem>> Convolution<Wt> for L
 where
-    S: ConvBy<W, C, G>,
-    Convolve<S, W, C, G>: Storage<T>,
+    L::Elem: DotElement,
 {
-    type Output = Convolve<S, W, C, G>;
-    const SPEC: ConvSpec = G::SPEC;
+    fn try_conv<C, G>(
+        &self,
+        weight: &Wt,
+    ) -> Result<Tensor<Self::Elem, ConvOut<Self, Wt, C, G>>, Error>
+    where
+        Self: ConvolveWith<Wt, C, G>,
+    {
+        typed_conv(
+            self,
+            weight,
+            <Self as ConvolveWith<Wt, C, G>>::CHANNEL,
+            &<Self as ConvolveWith<Wt, C, G>>::SPEC,
+        )
+    }
 }
 
-/// The output shape of a convolution of `X` (a tensor or a view).
-pub type ConvOut<X, W, C, G> = <X as ConvolveWith<W, C, G>>::Output;
-
-/// The typed convolution on a strided input.
-fn typed_conv<T: DotElement, C: Axis, O: Storage<T>>(
-    x: Side<'_, T>,
-    x_shape: DynShape,
-    weight: Side<'_, T>,
-    w_shape: DynShape,
+/// A typed convolution on the run-time plan (the types have checked what is static; a `?`
+/// that does not fit is the plan's error).
+fn typed_conv<
+    T: DotElement,
+    O: Storage<T>,
+    X: Contractible<Elem = T>,
+    Wt: Contractible<Elem = T>,
+>(
+    x: &X,
+    w: &Wt,
+    channel: &str,
     spec: &ConvSpec,
 ) -> Result<Tensor<T, O>, Error> {
-    let channel = C::NAME.expect("a convolution's channel is a name");
-    let plan = crate::dynamic::conv::conv(&x_shape, &w_shape, channel, spec)?;
-    let (sizes, data) = run(&plan, spec, x, weight)?;
+    let ((zx, tx, dx), (zw, tw, dw)) = (x.parts(), w.parts());
+    let own_x = tx.map_or_else(|| super::kernel::row_major(zx), <[usize]>::to_vec);
+    let own_w = tw.map_or_else(|| super::kernel::row_major(zw), <[usize]>::to_vec);
+    let xs = X::Shape::to_dyn().resolve(zx)?;
+    let ws = Wt::Shape::to_dyn().resolve(zw)?;
+    let plan = crate::dynamic::conv::conv(&xs, &ws, channel, spec)?;
+    let (sizes, data) = run(
+        &plan,
+        spec,
+        Side {
+            sizes: zx,
+            strides: &own_x,
+            data: dx,
+        },
+        Side {
+            sizes: zw,
+            strides: &own_w,
+            data: dw,
+        },
+    )?;
     Ok(Tensor::from_parts(&sizes, data))
-}
-
-impl<T: DotElement, S: Storage<T>, W: Shape> Convolution<W> for Tensor<T, S> {
-    type Elem = T;
-    type Shape = S;
-
-    fn try_conv<C, G>(
-        &self,
-        weight: &Tensor<Self::Elem, W>,
-    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
-    where
-        C: Axis,
-        Self: ConvolveWith<W, C, G>,
-        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
-        W: Storage<Self::Elem>,
-    {
-        let xs = super::kernel::row_major(self.sizes());
-        let ws = super::kernel::row_major(weight.sizes());
-        typed_conv::<T, C, ConvOut<Self, W, C, G>>(
-            Side {
-                sizes: self.sizes(),
-                strides: &xs,
-                data: self.data(),
-            },
-            self.shape(),
-            Side {
-                sizes: weight.sizes(),
-                strides: &ws,
-                data: weight.data(),
-            },
-            weight.shape(),
-            &<Self as ConvolveWith<W, C, G>>::SPEC,
-        )
-    }
-}
-
-impl<'a, T: DotElement, S: Shape, W: Shape> Convolution<W> for TensorView<'a, T, S> {
-    type Elem = T;
-    type Shape = S;
-
-    fn try_conv<C, G>(
-        &self,
-        weight: &Tensor<Self::Elem, W>,
-    ) -> Result<Tensor<Self::Elem, ConvOut<Self, W, C, G>>, Error>
-    where
-        C: Axis,
-        Self: ConvolveWith<W, C, G>,
-        ConvOut<Self, W, C, G>: Storage<Self::Elem>,
-        W: Storage<Self::Elem>,
-    {
-        let ws = super::kernel::row_major(weight.sizes());
-        typed_conv::<T, C, ConvOut<Self, W, C, G>>(
-            Side {
-                sizes: self.sizes(),
-                strides: self.strides(),
-                data: self.data_slice(),
-            },
-            self.shape_dyn(),
-            Side {
-                sizes: weight.sizes(),
-                strides: &ws,
-                data: weight.data(),
-            },
-            weight.shape(),
-            &<Self as ConvolveWith<W, C, G>>::SPEC,
-        )
-    }
 }

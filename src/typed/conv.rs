@@ -388,7 +388,7 @@ impl<A, B, C, R> HasSpatial for (A, (B, (C, R))) {
     message = "cannot convolve `{S}` with `{W}` over `{C}`",
     label = "`{S}` and `{W}` do not convolve over `{C}`",
     note = "at fault: `{Self}`",
-    note = "`NoSuchAxis<C>`: the input has no channel `C`; `WeightLacks<C>`: the weight has none; `NoOutputChannel`, `TwoOutputChannels<A, B>`: the weight needs exactly one axis the input does not name (its output channel); `NoSpatialAxis`: the weight shares no other name with the input; `ChannelsDiffer<X, Y>`: the input's channels are not groups × the weight's; `KernelTooLarge<X, K>`: the dilated kernel `K` is longer than the padded axis `X`; `EmptyKernel<K>`"
+    note = "`ChannelsDiffer<X, Y>`: input channels not groups × the weight's; `KernelTooLarge<X, K>`: the dilated kernel is longer than the padded axis; `TwoOutputChannels<A, B>`/`NoOutputChannel`: the weight needs exactly one axis the input does not name; `NoSuchAxis<C>`/`WeightLacks<C>`: no channel `C`"
 )]
 #[doc(hidden)]
 pub trait ConvVerdict<S, W, C> {
