@@ -326,7 +326,8 @@ mod tests {
     /// recorded for these arguments): (size, kernel, stride, padding, dilation, ceil, out).
     #[test]
     fn out_size_is_pytorchs() {
-        let cases: &[(usize, usize, usize, usize, usize, bool, Option<usize>)] = &[
+        type Case = (usize, usize, usize, usize, usize, bool, Option<usize>);
+        let cases: &[Case] = &[
             (7, 3, 1, 0, 1, false, Some(5)),
             (7, 3, 2, 1, 1, false, Some(4)),
             (7, 3, 2, 0, 2, false, Some(2)),
