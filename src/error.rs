@@ -197,6 +197,26 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A window operation refused (rule book §20): pooling over an axis the shape lacks or
+    /// selects twice, or a window that does not fit.
+    ///
+    /// ```
+    /// use shapecast::dynamic::pool::{pool, PoolSpec};
+    /// let err = pool(&"[H: 2]".parse()?, &["W".parse()?], &PoolSpec::new(2)).unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot pool [H: 2] over W: it has no axis W");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot {op} {shape} over {axes}: {reason}")]
+    Window {
+        /// The operation (`pool`).
+        op: &'static str,
+        /// The input's shape.
+        shape: DynShape,
+        /// The selected axes, as given.
+        axes: String,
+        /// Why.
+        reason: String,
+    },
     /// A matrix product refused (rule book §17): a scalar operand, `K` axes that differ, batch
     /// axes that do not broadcast, or an output that would repeat a name.
     #[error("cannot multiply {lhs} by {rhs} as matrices: {reason}")]
@@ -401,6 +421,7 @@ impl Error {
                 | Error::MatMul { .. }
                 | Error::Surgery { .. }
                 | Error::Convolution { .. }
+                | Error::Window { .. }
         )
     }
 }

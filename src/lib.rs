@@ -328,7 +328,7 @@ pub mod prelude {
     pub use crate::dynamic::selector::AxisSelector;
     pub use crate::{
         names, shape, Conv, Convolution, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis,
-        Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        Pool, Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -354,6 +354,9 @@ pub use typed::contract::{
 pub use typed::conv::ConvVerdict;
 pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
 pub use typed::narrow::{Narrow, NarrowShape};
+#[doc(hidden)]
+pub use typed::pool::PoolVerdict;
+pub use typed::pool::{Pool, PoolGeometry, PoolOver, Pooled};
 pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver, Selector,
 };
@@ -546,6 +549,25 @@ pub struct KernelTooLarge<X, K>(core::marker::PhantomData<(X, K)>);
 /// let _: Option<Convolve<shape![C: 3, H: 2], shape![K: 2, C: 3, H: 0], C>> = None;
 /// ```
 pub struct EmptyKernel<K>(core::marker::PhantomData<K>);
+
+/// A pooling window longer than the padded axis `X` (rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Pool, Pooled};
+/// names!(T);
+/// let _: Option<Pooled<shape![T: 2], T, Pool<3>>> = None;
+/// ```
+pub struct WindowTooLarge<X>(core::marker::PhantomData<X>);
+
+/// A pooling window `P` whose padding is more than half its kernel (PyTorch refuses it too;
+/// rule book §20).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Pool, Pooled};
+/// names!(T);
+/// let _: Option<Pooled<shape![T: 8], T, Pool<3, 1, 2>>> = None;
+/// ```
+pub struct PaddingTooWide<P>(core::marker::PhantomData<P>);
 
 /// A merge whose second axis does not follow the first (rule book §18): merged axes must be
 /// adjacent and in order.

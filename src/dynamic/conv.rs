@@ -130,16 +130,19 @@ pub struct Convolved {
     pub spatial: Vec<Spatial>,
 }
 
-/// The output size of a window of `kernel` taps along an axis of `size` elements (PyTorch's
-/// formula), `ceil`ing the division when asked (pooling's `ceil_mode`, whose last window must
-/// also start inside the input or its left padding); `None` when the dilated kernel is longer
-/// than the padded axis, or a count overflows.
+/// The output size of a window of `kernel` taps along an axis of `size` elements, PyTorch's
+/// formula: `(size + 2·padding − dilation·(kernel − 1) − 1) / stride + 1`, the division
+/// rounded up when `ceil` (pooling's `ceil_mode`: a last window may run past the end, but a
+/// window that would start in the right padding is dropped). `None` where PyTorch refuses: no
+/// window fits (the dilated kernel is longer than the padded axis, or the output would be
+/// empty), a zero kernel, stride or dilation, or a count that overflows.
 ///
 /// ```
 /// use shapecast::dynamic::conv::out_size;
 /// assert_eq!(out_size(256, 3, 2, 1, 1, false), Some(128));
 /// assert_eq!(out_size(5, 2, 2, 0, 1, false), Some(2));
 /// assert_eq!(out_size(5, 2, 2, 0, 1, true), Some(3));
+/// assert_eq!(out_size(1, 2, 2, 0, 1, true), Some(1));
 /// assert_eq!(out_size(2, 5, 1, 1, 1, false), None);
 /// ```
 pub fn out_size(
@@ -150,19 +153,19 @@ pub fn out_size(
     dilation: usize,
     ceil: bool,
 ) -> Option<usize> {
-    let padded = size.checked_add(padding.checked_mul(2)?)?;
-    let span = dilation
-        .checked_mul(kernel.checked_sub(1)?)?
-        .checked_add(1)?;
-    let room = padded.checked_sub(span)?;
-    let mut out = room / stride + 1;
-    if ceil && room % stride != 0 {
-        // PyTorch drops a last window that would start in the right padding.
-        if (out * stride) < size + padding {
-            out += 1;
-        }
+    if kernel == 0 || stride == 0 || dilation == 0 {
+        return None;
     }
-    Some(out)
+    let round = if ceil { stride - 1 } else { 0 };
+    let reach = size
+        .checked_add(padding.checked_mul(2)?)?
+        .checked_add(round)?;
+    let span = dilation.checked_mul(kernel - 1)?.checked_add(1)?;
+    let mut out = reach.checked_sub(span)? / stride + 1;
+    if ceil && (out - 1).checked_mul(stride)? >= size.checked_add(padding)? {
+        out -= 1;
+    }
+    (out >= 1).then_some(out)
 }
 
 /// The shape of `input` convolved with `weight` over the channel `channel` (rule book §20),

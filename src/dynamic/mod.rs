@@ -23,6 +23,7 @@
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
+//! | §20 | pooling | [`pool`](mod@pool) | `typed::pool` ([`Pool`](crate::Pool), [`PoolOver`](crate::PoolOver)) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -60,6 +61,7 @@ pub(crate) mod pair;
 mod parse;
 pub mod pdpd;
 pub mod plan;
+pub mod pool;
 pub mod reduce;
 pub mod rule;
 pub mod selector;

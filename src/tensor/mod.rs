@@ -7,6 +7,7 @@
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
+//! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
@@ -33,6 +34,7 @@ mod index;
 pub mod kernel;
 mod math;
 mod ops;
+mod pool;
 pub(crate) mod raw;
 mod reduce;
 mod reductions;

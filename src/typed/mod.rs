@@ -20,6 +20,7 @@
 //! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
 //! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
 //! | §20 | convolution | - | [`conv`] | [`dynamic::conv`](mod@crate::dynamic::conv) |
+//! | §20 | pooling | - | [`pool`] | [`dynamic::pool`](mod@crate::dynamic::pool) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -69,6 +70,7 @@ pub mod outcome;
 pub mod outer;
 pub mod pair;
 pub mod pdpd;
+pub mod pool;
 pub mod reduce;
 pub mod rule;
 #[doc(hidden)]

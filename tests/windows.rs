@@ -1,0 +1,287 @@
+//! The window operations (rule book §20) against PyTorch's own answers
+//! (`tests/data/torch_windows.jsonl`, written by `scripts/gen_window_cases.py`): output sizes
+//! of conv1d and max_pool1d for every stride, padding, dilation and ceil mode on a grid
+//! (refusals included), and values of 1-, 2- and 3-D convolutions (groups, dilation) and pools
+//! (ceil mode, `count_include_pad` both ways). Pools also against a naive reference on random
+//! layouts, and typed against run-time.
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
+#![allow(clippy::type_complexity)]
+
+use proptest::prelude::*;
+use serde_json::Value;
+use shapecast::dynamic::conv::{out_size, ConvSpec};
+use shapecast::dynamic::pool::PoolSpec;
+use shapecast::{DynShape, DynTensor};
+
+fn cases() -> Vec<Value> {
+    let text = include_str!("data/torch_windows.jsonl");
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn usize_of(v: &Value, k: &str) -> usize {
+    v[k].as_u64().unwrap() as usize
+}
+
+fn sizes_of(v: &Value, k: &str) -> Vec<usize> {
+    v[k].as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
+}
+
+fn ramp(sizes: &[usize], a: usize, m: usize, b: f64) -> Vec<f64> {
+    let n: usize = sizes.iter().product();
+    (0..n).map(|i| ((i * a) % m) as f64 - b).collect()
+}
+
+/// `[N: n, C: c, D: …, H: …, W: …]` with the last `spatial` names of D, H, W.
+fn named(sizes: &[usize], first: &str, second: &str) -> DynShape {
+    let spatial = ["D", "H", "W"];
+    let d = sizes.len() - 2;
+    let mut axes = vec![
+        format!("{first}: {}", sizes[0]),
+        format!("{second}: {}", sizes[1]),
+    ];
+    for (j, n) in sizes[2..].iter().enumerate() {
+        axes.push(format!("{}: {n}", spatial[3 - d + j]));
+    }
+    format!("[{}]", axes.join(", ")).parse().unwrap()
+}
+
+fn close(got: &[f64], want: &[Value], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (g, w) in got.iter().zip(want) {
+        let w = w.as_f64().unwrap();
+        assert!(
+            (g - w).abs() <= 1e-9 * (1.0 + w.abs()),
+            "{what}: {g} against {w}"
+        );
+    }
+}
+
+#[test]
+fn output_sizes_are_pytorchs() {
+    let mut seen = 0;
+    for c in cases() {
+        let op = c["op"].as_str().unwrap();
+        if op != "conv_size" && op != "pool_size" {
+            continue;
+        }
+        let (n, k, s, p, d) = (
+            usize_of(&c, "n"),
+            usize_of(&c, "k"),
+            usize_of(&c, "s"),
+            usize_of(&c, "p"),
+            usize_of(&c, "d"),
+        );
+        let ceil = c["ceil"].as_bool().unwrap();
+        let want = c["out"].as_u64().map(|v| v as usize);
+        assert_eq!(out_size(n, k, s, p, d, ceil), want, "{c}");
+        // The run-time rules agree (a refusal where PyTorch refuses).
+        let x: DynShape = format!("[C: 1, T: {n}]").parse().unwrap();
+        let shape = if op == "conv_size" {
+            let w: DynShape = format!("[K: 1, C: 1, T: {k}]").parse().unwrap();
+            let spec = ConvSpec::default().stride(s).padding(p).dilation(d);
+            shapecast::dynamic::conv::conv(&x, &w, "C", &spec).map(|c| c.shape)
+        } else {
+            let spec = PoolSpec::new(k).stride(s).padding(p).ceil_mode(ceil);
+            shapecast::dynamic::pool::pool(&x, &["T".parse().unwrap()], &spec).map(|p| p.shape)
+        };
+        match want {
+            Some(o) => assert_eq!(
+                shape.unwrap().to_string(),
+                format!(
+                    "[{}, T: {o}]",
+                    if op == "conv_size" { "K: 1" } else { "C: 1" }
+                )
+            ),
+            None => assert!(shape.is_err(), "{c}"),
+        }
+        seen += 1;
+    }
+    assert!(seen > 900);
+}
+
+#[test]
+fn values_are_pytorchs() {
+    let mut seen = 0;
+    for c in cases() {
+        let op = c["op"].as_str().unwrap();
+        if op == "conv" {
+            let (xs, ws) = (sizes_of(&c, "x"), sizes_of(&c, "w"));
+            let x = DynTensor::from_vec(named(&xs, "N", "C"), ramp(&xs, 7, 11, 5.0)).unwrap();
+            let w = DynTensor::from_vec(named(&ws, "K", "C"), ramp(&ws, 5, 7, 3.0)).unwrap();
+            let spec = ConvSpec {
+                stride: usize_of(&c, "s"),
+                padding: usize_of(&c, "p"),
+                dilation: usize_of(&c, "d"),
+                groups: usize_of(&c, "g"),
+            };
+            let y = x.conv(&w, "C", &spec).unwrap();
+            assert_eq!(y.sizes(), &sizes_of(&c, "out")[..], "{c}");
+            close(y.data(), c["values"].as_array().unwrap(), op);
+            seen += 1;
+        } else if op == "max_pool" || op == "avg_pool" {
+            let xs = sizes_of(&c, "x");
+            let x = DynTensor::from_vec(named(&xs, "N", "C"), ramp(&xs, 7, 11, 5.0)).unwrap();
+            let spatial: Vec<_> = ["D", "H", "W"][3 - (xs.len() - 2)..]
+                .iter()
+                .map(|n| n.parse().unwrap())
+                .collect();
+            let spec = PoolSpec::new(usize_of(&c, "k"))
+                .stride(usize_of(&c, "s"))
+                .padding(usize_of(&c, "p"))
+                .ceil_mode(c["ceil"].as_bool().unwrap())
+                .count_padding(c["count_pad"].as_bool().unwrap());
+            let y = if op == "max_pool" {
+                x.max_pool(&spatial, &spec).unwrap()
+            } else {
+                x.avg_pool(&spatial, &spec).unwrap()
+            };
+            assert_eq!(y.sizes(), &sizes_of(&c, "out")[..], "{c}");
+            close(y.data(), c["values"].as_array().unwrap(), op);
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 19);
+}
+
+/// The naive pool: every output element from its window's index set.
+fn naive_pool(
+    sizes: &[usize],
+    data: &[f64],
+    axes: &[usize],
+    spec: &PoolSpec,
+    max: bool,
+) -> Vec<f64> {
+    let out: Vec<usize> = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &n)| {
+            if axes.contains(&k) {
+                out_size(n, spec.kernel, spec.stride, spec.padding, 1, spec.ceil).unwrap()
+            } else {
+                n
+            }
+        })
+        .collect();
+    let total: usize = out.iter().product();
+    let mut res = Vec::with_capacity(total);
+    for flat in 0..total {
+        let mut idx = vec![0; out.len()];
+        let mut r = flat;
+        for k in (0..out.len()).rev() {
+            idx[k] = r % out[k];
+            r /= out[k];
+        }
+        let mut vals = Vec::new();
+        let mut divisor = 1;
+        let taps = spec.kernel.pow(axes.len() as u32);
+        for t in 0..taps {
+            let mut pos = idx.clone();
+            let mut inside = true;
+            let mut rest = t;
+            for &k in axes.iter().rev() {
+                let tap = rest % spec.kernel;
+                rest /= spec.kernel;
+                let i = (idx[k] * spec.stride + tap) as isize - spec.padding as isize;
+                if i < 0 || i as usize >= sizes[k] {
+                    inside = false;
+                }
+                pos[k] = i.max(0) as usize;
+            }
+            if inside {
+                let off = pos.iter().zip(sizes).fold(0, |acc, (&i, &n)| acc * n + i);
+                vals.push(data[off]);
+            }
+        }
+        for &k in axes {
+            let start = (idx[k] * spec.stride) as isize - spec.padding as isize;
+            let end = (start + spec.kernel as isize).min((sizes[k] + spec.padding) as isize);
+            divisor *= if spec.count_padding {
+                (end - start) as usize
+            } else {
+                (end.min(sizes[k] as isize) - start.max(0)) as usize
+            };
+        }
+        res.push(if max {
+            vals.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            vals.iter().sum::<f64>() / divisor as f64
+        });
+    }
+    res
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Max and average pools over 1 to 3 of 4 named axes, in any positions, are the naive
+    /// definition.
+    #[test]
+    fn pools_are_the_definition(
+        sizes in prop::collection::vec(1usize..7, 4),
+        pick in 1usize..15,
+        k in 1usize..4,
+        s in 1usize..4,
+        p in 0usize..2,
+        ceil in any::<bool>(),
+        count_pad in any::<bool>(),
+    ) {
+        let names = ["A", "B", "C", "D"];
+        let axes: Vec<usize> = (0..4).filter(|b| pick >> b & 1 == 1).collect();
+        let p = p.min(k / 2);
+        let spec = PoolSpec::new(k).stride(s).padding(p).ceil_mode(ceil).count_padding(count_pad);
+        let fits = axes.iter().all(|&a| out_size(sizes[a], k, s, p, 1, ceil).is_some());
+        let shape: DynShape = format!("[{}]", names.iter().zip(&sizes).map(|(n, s)| format!("{n}: {s}")).collect::<Vec<_>>().join(", ")).parse().unwrap();
+        let data: Vec<f64> = (0..sizes.iter().product::<usize>()).map(|i| ((i * 37) % 23) as f64 - 11.0).collect();
+        let x = DynTensor::from_vec(shape, data.clone()).unwrap();
+        let sel: Vec<_> = axes.iter().map(|&a| names[a].parse().unwrap()).collect();
+        if !fits {
+            prop_assert!(x.max_pool(&sel, &spec).is_err());
+            return Ok(());
+        }
+        let m = x.max_pool(&sel, &spec).unwrap();
+        prop_assert_eq!(m.data(), &naive_pool(&sizes, &data, &axes, &spec, true)[..]);
+        let a = x.avg_pool(&sel, &spec).unwrap();
+        let want = naive_pool(&sizes, &data, &axes, &spec, false);
+        for (g, w) in a.data().iter().zip(&want) {
+            prop_assert!((g - w).abs() < 1e-12, "{} against {}", g, w);
+        }
+    }
+}
+
+mod typed {
+    use shapecast::dynamic::pool::PoolSpec;
+    use shapecast::prelude::*;
+
+    names!(N, C, H, W);
+
+    /// Typed pools (tensor and strided view, static and `?` sizes, ceil mode) are the
+    /// run-time ones; a view is pooled without a copy first.
+    #[test]
+    fn typed_pools_are_the_run_time_pools() {
+        let x = Tensor::<f32, shape![N, C: 2, H: 7, W]>::from_fn(&[2, 2, 7, 6], |i| {
+            ((i[0] * 5 + i[1] * 3 + i[2] * 7 + i[3]) % 9) as f32
+        })
+        .unwrap();
+        let m: Tensor<f32, shape![N, C: 2, H: 4, W]> = x.max_pool::<(H, W), Pool<3, 2, 1, true>>();
+        let a: Tensor<f32, shape![N, C: 2, H: 3, W]> = x.avg_pool::<(H, W), Pool<2>>();
+        let hw = ["H".parse().unwrap(), "W".parse().unwrap()];
+        let d = x.to_dyn();
+        let spec = PoolSpec::new(3).stride(2).padding(1).ceil_mode(true);
+        assert_eq!(m.data(), d.max_pool(&hw, &spec).unwrap().data());
+        assert_eq!(a.data(), d.avg_pool(&hw, &PoolSpec::new(2)).unwrap().data());
+        let t = x.align_to::<shape![N, H: 7, W, C: 2]>().unwrap();
+        let mt: Tensor<f32, shape![N, H: 4, W, C: 2]> = t.max_pool::<(H, W), Pool<3, 2, 1, true>>();
+        let copy: Tensor<f32, shape![N, H: 7, W, C: 2]> = t.to_tensor();
+        let md = copy.to_dyn().max_pool(&hw, &spec).unwrap();
+        assert_eq!(mt.data(), md.data());
+        // A window longer than a `?` axis is the run-time error.
+        let short = Tensor::<f32, shape![H, W: 4]>::from_vec_sized(&[1, 4], vec![1.0; 4]).unwrap();
+        assert!(short.try_max_pool::<(H, W), Pool<2>>().is_err());
+    }
+}
