@@ -54,15 +54,15 @@ def expr(rng, kind, rank, rule):
         if kind == "matmul-plan":
             return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
-    if kind == "conv":
+    if kind in ("conv", "conv-unit", "conv-dyn"):
         # Convolution (rule book §20): a rank-`rank` input (a batch, the channel, the rest
         # spatial) and a weight naming the channel, an output channel and the spatial axes
         # (kernels 1 to 3), stride, padding and dilation at random: the output sizes computed.
         names = NAMES[:rank]
         spatial = list(zip(names[2:], sizes[2:]))
         ks = [rng.choice([1, 2, 3]) for _ in spatial]
-        geo = f"Conv<{rng.choice([1, 2])}, {rng.choice([0, 1])}, 1>"
-        lhs = ", ".join([f"{names[0]}: {sizes[0]}", f"{names[1]}: {sizes[1]}"] + [f"{n}: {max(s, 4)}" for n, s in spatial])
+        geo = "Conv" if kind == "conv-unit" else f"Conv<{rng.choice([1, 2])}, {rng.choice([0, 1])}, 1>"
+        lhs = ", ".join([f"{names[0]}: {sizes[0]}", f"{names[1]}: {sizes[1]}"] + [(n if kind == "conv-dyn" else f"{n}: {max(s, 4)}") for n, s in spatial])
         w = [f"{NAMES[rank]}: 8", f"{names[1]}: {sizes[1]}"] + [f"{n}: {k}" for (n, _), k in zip(spatial, ks)]
         rng.shuffle(w)
         return f"Convolve<shape![{lhs}], shape![{', '.join(w)}], {names[1]}, {geo}>"
@@ -207,6 +207,8 @@ def main():
         ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),
         # Convolution: a batch, the channel and six spatial axes, output sizes computed.
         ("named, Convolve over six spatial axes", "conv", 8, "-", None),
+        ("named, Convolve over six spatial axes, stride 1, no padding", "conv-unit", 8, "-", None),
+        ("named, Convolve over six spatial axes of run-time size", "conv-dyn", 8, "-", None),
         # The plans the operators, typed `dot` and `matmul` run on: constants, which the
         # compiler evaluates after proving the shapes again (the broadcast plan is the
         # reference for this mode).

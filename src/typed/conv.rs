@@ -22,7 +22,9 @@
 
 use core::ops::{Add, Div, Mul, Sub};
 
-use typenum::{Add1, Const, Diff, IsLess, Le, Prod, Quot, Sub1, Sum, ToUInt, UInt, UTerm, U, U2};
+use typenum::{
+    Add1, Const, Diff, IsEqual, IsLess, Le, Prod, Quot, Sub1, Sum, ToUInt, UInt, UTerm, U, U2,
+};
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
@@ -78,6 +80,15 @@ pub trait ConvGeometry {
     type Dilation;
     #[doc(hidden)]
     type Groups;
+    /// `2p + d`: what the padding and the dilation add to the reach (once per geometry).
+    #[doc(hidden)]
+    type Extra;
+    /// [`StrideOne`] (no division), [`StrideTwo`] (a shift) or [`StrideAny`].
+    #[doc(hidden)]
+    type StrideKind;
+    /// Whether the dilation is 1 (no product).
+    #[doc(hidden)]
+    type UnitDilation: Cond;
 }
 
 /// A typenum number that is at least 1.
@@ -92,6 +103,13 @@ where
     Const<P>: ToUInt,
     Const<D>: ToUInt,
     Const<G>: ToUInt,
+    U<P>: Mul<U2>,
+    Prod<U<P>, U2>: Add<U<D>>,
+    U<ST>: IsEqual<typenum::U1> + IsEqual<U2>,
+    typenum::Eq<U<ST>, U2>: Cond,
+    U<D>: IsEqual<typenum::U1>,
+    typenum::Eq<U<ST>, typenum::U1>: Cond,
+    typenum::Eq<U<D>, typenum::U1>: Cond,
     U<ST>: AtLeastOne,
     U<D>: AtLeastOne,
     U<G>: AtLeastOne,
@@ -106,6 +124,12 @@ where
     type Padding = U<P>;
     type Dilation = U<D>;
     type Groups = U<G>;
+    type Extra = Sum<Prod<U<P>, U2>, U<D>>;
+    type StrideKind = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
+        StrideOne,
+        <typenum::Eq<U<ST>, U2> as Cond>::If<StrideTwo, StrideAny>,
+    >;
+    type UnitDilation = typenum::Eq<U<D>, typenum::U1>;
 }
 
 /// The output size along a spatial axis `Self` (the input's axis) with the kernel axis `K`,
@@ -151,15 +175,25 @@ pub trait WindowArith<Kb, G> {
 }
 impl<Nb, Kb, G: ConvGeometry> WindowArith<Kb, G> for Nb
 where
-    G::Padding: Mul<U2>,
-    Nb: Add<Prod<G::Padding, U2>>,
-    Sum<Nb, Prod<G::Padding, U2>>: Add<G::Dilation>,
-    G::Dilation: Mul<Kb>,
-    Prod<G::Dilation, Kb>: IsLess<Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>>,
+    Nb: Add<G::Extra>,
+    G::UnitDilation: Dilated<G::Dilation, Kb>,
+    <G::UnitDilation as Dilated<G::Dilation, Kb>>::Need: IsLess<Sum<Nb, G::Extra>>,
 {
-    type Reach = Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>;
-    type Need = Prod<G::Dilation, Kb>;
-    type Fits = Le<Prod<G::Dilation, Kb>, Sum<Sum<Nb, Prod<G::Padding, U2>>, G::Dilation>>;
+    type Reach = Sum<Nb, G::Extra>;
+    type Need = <G::UnitDilation as Dilated<G::Dilation, Kb>>::Need;
+    type Fits = Le<<G::UnitDilation as Dilated<G::Dilation, Kb>>::Need, Sum<Nb, G::Extra>>;
+}
+
+/// `d·k`: `k` itself when the dilation is 1 (`B1`), without a product.
+#[doc(hidden)]
+pub trait Dilated<D, Kb> {
+    type Need;
+}
+impl<D, Kb> Dilated<D, Kb> for B1 {
+    type Need = Kb;
+}
+impl<D: Mul<Kb>, Kb> Dilated<D, Kb> for B0 {
+    type Need = Prod<D, Kb>;
 }
 
 type ReachOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Reach;
@@ -193,18 +227,47 @@ impl<X, K, G> Fits<X, K, G> for B0 {
 impl<X: Axis, K: Axis, G: ConvGeometry> Fits<X, K, G> for B1
 where
     BitsOf<X>: WindowArith<BitsOf<K>, G>,
-    ReachOf<X, K, G>: OutArith<NeedOf<X, K, G>, G::Stride>,
+    ReachOf<X, K, G>: OutArith<NeedOf<X, K, G>, G::Stride, G::StrideKind>,
 {
-    type Size = <ReachOf<X, K, G> as OutArith<NeedOf<X, K, G>, G::Stride>>::Size;
+    type Size = <ReachOf<X, K, G> as OutArith<NeedOf<X, K, G>, G::Stride, G::StrideKind>>::Size;
     type Check = Passed;
 }
 
-/// `(Self - Need - 1) / Stride + 1` as a size (`S<N>` from the table, else `?`).
+/// A stride of 1: the output size is `reach - need`, without a division.
 #[doc(hidden)]
-pub trait OutArith<Need, Stride> {
+pub struct StrideOne;
+/// A stride of 2: the division is a shift.
+#[doc(hidden)]
+pub struct StrideTwo;
+/// Any other stride: typenum's division.
+#[doc(hidden)]
+pub struct StrideAny;
+
+/// `(Self - Need - 1) / Stride + 1` as a size (`S<N>` from the table, else `?`), by the
+/// stride's kind: the common strides 1 and 2 skip typenum's long division, the costliest
+/// step of the type-level convolution (`benches/compile_time.py`).
+#[doc(hidden)]
+pub trait OutArith<Need, Stride, Kind> {
     type Size: AxisSize;
 }
-impl<R, Need, St> OutArith<Need, St> for R
+impl<R, Need, St> OutArith<Need, St, StrideOne> for R
+where
+    R: Sub<Need>,
+    B1: StaticOr<Diff<R, Need>>,
+{
+    type Size = <B1 as StaticOr<Diff<R, Need>>>::Size;
+}
+impl<R, Need, St> OutArith<Need, St, StrideTwo> for R
+where
+    R: Sub<Need>,
+    Diff<R, Need>: Sub<B1>,
+    Sub1<Diff<R, Need>>: Half,
+    <Sub1<Diff<R, Need>> as Half>::Out: Add<B1>,
+    B1: StaticOr<Add1<<Sub1<Diff<R, Need>> as Half>::Out>>,
+{
+    type Size = <B1 as StaticOr<Add1<<Sub1<Diff<R, Need>> as Half>::Out>>>::Size;
+}
+impl<R, Need, St> OutArith<Need, St, StrideAny> for R
 where
     R: Sub<Need>,
     Diff<R, Need>: Sub<B1>,
@@ -213,6 +276,18 @@ where
     B1: StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>,
 {
     type Size = <B1 as StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>>::Size;
+}
+
+/// Half a typenum number, rounded down: its digits without the last.
+#[doc(hidden)]
+pub trait Half {
+    type Out;
+}
+impl Half for UTerm {
+    type Out = UTerm;
+}
+impl<V, B> Half for UInt<V, B> {
+    type Out = V;
 }
 
 /// The input channel `Self` against the weight's `Wc`: `Self`'s size is `groups` times
@@ -289,63 +364,53 @@ impl<X: ChannelsFit<Wc, G>, G, const J: usize, Wc> ChannelOf<X, G> for Found<At<
     type Check = X::Check;
 }
 
-/// The walk over the input's axes (last first): the output's axes and the checks, one per
-/// axis, joined with [`Then`].
+/// The first walk over the input's axes (last first): each axis with whether it is the
+/// channel and what its name finds in the weight (`Found` or `Missing`), the found weight
+/// axes taken out as it goes, so that `Left` is the weight's axes no input axis names (the
+/// output channel, if the weight is right). One pass of name comparisons for both questions.
 #[doc(hidden)]
-pub trait ConvWalk<WRev, C, O, G> {
+pub trait MatchWalk<WRev, C> {
+    type Matched;
+    type Left;
+}
+impl<WRev, C> MatchWalk<WRev, C> for () {
+    type Matched = ();
+    type Left = WRev;
+}
+type ExtractIn<X, WRev> = <<X as Axis>::Name as Extract<WRev>>::Rest;
+type IsC<X, C> = <<X as Axis>::Name as SameName<Named<C>>>::Out;
+type FindsIn<X, WRev> = <<X as Axis>::Name as Extract<WRev>>::Out;
+impl<const I: usize, X: Axis, Xs, WRev, C> MatchWalk<WRev, C> for (At<I, X>, Xs)
+where
+    X::Name: SameName<Named<C>> + Extract<WRev>,
+    Xs: MatchWalk<ExtractIn<X, WRev>, C>,
+{
+    type Matched = ((X, (IsC<X, C>, FindsIn<X, WRev>)), Xs::Matched);
+    type Left = Xs::Left;
+}
+
+/// The second walk: each matched axis' output axis (`O`: the output channel) and its check,
+/// the checks joined with [`Then`].
+#[doc(hidden)]
+pub trait Place<O, G> {
     type Axes;
     type Check;
 }
-impl<WRev, C, O, G> ConvWalk<WRev, C, O, G> for () {
+impl<O, G> Place<O, G> for () {
     type Axes = ();
     type Check = Passed;
 }
-type FateOf<X, WRev, C> = (
-    <<X as Axis>::Name as SameName<Named<C>>>::Out,
-    <<X as Axis>::Name as Extract<WRev>>::Out,
-);
-impl<const I: usize, X: Axis, Xs, WRev, C, O, G> ConvWalk<WRev, C, O, G> for (At<I, X>, Xs)
+impl<X, F, Rest: Place<O, G>, O, G> Place<O, G> for ((X, F), Rest)
 where
-    X::Name: SameName<Named<C>> + Extract<WRev>,
-    FateOf<X, WRev, C>: Fate<X, O, G>,
-    Xs: ConvWalk<WRev, C, O, G>,
-    <FateOf<X, WRev, C> as Fate<X, O, G>>::Check: Then<Xs::Check>,
+    F: Fate<X, O, G>,
+    F::Check: Then<Rest::Check>,
 {
-    type Axes = (<FateOf<X, WRev, C> as Fate<X, O, G>>::Axis, Xs::Axes);
-    type Check = <<FateOf<X, WRev, C> as Fate<X, O, G>>::Check as Then<Xs::Check>>::Out;
+    type Axes = (F::Axis, Rest::Axes);
+    type Check = <F::Check as Then<Rest::Check>>::Out;
 }
 
-/// The weight's axes without namesake in the input (last first): the output channel should
-/// be the only one.
-#[doc(hidden)]
-pub trait Unmatched<SRev> {
-    type Out;
-}
-impl<SRev> Unmatched<SRev> for () {
-    type Out = ();
-}
-impl<SRev, const J: usize, Y: Axis, Ys: Unmatched<SRev>> Unmatched<SRev> for (At<J, Y>, Ys)
-where
-    Y::Name: Extract<SRev>,
-    <Y::Name as Extract<SRev>>::Out: KeepIfMissing<Y, Ys::Out>,
-{
-    type Out = <<Y::Name as Extract<SRev>>::Out as KeepIfMissing<Y, Ys::Out>>::Out;
-}
-
-/// `(Y, Rest)` when the namesake is missing, else `Rest`.
-#[doc(hidden)]
-pub trait KeepIfMissing<Y, Rest> {
-    type Out;
-}
-impl<Y, Rest> KeepIfMissing<Y, Rest> for Missing {
-    type Out = (Y, Rest);
-}
-impl<Y, Rest, T> KeepIfMissing<Y, Rest> for Found<T> {
-    type Out = Rest;
-}
-
-/// The output channel (`Dyn` standing in when there is none) and the check that there is
-/// exactly one.
+/// The output channel (`Dyn` standing in when there is none) and the check that the weight
+/// has exactly one axis the input does not name: `Self` is those axes, tagged.
 #[doc(hidden)]
 pub trait OneOut {
     type Axis;
@@ -355,11 +420,11 @@ impl OneOut for () {
     type Axis = Dyn;
     type Check = Refused<NoOutputChannel>;
 }
-impl<Y> OneOut for (Y, ()) {
+impl<const J: usize, Y> OneOut for (At<J, Y>, ()) {
     type Axis = Y;
     type Check = Passed;
 }
-impl<Y, Z, Rest> OneOut for (Y, (Z, Rest)) {
+impl<const J: usize, Y, const K: usize, Z, Rest> OneOut for (At<J, Y>, (At<K, Z>, Rest)) {
     type Axis = Y;
     type Check = Refused<TwoOutputChannels<Z, Y>>;
 }
@@ -400,22 +465,23 @@ impl<S, W, C, R: FromRev> ConvVerdict<S, W, C> for Good<R> {
 }
 
 type SRev<S> = <S as Shape>::Rev;
-type OutOf<S, W> = <<<W as Shape>::Rev as Unmatched<SRev<S>>>::Out as OneOut>::Axis;
-type WalkCheck<S, W, C, G> = <SRev<S> as ConvWalk<<W as Shape>::Rev, C, OutOf<S, W>, G>>::Check;
+type Matched<S, W, C> = <SRev<S> as MatchWalk<<W as Shape>::Rev, C>>::Matched;
+type Left<S, W, C> = <SRev<S> as MatchWalk<<W as Shape>::Rev, C>>::Left;
+type OutOf<S, W, C> = <Left<S, W, C> as OneOut>::Axis;
 type ConvChecks<S, W, C, G> = (
     Check<<C as Finds<SRev<S>>>::Out, NoSuchAxis<C>>,
     (
         Check<<C as Finds<<W as Shape>::Rev>>::Out, WeightLacks<C>>,
         (
-            <<<W as Shape>::Rev as Unmatched<SRev<S>>>::Out as OneOut>::Check,
+            <Left<S, W, C> as OneOut>::Check,
             (
                 <<W as Shape>::Rev as HasSpatial>::Check,
-                (WalkCheck<S, W, C, G>, ()),
+                (<Matched<S, W, C> as Place<OutOf<S, W, C>, G>>::Check, ()),
             ),
         ),
     ),
 );
-type ConvAxes<S, W, C, G> = <SRev<S> as ConvWalk<<W as Shape>::Rev, C, OutOf<S, W>, G>>::Axes;
+type ConvAxes<S, W, C, G> = <Matched<S, W, C> as Place<OutOf<S, W, C>, G>>::Axes;
 
 /// `Self` convolves with the weight shape `W` over the channel `C` under the geometry `G`
 /// (rule book §20): the bound to write in generic code. `Output` is the input's shape with
@@ -438,9 +504,10 @@ pub trait ConvBy<W, C, G>: Shape {
 
 impl<S: Shape, W: Shape, C: Finds<S::Rev> + Finds<W::Rev>, G: ConvGeometry> ConvBy<W, C, G> for S
 where
-    W::Rev: Unmatched<S::Rev> + HasSpatial,
-    <W::Rev as Unmatched<S::Rev>>::Out: OneOut,
-    S::Rev: ConvWalk<W::Rev, C, OutOf<S, W>, G>,
+    W::Rev: HasSpatial,
+    S::Rev: MatchWalk<W::Rev, C>,
+    Left<S, W, C>: OneOut,
+    Matched<S, W, C>: Place<OutOf<S, W, C>, G>,
     ConvChecks<S, W, C, G>: Judge<ConvAxes<S, W, C, G>>,
     Judged<ConvChecks<S, W, C, G>, ConvAxes<S, W, C, G>>: ConvVerdict<S, W, C>,
 {
