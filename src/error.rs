@@ -217,6 +217,29 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A gather refused (rule book §21): `take` along an axis the source lacks, an index out
+    /// of range, names that would repeat; `one_hot` with a label out of range; a loss whose
+    /// targets do not fit.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let embed = DynTensor::from_vec("[VOCAB: 3, E: 2]".parse()?, vec![0.0f32; 6])?;
+    /// let tokens = DynTensor::from_vec("[T: 2]".parse()?, vec![1usize, 7])?;
+    /// let err = embed.take(&"VOCAB".parse()?, &tokens).unwrap_err();
+    /// assert_eq!(err.to_string(), "cannot take [VOCAB: 3, E: 2] along VOCAB by [T: 2]: index 7 at [1] is out of range for VOCAB of size 3");
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot {op} {shape} along {by}: {reason}")]
+    Gather {
+        /// The operation (`take`, `one_hot`, `cross_entropy`, `nll_loss`).
+        op: &'static str,
+        /// The source's shape.
+        shape: DynShape,
+        /// The axis and the indices, as given.
+        by: String,
+        /// Why.
+        reason: String,
+    },
     /// A matrix product refused (rule book §17): a scalar operand, `K` axes that differ, batch
     /// axes that do not broadcast, or an output that would repeat a name.
     #[error("cannot multiply {lhs} by {rhs} as matrices: {reason}")]
@@ -422,6 +445,7 @@ impl Error {
                 | Error::Surgery { .. }
                 | Error::Convolution { .. }
                 | Error::Window { .. }
+                | Error::Gather { .. }
         )
     }
 }

@@ -353,6 +353,9 @@ pub use typed::contract::{
 #[doc(hidden)]
 pub use typed::conv::ConvVerdict;
 pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
+#[doc(hidden)]
+pub use typed::gather::{GatherVerdict, OneHotVerdict, TakenFrom};
+pub use typed::gather::{OneHot, OneHotInto, Take, TakeAlong};
 pub use typed::narrow::{Narrow, NarrowShape};
 #[doc(hidden)]
 pub use typed::pool::PoolVerdict;
@@ -643,6 +646,6 @@ pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use tensor::{
     concat, stack, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
-    DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, MapSource, MatMulBy, NestedArray,
-    Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
+    DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,
+    NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };

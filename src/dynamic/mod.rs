@@ -23,6 +23,7 @@
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
+//! | §21 | gather: take, one-hot, losses | [`gather`](mod@gather) | `typed::gather` ([`Take`](crate::Take), [`OneHot`](crate::OneHot)) |
 //! | §20 | pooling | [`pool`](mod@pool) | `typed::pool` ([`Pool`](crate::Pool), [`PoolOver`](crate::PoolOver)) |
 //!
 //! The shared pieces and their twins:
@@ -53,6 +54,7 @@ pub mod compare;
 pub mod contract;
 pub mod conv;
 pub mod embed;
+pub mod gather;
 pub mod named;
 pub mod narrow;
 pub mod numpy;

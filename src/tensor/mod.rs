@@ -8,6 +8,7 @@
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
+//! | `gather` | `take`, `one_hot`, `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
@@ -29,6 +30,7 @@ mod conv;
 mod dyn_ops;
 mod dyn_tensor;
 mod elements;
+mod gather;
 mod gemm_loop;
 mod index;
 pub mod kernel;
@@ -54,6 +56,7 @@ pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, ElementOr, NestedArray, Scalar};
+pub use gather::Loss;
 pub use index::Index;
 pub use math::{FloatMath, MapSource};
 pub use raw::DotElement;

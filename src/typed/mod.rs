@@ -20,6 +20,7 @@
 //! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
 //! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
 //! | §20 | convolution | - | [`conv`] | [`dynamic::conv`](mod@crate::dynamic::conv) |
+//! | §21 | gather | - | [`gather`] | [`dynamic::gather`](mod@crate::dynamic::gather) |
 //! | §20 | pooling | - | [`pool`] | [`dynamic::pool`](mod@crate::dynamic::pool) |
 //!
 //! The shared pieces and their twins:
@@ -61,6 +62,7 @@ pub mod counts;
 #[doc(hidden)]
 pub mod digits;
 pub mod embed;
+pub mod gather;
 pub mod list;
 pub mod name;
 pub mod named;

@@ -1,0 +1,152 @@
+//! Gathering at the type level (rule book §21): the twin of
+//! [`dynamic::gather`](crate::dynamic::gather). [`Take<S, A, I>`] replaces the axis `A` picks
+//! by the index shape `I`'s axes (one walk, the surgery's `Replace`); [`OneHot<S, N>`] appends
+//! the class axis `N`; both check that every name stays distinct.
+//!
+//! ```
+//! use shapecast::{names, shape, OneHot, Take, S};
+//! names!(VOCAB, EMBED, B, T, CLASS);
+//! static_assertions::assert_type_eq_all!(
+//!     Take<shape![VOCAB: 50257, EMBED: 768], VOCAB, shape![B, T]>,
+//!     shape![B, T, EMBED: 768]
+//! );
+//! static_assertions::assert_type_eq_all!(OneHot<shape![?, T], CLASS<S<3>>>, shape![?, T, CLASS: 3]);
+//! ```
+
+use super::list::{FromRev, Untag};
+use super::outcome::{Check, Good, Judge, Judged};
+use super::reduce::{Finds, OneAxis};
+use super::shape::Shape;
+use super::surgery::{Distinct, Parts, Replace};
+use crate::NoSuchAxis;
+
+/// The outcome of a gather as a diagnostic: implemented only for a success, so a refusal
+/// names itself.
+#[diagnostic::on_unimplemented(
+    message = "cannot gather `{S}` along `{A}` by `{I}`",
+    label = "`{S}` along `{A}` by `{I}` is refused",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<A>`: the source has no axis `A`; `RepeatedName<X>`: the result would name two axes `X` (rename one)"
+)]
+#[doc(hidden)]
+pub trait GatherVerdict<S, A, I> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, A, I, R: FromRev> GatherVerdict<S, A, I> for Good<R> {
+    type Out = R::Out;
+}
+
+type Taken<S, A, I> =
+    <<S as Shape>::Rev as Replace<A, Parts<<<I as Shape>::Rev as Untag>::Out>>>::Out;
+type TakeChecks<S, A, I> = (
+    Check<<A as Finds<<S as Shape>::Rev>>::Out, NoSuchAxis<A>>,
+    (<Taken<S, A, I> as Distinct>::Out, ()),
+);
+
+/// `Self` can be taken along the axis `A` by indices of shape `I` (rule book §21): the bound
+/// to write in generic code. `Output` is `Self` with `A` replaced by `I`'s axes.
+///
+/// ```
+/// use shapecast::{names, shape, Shape, TakeAlong};
+/// names!(VOCAB, EMBED, T);
+/// fn looked_up<E: TakeAlong<VOCAB, shape![T]>>() -> String { E::Output::to_dyn().to_string() }
+/// assert_eq!(looked_up::<shape![VOCAB: 100, EMBED: 8]>(), "[T, EMBED: 8]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot take `{Self}` along `{A}` by `{I}`",
+    label = "`{A}` must name an axis of `{Self}`, and `{I}`'s names must not repeat its others"
+)]
+pub trait TakeAlong<A, I>: Shape {
+    /// The gathered shape.
+    type Output: Shape;
+}
+
+impl<S: Shape, A: OneAxis + Finds<S::Rev>, I: Shape> TakeAlong<A, I> for S
+where
+    I::Rev: Untag,
+    S::Rev: Replace<A, Parts<<I::Rev as Untag>::Out>>,
+    Taken<S, A, I>: Distinct,
+    TakeChecks<S, A, I>: Judge<Taken<S, A, I>>,
+    Judged<TakeChecks<S, A, I>, Taken<S, A, I>>: GatherVerdict<S, A, I>,
+{
+    type Output = <Judged<TakeChecks<S, A, I>, Taken<S, A, I>> as GatherVerdict<S, A, I>>::Out;
+}
+
+/// [`TakeAlong`] asked of the indices' shape (`Self`; `S` is the source's): a bound whose
+/// `Self` is the argument's type waits until that type is known, so a refusal is reported
+/// once, naming both shapes.
+#[doc(hidden)]
+pub trait TakenFrom<S, A> {
+    /// [`Take<S, A, Self>`].
+    type Output: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<I: Shape, S: TakeAlong<A, I>, A> TakenFrom<S, A> for I {
+    type Output = Take<S, A, I>;
+}
+
+/// `S` taken along `A` by indices of shape `I` (rule book §21).
+///
+/// ```
+/// use shapecast::{names, shape, Take};
+/// names!(N, C, K);
+/// static_assertions::assert_type_eq_all!(Take<shape![N: 4, C: 3], N, shape![K: 2]>, shape![K: 2, C: 3]);
+/// ```
+pub type Take<S, A, I> = <S as TakeAlong<A, I>>::Output;
+
+type Appended<L, N> = (N, <<L as Shape>::Rev as Untag>::Out);
+
+/// The outcome of a one-hot encoding as a diagnostic: implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot one-hot encode `{L}` into `{N}`",
+    label = "`{N}` already names an axis of `{L}`",
+    note = "at fault: `{Self}`"
+)]
+#[doc(hidden)]
+pub trait OneHotVerdict<L, N> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<L, N, R: FromRev> OneHotVerdict<L, N> for Good<R> {
+    type Out = R::Out;
+}
+
+/// `Self` (the labels' shape) can take the class axis `N` last (rule book §21): the bound to
+/// write in generic code. `Output` is `Self` then `N`.
+///
+/// ```
+/// use shapecast::{names, shape, OneHotInto, Shape, S};
+/// names!(CLASS);
+/// fn encoded<L: OneHotInto<CLASS<S<10>>>>() -> String { L::Output::to_dyn().to_string() }
+/// assert_eq!(encoded::<shape![?]>(), "[?, CLASS: 10]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot one-hot encode `{Self}` into `{N}`",
+    label = "`{N}` must not name an axis of `{Self}`"
+)]
+pub trait OneHotInto<N>: Shape {
+    /// The encoded shape.
+    type Output: Shape;
+}
+
+type OneHotChecks<L, N> = (<Appended<L, N> as Distinct>::Out, ());
+
+impl<L: Shape, N> OneHotInto<N> for L
+where
+    L::Rev: Untag,
+    Appended<L, N>: Distinct,
+    OneHotChecks<L, N>: Judge<Appended<L, N>>,
+    Judged<OneHotChecks<L, N>, Appended<L, N>>: OneHotVerdict<L, N>,
+{
+    type Output = <Judged<OneHotChecks<L, N>, Appended<L, N>> as OneHotVerdict<L, N>>::Out;
+}
+
+/// `L` with the class axis `N` appended (rule book §21): the shape of `one_hot`.
+///
+/// ```
+/// use shapecast::{names, shape, OneHot, S};
+/// names!(N, CLASS);
+/// static_assertions::assert_type_eq_all!(OneHot<shape![N: 2], CLASS<S<5>>>, shape![N: 2, CLASS: 5]);
+/// ```
+pub type OneHot<L, N> = <L as OneHotInto<N>>::Output;
