@@ -62,7 +62,7 @@ fn losses_are_pytorchs() {
         let got = if c["op"] == "cross_entropy" {
             x.cross_entropy(&class, &t, &opts).unwrap()
         } else {
-            x.log_softmax(&[class.clone()])
+            x.log_softmax(std::slice::from_ref(&class))
                 .unwrap()
                 .nll_loss(&class, &t, &opts)
                 .unwrap()
@@ -105,7 +105,7 @@ proptest! {
         for o in 0..outer {
             for &i in &idx {
                 for r in 0..inner {
-                    let mut full = vec![0; 3];
+                    let mut full = [0; 3];
                     let mut oo = o;
                     for k in (0..axis).rev() { full[k] = oo % sizes[k]; oo /= sizes[k]; }
                     full[axis] = i;
