@@ -76,6 +76,15 @@ def main():
         for op, y in (("max_pool", mp), ("avg_pool", ap)):
             lines.append({"op": op, "x": list(xs), "k": k, "s": s, "p": p, "ceil": ceil, "count_pad": count_pad,
                           "out": list(y.shape), "values": y.flatten().tolist()})
+    # F.pad with the same width on both sides of the last two (or three) axes.
+    for xs, p, mode in [((1, 2, 4, 5), 1, "constant"), ((1, 2, 4, 5), 2, "reflect"), ((1, 2, 4, 5), 3, "replicate"),
+                        ((2, 1, 3, 3, 4), 2, "reflect"), ((1, 1, 2, 2, 2), 1, "replicate")]:
+        x = ramp(xs, 7, 11, 5)
+        dims = len(xs) - 2
+        kw = {"value": 1.5} if mode == "constant" else {}
+        y = F.pad(x, (p,) * (2 * dims), mode=mode, **kw)
+        lines.append({"op": "pad", "x": list(xs), "p": p, "mode": mode, "out": list(y.shape),
+                      "values": y.flatten().tolist()})
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

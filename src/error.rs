@@ -208,7 +208,7 @@ pub enum Error {
     /// ```
     #[error("cannot {op} {shape} over {axes}: {reason}")]
     Window {
-        /// The operation (`pool`).
+        /// The operation (`pool`, `pad`).
         op: &'static str,
         /// The input's shape.
         shape: DynShape,

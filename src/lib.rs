@@ -328,7 +328,7 @@ pub mod prelude {
     pub use crate::dynamic::selector::AxisSelector;
     pub use crate::{
         names, shape, Conv, Convolution, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis,
-        Pool, Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        Loss, Pad, PadMode, Pool, Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -357,6 +357,9 @@ pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
 pub use typed::gather::{GatherVerdict, OneHotVerdict, TakenFrom};
 pub use typed::gather::{OneHot, OneHotInto, Take, TakeAlong};
 pub use typed::narrow::{Narrow, NarrowShape};
+#[doc(hidden)]
+pub use typed::pad::PadVerdict;
+pub use typed::pad::{Pad, PadOver, PadWidth, Padded};
 #[doc(hidden)]
 pub use typed::pool::PoolVerdict;
 pub use typed::pool::{Pool, PoolGeometry, PoolOver, Pooled};
@@ -639,6 +642,7 @@ pub mod __private {
 
 pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
+pub use dynamic::pad::PadMode;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
 pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::selector::AxisSelector;

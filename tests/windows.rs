@@ -2,14 +2,15 @@
 //! (`tests/data/torch_windows.jsonl`, written by `scripts/gen_window_cases.py`): output sizes
 //! of conv1d and max_pool1d for every stride, padding, dilation and ceil mode on a grid
 //! (refusals included), and values of 1-, 2- and 3-D convolutions (groups, dilation) and pools
-//! (ceil mode, `count_include_pad` both ways). Pools also against a naive reference on random
-//! layouts, and typed against run-time.
+//! (ceil mode, `count_include_pad` both ways) and padding (constant, reflect, replicate). Pools
+//! also against a naive reference on random layouts, and typed against run-time.
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecast::dynamic::conv::{out_size, ConvSpec};
+use shapecast::dynamic::pad::PadMode;
 use shapecast::dynamic::pool::PoolSpec;
 use shapecast::{DynShape, DynTensor};
 
@@ -149,6 +150,31 @@ fn values_are_pytorchs() {
     assert_eq!(seen, 19);
 }
 
+/// `pad` in the three modes is PyTorch's `F.pad` (constant 1.5, reflect, replicate) over the
+/// spatial axes of 2- and 3-D inputs.
+#[test]
+fn padding_is_pytorchs() {
+    let mut seen = 0;
+    for c in cases().iter().filter(|c| c["op"] == "pad") {
+        let xs = sizes_of(c, "x");
+        let x = DynTensor::from_vec(named(&xs, "N", "C"), ramp(&xs, 7, 11, 5.0)).unwrap();
+        let spatial: Vec<_> = ["D", "H", "W"][3 - (xs.len() - 2)..]
+            .iter()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        let mode = match c["mode"].as_str().unwrap() {
+            "constant" => PadMode::Constant(1.5),
+            "reflect" => PadMode::Reflect,
+            _ => PadMode::Replicate,
+        };
+        let y = x.pad(&spatial, usize_of(c, "p"), &mode).unwrap();
+        assert_eq!(y.sizes(), &sizes_of(c, "out")[..], "{c}");
+        close(y.data(), c["values"].as_array().unwrap(), "pad");
+        seen += 1;
+    }
+    assert_eq!(seen, 5);
+}
+
 /// The naive pool: every output element from its window's index set.
 fn naive_pool(
     sizes: &[usize],
@@ -280,6 +306,19 @@ mod typed {
         let copy: Tensor<f32, shape![N, H: 7, W, C: 2]> = t.to_tensor();
         let md = copy.to_dyn().max_pool(&hw, &spec).unwrap();
         assert_eq!(mt.data(), md.data());
+        // Padding: typed (sizes at compile time) is the run-time form, on a view too.
+        let p: Tensor<f32, shape![N, C: 2, H: 11, W]> = x.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
+        assert_eq!(p.sizes(), &[2, 2, 11, 10]);
+        assert_eq!(p.data(), d.pad(&hw, 2, &PadMode::Reflect).unwrap().data());
+        let pt: Tensor<f32, shape![N, H: 9, W, C: 2]> =
+            t.pad::<(H, W), Pad<1>>(&PadMode::Constant(-1.0));
+        assert_eq!(
+            pt.data(),
+            copy.to_dyn()
+                .pad(&hw, 1, &PadMode::Constant(-1.0))
+                .unwrap()
+                .data()
+        );
         // A window longer than a `?` axis is the run-time error.
         let short = Tensor::<f32, shape![H, W: 4]>::from_vec_sized(&[1, 4], vec![1.0; 4]).unwrap();
         assert!(short.try_max_pool::<(H, W), Pool<2>>().is_err());

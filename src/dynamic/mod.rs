@@ -24,6 +24,7 @@
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
 //! | §21 | gather: take, one-hot, losses | [`gather`](mod@gather) | `typed::gather` ([`Take`](crate::Take), [`OneHot`](crate::OneHot)) |
+//! | §22 | padding | [`pad`](mod@pad) | `typed::pad` ([`Pad`](crate::Pad), [`PadOver`](crate::PadOver)) |
 //! | §20 | pooling | [`pool`](mod@pool) | `typed::pool` ([`Pool`](crate::Pool), [`PoolOver`](crate::PoolOver)) |
 //!
 //! The shared pieces and their twins:
@@ -59,6 +60,7 @@ pub mod named;
 pub mod narrow;
 pub mod numpy;
 pub mod outer;
+pub mod pad;
 pub(crate) mod pair;
 mod parse;
 pub mod pdpd;

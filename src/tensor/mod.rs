@@ -7,6 +7,7 @@
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
+//! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
 //! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `gather` | `take`, `one_hot`, `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, huge-page advice |
@@ -36,6 +37,7 @@ mod index;
 pub mod kernel;
 mod math;
 mod ops;
+mod pad;
 mod pool;
 pub(crate) mod raw;
 mod reduce;

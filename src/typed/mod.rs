@@ -21,6 +21,7 @@
 //! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
 //! | §20 | convolution | - | [`conv`] | [`dynamic::conv`](mod@crate::dynamic::conv) |
 //! | §21 | gather | - | [`gather`] | [`dynamic::gather`](mod@crate::dynamic::gather) |
+//! | §22 | padding | - | [`pad`] | [`dynamic::pad`](mod@crate::dynamic::pad) |
 //! | §20 | pooling | - | [`pool`] | [`dynamic::pool`](mod@crate::dynamic::pool) |
 //!
 //! The shared pieces and their twins:
@@ -70,6 +71,7 @@ pub mod narrow;
 pub mod numpy;
 pub mod outcome;
 pub mod outer;
+pub mod pad;
 pub mod pair;
 pub mod pdpd;
 pub mod pool;

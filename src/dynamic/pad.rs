@@ -1,0 +1,78 @@
+//! Padding by name at run time (rule book §22): the shape `pad` leaves, each padded axis
+//! longer by the padding at both ends, its name kept. The twin of
+//! [`typed::pad`](crate::typed::pad).
+//!
+//! ```
+//! use shapecast::dynamic::pad::pad;
+//! let (shape, _) = pad(&"[?, C: 3, H: 256, W]".parse()?, &["H".parse()?, "W".parse()?], 2)?;
+//! assert_eq!(shape.to_string(), "[?, C: 3, H: 260, W]");
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use crate::alloc_prelude::*;
+
+use super::selector::AxisSelector;
+use super::shape::{DynShape, Size};
+use crate::error::Error;
+
+/// How `pad` fills the padding (PyTorch's `F.pad` modes).
+///
+/// ```
+/// use shapecast::dynamic::pad::PadMode;
+/// assert_eq!(PadMode::Constant(0.0f32), PadMode::Constant(0.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadMode<T> {
+    /// Every padded element is this value (`mode='constant'`).
+    Constant(T),
+    /// The axis mirrored at its ends, the edge not repeated (`mode='reflect'`: `[1, 2, 3]`
+    /// padded by 2 is `[3, 2, 1, 2, 3, 2, 1]`); the padding must be shorter than the axis.
+    Reflect,
+    /// The edge element repeated (`mode='replicate'`).
+    Replicate,
+}
+
+/// The shape `input` padded by `padding` at both ends of each selected axis, and those axes'
+/// positions (ascending); or the error: a selector that finds no axis or one already
+/// selected, a size that overflows.
+///
+/// ```
+/// use shapecast::dynamic::pad::pad;
+/// assert!(pad(&"[H: 2]".parse()?, &["W".parse()?], 1).is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn pad(
+    input: &DynShape,
+    axes: &[AxisSelector],
+    padding: usize,
+) -> Result<(DynShape, Vec<usize>), Error> {
+    let written: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
+    let refuse = |reason: String| Error::Window {
+        op: "pad",
+        shape: input.clone(),
+        axes: written.join(", "),
+        reason,
+    };
+    let mut at = Vec::with_capacity(axes.len());
+    for a in axes {
+        let k = a
+            .position(input)
+            .ok_or_else(|| refuse(format!("it has no axis {a}")))?;
+        if at.contains(&k) {
+            return Err(refuse(format!("{a} selects axis {k} twice")));
+        }
+        at.push(k);
+    }
+    at.sort_unstable();
+    let mut out = input.axes().to_vec();
+    for &k in &at {
+        if let Size::Known(n) = out[k].size {
+            let grown = padding
+                .checked_mul(2)
+                .and_then(|p| n.checked_add(p))
+                .ok_or_else(|| refuse(format!("axis {k} padded by {padding} overflows")))?;
+            out[k].size = Size::Known(grown);
+        }
+    }
+    Ok((DynShape::new(out)?, at))
+}

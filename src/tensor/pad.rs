@@ -1,0 +1,231 @@
+//! Padding on data (rule book §22; the shape from [`dynamic::pad`](crate::dynamic::pad)): one
+//! walk over the output in row-major order, each element read from the input position its
+//! index maps to (shifted by the padding; clamped, mirrored or a constant outside), through
+//! the input's strides.
+
+use crate::alloc_prelude::*;
+
+use super::dyn_tensor::DynTensor;
+use super::gemm_loop::Side;
+use super::typed::Tensor;
+use super::view::TensorView;
+use crate::dynamic::pad::{pad, PadMode};
+use crate::dynamic::selector::AxisSelector;
+use crate::dynamic::shape::DynShape;
+use crate::error::{Error, OrPanic};
+use crate::typed::pad::{PadOver, PadWidth, Padded};
+use crate::typed::reduce::Selector;
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
+
+/// The padded data: `x` padded by `p` along the axes `at`.
+fn padded<T: Clone>(
+    x: Side<'_, T>,
+    at: &[usize],
+    p: usize,
+    mode: &PadMode<T>,
+    shape: &DynShape,
+    refuse: impl Fn(String) -> Error,
+) -> Result<(Vec<usize>, Vec<T>), Error> {
+    let Side {
+        sizes,
+        strides,
+        data,
+    } = x;
+    if let PadMode::Reflect = mode {
+        if let Some(&k) = at.iter().find(|&&k| p >= sizes[k]) {
+            return Err(refuse(format!(
+                "reflect padding {p} must be shorter than axis {k}, of size {}",
+                sizes[k]
+            )));
+        }
+    }
+    if let PadMode::Replicate = mode {
+        if let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && p > 0) {
+            return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
+        }
+    }
+    let mut out_sizes = sizes.to_vec();
+    for &k in at {
+        out_sizes[k] += 2 * p;
+    }
+    let total = super::room::ensure::<T>(&out_sizes, || {
+        shape.resolve(&out_sizes).unwrap_or_else(|_| shape.clone())
+    })?;
+    let mut out = Vec::with_capacity(total);
+    let rank = sizes.len();
+    let mut index = vec![0usize; rank];
+    for _ in 0..total {
+        let mut offset = Some(0usize);
+        for k in 0..rank {
+            let i = if at.contains(&k) {
+                let n = sizes[k] as isize;
+                let i = index[k] as isize - p as isize;
+                match mode {
+                    _ if (0..n).contains(&i) => Some(i as usize),
+                    PadMode::Constant(_) => None,
+                    PadMode::Replicate => Some(i.clamp(0, n - 1) as usize),
+                    PadMode::Reflect => Some(if i < 0 { -i } else { 2 * (n - 1) - i } as usize),
+                }
+            } else {
+                Some(index[k])
+            };
+            offset = match (offset, i) {
+                (Some(o), Some(i)) => Some(o + i * strides[k]),
+                _ => None,
+            };
+        }
+        out.push(match (offset, mode) {
+            (Some(o), _) => data[o].clone(),
+            (None, PadMode::Constant(v)) => v.clone(),
+            (None, _) => unreachable!("only constant padding leaves the input"),
+        });
+        for k in (0..rank).rev() {
+            index[k] += 1;
+            if index[k] < out_sizes[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    Ok((out_sizes, out))
+}
+
+impl<T: Clone> DynTensor<T> {
+    /// This tensor padded by `padding` at both ends of each selected axis (rule book §22;
+    /// PyTorch's `F.pad` with the same width on every side), filled by `mode`; or the error:
+    /// an axis missing or selected twice, reflect padding not shorter than its axis.
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, PadMode};
+    /// let x = DynTensor::from_vec("[T: 3]".parse()?, vec![1, 2, 3])?;
+    /// let t = ["T".parse()?];
+    /// assert_eq!(x.pad(&t, 2, &PadMode::Constant(0))?.data(), &[0, 0, 1, 2, 3, 0, 0]);
+    /// assert_eq!(x.pad(&t, 2, &PadMode::Reflect)?.data(), &[3, 2, 1, 2, 3, 2, 1]);
+    /// assert_eq!(x.pad(&t, 2, &PadMode::Replicate)?.data(), &[1, 1, 1, 2, 3, 3, 3]);
+    /// assert!(x.pad(&t, 3, &PadMode::Reflect).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn pad(
+        &self,
+        axes: &[AxisSelector],
+        padding: usize,
+        mode: &PadMode<T>,
+    ) -> Result<DynTensor<T>, Error> {
+        let (shape, at) = pad(self.shape(), axes, padding)?;
+        let strides = super::kernel::row_major(self.sizes());
+        let refuse = |reason: String| Error::Window {
+            op: "pad",
+            shape: self.shape().clone(),
+            axes: axes
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            reason,
+        };
+        let x = Side {
+            sizes: self.sizes(),
+            strides: &strides,
+            data: self.data(),
+        };
+        let (sizes, data) = padded(x, &at, padding, mode, &shape, refuse)?;
+        Ok(DynTensor::from_parts(shape, sizes, data))
+    }
+}
+
+/// The typed padding of a tensor and a view.
+macro_rules! typed_pad {
+    ($($header:tt)*) => {
+        $($header)* {
+            /// This tensor padded by `P` ([`Pad<P>`](crate::Pad)) at both ends of each axis `A`
+            /// selects, filled by `mode` (rule book §22; PyTorch's `F.pad`); the padded sizes
+            /// are computed at compile time where static.
+            ///
+            /// # Panics
+            ///
+            /// When reflect padding is not shorter than its axis (or replicate pads an empty
+            /// axis); [`try_pad`](Self::try_pad) returns the error instead.
+            ///
+            /// ```
+            /// use shapecast::{names, shape, Pad, PadMode, Tensor};
+            /// names!(H, W);
+            /// let x = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 2], [3, 4]]);
+            /// let y: Tensor<i32, shape![H: 4, W: 4]> = x.pad::<(H, W), Pad<1>>(&PadMode::Replicate);
+            /// assert_eq!(&y.data()[..4], &[1, 1, 2, 2]);
+            /// ```
+            #[track_caller]
+            pub fn pad<A, P>(&self, mode: &PadMode<T>) -> Tensor<T, Padded<S, A, P>>
+            where
+                A: Selector,
+                P: PadWidth,
+                S: PadOver<A, P>,
+                Padded<S, A, P>: Storage<T>,
+                T: Clone,
+            {
+                self.try_pad::<A, P>(mode).or_panic()
+            }
+
+            /// [`pad`](Self::pad), or the error when reflect padding is not shorter than its
+            /// axis (or replicate pads an empty axis).
+            ///
+            /// ```
+            /// use shapecast::{names, shape, Pad, PadMode, Tensor};
+            /// names!(T);
+            /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+            /// assert!(x.try_pad::<T, Pad<2>>(&PadMode::Reflect).is_err());
+            /// assert_eq!(x.try_pad::<T, Pad<1>>(&PadMode::Reflect)?.data(), &[2.0, 1.0, 2.0, 1.0]);
+            /// # Ok::<(), shapecast::Error>(())
+            /// ```
+            pub fn try_pad<A, P>(&self, mode: &PadMode<T>) -> Result<Tensor<T, Padded<S, A, P>>, Error>
+            where
+                A: Selector,
+                P: PadWidth,
+                S: PadOver<A, P>,
+                Padded<S, A, P>: Storage<T>,
+                T: Clone,
+            {
+                let shape = self.dyn_shape();
+                let axes = A::selectors();
+                let (out, at) = pad(&shape, &axes, P::PADDING)?;
+                let refuse = |reason: String| Error::Window {
+                    op: "pad",
+                    shape: shape.clone(),
+                    axes: axes.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
+                    reason,
+                };
+                let strides = self.own_strides();
+                let x = Side { sizes: self.sizes(), strides: &strides, data: self.elements() };
+                let (sizes, data) = padded(x, &at, P::PADDING, mode, &out, refuse)?;
+                Ok(Tensor::from_parts(&sizes, data))
+            }
+        }
+    };
+}
+
+typed_pad!(impl<T, S: Storage<T>> Tensor<T, S>);
+typed_pad!(impl<T, S: Shape> TensorView<'_, T, S>);
+
+impl<T, S: Storage<T>> Tensor<T, S> {
+    fn dyn_shape(&self) -> DynShape {
+        self.shape()
+    }
+    fn own_strides(&self) -> Vec<usize> {
+        super::kernel::row_major(self.sizes())
+    }
+    fn elements(&self) -> &[T] {
+        self.data()
+    }
+}
+
+impl<T, S: Shape> TensorView<'_, T, S> {
+    fn dyn_shape(&self) -> DynShape {
+        self.shape_dyn()
+    }
+    fn own_strides(&self) -> Vec<usize> {
+        self.strides().to_vec()
+    }
+    fn elements(&self) -> &[T] {
+        self.data_slice()
+    }
+}
