@@ -54,6 +54,29 @@ def expr(rng, kind, rank, rule):
         if kind == "matmul-plan":
             return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
+    if kind == "conv3":
+        # A 3-D convolution (PyTorch's widest) at rank 8: four batch axes, the channel, three
+        # spatial axes; stride, padding at random.
+        names = NAMES[:rank]
+        spatial = list(zip(names[5:], sizes[5:]))
+        ks = [rng.choice([1, 2, 3]) for _ in spatial]
+        geo = f"Conv<{rng.choice([1, 2])}, {rng.choice([0, 1])}, 1>"
+        lhs = ", ".join([f"{n}: {s}" for n, s in zip(names[:5], sizes[:5])] + [f"{n}: {max(s, 4)}" for n, s in spatial])
+        w = [f"{NAMES[rank]}: 8", f"{names[4]}: {sizes[4]}"] + [f"{n}: {k}" for (n, _), k in zip(spatial, ks)]
+        rng.shuffle(w)
+        return f"Convolve<shape![{lhs}], shape![{', '.join(w)}], {names[4]}, {geo}>"
+    if kind in ("pool", "pad", "take"):
+        # Pooling and padding over two named axes of a rank-8 shape; an embedding lookup by
+        # rank-2 indices.
+        names = NAMES[:rank]
+        dims = ", ".join(f"{n}: {max(s, 4)}" for n, s in zip(names, sizes))
+        a, b = rng.sample(range(rank), 2)
+        if kind == "pool":
+            k = rng.choice([2, 3])
+            return f"Pooled<shape![{dims}], ({names[a]}, {names[b]}), Pool<{k}, {rng.choice([1, 2])}, {rng.choice([0, 1])}, {rng.choice(['false', 'true'])}>>"
+        if kind == "pad":
+            return f"Padded<shape![{dims}], ({names[a]}, {names[b]}), Pad<{rng.choice([1, 2, 3])}>>"
+        return f"Take<shape![{dims}], {names[a]}, shape![{NAMES[rank]}, {NAMES[rank + 1]}: 7]>"
     if kind in ("conv", "conv-unit", "conv-dyn"):
         # Convolution (rule book §20): a rank-`rank` input (a batch, the channel, the rest
         # spatial) and a weight naming the channel, an output channel and the spatial axes
@@ -130,7 +153,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -209,6 +232,11 @@ def main():
         ("named, Convolve over six spatial axes", "conv", 8, "-", None),
         ("named, Convolve over six spatial axes, stride 1, no padding", "conv-unit", 8, "-", None),
         ("named, Convolve over six spatial axes of run-time size", "conv-dyn", 8, "-", None),
+        ("named, Convolve over three spatial axes (conv3d), four batch axes", "conv3", 8, "-", None),
+        # Pooling, padding and gathering (rule book §20-§22).
+        ("named, Pooled over two names", "pool", 8, "-", None),
+        ("named, Padded over two names", "pad", 8, "-", None),
+        ("named, Take by rank-2 indices", "take", 8, "-", None),
         # The plans the operators, typed `dot` and `matmul` run on: constants, which the
         # compiler evaluates after proving the shapes again (the broadcast plan is the
         # reference for this mode).
