@@ -21,104 +21,138 @@ use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 
-/// Each output element of a pool of `x` by the plan `p`: `f(window, divisor)` where the
-/// window yields the elements inside the input and the divisor is the average's (the
-/// window's length with or without the padding, per the spec). The output's sizes and data.
-fn windows<T: Copy, O>(
+/// How a pool folds a window: `combine` two values, then `finish` the folded value with the
+/// window's divisor along one axis.
+trait Fold<T> {
+    fn combine(&self, a: T, b: T) -> T;
+    fn finish(&self, acc: T, divisor: usize) -> T;
+}
+
+/// The maximum (NaN propagates, as in PyTorch).
+struct Max;
+impl<T: Copy + PartialOrd> Fold<T> for Max {
+    #[inline(always)]
+    fn combine(&self, a: T, b: T) -> T {
+        pick::<true, T>(a, b)
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T, _: usize) -> T {
+        acc
+    }
+}
+
+/// The average: a sum over the divisor.
+struct Mean;
+impl<T: Float> Fold<T> for Mean {
+    #[inline(always)]
+    fn combine(&self, a: T, b: T) -> T {
+        a + b
+    }
+    #[inline(always)]
+    fn finish(&self, acc: T, divisor: usize) -> T {
+        acc / T::from(divisor).unwrap_or_else(T::infinity)
+    }
+}
+
+/// A pool of `x` by the plan `p`: the output's sizes and data, row-major. A box window is
+/// separable, so the pool runs one axis at a time (the last first): along an axis with
+/// `inner` elements after it, each output row is the fold of whole input rows, elementwise,
+/// which vectorises; the average's divisor is the product of the axes' divisors, as
+/// PyTorch's is. Every window holds an element of the input (padding is at most half the
+/// kernel, and a ceil-mode window that would start in the padding is dropped).
+fn pooled<T: Copy>(
     p: &Pooled,
     spec: &PoolSpec,
     x: Side<'_, T>,
-    mut f: impl FnMut(&mut dyn Iterator<Item = T>, usize) -> O,
-) -> Result<(Vec<usize>, Vec<O>), Error> {
+    fold: &impl Fold<T>,
+) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes = x.sizes.to_vec();
     for &k in &p.axes {
         sizes[k] = out_len(x.sizes[k], spec);
     }
     let shape = || p.shape.resolve(&sizes).unwrap_or_else(|_| p.shape.clone());
-    let total = super::room::ensure::<O>(&sizes, shape)?;
-    let mut out = Vec::with_capacity(total);
-    if total == 0 {
-        return Ok((sizes, out));
+    super::room::ensure::<T>(&sizes, shape)?;
+    let mut cur_sizes = x.sizes.to_vec();
+    let mut cur = contiguous(&x);
+    for &k in p.axes.iter().rev() {
+        let outer: usize = cur_sizes[..k].iter().product();
+        let inner: usize = cur_sizes[k + 1..].iter().product();
+        let (n, m) = (cur_sizes[k], sizes[k]);
+        cur = pool_axis(&cur, (outer, n, inner), m, spec, fold);
+        cur_sizes[k] = m;
     }
-    let rank = sizes.len();
-    let mut index = vec![0usize; rank];
-    // Per pooled axis: the window's range inside the input, and its length with padding.
-    let mut lo = vec![0usize; rank];
-    let mut hi = vec![0usize; rank];
-    let mut tap = vec![0usize; rank];
-    let (s, pad) = (spec.stride as isize, spec.padding as isize);
-    for _ in 0..total {
-        let mut base = 0;
-        let mut divisor = 1;
-        for k in 0..rank {
-            if p.axes.contains(&k) {
-                let n = x.sizes[k] as isize;
-                let start = index[k] as isize * s - pad;
-                let end = (start + spec.kernel as isize).min(n + pad);
-                lo[k] = start.max(0) as usize;
-                hi[k] = end.min(n).max(start.max(0)) as usize;
-                divisor *= if spec.count_padding {
-                    (end - start) as usize
-                } else {
-                    hi[k] - lo[k]
-                };
+    Ok((sizes, cur))
+}
+
+/// The elements of `x` in row-major order.
+fn contiguous<T: Copy>(x: &Side<'_, T>) -> Vec<T> {
+    let n: usize = x.sizes.iter().product();
+    if super::kernel::row_major(x.sizes) == x.strides {
+        return x.data[..n].to_vec();
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut index = vec![0; x.sizes.len()];
+    let mut at = [0usize];
+    for _ in 0..n {
+        out.push(x.data[at[0]]);
+        super::strided::step(&mut index, x.sizes, [x.strides], &mut at);
+    }
+    out
+}
+
+/// One axis pooled: `x` is `[outer, n, inner]` row-major, the result `[outer, m, inner]`.
+fn pool_axis<T: Copy>(
+    x: &[T],
+    (outer, n, inner): (usize, usize, usize),
+    m: usize,
+    spec: &PoolSpec,
+    fold: &impl Fold<T>,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(outer * m * inner);
+    // Each output position's window inside the input, and its divisor.
+    let windows: Vec<(usize, usize, usize)> = (0..m)
+        .map(|j| {
+            let start = (j * spec.stride) as isize - spec.padding as isize;
+            let end = (start + spec.kernel as isize).min((n + spec.padding) as isize);
+            let (lo, hi) = (start.max(0) as usize, (end.min(n as isize)) as usize);
+            let divisor = if spec.count_padding {
+                (end - start) as usize
             } else {
-                base += index[k] * x.strides[k];
-                lo[k] = 0;
-                hi[k] = 1;
+                hi - lo
+            };
+            (lo, hi, divisor)
+        })
+        .collect();
+    for o in 0..outer {
+        let block = &x[o * n * inner..(o + 1) * n * inner];
+        for &(lo, hi, divisor) in &windows {
+            let first = out.len();
+            out.extend_from_slice(&block[lo * inner..(lo + 1) * inner]);
+            let row = &mut out[first..];
+            for t in lo + 1..hi {
+                combine_rows(row, &block[t * inner..(t + 1) * inner], fold);
             }
-        }
-        let empty = p.axes.iter().any(|&k| lo[k] >= hi[k]);
-        tap.copy_from_slice(&lo);
-        let mut done = empty;
-        let mut window = core::iter::from_fn(|| {
-            if done {
-                return None;
+            for v in row.iter_mut() {
+                *v = fold.finish(*v, divisor);
             }
-            let at = base + p.axes.iter().map(|&k| tap[k] * x.strides[k]).sum::<usize>();
-            // Next tap, row-major over the pooled axes.
-            done = true;
-            for &k in p.axes.iter().rev() {
-                tap[k] += 1;
-                if tap[k] < hi[k] {
-                    done = false;
-                    break;
-                }
-                tap[k] = lo[k];
-            }
-            Some(x.data[at])
-        });
-        out.push(f(&mut window, divisor));
-        // Next output index, row-major.
-        for k in (0..rank).rev() {
-            index[k] += 1;
-            if index[k] < sizes[k] {
-                break;
-            }
-            index[k] = 0;
         }
     }
-    Ok((sizes, out))
+    out
+}
+
+/// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to
+/// overlap, which the vectoriser needs.
+#[inline(never)]
+fn combine_rows<T: Copy>(row: &mut [T], x: &[T], fold: &impl Fold<T>) {
+    for (r, &v) in row.iter_mut().zip(x) {
+        *r = fold.combine(*r, v);
+    }
 }
 
 /// The output length along a pooled axis (the plan checked it exists).
 fn out_len(n: usize, spec: &PoolSpec) -> usize {
     crate::dynamic::conv::out_size(n, spec.kernel, spec.stride, spec.padding, 1, spec.ceil)
         .expect("the plan checked the window fits")
-}
-
-/// The maximum of a window (NaN propagates, as in PyTorch); every window holds at least one
-/// element of the input (padding is at most half the kernel, and PyTorch's ceil rule drops a
-/// window that would start in the padding).
-fn max_of<T: Copy + PartialOrd>(w: &mut dyn Iterator<Item = T>, _: usize) -> T {
-    let first = w.next().expect("a window holds an element of the input");
-    w.fold(first, pick::<true, T>)
-}
-
-/// The average of a window: its sum over the divisor.
-fn mean_of<T: Float>(w: &mut dyn Iterator<Item = T>, divisor: usize) -> T {
-    let sum = w.fold(T::zero(), |a, b| a + b);
-    sum / T::from(divisor).unwrap_or_else(T::infinity)
 }
 
 impl<T: Copy> DynTensor<T> {
@@ -138,7 +172,7 @@ impl<T: Copy> DynTensor<T> {
     where
         T: PartialOrd,
     {
-        self.pooled(axes, spec, max_of)
+        self.pooled_by(axes, spec, &Max)
     }
 
     /// The average over windows along the selected axes (rule book §20): PyTorch's
@@ -157,18 +191,18 @@ impl<T: Copy> DynTensor<T> {
     where
         T: Float,
     {
-        self.pooled(axes, spec, mean_of)
+        self.pooled_by(axes, spec, &Mean)
     }
 
-    fn pooled(
+    fn pooled_by(
         &self,
         axes: &[AxisSelector],
         spec: &PoolSpec,
-        f: impl FnMut(&mut dyn Iterator<Item = T>, usize) -> T,
+        fold: &impl Fold<T>,
     ) -> Result<DynTensor<T>, Error> {
         let plan = pool(self.shape(), axes, spec)?;
         let strides = super::kernel::row_major(self.sizes());
-        let (sizes, data) = windows(
+        let (sizes, data) = pooled(
             &plan,
             spec,
             Side {
@@ -176,7 +210,7 @@ impl<T: Copy> DynTensor<T> {
                 strides: &strides,
                 data: self.data(),
             },
-            f,
+            fold,
         )?;
         Ok(DynTensor::from_parts(plan.shape, sizes, data))
     }
@@ -235,7 +269,7 @@ macro_rules! typed_pools {
                 PooledShape<S, A, P>: Storage<T>,
                 T: Copy + PartialOrd,
             {
-                self.typed_pool::<A, P, _>(max_of)
+                self.typed_pool::<A, P, _>(&Max)
             }
 
             /// The average over windows along the axes `A` selects with the geometry `P`
@@ -285,7 +319,7 @@ macro_rules! typed_pools {
                 PooledShape<S, A, P>: Storage<T>,
                 T: Float,
             {
-                self.typed_pool::<A, P, _>(mean_of)
+                self.typed_pool::<A, P, _>(&Mean)
             }
         }
     };
@@ -297,25 +331,25 @@ typed_pools!(impl<T, S: Shape> TensorView<'_, T, S>);
 impl<T, S: Storage<T>> Tensor<T, S> {
     fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
         &self,
-        f: impl FnMut(&mut dyn Iterator<Item = T>, usize) -> T,
+        fold: &impl Fold<T>,
     ) -> Result<Tensor<T, O>, Error>
     where
         T: Copy,
     {
-        self.view().typed_pool::<A, P, O>(f)
+        self.view().typed_pool::<A, P, O>(fold)
     }
 }
 
 impl<T, S: Shape> TensorView<'_, T, S> {
     fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
         &self,
-        f: impl FnMut(&mut dyn Iterator<Item = T>, usize) -> T,
+        fold: &impl Fold<T>,
     ) -> Result<Tensor<T, O>, Error>
     where
         T: Copy,
     {
         let plan = pool(&self.shape_dyn(), &A::selectors(), &P::SPEC)?;
-        let (sizes, data) = windows(
+        let (sizes, data) = pooled(
             &plan,
             &P::SPEC,
             Side {
@@ -323,7 +357,7 @@ impl<T, S: Shape> TensorView<'_, T, S> {
                 strides: self.strides(),
                 data: self.data_slice(),
             },
-            f,
+            fold,
         )?;
         Ok(Tensor::from_parts(&sizes, data))
     }

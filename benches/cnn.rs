@@ -1,0 +1,159 @@
+//! A small CNN by name, as the image scenario needs it (rule book §20–§21): per-channel
+//! normalisation, two 3x3 convolutions (3 → 16 → 32 channels, padding 1) with bias and ReLU,
+//! 2x2 max pooling after each, global average pooling, a linear classifier (`nn.Linear`'s
+//! `[out, in]`) and cross-entropy against integer labels, on a batch of 8 images of
+//! 3x128x192; each stage alone and the whole network. Beside it, the convolutions against
+//! the GEMM crate's own product of the same size (what im2col leaves to the GEMM: the
+//! overhead of the patches), for a 3x3 and a 1x1 kernel.
+//!
+//! Run: `cargo bench --bench cnn` (one thread) and `cargo bench --bench cnn --features rayon`
+//! (rayon's pool); `python3 scripts/bench_cnn.py --threads 1` (and `2`) times the same network
+//! in PyTorch CPU on the same inputs and prints the same checksum. The groups' names end in
+//! `[1 thread]` or `[rayon]`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::time::Duration;
+
+use shapecast::prelude::*;
+
+names!(N, C, C1, C2, CLS, H, W, K, P);
+
+const THREADS: &str = if cfg!(feature = "rayon") {
+    "rayon"
+} else {
+    "1 thread"
+};
+
+
+type Img = shape![N: 8, C: 3, H: 128, W: 192];
+
+/// The same deterministic values as `scripts/bench_cnn.py`: a hash of the index, scaled.
+fn wave(which: u64, n: usize, scale: f32) -> Vec<f32> {
+    (0..n as u64)
+        .map(|i| {
+            let h = (i.wrapping_mul(2_654_435_761) ^ (which * 40_503)) % 1000;
+            (h as f32 / 500.0 - 1.0) * scale
+        })
+        .collect()
+}
+
+struct Net {
+    w1: Tensor<f32, shape![C1: 16, C: 3, H: 3, W: 3]>,
+    b1: Tensor<f32, shape![C1: 16]>,
+    w2: Tensor<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>,
+    b2: Tensor<f32, shape![C2: 32]>,
+    fc: Tensor<f32, shape![CLS: 10, C2: 32]>,
+    fc_b: Tensor<f32, shape![CLS: 10]>,
+}
+
+impl Net {
+    fn new() -> Net {
+        Net {
+            w1: Tensor::from_vec(wave(1, 432, 0.3)).unwrap(),
+            b1: Tensor::from_vec(wave(2, 16, 0.1)).unwrap(),
+            w2: Tensor::from_vec(wave(3, 4608, 0.1)).unwrap(),
+            b2: Tensor::from_vec(wave(4, 32, 0.1)).unwrap(),
+            fc: Tensor::from_vec(wave(5, 320, 0.3)).unwrap(),
+            fc_b: Tensor::from_vec(wave(6, 10, 0.1)).unwrap(),
+        }
+    }
+}
+
+fn normalise(x: &Tensor<f32, Img>) -> Tensor<f32, Img> {
+    let mean = x.mean::<(N, H, W)>();
+    let std = x.std::<(N, H, W)>();
+    (x - &mean) / &std
+}
+
+fn conv1(x: &Tensor<f32, Img>, n: &Net) -> Tensor<f32, shape![N: 8, C1: 16, H: 128, W: 192]> {
+    (x.conv::<C, Conv<1, 1>>(&n.w1) + &n.b1).relu()
+}
+
+fn conv2(
+    x: &Tensor<f32, shape![N: 8, C1: 16, H: 64, W: 96]>,
+    n: &Net,
+) -> Tensor<f32, shape![N: 8, C2: 32, H: 64, W: 96]> {
+    (x.conv::<C1, Conv<1, 1>>(&n.w2) + &n.b2).relu()
+}
+
+fn head(
+    x: &Tensor<f32, shape![N: 8, C2: 32, H: 32, W: 48]>,
+    n: &Net,
+    labels: &Tensor<usize, shape![N: 8]>,
+) -> f32 {
+    let pooled: Tensor<f32, shape![N: 8, C2: 32]> = x.mean::<(H, W)>();
+    let logits: Tensor<f32, shape![N: 8, CLS: 10]> = pooled.dot::<C2>(&n.fc) + &n.fc_b;
+    logits.cross_entropy::<CLS>(labels).mean::<N>().data()[0]
+}
+
+fn network(x: &Tensor<f32, Img>, n: &Net, labels: &Tensor<usize, shape![N: 8]>) -> f32 {
+    let z = normalise(x);
+    let p1 = conv1(&z, n).max_pool::<(H, W), Pool<2>>();
+    let p2 = conv2(&p1, n).max_pool::<(H, W), Pool<2>>();
+    head(&p2, n, labels)
+}
+
+fn cnn(c: &mut Criterion) {
+    let x = Tensor::<f32, Img>::from_vec(wave(7, 8 * 3 * 128 * 192, 2.0)).unwrap();
+    let labels = Tensor::<usize, shape![N: 8]>::from_fn(&[8], |i| (i[0] * 3) % 10).unwrap();
+    let net = Net::new();
+    let loss = network(&x, &net, &labels);
+    // The same checksum as `scripts/bench_cnn.py` prints for PyTorch.
+    eprintln!("cnn: loss {loss:.6}");
+    let z = normalise(&x);
+    let h1 = conv1(&z, &net);
+    let p1 = h1.max_pool::<(H, W), Pool<2>>();
+    let h2 = conv2(&p1, &net);
+    let p2 = h2.max_pool::<(H, W), Pool<2>>();
+    let mut g = c.benchmark_group(format!("cnn/batch 8, 3x128x192 [{THREADS}]"));
+    g.sample_size(20).measurement_time(Duration::from_secs(8));
+    g.bench_function("network", |b| {
+        b.iter(|| network(black_box(&x), &net, &labels))
+    });
+    g.bench_function("normalise", |b| b.iter(|| normalise(black_box(&x))));
+    g.bench_function("conv1 + bias + relu", |b| b.iter(|| conv1(black_box(&z), &net)));
+    g.bench_function("pool1", |b| {
+        b.iter(|| black_box(&h1).max_pool::<(H, W), Pool<2>>())
+    });
+    g.bench_function("conv2 + bias + relu", |b| b.iter(|| conv2(black_box(&p1), &net)));
+    g.bench_function("pool2", |b| {
+        b.iter(|| black_box(&h2).max_pool::<(H, W), Pool<2>>())
+    });
+    g.bench_function("gap + linear + cross-entropy", |b| {
+        b.iter(|| head(black_box(&p2), &net, &labels))
+    });
+    g.finish();
+}
+
+/// A convolution against the GEMM of the product it becomes: `[OUT, C·k·k] · [C·k·k, H·W]`
+/// for each of the batch's images.
+fn against_gemm(c: &mut Criterion) {
+    let mut g = c.benchmark_group(format!("conv vs its GEMM [{THREADS}]"));
+    g.sample_size(20).measurement_time(Duration::from_secs(6));
+    // 3x3: 16 -> 32 channels at 64x96 (conv2 above), batch 8.
+    let x = Tensor::<f32, shape![N: 8, C1: 16, H: 64, W: 96]>::from_vec(wave(8, 8 * 16 * 64 * 96, 1.0)).unwrap();
+    let w = Tensor::<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>::from_vec(wave(9, 4608, 0.1)).unwrap();
+    g.bench_function("3x3, 16 -> 32, 64x96: conv", |b| {
+        b.iter(|| black_box(&x).conv::<C1, Conv<1, 1>>(&w))
+    });
+    let a = Tensor::<f32, shape![C2: 32, K: 144]>::from_vec(wave(9, 4608, 0.1)).unwrap();
+    let patches = Tensor::<f32, shape![N: 8, K: 144, P: 6144]>::from_vec(wave(10, 8 * 144 * 6144, 1.0)).unwrap();
+    g.bench_function("3x3, 16 -> 32, 64x96: its GEMM", |b| {
+        b.iter(|| a.dot::<K>(black_box(&patches)))
+    });
+    // 1x1: 32 -> 64 channels at 64x96, batch 8.
+    let x1 = Tensor::<f32, shape![N: 8, C1: 32, H: 64, W: 96]>::from_vec(wave(11, 8 * 32 * 6144, 1.0)).unwrap();
+    let w1 = Tensor::<f32, shape![C2: 64, C1: 32, H: 1, W: 1]>::from_vec(wave(12, 2048, 0.1)).unwrap();
+    g.bench_function("1x1, 32 -> 64, 64x96: conv", |b| {
+        b.iter(|| black_box(&x1).conv::<C1, Conv>(&w1))
+    });
+    let a1 = Tensor::<f32, shape![C2: 64, C1: 32]>::from_vec(wave(12, 2048, 0.1)).unwrap();
+    let x1f = Tensor::<f32, shape![N: 8, C1: 32, P: 6144]>::from_vec(wave(11, 8 * 32 * 6144, 1.0)).unwrap();
+    g.bench_function("1x1, 32 -> 64, 64x96: its GEMM", |b| {
+        b.iter(|| a1.dot::<C1>(black_box(&x1f)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, cnn, against_gemm);
+criterion_main!(benches);

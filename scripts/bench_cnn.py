@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The CNN of `benches/cnn.rs` in PyTorch CPU, with the same inputs and weights (the same
+`wave` formula), timed as the Rust benchmark times it: the whole network and each stage,
+median of repeated runs.
+
+Run: `python3 scripts/bench_cnn.py --threads 1` and `--threads 2` (PyTorch from
+`pip install torch`). Prints one markdown row per stage, in milliseconds, and the loss, which
+`cargo bench --bench cnn` prints too.
+"""
+import argparse
+import os
+import time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--threads", type=int, default=1)
+ap.add_argument("--reps", type=int, default=20)
+args = ap.parse_args()
+for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = str(args.threads)
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+torch.set_num_threads(args.threads)
+
+
+def wave(which, n, scale):
+    i = torch.arange(n, dtype=torch.int64)
+    h = ((i * 2654435761) ^ (which * 40503)) % 1000
+    return (h.to(torch.float32) / 500.0 - 1.0) * scale
+
+
+x = wave(7, 8 * 3 * 128 * 192, 2.0).reshape(8, 3, 128, 192)
+labels = torch.tensor([(i * 3) % 10 for i in range(8)])
+w1, b1 = wave(1, 432, 0.3).reshape(16, 3, 3, 3), wave(2, 16, 0.1)
+w2, b2 = wave(3, 4608, 0.1).reshape(32, 16, 3, 3), wave(4, 32, 0.1)
+fc, fc_b = wave(5, 320, 0.3).reshape(10, 32), wave(6, 10, 0.1)
+
+
+def normalise(x):
+    mean = x.mean(dim=(0, 2, 3), keepdim=True)
+    std = x.std(dim=(0, 2, 3), keepdim=True, unbiased=False)
+    return (x - mean) / std
+
+
+def conv1(z):
+    return F.relu(F.conv2d(z, w1, b1, padding=1))
+
+
+def conv2(p):
+    return F.relu(F.conv2d(p, w2, b2, padding=1))
+
+
+def head(p2):
+    pooled = p2.mean(dim=(2, 3))
+    return F.cross_entropy(F.linear(pooled, fc, fc_b), labels)
+
+
+def network(x):
+    p1 = F.max_pool2d(conv1(normalise(x)), 2)
+    p2 = F.max_pool2d(conv2(p1), 2)
+    return head(p2)
+
+
+def timed(f, *a):
+    f(*a)
+    times = []
+    for _ in range(args.reps):
+        t = time.perf_counter()
+        f(*a)
+        times.append(time.perf_counter() - t)
+    times.sort()
+    return times[len(times) // 2] * 1e3
+
+
+with torch.no_grad():
+    print(f"loss {network(x).item():.6f} (torch {torch.__version__}, {args.threads} thread(s))")
+    z = normalise(x)
+    h1 = conv1(z)
+    p1 = F.max_pool2d(h1, 2)
+    h2 = conv2(p1)
+    p2 = F.max_pool2d(h2, 2)
+    for name, f, a in [("network", network, x), ("normalise", normalise, x), ("conv1 + bias + relu", conv1, z),
+                       ("pool1", lambda t: F.max_pool2d(t, 2), h1), ("conv2 + bias + relu", conv2, p1),
+                       ("pool2", lambda t: F.max_pool2d(t, 2), h2), ("gap + linear + cross-entropy", head, p2)]:
+        print(f"| {name} | {timed(f, a):.2f} ms |")
