@@ -11,6 +11,9 @@
 //! in PyTorch CPU on the same inputs and prints the same checksum. The groups' names end in
 //! `[1 thread]` or `[rayon]`.
 
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
+#![allow(clippy::type_complexity)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
@@ -23,7 +26,6 @@ const THREADS: &str = if cfg!(feature = "rayon") {
 } else {
     "1 thread"
 };
-
 
 type Img = shape![N: 8, C: 3, H: 128, W: 192];
 
@@ -111,11 +113,15 @@ fn cnn(c: &mut Criterion) {
         b.iter(|| network(black_box(&x), &net, &labels))
     });
     g.bench_function("normalise", |b| b.iter(|| normalise(black_box(&x))));
-    g.bench_function("conv1 + bias + relu", |b| b.iter(|| conv1(black_box(&z), &net)));
+    g.bench_function("conv1 + bias + relu", |b| {
+        b.iter(|| conv1(black_box(&z), &net))
+    });
     g.bench_function("pool1", |b| {
         b.iter(|| black_box(&h1).max_pool::<(H, W), Pool<2>>())
     });
-    g.bench_function("conv2 + bias + relu", |b| b.iter(|| conv2(black_box(&p1), &net)));
+    g.bench_function("conv2 + bias + relu", |b| {
+        b.iter(|| conv2(black_box(&p1), &net))
+    });
     g.bench_function("pool2", |b| {
         b.iter(|| black_box(&h2).max_pool::<(H, W), Pool<2>>())
     });
@@ -131,24 +137,33 @@ fn against_gemm(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("conv vs its GEMM [{THREADS}]"));
     g.sample_size(20).measurement_time(Duration::from_secs(6));
     // 3x3: 16 -> 32 channels at 64x96 (conv2 above), batch 8.
-    let x = Tensor::<f32, shape![N: 8, C1: 16, H: 64, W: 96]>::from_vec(wave(8, 8 * 16 * 64 * 96, 1.0)).unwrap();
-    let w = Tensor::<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>::from_vec(wave(9, 4608, 0.1)).unwrap();
+    let x =
+        Tensor::<f32, shape![N: 8, C1: 16, H: 64, W: 96]>::from_vec(wave(8, 8 * 16 * 64 * 96, 1.0))
+            .unwrap();
+    let w =
+        Tensor::<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>::from_vec(wave(9, 4608, 0.1)).unwrap();
     g.bench_function("3x3, 16 -> 32, 64x96: conv", |b| {
         b.iter(|| black_box(&x).conv::<C1, Conv<1, 1>>(&w))
     });
     let a = Tensor::<f32, shape![C2: 32, K: 144]>::from_vec(wave(9, 4608, 0.1)).unwrap();
-    let patches = Tensor::<f32, shape![N: 8, K: 144, P: 6144]>::from_vec(wave(10, 8 * 144 * 6144, 1.0)).unwrap();
+    let patches =
+        Tensor::<f32, shape![N: 8, K: 144, P: 6144]>::from_vec(wave(10, 8 * 144 * 6144, 1.0))
+            .unwrap();
     g.bench_function("3x3, 16 -> 32, 64x96: its GEMM", |b| {
         b.iter(|| a.dot::<K>(black_box(&patches)))
     });
     // 1x1: 32 -> 64 channels at 64x96, batch 8.
-    let x1 = Tensor::<f32, shape![N: 8, C1: 32, H: 64, W: 96]>::from_vec(wave(11, 8 * 32 * 6144, 1.0)).unwrap();
-    let w1 = Tensor::<f32, shape![C2: 64, C1: 32, H: 1, W: 1]>::from_vec(wave(12, 2048, 0.1)).unwrap();
+    let x1 =
+        Tensor::<f32, shape![N: 8, C1: 32, H: 64, W: 96]>::from_vec(wave(11, 8 * 32 * 6144, 1.0))
+            .unwrap();
+    let w1 =
+        Tensor::<f32, shape![C2: 64, C1: 32, H: 1, W: 1]>::from_vec(wave(12, 2048, 0.1)).unwrap();
     g.bench_function("1x1, 32 -> 64, 64x96: conv", |b| {
         b.iter(|| black_box(&x1).conv::<C1, Conv>(&w1))
     });
     let a1 = Tensor::<f32, shape![C2: 64, C1: 32]>::from_vec(wave(12, 2048, 0.1)).unwrap();
-    let x1f = Tensor::<f32, shape![N: 8, C1: 32, P: 6144]>::from_vec(wave(11, 8 * 32 * 6144, 1.0)).unwrap();
+    let x1f = Tensor::<f32, shape![N: 8, C1: 32, P: 6144]>::from_vec(wave(11, 8 * 32 * 6144, 1.0))
+        .unwrap();
     g.bench_function("1x1, 32 -> 64, 64x96: its GEMM", |b| {
         b.iter(|| a1.dot::<C1>(black_box(&x1f)))
     });

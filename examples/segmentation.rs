@@ -16,6 +16,9 @@
 //!
 //! Run: `cargo run --example segmentation --features safetensors`
 
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
+#![allow(clippy::type_complexity)]
+
 use shapecast::io::{self, Weights};
 use shapecast::prelude::*;
 use shapecast::rule::Outer;
@@ -113,7 +116,12 @@ fn main() -> Result<(), Error> {
     ));
     let tensors: Vec<(&str, DynTensor<f32>)> = stored()
         .into_iter()
-        .map(|(name, sizes, data)| Ok((name, DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data)?)))
+        .map(|(name, sizes, data)| {
+            Ok((
+                name,
+                DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data)?,
+            ))
+        })
         .collect::<Result<_, Error>>()?;
     let refs: Vec<(&str, &DynTensor<f32>)> = tensors.iter().map(|(n, t)| (*n, t)).collect();
     io::save_safetensors(&path, &refs)?;
@@ -142,7 +150,8 @@ fn main() -> Result<(), Error> {
     //    probabilities' maximum sharpened at three temperatures) against the probabilities.
     let top: Tensor<f32, shape![N, H: 16, W: 24]> = probs.max::<CLASS>();
     let scales = Tensor::<f32, shape![N, SCALE: 3, H: 16, W: 24]>::from_fn(&[B, 3, 16, 24], |i| {
-        top.at(&[i[0], i[2], i[3]]).map_or(0.0, |t| t.powi(i[1] as i32 + 1))
+        top.at(&[i[0], i[2], i[3]])
+            .map_or(0.0, |t| t.powi(i[1] as i32 + 1))
     })?;
     let weighted: Tensor<f32, shape![N, H: 16, W: 24, CLASS: 3, SCALE: 3]> =
         probs.zip_with_rule::<Outer, _, _, _>(&scales, |p, s| p * s)?;
@@ -155,14 +164,24 @@ fn main() -> Result<(), Error> {
     let want = naive(img.data(), lbl.data(), &flat);
     let diff = |a: &[f32], b: &[f32]| {
         assert_eq!(a.len(), b.len());
-        a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max)
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0f32, f32::max)
     };
     let d_logits = diff(logits.data(), &want.logits);
     let d_probs = diff(probs.data(), &want.probs);
     let d_fused = diff(fused.data(), &want.fused);
-    assert!(d_logits < 1e-3, "logits differ from the naive loops by {d_logits}");
+    assert!(
+        d_logits < 1e-3,
+        "logits differ from the naive loops by {d_logits}"
+    );
     assert!(d_probs < 1e-5 && d_fused < 1e-5, "{d_probs} {d_fused}");
-    assert!((mean_loss - want.loss).abs() < 1e-4, "loss {mean_loss} against {}", want.loss);
+    assert!(
+        (mean_loss - want.loss).abs() < 1e-4,
+        "loss {mean_loss} against {}",
+        want.loss
+    );
     assert_eq!(hits, want.hits);
     println!(
         "matches the naive loops: logits to {d_logits:.1e}, probabilities to {d_probs:.1e}, \
@@ -197,7 +216,11 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
         for n in 0..b {
             for i in 0..h {
                 for j in 0..wd {
-                    let keep = if lbl[(n * h + i) * wd + j] == VOID { 0.0 } else { 1.0 };
+                    let keep = if lbl[(n * h + i) * wd + j] == VOID {
+                        0.0
+                    } else {
+                        1.0
+                    };
                     let k = at4(c, n, i, j, 3);
                     x[k] = (((img[k] as f64 - m) / s) * keep) as f32;
                 }
@@ -205,31 +228,41 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
         }
     }
     // conv 3x3, padding 1, then bias and ReLU.
-    let conv = |x: &[f32], cin: usize, cout: usize, hh: usize, ww: usize, wt: &[f32], bias: &[f32]| {
-        let mut y = vec![0.0f32; b * cout * hh * ww];
-        for n in 0..b {
-            for o in 0..cout {
-                for i in 0..hh {
-                    for j in 0..ww {
-                        let mut s = bias[o] as f64;
-                        for c in 0..cin {
-                            for di in 0..3 {
-                                for dj in 0..3 {
-                                    let (ii, jj) = (i as isize + di as isize - 1, j as isize + dj as isize - 1);
-                                    if ii >= 0 && jj >= 0 && (ii as usize) < hh && (jj as usize) < ww {
-                                        let xv = x[((n * cin + c) * hh + ii as usize) * ww + jj as usize];
-                                        s += (xv * wt[((o * cin + c) * 3 + di) * 3 + dj]) as f64;
+    let conv =
+        |x: &[f32], cin: usize, cout: usize, hh: usize, ww: usize, wt: &[f32], bias: &[f32]| {
+            let mut y = vec![0.0f32; b * cout * hh * ww];
+            for n in 0..b {
+                for o in 0..cout {
+                    for i in 0..hh {
+                        for j in 0..ww {
+                            let mut s = bias[o] as f64;
+                            for c in 0..cin {
+                                for di in 0..3 {
+                                    for dj in 0..3 {
+                                        let (ii, jj) = (
+                                            i as isize + di as isize - 1,
+                                            j as isize + dj as isize - 1,
+                                        );
+                                        if ii >= 0
+                                            && jj >= 0
+                                            && (ii as usize) < hh
+                                            && (jj as usize) < ww
+                                        {
+                                            let xv = x[((n * cin + c) * hh + ii as usize) * ww
+                                                + jj as usize];
+                                            s +=
+                                                (xv * wt[((o * cin + c) * 3 + di) * 3 + dj]) as f64;
+                                        }
                                     }
                                 }
                             }
+                            y[((n * cout + o) * hh + i) * ww + j] = (s as f32).max(0.0);
                         }
-                        y[((n * cout + o) * hh + i) * ww + j] = (s as f32).max(0.0);
                     }
                 }
             }
-        }
-        y
-    };
+            y
+        };
     let h1 = conv(&x, 3, 8, h, wd, &w["conv1.weight"], &w["conv1.bias"]);
     let (h2s, w2s) = (h / 2, wd / 2);
     let mut p1 = vec![0.0f32; b * 8 * h2s * w2s];
@@ -237,8 +270,10 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
         for c in 0..8 {
             for i in 0..h2s {
                 for j in 0..w2s {
-                    let v = |di: usize, dj: usize| h1[((n * 8 + c) * h + 2 * i + di) * wd + 2 * j + dj];
-                    p1[((n * 8 + c) * h2s + i) * w2s + j] = v(0, 0).max(v(0, 1)).max(v(1, 0)).max(v(1, 1));
+                    let v =
+                        |di: usize, dj: usize| h1[((n * 8 + c) * h + 2 * i + di) * wd + 2 * j + dj];
+                    p1[((n * 8 + c) * h2s + i) * w2s + j] =
+                        v(0, 0).max(v(0, 1)).max(v(1, 0)).max(v(1, 1));
                 }
             }
         }
@@ -254,7 +289,8 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
                 for k in 0..3 {
                     let mut s = w["head.bias"][k] as f64;
                     for c in 0..8 {
-                        s += (h2[((n * 8 + c) * h2s + i) * w2s + j] * w["head.weight"][k * 8 + c]) as f64;
+                        s += (h2[((n * 8 + c) * h2s + i) * w2s + j] * w["head.weight"][k * 8 + c])
+                            as f64;
                     }
                     logits[base + k] = s as f32;
                 }

@@ -60,11 +60,11 @@ impl<T: Float> Fold<T> for Mean {
 /// which vectorises; the average's divisor is the product of the axes' divisors, as
 /// PyTorch's is. Every window holds an element of the input (padding is at most half the
 /// kernel, and a ceil-mode window that would start in the padding is dropped).
-fn pooled<T: Copy>(
+fn pooled<T: Copy + Send + Sync>(
     p: &Pooled,
     spec: &PoolSpec,
     x: Side<'_, T>,
-    fold: &impl Fold<T>,
+    fold: &(impl Fold<T> + Sync),
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes = x.sizes.to_vec();
     for &k in &p.axes {
@@ -101,14 +101,14 @@ fn contiguous<T: Copy>(x: &Side<'_, T>) -> Vec<T> {
 }
 
 /// One axis pooled: `x` is `[outer, n, inner]` row-major, the result `[outer, m, inner]`.
-fn pool_axis<T: Copy>(
+/// With the `rayon` feature a large pool splits its outer blocks over the pool's threads.
+fn pool_axis<T: Copy + Send + Sync>(
     x: &[T],
     (outer, n, inner): (usize, usize, usize),
     m: usize,
     spec: &PoolSpec,
-    fold: &impl Fold<T>,
+    fold: &(impl Fold<T> + Sync),
 ) -> Vec<T> {
-    let mut out = Vec::with_capacity(outer * m * inner);
     // Each output position's window inside the input, and its divisor.
     let windows: Vec<(usize, usize, usize)> = (0..m)
         .map(|j| {
@@ -123,19 +123,36 @@ fn pool_axis<T: Copy>(
             (lo, hi, divisor)
         })
         .collect();
-    for o in 0..outer {
-        let block = &x[o * n * inner..(o + 1) * n * inner];
-        for &(lo, hi, divisor) in &windows {
-            let first = out.len();
-            out.extend_from_slice(&block[lo * inner..(lo + 1) * inner]);
-            let row = &mut out[first..];
+    let len = outer * m * inner;
+    if len == 0 {
+        return Vec::new();
+    }
+    let mut out = vec![x[0]; len];
+    let block = |o: usize, dst: &mut [T]| {
+        let src = &x[o * n * inner..(o + 1) * n * inner];
+        for (row, &(lo, hi, divisor)) in dst.chunks_exact_mut(inner).zip(&windows) {
+            row.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
             for t in lo + 1..hi {
-                combine_rows(row, &block[t * inner..(t + 1) * inner], fold);
+                combine_rows(row, &src[t * inner..(t + 1) * inner], fold);
             }
             for v in row.iter_mut() {
                 *v = fold.finish(*v, divisor);
             }
         }
+    };
+    #[cfg(feature = "rayon")]
+    if x.len() >= super::kernel::PARALLEL_MIN_ELEMENTS
+        && rayon::current_num_threads() > 1
+        && outer > 1
+    {
+        use rayon::prelude::*;
+        out.par_chunks_mut(m * inner)
+            .enumerate()
+            .for_each(|(o, dst)| block(o, dst));
+        return out;
+    }
+    for (o, dst) in out.chunks_exact_mut(m * inner).enumerate() {
+        block(o, dst);
     }
     out
 }
@@ -155,7 +172,7 @@ fn out_len(n: usize, spec: &PoolSpec) -> usize {
         .expect("the plan checked the window fits")
 }
 
-impl<T: Copy> DynTensor<T> {
+impl<T: Copy + Send + Sync> DynTensor<T> {
     /// The maximum over windows along the selected axes (rule book §20): PyTorch's
     /// `max_pool1d/2d/3d` by name, the pooled axes keeping their names; or the error of
     /// [`dynamic::pool::pool`](crate::dynamic::pool::pool). NaN propagates.
@@ -198,7 +215,7 @@ impl<T: Copy> DynTensor<T> {
         &self,
         axes: &[AxisSelector],
         spec: &PoolSpec,
-        fold: &impl Fold<T>,
+        fold: &(impl Fold<T> + Sync),
     ) -> Result<DynTensor<T>, Error> {
         let plan = pool(self.shape(), axes, spec)?;
         let strides = super::kernel::row_major(self.sizes());
@@ -246,7 +263,7 @@ macro_rules! typed_pools {
                 P: PoolGeometry,
                 S: PoolOver<A, P>,
                 PooledShape<S, A, P>: Storage<T>,
-                T: Copy + PartialOrd,
+                T: Copy + PartialOrd + Send + Sync,
             {
                 self.try_max_pool::<A, P>().or_panic()
             }
@@ -267,7 +284,7 @@ macro_rules! typed_pools {
                 P: PoolGeometry,
                 S: PoolOver<A, P>,
                 PooledShape<S, A, P>: Storage<T>,
-                T: Copy + PartialOrd,
+                T: Copy + PartialOrd + Send + Sync,
             {
                 self.typed_pool::<A, P, _>(&Max)
             }
@@ -296,7 +313,7 @@ macro_rules! typed_pools {
                 P: PoolGeometry,
                 S: PoolOver<A, P>,
                 PooledShape<S, A, P>: Storage<T>,
-                T: Float,
+                T: Float + Send + Sync,
             {
                 self.try_avg_pool::<A, P>().or_panic()
             }
@@ -317,7 +334,7 @@ macro_rules! typed_pools {
                 P: PoolGeometry,
                 S: PoolOver<A, P>,
                 PooledShape<S, A, P>: Storage<T>,
-                T: Float,
+                T: Float + Send + Sync,
             {
                 self.typed_pool::<A, P, _>(&Mean)
             }
@@ -331,10 +348,10 @@ typed_pools!(impl<T, S: Shape> TensorView<'_, T, S>);
 impl<T, S: Storage<T>> Tensor<T, S> {
     fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
         &self,
-        fold: &impl Fold<T>,
+        fold: &(impl Fold<T> + Sync),
     ) -> Result<Tensor<T, O>, Error>
     where
-        T: Copy,
+        T: Copy + Send + Sync,
     {
         self.view().typed_pool::<A, P, O>(fold)
     }
@@ -343,10 +360,10 @@ impl<T, S: Storage<T>> Tensor<T, S> {
 impl<T, S: Shape> TensorView<'_, T, S> {
     fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
         &self,
-        fold: &impl Fold<T>,
+        fold: &(impl Fold<T> + Sync),
     ) -> Result<Tensor<T, O>, Error>
     where
-        T: Copy,
+        T: Copy + Send + Sync,
     {
         let plan = pool(&self.shape_dyn(), &A::selectors(), &P::SPEC)?;
         let (sizes, data) = pooled(
