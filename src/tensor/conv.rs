@@ -71,7 +71,9 @@ pub(crate) fn run<T: DotElement>(
     }
     let shape = || c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone());
     let total = super::room::ensure::<T>(&sizes, shape)?;
+    // Zeroed pages not yet touched: huge pages asked for before the first write.
     let mut out = vec![T::zero(); total];
+    super::raw::advise_huge_pages(&out);
     if total == 0 {
         return Ok((sizes, out));
     }

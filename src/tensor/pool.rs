@@ -73,23 +73,29 @@ fn pooled<T: Copy + Send + Sync>(
     let shape = || p.shape.resolve(&sizes).unwrap_or_else(|_| p.shape.clone());
     super::room::ensure::<T>(&sizes, shape)?;
     let mut cur_sizes = x.sizes.to_vec();
-    let mut cur = contiguous(&x);
+    // A row-major input is read in place; a strided view is gathered first.
+    let gathered;
+    let mut cur: &[T] = if super::kernel::row_major(x.sizes) == x.strides {
+        x.data
+    } else {
+        gathered = contiguous(&x);
+        &gathered
+    };
+    let mut owned = Vec::new();
     for &k in p.axes.iter().rev() {
         let outer: usize = cur_sizes[..k].iter().product();
         let inner: usize = cur_sizes[k + 1..].iter().product();
         let (n, m) = (cur_sizes[k], sizes[k]);
-        cur = pool_axis(&cur, (outer, n, inner), m, spec, fold);
+        owned = pool_axis(cur, (outer, n, inner), m, spec, fold);
+        cur = &owned;
         cur_sizes[k] = m;
     }
-    Ok((sizes, cur))
+    Ok((sizes, owned))
 }
 
 /// The elements of `x` in row-major order.
 fn contiguous<T: Copy>(x: &Side<'_, T>) -> Vec<T> {
     let n: usize = x.sizes.iter().product();
-    if super::kernel::row_major(x.sizes) == x.strides {
-        return x.data[..n].to_vec();
-    }
     let mut out = Vec::with_capacity(n);
     let mut index = vec![0; x.sizes.len()];
     let mut at = [0usize];
@@ -127,7 +133,11 @@ fn pool_axis<T: Copy + Send + Sync>(
     if len == 0 {
         return Vec::new();
     }
-    let mut out = vec![x[0]; len];
+    // Huge pages asked for before the first write (a large output's page faults cost as much
+    // as the pool itself: `benches/cnn.rs`, the network against its stages).
+    let mut out = Vec::with_capacity(len);
+    super::raw::advise_huge_pages(&out);
+    out.resize(len, x[0]);
     let block = |o: usize, dst: &mut [T]| {
         let src = &x[o * n * inner..(o + 1) * n * inner];
         for (row, &(lo, hi, divisor)) in dst.chunks_exact_mut(inner).zip(&windows) {
