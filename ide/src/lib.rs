@@ -14,8 +14,11 @@ use shapecast::{
     FloatMath, InsertAxis, MatMul, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Slice,
     SplitAxis, Stack, Tensor, S,
 };
+use shapecast::{
+    Conv, Convolution, Convolve, Loss, OneHot, Pad, PadMode, Padded, Pool, Pooled, Take,
+};
 
-names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N);
+names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, C2, VOCAB, D);
 
 /// A value of any type: lets the probe bind a type function's result without writing it.
 fn value<X>() -> X {
@@ -225,6 +228,40 @@ pub fn attention(
     let ctx = weights.dot::<KSEQ>(&v);
     let out = ctx.dot::<(HEADS, DK)>(wo) + x;
     out
+}
+
+/// The image operations (rule book §20-§22): convolution, pooling, padding, gather and the
+/// losses, at the seed's sizes and at a model's (768 channels, 50257 tokens).
+pub fn images(
+    img: Tensor<f32, shape![N, CHANNEL: 3, H: 256, W: 384]>,
+    lbl: Tensor<usize, shape![N, H: 128, W: 192]>,
+    w1: Tensor<f32, shape![C1: 16, CHANNEL: 3, H: 3, W: 3]>,
+    w2: Tensor<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>,
+    head: Tensor<f32, shape![CLASS: 3, C2: 32]>,
+    vol: Tensor<f32, shape![N, CHANNEL: 1, D: 16, H: 32, W]>,
+    w3: Tensor<f32, shape![C1: 4, CHANNEL: 1, D: 3, H: 3, W: 3]>,
+    embed: Tensor<f32, shape![VOCAB: 50257, EMBED: 768]>,
+    tokens: Tensor<usize, shape![BATCH, SEQ]>,
+) {
+    let std = img.std_ddof::<(N, H, W)>(1);
+    let h1 = img.conv::<CHANNEL, Conv<1, 1>>(&w1).relu();
+    let p1 = h1.max_pool::<(H, W), Pool<2>>();
+    let h2 = p1.conv::<C1, Conv<2, 1>>(&w2);
+    let avg = h1.avg_pool::<(H, W), Pool<3, 2, 1, true>>();
+    let padded = img.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
+    let logits = h1.max_pool::<(H, W), Pool<2>>().conv::<C1, Conv<1, 1>>(&w2).dot::<C2>(&head);
+    let probs = logits.softmax::<CLASS>();
+    let loss = logits.cross_entropy::<CLASS>(&lbl);
+    let weighted = logits.try_cross_entropy::<CLASS>(&lbl, &Loss::default().label_smoothing(0.1));
+    let pred = logits.argmax::<CLASS>();
+    let hot = lbl.one_hot::<CLASS<S<3>>, f32>();
+    let volume = vol.conv::<CHANNEL, Conv<1, 1, 2>>(&w3);
+    let looked_up = embed.take::<VOCAB, _>(&tokens);
+    let shape = value::<Convolve<shape![N, CHANNEL: 3, H: 4096, W: 11008], shape![C1: 768, CHANNEL: 3, H: 1, W: 1], CHANNEL>>();
+    let pooled = value::<Pooled<shape![N, C1: 768, H: 3072, W: 50257], (H, W), Pool<2>>>();
+    let grown = value::<Padded<shape![N, C1: 768, H: 1024, W: 32000], (H, W), Pad<3>>>();
+    let taken = value::<Take<shape![VOCAB: 32000, EMBED: 4096], VOCAB, shape![BATCH, SEQ]>>();
+    let encoded = value::<OneHot<shape![BATCH, SEQ], VOCAB<S<50257>>>>();
 }
 
 /// The run-time twin, for comparison: every type here is written by the library.

@@ -250,14 +250,30 @@ fn one_batch<T: DotElement>(
             };
             match g.out_run {
                 Some(out_run) => {
+                    // The transposed product, `out^T = patches^T · weight^T`: the positions
+                    // are the GEMM's long `M` side, the output channels its short `N`.
                     let c = Mat {
                         offset: oo + group * g.o_group * g.out_channel + p0 * out_run,
-                        rows: g.o_group,
-                        cols: n,
-                        rs: g.out_channel,
-                        cs: out_run,
+                        rows: n,
+                        cols: g.o_group,
+                        rs: out_run,
+                        cs: g.out_channel,
                     };
-                    T::gemm((weight, a), (&patches[..k * n], b), (out, c), false, split);
+                    let pt = Mat {
+                        offset: 0,
+                        rows: n,
+                        cols: k,
+                        rs: 1,
+                        cs: n,
+                    };
+                    let wt = Mat {
+                        offset: a.offset,
+                        rows: k,
+                        cols: g.o_group,
+                        rs: 1,
+                        cs: k,
+                    };
+                    T::gemm((&patches[..k * n], pt), (weight, wt), (out, c), false, split);
                 }
                 None => {
                     // Spatial axes apart: the block `[OUT, n]` first, then each element to
