@@ -18,7 +18,7 @@ use shapecast::{
     Conv, Convolution, Convolve, Loss, OneHot, Pad, PadMode, Padded, Pool, Pooled, Take,
 };
 
-names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, C2, VOCAB, D);
+names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, VOCAB, D);
 
 /// A value of any type: lets the probe bind a type function's result without writing it.
 fn value<X>() -> X {
@@ -231,10 +231,11 @@ pub fn attention(
 }
 
 /// The image operations (rule book §20-§22): convolution, pooling, padding, gather and the
-/// losses, at the seed's sizes and at a model's (768 channels, 50257 tokens).
+/// losses. Convolutions and pools at small images' sizes (the README's "Shapes in the editor"
+/// has the limit); padding and gathering at a model's sizes.
 pub fn images(
-    img: Tensor<f32, shape![N, CHANNEL: 3, H: 256, W: 384]>,
-    lbl: Tensor<usize, shape![N, H: 128, W: 192]>,
+    img: Tensor<f32, shape![N, CHANNEL: 3, H: 32, W: 48]>,
+    lbl: Tensor<usize, shape![N, H: 16, W: 24]>,
     w1: Tensor<f32, shape![C1: 16, CHANNEL: 3, H: 3, W: 3]>,
     w2: Tensor<f32, shape![C2: 32, C1: 16, H: 3, W: 3]>,
     head: Tensor<f32, shape![CLASS: 3, C2: 32]>,
@@ -249,7 +250,10 @@ pub fn images(
     let h2 = p1.conv::<C1, Conv<2, 1>>(&w2);
     let avg = h1.avg_pool::<(H, W), Pool<3, 2, 1, true>>();
     let padded = img.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
-    let logits = h1.max_pool::<(H, W), Pool<2>>().conv::<C1, Conv<1, 1>>(&w2).dot::<C2>(&head);
+    let logits = h1
+        .max_pool::<(H, W), Pool<2>>()
+        .conv::<C1, Conv<1, 1>>(&w2)
+        .dot::<C2>(&head);
     let probs = logits.softmax::<CLASS>();
     let loss = logits.cross_entropy::<CLASS>(&lbl);
     let weighted = logits.try_cross_entropy::<CLASS>(&lbl, &Loss::default().label_smoothing(0.1));
@@ -257,8 +261,14 @@ pub fn images(
     let hot = lbl.one_hot::<CLASS<S<3>>, f32>();
     let volume = vol.conv::<CHANNEL, Conv<1, 1, 2>>(&w3);
     let looked_up = embed.take::<VOCAB, _>(&tokens);
-    let shape = value::<Convolve<shape![N, CHANNEL: 3, H: 4096, W: 11008], shape![C1: 768, CHANNEL: 3, H: 1, W: 1], CHANNEL>>();
-    let pooled = value::<Pooled<shape![N, C1: 768, H: 3072, W: 50257], (H, W), Pool<2>>>();
+    let pointwise = value::<
+        Convolve<
+            shape![N, CHANNEL: 3, H: 64, W: 96],
+            shape![C1: 768, CHANNEL: 3, H: 1, W: 1],
+            CHANNEL,
+        >,
+    >();
+    let pooled = value::<Pooled<shape![N, C1: 768, H: 64, W: 96], (H, W), Pool<2>>>();
     let grown = value::<Padded<shape![N, C1: 768, H: 1024, W: 32000], (H, W), Pad<3>>>();
     let taken = value::<Take<shape![VOCAB: 32000, EMBED: 4096], VOCAB, shape![BATCH, SEQ]>>();
     let encoded = value::<OneHot<shape![BATCH, SEQ], VOCAB<S<50257>>>>();

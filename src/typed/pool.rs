@@ -27,7 +27,8 @@ use typenum::{
 };
 
 use super::axis::Axis;
-use super::bits::{And, Cond, Not, B0, B1};
+use super::bits::{Cond, Not, B0, B1};
+use super::conv::{Half, StrideAny, StrideOne, StrideTwo};
 use super::list::{At, FromRev};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused, Then};
 use super::reduce::{AllFound, CountPicks, One, Selector, Twice, Zero};
@@ -76,6 +77,9 @@ pub trait PoolGeometry {
     type Padding;
     #[doc(hidden)]
     type Ceil: Cond;
+    /// The stride's kind (1, 2 or any), for the division.
+    #[doc(hidden)]
+    type StrideKind;
     /// Whether the padding is at most half the kernel (PyTorch's limit).
     #[doc(hidden)]
     type PaddingFits: Cond;
@@ -108,6 +112,9 @@ where
     U<P>: Mul<U2>,
     Prod<U<P>, U2>: IsLessOrEqual<U<K>>,
     LeEq<Prod<U<P>, U2>, U<K>>: Cond,
+    U<ST>: typenum::IsEqual<typenum::U1> + typenum::IsEqual<U2>,
+    typenum::Eq<U<ST>, typenum::U1>: Cond,
+    typenum::Eq<U<ST>, U2>: Cond,
 {
     const SPEC: PoolSpec = PoolSpec {
         kernel: K,
@@ -121,6 +128,10 @@ where
     type Padding = U<P>;
     type Ceil = <Bool<C> as BoolBit>::Bit;
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
+    type StrideKind = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
+        StrideOne,
+        <typenum::Eq<U<ST>, U2> as Cond>::If<StrideTwo, StrideAny>,
+    >;
 }
 
 /// The pooled size of the axis `Self` and the check that the window fits: static when the
@@ -205,22 +216,60 @@ where
 pub trait PooledLen<N, P> {
     type Size;
 }
-type Q<R, P> = Quot<Diff<R, <P as PoolGeometry>::Kernel>, <P as PoolGeometry>::Stride>;
-type StartsInside<R, N, P> =
-    Le<Prod<Q<R, P>, <P as PoolGeometry>::Stride>, Sum<N, <P as PoolGeometry>::Padding>>;
+type Q<R, P> = <Diff<R, <P as PoolGeometry>::Kernel> as Divided<
+    <P as PoolGeometry>::Stride,
+    <P as PoolGeometry>::StrideKind,
+>>::Out;
 impl<R, N, P: PoolGeometry> PooledLen<N, P> for R
 where
     R: Sub<P::Kernel>,
-    Diff<R, P::Kernel>: Div<P::Stride>,
-    Q<R, P>: Add<B1> + Mul<P::Stride>,
-    N: Add<P::Padding>,
-    Prod<Q<R, P>, P::Stride>: IsLess<Sum<N, P::Padding>>,
-    StartsInside<R, N, P>: Cond,
-    B1: StaticOr<Q<R, P>> + StaticOr<Add1<Q<R, P>>>,
+    Diff<R, P::Kernel>: Divided<P::Stride, P::StrideKind>,
+    P::Ceil: CeilLen<Q<R, P>, N, P>,
 {
-    type Size = <And<P::Ceil, Not<StartsInside<R, N, P>>> as Cond>::If<
-        <B1 as StaticOr<Q<R, P>>>::Size,
-        <B1 as StaticOr<Add1<Q<R, P>>>>::Size,
+    type Size = <P::Ceil as CeilLen<Q<R, P>, N, P>>::Size;
+}
+
+/// `Self / Stride` by the stride's kind: itself for 1, a shift for 2, typenum's division
+/// otherwise (the costliest step, and the deepest for an editor's trait solver).
+#[doc(hidden)]
+pub trait Divided<Stride, Kind> {
+    type Out;
+}
+impl<R, St> Divided<St, StrideOne> for R {
+    type Out = R;
+}
+impl<R: Half, St> Divided<St, StrideTwo> for R {
+    type Out = R::Out;
+}
+impl<R: Div<St>, St> Divided<St, StrideAny> for R {
+    type Out = Quot<R, St>;
+}
+
+/// The pooled length from `Q = (reach - k) / s`: `Q + 1`, or in ceil mode `Q` when the last
+/// window would start at or past `n + p` (only then is that comparison made).
+#[doc(hidden)]
+pub trait CeilLen<Q, N, P> {
+    type Size;
+}
+impl<Q: Add<B1>, N, P> CeilLen<Q, N, P> for B0
+where
+    B1: StaticOr<Add1<Q>>,
+{
+    type Size = <B1 as StaticOr<Add1<Q>>>::Size;
+}
+type StartsInside<Q, N, P> =
+    Le<Prod<Q, <P as PoolGeometry>::Stride>, Sum<N, <P as PoolGeometry>::Padding>>;
+impl<Q, N, P: PoolGeometry> CeilLen<Q, N, P> for B1
+where
+    Q: Add<B1> + Mul<P::Stride>,
+    N: Add<P::Padding>,
+    Prod<Q, P::Stride>: IsLess<Sum<N, P::Padding>>,
+    StartsInside<Q, N, P>: Cond,
+    B1: StaticOr<Q> + StaticOr<Add1<Q>>,
+{
+    type Size = <Not<StartsInside<Q, N, P>> as Cond>::If<
+        <B1 as StaticOr<Q>>::Size,
+        <B1 as StaticOr<Add1<Q>>>::Size,
     >;
 }
 
