@@ -273,7 +273,13 @@ fn one_batch<T: DotElement>(
                         rs: 1,
                         cs: k,
                     };
-                    T::gemm((&patches[..k * n], pt), (weight, wt), (out, c), false, split);
+                    T::gemm(
+                        (&patches[..k * n], pt),
+                        (weight, wt),
+                        (out, c),
+                        false,
+                        split,
+                    );
                 }
                 None => {
                     // Spatial axes apart: the block `[OUT, n]` first, then each element to
