@@ -53,17 +53,7 @@ pub fn pad(
         axes: written.join(", "),
         reason,
     };
-    let mut at = Vec::with_capacity(axes.len());
-    for a in axes {
-        let k = a
-            .position(input)
-            .ok_or_else(|| refuse(format!("it has no axis {a}")))?;
-        if at.contains(&k) {
-            return Err(refuse(format!("{a} selects axis {k} twice")));
-        }
-        at.push(k);
-    }
-    at.sort_unstable();
+    let at = super::pool::picked(input, axes, &refuse)?;
     let mut out = input.axes().to_vec();
     for &k in &at {
         if let Size::Known(n) = out[k].size {

@@ -150,17 +150,7 @@ pub fn pool(input: &DynShape, axes: &[AxisSelector], spec: &PoolSpec) -> Result<
             spec.padding, spec.kernel
         )));
     }
-    let mut at = Vec::with_capacity(axes.len());
-    for a in axes {
-        let k = a
-            .position(input)
-            .ok_or_else(|| refuse(format!("it has no axis {a}")))?;
-        if at.contains(&k) {
-            return Err(refuse(format!("{a} selects axis {k} twice")));
-        }
-        at.push(k);
-    }
-    at.sort_unstable();
+    let at = picked(input, axes, &refuse)?;
     let mut out = input.axes().to_vec();
     for &k in &at {
         if let Size::Known(n) = out[k].size {
@@ -180,4 +170,25 @@ pub fn pool(input: &DynShape, axes: &[AxisSelector], spec: &PoolSpec) -> Result<
         shape: DynShape::new(out)?,
         axes: at,
     })
+}
+
+/// The positions the selectors pick in `input`, ascending, or `refuse`'s error: a selector
+/// that finds no axis, or one already picked (pooling and padding alike).
+pub(crate) fn picked(
+    input: &DynShape,
+    axes: &[AxisSelector],
+    refuse: &dyn Fn(String) -> Error,
+) -> Result<Vec<usize>, Error> {
+    let mut at = Vec::with_capacity(axes.len());
+    for a in axes {
+        let k = a
+            .position(input)
+            .ok_or_else(|| refuse(format!("it has no axis {a}")))?;
+        if at.contains(&k) {
+            return Err(refuse(format!("{a} selects axis {k} twice")));
+        }
+        at.push(k);
+    }
+    at.sort_unstable();
+    Ok(at)
 }

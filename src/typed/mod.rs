@@ -90,3 +90,4 @@ pub mod strict;
 pub mod surgery;
 mod tuples;
 pub mod verdict;
+pub mod window;

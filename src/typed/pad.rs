@@ -18,13 +18,13 @@ use typenum::{Const, Prod, Sum, ToUInt, U, U2};
 
 use super::axis::Axis;
 use super::bits::{B0, B1};
-use super::list::{At, FromRev};
-use super::outcome::{Good, Judge, Judged, Passed, Refused, Then};
-use super::reduce::{AllFound, CountPicks, One, Selector, Twice, Zero};
+use super::list::FromRev;
+use super::outcome::{Good, Judge, Judged, Passed};
+use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::surgery::StaticOr;
-use crate::SelectedTwice;
+use super::window::{PickWalk, Windowed};
 
 /// Padding of `P` elements at both ends of each padded axis.
 ///
@@ -56,18 +56,15 @@ where
     type Twice = Prod<U<P>, U2>;
 }
 
-/// An axis' size padded: `n + 2P` when static, else `?`.
-#[doc(hidden)]
-pub trait Grown<P> {
-    type Size;
-}
-impl<X: Axis, P> Grown<P> for X
+/// An axis' size padded: `n + 2P` when static, else `?`; nothing to check.
+impl<X: Axis, const P: usize> Windowed<Pad<P>> for X
 where
-    <X::Size as AxisSize>::Known: GrownIf<X, P>,
+    <X::Size as AxisSize>::Known: GrownIf<X, Pad<P>>,
 {
-    type Size = <<X::Size as AxisSize>::Known as GrownIf<X, P>>::Size;
+    type Size = <<X::Size as AxisSize>::Known as GrownIf<X, Pad<P>>>::Size;
+    type Check = Passed;
 }
-/// [`Grown`] by whether the size is static.
+/// The padded size by whether the axis' size is static.
 #[doc(hidden)]
 pub trait GrownIf<X, P> {
     type Size;
@@ -82,45 +79,6 @@ where
     B1: StaticOr<Sum<BitsOf<X>, P::Twice>>,
 {
     type Size = <B1 as StaticOr<Sum<BitsOf<X>, P::Twice>>>::Size;
-}
-
-/// An axis' fate under the selector's pick count: kept, padded, or picked twice.
-#[doc(hidden)]
-pub trait PadFate<X, P> {
-    type Axis;
-    type Check;
-}
-impl<X, P> PadFate<X, P> for Zero {
-    type Axis = X;
-    type Check = Passed;
-}
-impl<X: Axis + Grown<P>, P> PadFate<X, P> for One {
-    type Axis = X::Resize<<X as Grown<P>>::Size>;
-    type Check = Passed;
-}
-impl<X, P, Sel> PadFate<X, P> for Twice<Sel> {
-    type Axis = X;
-    type Check = Refused<SelectedTwice<Sel>>;
-}
-
-/// The walk over the shape's axes (last first).
-#[doc(hidden)]
-pub trait PadWalk<L, P> {
-    type Axes;
-    type Check;
-}
-impl<L, P> PadWalk<L, P> for () {
-    type Axes = ();
-    type Check = Passed;
-}
-impl<L: CountPicks<At<I, X>>, P, const I: usize, X, Xs: PadWalk<L, P>> PadWalk<L, P>
-    for (At<I, X>, Xs)
-where
-    L::Out: PadFate<X, P>,
-    <L::Out as PadFate<X, P>>::Check: Then<Xs::Check>,
-{
-    type Axes = (<L::Out as PadFate<X, P>>::Axis, Xs::Axes);
-    type Check = <<L::Out as PadFate<X, P>>::Check as Then<Xs::Check>>::Out;
 }
 
 /// The outcome of a padding as a diagnostic: implemented only for a success.
@@ -143,9 +101,9 @@ type Rev<S> = <S as Shape>::Rev;
 type List<A> = <A as Selector>::List;
 type PadChecks<S, A, P> = (
     <List<A> as AllFound<Rev<S>>>::Out,
-    (<Rev<S> as PadWalk<List<A>, P>>::Check, ()),
+    (<Rev<S> as PickWalk<List<A>, P>>::Check, ()),
 );
-type PadAxes<S, A, P> = <Rev<S> as PadWalk<List<A>, P>>::Axes;
+type PadAxes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
 
 /// `Self` pads over the axes `A` selects by `P` (rule book §22): the bound to write in
 /// generic code.
@@ -167,7 +125,7 @@ pub trait PadOver<A, P>: Shape {
 
 impl<S: Shape, A: Selector, P: PadWidth> PadOver<A, P> for S
 where
-    S::Rev: PadWalk<A::List, P>,
+    S::Rev: PickWalk<A::List, P>,
     A::List: AllFound<S::Rev>,
     PadChecks<S, A, P>: Judge<PadAxes<S, A, P>>,
     Judged<PadChecks<S, A, P>, PadAxes<S, A, P>>: PadVerdict<S, A>,

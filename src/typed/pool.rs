@@ -29,14 +29,15 @@ use typenum::{
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
 use super::conv::{Half, StrideAny, StrideOne, StrideTwo};
-use super::list::{At, FromRev};
-use super::outcome::{Check, Good, Judge, Judged, Passed, Refused, Then};
-use super::reduce::{AllFound, CountPicks, One, Selector, Twice, Zero};
+use super::list::FromRev;
+use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
+use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::surgery::StaticOr;
+use super::window::{PickWalk, Windowed};
 use crate::dynamic::pool::PoolSpec;
-use crate::{PaddingTooWide, SelectedTwice, WindowTooLarge};
+use crate::{PaddingTooWide, WindowTooLarge};
 
 /// A pooling window as const parameters, with PyTorch's defaults: `Pool<2>` is a 2-wide
 /// window with stride 2, `Pool<3, 2, 1>` kernel 3, stride 2, padding 1; the last parameter is
@@ -136,12 +137,7 @@ where
 
 /// The pooled size of the axis `Self` and the check that the window fits: static when the
 /// axis is, else `?` (checked at run time).
-#[doc(hidden)]
-pub trait PoolWindow<P> {
-    type Size;
-    type Check;
-}
-impl<X: Axis, P: PoolGeometry> PoolWindow<P> for X
+impl<X: Axis, P: PoolGeometry> Windowed<P> for X
 where
     <X::Size as AxisSize>::Known: PoolWindowIf<X, P>,
 {
@@ -149,7 +145,7 @@ where
     type Check = <<X::Size as AxisSize>::Known as PoolWindowIf<X, P>>::Check;
 }
 
-/// [`PoolWindow`] by whether the size is static (lazily: only the branch taken is computed).
+/// The pooled size by whether the axis' size is static (lazily: only the branch taken is computed).
 #[doc(hidden)]
 pub trait PoolWindowIf<X, P> {
     type Size;
@@ -273,46 +269,6 @@ where
     >;
 }
 
-/// An axis' fate under the selector's pick count: kept, pooled, or picked twice.
-#[doc(hidden)]
-pub trait PoolFate<X, P> {
-    type Axis;
-    type Check;
-}
-impl<X, P> PoolFate<X, P> for Zero {
-    type Axis = X;
-    type Check = Passed;
-}
-impl<X: Axis + PoolWindow<P>, P> PoolFate<X, P> for One {
-    type Axis = X::Resize<<X as PoolWindow<P>>::Size>;
-    type Check = <X as PoolWindow<P>>::Check;
-}
-impl<X, P, Sel> PoolFate<X, P> for Twice<Sel> {
-    type Axis = X;
-    type Check = Refused<SelectedTwice<Sel>>;
-}
-
-/// The walk over the shape's axes (last first): the output's axes and one check per axis,
-/// joined with [`Then`].
-#[doc(hidden)]
-pub trait PoolWalk<L, P> {
-    type Axes;
-    type Check;
-}
-impl<L, P> PoolWalk<L, P> for () {
-    type Axes = ();
-    type Check = Passed;
-}
-impl<L: CountPicks<At<I, X>>, P, const I: usize, X, Xs: PoolWalk<L, P>> PoolWalk<L, P>
-    for (At<I, X>, Xs)
-where
-    L::Out: PoolFate<X, P>,
-    <L::Out as PoolFate<X, P>>::Check: Then<Xs::Check>,
-{
-    type Axes = (<L::Out as PoolFate<X, P>>::Axis, Xs::Axes);
-    type Check = <<L::Out as PoolFate<X, P>>::Check as Then<Xs::Check>>::Out;
-}
-
 /// The outcome of a pool as a diagnostic: implemented only for a success, so a refusal names
 /// itself.
 #[diagnostic::on_unimplemented(
@@ -336,10 +292,10 @@ type PoolChecks<S, A, P> = (
     Check<<P as PoolGeometry>::PaddingFits, PaddingTooWide<P>>,
     (
         <List<A> as AllFound<Rev<S>>>::Out,
-        (<Rev<S> as PoolWalk<List<A>, P>>::Check, ()),
+        (<Rev<S> as PickWalk<List<A>, P>>::Check, ()),
     ),
 );
-type PoolAxes<S, A, P> = <Rev<S> as PoolWalk<List<A>, P>>::Axes;
+type PoolAxes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
 
 /// `Self` pools over the axes `A` selects with the window `P` (rule book §20): the bound to
 /// write in generic code. `Output` is `Self` with each selected axis at its pooled size.
@@ -361,7 +317,7 @@ pub trait PoolOver<A, P>: Shape {
 
 impl<S: Shape, A: Selector, P: PoolGeometry> PoolOver<A, P> for S
 where
-    S::Rev: PoolWalk<A::List, P>,
+    S::Rev: PickWalk<A::List, P>,
     A::List: AllFound<S::Rev>,
     PoolChecks<S, A, P>: Judge<PoolAxes<S, A, P>>,
     Judged<PoolChecks<S, A, P>, PoolAxes<S, A, P>>: PoolVerdict<S, A>,
