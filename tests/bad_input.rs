@@ -217,6 +217,74 @@ mod sweep {
             }
         }
     }
+
+    /// Named tensors of such sizes: `A0`, `A1`, … .
+    fn named(sizes: &[usize], first: usize) -> DynTensor<f32> {
+        let axes: Vec<String> = sizes
+            .iter()
+            .enumerate()
+            .map(|(k, n)| format!("A{}: {n}", k + first))
+            .collect();
+        DynTensor::full(format!("[{}]", axes.join(", ")).parse().unwrap(), 0.5).unwrap()
+    }
+
+    /// Geometry values that break arithmetic.
+    fn knob() -> impl Strategy<Value = usize> {
+        prop_oneof![3 => 0usize..4, 1 => Just(usize::MAX / 2), 1 => Just(usize::MAX)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Convolution, pooling, padding and the gathers (rule book §20–§22) on such sizes,
+        /// with zero, small and huge strides, paddings, dilations, groups, kernels, indices
+        /// and class counts: an answer or an error, never a panic.
+        #[test]
+        fn windows_and_gathers_never_panic(
+            a in sizes(), w in sizes(), k in 0usize..10,
+            s in knob(), p in knob(), d in knob(), g in knob(), i in knob(),
+        ) {
+            use shapecast::dynamic::conv::ConvSpec;
+            use shapecast::dynamic::pool::PoolSpec;
+            use shapecast::{Loss, PadMode};
+            let x = named(&a, 0);
+            // The weight names the input's first axes (channel, spatial) and one of its own.
+            let mut wt = w.clone();
+            wt.truncate(a.len().min(4));
+            let weight = {
+                let mut axes: Vec<String> = wt.iter().enumerate().map(|(j, n)| format!("A{j}: {n}")).collect();
+                axes.push(format!("OUT: {}", w.first().copied().unwrap_or(1).min(3)));
+                DynTensor::<f32>::full(format!("[{}]", axes.join(", ")).parse().unwrap(), 0.5)
+            };
+            if let Ok(weight) = weight {
+                let spec = ConvSpec { stride: s, padding: p, dilation: d, groups: g };
+                let _ = x.conv(&weight, "A0", &spec);
+                let _ = x.conv(&weight, "A1", &ConvSpec::default());
+            }
+            let sel = [axis(k)];
+            let two = [axis(k), axis((k + 1) % 10)];
+            for spec in [PoolSpec::new(s).stride(p.max(1)).padding(d), PoolSpec::new(2).ceil_mode(true).padding(1), PoolSpec::new(i).count_padding(false)] {
+                let _ = x.max_pool(&sel, &spec);
+                let _ = x.avg_pool(&two, &spec);
+            }
+            for mode in [PadMode::Constant(1.0), PadMode::Reflect, PadMode::Replicate] {
+                let _ = x.pad(&sel, p, &mode);
+                let _ = x.pad(&two, i.min(3), &mode);
+            }
+            let idx = DynTensor::<usize>::full(format!("[I: {}]", w.first().copied().unwrap_or(0).min(3)).parse().unwrap(), i);
+            if let Ok(idx) = idx {
+                let _ = x.take(&axis(k), &idx);
+                let _ = idx.one_hot::<f32>("CLASS", i);
+                let _ = idx.one_hot::<f32>("I", 2);
+                let logits = named(&[w.first().copied().unwrap_or(0).min(3), s.min(4)], 0);
+                let targets = DynTensor::<usize>::full(format!("[A0: {}]", w.first().copied().unwrap_or(0).min(3)).parse().unwrap(), i);
+                if let Ok(t) = targets {
+                    let _ = logits.cross_entropy(&axis(1), &t, &Loss::default().label_smoothing(0.5));
+                    let _ = logits.nll_loss(&axis(1), &t, &Loss::default().ignore_index(i));
+                }
+            }
+        }
+    }
 }
 
 #[test]

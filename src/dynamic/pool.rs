@@ -117,7 +117,8 @@ pub struct Pooled {
 
 /// The shape `input` pooled over the selected axes leaves (rule book §20), or the error: a
 /// selector that finds no axis or one already selected, no axis at all, a zero kernel or
-/// stride, padding above half the kernel, or a window longer than the padded axis.
+/// stride, padding above half the kernel, an empty pooled axis, or a window longer than the
+/// padded axis.
 ///
 /// ```
 /// use shapecast::dynamic::pool::{pool, PoolSpec};
@@ -153,6 +154,11 @@ pub fn pool(input: &DynShape, axes: &[AxisSelector], spec: &PoolSpec) -> Result<
     let at = picked(input, axes, &refuse)?;
     let mut out = input.axes().to_vec();
     for &k in &at {
+        if out[k].size == Size::Known(0) {
+            return Err(refuse(format!(
+                "axis {k} is empty: a window needs an element"
+            )));
+        }
         if let Size::Known(n) = out[k].size {
             let o = out_size(n, spec.kernel, spec.stride, spec.padding, 1, spec.ceil).ok_or_else(
                 || {

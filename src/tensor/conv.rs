@@ -77,6 +77,11 @@ pub(crate) fn run<T: DotElement>(
     if total == 0 {
         return Ok((sizes, out));
     }
+    if w.data.is_empty() || x.data.is_empty() {
+        // No tap or no input element: every output is the empty sum (or the padding's), 0.
+        // (The products below are then not taken: an empty operand may have huge axes.)
+        return Ok((sizes, out));
+    }
     let out_strides = super::kernel::row_major(&sizes);
     let g = geometry(c, spec, &x, &w, &sizes, &out_strides);
     // The weight as `[OUT, C, taps…]`, contiguous, taps in the input's spatial order.

@@ -47,6 +47,11 @@ fn take_rows<T: Clone>(
             "index {bad} at {at_index:?} is out of range for the axis of size {n}"
         )));
     }
+    if data.is_empty() || indices.is_empty() {
+        // Every index is in range, so an empty source has an empty axis besides the taken
+        // one: the result is empty too (and its other sizes may be huge: no product taken).
+        return Ok(Vec::new());
+    }
     let outer: usize = sizes[..at].iter().product();
     let inner: usize = sizes[at + 1..].iter().product();
     let mut out = Vec::with_capacity(outer * indices.len() * inner);

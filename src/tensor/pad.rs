@@ -33,7 +33,7 @@ fn padded<T: Clone>(
         data,
     } = x;
     if let PadMode::Reflect = mode {
-        if let Some(&k) = at.iter().find(|&&k| p >= sizes[k]) {
+        if let Some(&k) = at.iter().find(|&&k| p > 0 && p >= sizes[k]) {
             return Err(refuse(format!(
                 "reflect padding {p} must be shorter than axis {k}, of size {}",
                 sizes[k]

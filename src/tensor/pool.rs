@@ -71,7 +71,10 @@ fn pooled<T: Copy + Send + Sync>(
         sizes[k] = out_len(x.sizes[k], spec);
     }
     let shape = || p.shape.resolve(&sizes).unwrap_or_else(|_| p.shape.clone());
-    super::room::ensure::<T>(&sizes, shape)?;
+    if super::room::ensure::<T>(&sizes, shape)? == 0 {
+        // An empty output (a kept axis of size 0, whatever the others' sizes).
+        return Ok((sizes, Vec::new()));
+    }
     let mut cur_sizes = x.sizes.to_vec();
     // A row-major input is read in place; a strided view is gathered first.
     let gathered;
