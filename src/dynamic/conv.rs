@@ -101,6 +101,14 @@ impl ConvSpec {
 
 /// One spatial axis of a convolution: where it is in the input (and output) and in the
 /// weight, and its sizes where known.
+///
+/// ```
+/// use shapecast::{dynamic::conv::{conv, ConvSpec}, Size};
+/// let c = conv(&"[C: 3, H: 8]".parse()?, &"[K: 2, H: 3, C: 3]".parse()?, "C", &ConvSpec::default())?;
+/// let h = &c.spatial[0];
+/// assert_eq!((h.axis, h.weight_axis, h.kernel, h.out), (1, 1, Size::Known(3), Size::Known(6)));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spatial {
     /// The axis' position in the input and the output.
@@ -116,6 +124,14 @@ pub struct Spatial {
 }
 
 /// What [`conv`] gives: the output shape and where each kind of axis is.
+///
+/// ```
+/// use shapecast::dynamic::conv::{conv, ConvSpec};
+/// let c = conv(&"[N, H: 8, C: 3]".parse()?, &"[K: 2, C: 3, H: 3]".parse()?, "C", &ConvSpec::default())?;
+/// assert_eq!(c.shape.to_string(), "[N, H: 6, K: 2]");
+/// assert_eq!((c.channel, c.weight_channel, c.weight_out), (2, 1, 0));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Convolved {
     /// The output's shape.

@@ -107,6 +107,13 @@ impl PoolSpec {
 }
 
 /// What [`pool`] gives: the output shape and the pooled axes' positions, in the shape's order.
+///
+/// ```
+/// use shapecast::dynamic::pool::{pool, PoolSpec};
+/// let p = pool(&"[W: 9, C: 2, H: 4]".parse()?, &["H".parse()?, "W".parse()?], &PoolSpec::new(2))?;
+/// assert_eq!((p.shape.to_string(), p.axes), ("[W: 4, C: 2, H: 2]".to_string(), vec![0, 2]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pooled {
     /// The output's shape.
