@@ -8,7 +8,9 @@
 //! - M4 a small contraction `[BATCH: 2, SEQ: 3, DK: 4] · [BATCH: 2, KSEQ: 5, DK: 4]` with `?`
 //!   sizes, where the plan and the kernel's bookkeeping rather than the arithmetic set the
 //!   time: typed `dot` (the plan is a constant of the types) against `DynTensor::dot` (the
-//!   rule runs at run time) and a naive loop.
+//!   rule runs at run time) and a naive loop;
+//! - M5 a linear layer `[T: 128, E: 512]` by a weight of `[E, F: 1376]` as written against the
+//!   same weight as files store it (`nn.Linear`'s `[F, E]`, contracted over its last axis).
 //!
 //! Run: `cargo bench --bench contractions`. The README reports the medians.
 
@@ -16,7 +18,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{s, Array2, Array3, Array4, ArrayView2};
 use shapecast::{names, shape, Dot, Tensor};
 
-names!(BATCH, HEADS, SEQ, KSEQ, DK);
+names!(BATCH, HEADS, SEQ, KSEQ, DK, T, E, F);
 
 fn data(n: usize, m: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * m) % 17) as f32 / 8.0 - 1.0).collect()
@@ -197,6 +199,18 @@ fn contractions(c: &mut Criterion) {
             black_box(out)
         })
     });
+    // M5
+    let x = Tensor::<f32, shape![T: 128, E: 512]>::from_vec(data(128 * 512, 5)).unwrap();
+    let w_ef = Tensor::<f32, shape![E: 512, F: 1376]>::from_vec(data(512 * 1376, 3)).unwrap();
+    let w_fe: Tensor<f32, shape![F: 1376, E: 512]> = w_ef.view().align_to().unwrap().to_tensor();
+    assert_eq!(x.dot::<E>(&w_ef).data(), x.dot::<E>(&w_fe).data());
+    group.bench_function("M5 linear 128x512x1376/weight [E, F]", |bch| {
+        bch.iter(|| black_box(black_box(&x).dot::<E>(&w_ef)))
+    });
+    group.bench_function(
+        "M5 linear 128x512x1376/weight [F, E] (files' layout)",
+        |bch| bch.iter(|| black_box(black_box(&x).dot::<E>(&w_fe))),
+    );
     group.finish();
 }
 

@@ -476,6 +476,50 @@ macro_rules! blas_like {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
                     return naive((a, ma), (b, mb), (c, mc), accumulate);
                 }
+                // Both operands walk `K` with stride 1 (the right one a weight as files store
+                // it, `[out, in]` contracted over its last axis) and the output has fewer rows
+                // than columns: the GEMM crate is faster with the long side as rows, so the
+                // transposed output `c^T = b^T · a^T` is computed into a block, then copied
+                // into `c` (`benches/contractions.rs`, M5: a 128x512x1376 linear layer whose
+                // weight is stored `[F, E]` took 1.6x the `[E, F]` one as written).
+                // Small products keep their one allocation (the output's; the crate packs
+                // them on the stack): below 2^20 multiply-adds the block does not pay.
+                let large = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols) >= 1 << 20;
+                if large && mb.rs == 1 && mb.cs > 1 && ma.cs == 1 && ma.rs > 1 && mc.rows < mc.cols {
+                    let (m, n) = (mc.rows, mc.cols);
+                    let mut block = alloc::vec![<$t>::default(); m * n];
+                    let bt = Mat {
+                        offset: mb.offset,
+                        rows: n,
+                        cols: ma.cols,
+                        rs: mb.cs,
+                        cs: 1,
+                    };
+                    let at = Mat {
+                        offset: ma.offset,
+                        rows: ma.cols,
+                        cols: m,
+                        rs: 1,
+                        cs: ma.rs,
+                    };
+                    let out = Mat {
+                        offset: 0,
+                        rows: n,
+                        cols: m,
+                        rs: m,
+                        cs: 1,
+                    };
+                    // The block has more rows than columns: this call multiplies as written.
+                    Self::gemm((b, bt), (a, at), (&mut block, out), false, split);
+                    for i in 0..m {
+                        for j in 0..n {
+                            let v = block[j * m + i];
+                            let cell = &mut c[mc.offset + i * mc.rs + j * mc.cs];
+                            *cell = if accumulate { *cell + v } else { v };
+                        }
+                    }
+                    return;
+                }
                 // With the `rayon` feature the crate splits a product of at least
                 // `GEMM_PARALLEL_MIN` multiply-adds over rayon's pool (0: the current pool's
                 // thread count), unless the caller already runs products side by side.
@@ -559,6 +603,27 @@ mod tests {
         f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false, true);
         naive((&a, ma), (&b, mb), (&mut slow, mc), true);
         assert_eq!(fresh[1..], slow[1..]);
+    }
+
+    /// Both operands walking `K` with stride 1 and fewer output rows than columns (a weight
+    /// stored `[out, in]`) take the transposed product into a block: the same values as the
+    /// plain loop, written and accumulated, into a strided output.
+    #[test]
+    fn a_weight_stored_out_in_gives_the_plain_loops_values() {
+        // Above 2^20 multiply-adds, where the transposed block pays.
+        let (m, n, k) = (30, 70, 500);
+        // a: m x k row-major; b: k x n stored as n x k ([out, in]); c: m x n in a wider buffer.
+        let a: Vec<f64> = (0..m * k).map(|x| (x % 7) as f64 - 3.0).collect();
+        let b: Vec<f64> = (0..n * k).map(|x| (x % 5) as f64 * 0.5).collect();
+        let (ma, mb) = (mat(0, m, k, k, 1), mat(0, k, n, 1, k));
+        let mc = mat(1, m, n, n + 2, 1);
+        for accumulate in [false, true] {
+            let mut want = vec![1.5f64; 1 + m * (n + 2)];
+            let mut got = want.clone();
+            naive((&a, ma), (&b, mb), (&mut want, mc), accumulate);
+            f64::gemm((&a, ma), (&b, mb), (&mut got, mc), accumulate, false);
+            assert_eq!(got, want, "accumulate {accumulate}");
+        }
     }
 
     #[test]
