@@ -12,6 +12,29 @@ fn empty(sizes: &[usize]) -> DynTensor<u16> {
     DynTensor::from_vec(dyn_shape(sizes), vec![]).unwrap()
 }
 
+/// Windows of huge extents are refused before any position is computed (found by the sweep
+/// below: a kernel of `usize::MAX` with padding `usize::MAX / 2` over a size-1 axis fits by
+/// the output-size formula, and its positions overflowed `isize`).
+#[test]
+fn windows_of_huge_extents_are_errors() {
+    use shapecast::dynamic::conv::ConvSpec;
+    use shapecast::dynamic::pool::PoolSpec;
+    let x = DynTensor::full("[A: 1, B: 1]".parse().unwrap(), 0.5f32).unwrap();
+    let spec = PoolSpec::new(usize::MAX).stride(1).padding(usize::MAX / 2);
+    assert!(matches!(
+        x.max_pool(&["A".parse().unwrap()], &spec),
+        Err(Error::Window { .. })
+    ));
+    let w = DynTensor::full("[K: 1, A: 1, B: 2]".parse().unwrap(), 0.5f32).unwrap();
+    let huge = ConvSpec::default()
+        .padding(usize::MAX / 4)
+        .dilation(usize::MAX / 2);
+    assert!(matches!(
+        x.conv(&w, "A", &huge),
+        Err(Error::Convolution { .. })
+    ));
+}
+
 #[test]
 fn constructors_of_impossible_sizes_are_errors() {
     let huge = usize::MAX / 2;

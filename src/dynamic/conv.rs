@@ -29,6 +29,15 @@ use crate::alloc_prelude::*;
 use super::shape::{DynAxis, DynShape, Size};
 use crate::error::Error;
 
+/// The largest stride, padding, dilation or pooling kernel a window takes: a quarter of
+/// `isize::MAX`, so that every position a window computes (signed, the padding subtracted)
+/// stays in range. Larger ones are refused.
+///
+/// ```
+/// assert_eq!(shapecast::dynamic::conv::WINDOW_LIMIT, isize::MAX as usize / 4);
+/// ```
+pub const WINDOW_LIMIT: usize = isize::MAX as usize / 4;
+
 /// A convolution's stride, padding, dilation (the same along every spatial axis) and groups,
 /// with PyTorch's defaults (1, 0, 1, 1).
 ///
@@ -214,6 +223,14 @@ pub fn conv(
         return Err(refuse(
             "stride, dilation and groups must be at least 1".into(),
         ));
+    }
+    if [spec.stride, spec.padding, spec.dilation]
+        .iter()
+        .any(|&v| v > WINDOW_LIMIT)
+    {
+        return Err(refuse(format!(
+            "stride, padding and dilation must be at most {WINDOW_LIMIT}"
+        )));
     }
     let c_in = input
         .position(channel)

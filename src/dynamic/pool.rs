@@ -152,6 +152,15 @@ pub fn pool(input: &DynShape, axes: &[AxisSelector], spec: &PoolSpec) -> Result<
     if spec.kernel == 0 || spec.stride == 0 {
         return Err(refuse("kernel and stride must be at least 1".into()));
     }
+    let limit = super::conv::WINDOW_LIMIT;
+    if [spec.kernel, spec.stride, spec.padding]
+        .iter()
+        .any(|&v| v > limit)
+    {
+        return Err(refuse(format!(
+            "kernel, stride and padding must be at most {limit}"
+        )));
+    }
     if spec.padding > spec.kernel / 2 {
         return Err(refuse(format!(
             "padding {} is more than half the kernel {}",
