@@ -20,7 +20,9 @@
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
 //! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
+//! | `softmax` | the exponentiating reductions' kernels, and `DynTensor`'s `softmax` family |
 //! | `reduce` | the reduction kernels: one strided walk folding into the output, softmax, argmax |
+//! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `strided` | the strided engine: the one row-major index walk every loop uses, operands, IAB |
 //! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
 //! | `static_kernel` | its compile-time twin for static shapes |
@@ -48,6 +50,7 @@ mod softmax;
 mod split;
 pub(crate) mod static_kernel;
 mod strided;
+mod summation;
 mod surgery;
 mod typed;
 mod view;

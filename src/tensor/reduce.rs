@@ -26,6 +26,8 @@ use num_traits::{Float, One, Zero};
 
 use super::kernel::{row_major_into, Merged};
 use super::strided::step;
+pub(super) use super::summation::lanes;
+use super::summation::{pairwise, Kahan};
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
 
@@ -512,33 +514,6 @@ pub(super) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
     }
 }
 
-/// Independent lanes over a contiguous run (32: enough chains to hide the latency of an add
-/// on SSE2, the baseline target), combined pairwise, then the tail.
-#[inline(always)]
-pub(super) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
-    const L: usize = 32;
-    let mut l = [init; L];
-    let mut chunks = xs.chunks_exact(L);
-    for c in &mut chunks {
-        let c: &[T; L] = c.try_into().expect("chunks_exact gives L elements");
-        for k in 0..L {
-            l[k] = f(l[k], c[k]);
-        }
-    }
-    let mut width = L;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            l[k] = f(l[k], l[k + width]);
-        }
-    }
-    let mut acc = l[0];
-    for &x in chunks.remainder() {
-        acc = f(acc, x);
-    }
-    acc
-}
-
 /// `accs[i] = f(accs[i], xs[i])` in blocks of 16 (which the compiler unrolls into four
 /// vector operations a block), then the tail. Not inlined: as a function its two slices are
 /// known not to overlap, which the vectoriser needs.
@@ -602,72 +577,6 @@ impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
     fn zip(&self, accs: &mut [T], xs: &[T]) {
         zip_blocks(accs, xs, pick::<MAX, T>);
     }
-}
-
-/// A sum carried with Kahan's compensation: `sum + carry` is the exact sum of what was
-/// added, to within a rounding or two whatever the count.
-#[derive(Clone, Copy)]
-pub(crate) struct Kahan<T> {
-    pub(crate) sum: T,
-    carry: T,
-}
-
-impl<T: Float> Kahan<T> {
-    fn zero() -> Kahan<T> {
-        Kahan {
-            sum: T::zero(),
-            carry: T::zero(),
-        }
-    }
-
-    /// Adds `x`, keeping the low-order digits the addition loses in `carry`.
-    #[inline(always)]
-    fn add(&mut self, x: T) {
-        let y = x - self.carry;
-        let t = self.sum + y;
-        self.carry = (t - self.sum) - y;
-        self.sum = t;
-    }
-}
-
-/// The sum of `f(x)` over a contiguous run, pairwise: halves down to blocks of 256, each block
-/// in 32 lanes added pairwise (error O(log n) roundings, as NumPy's pairwise summation).
-#[inline(always)]
-pub(super) fn pairwise<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T + Copy) -> T {
-    const BLOCK: usize = 256;
-    if xs.len() <= BLOCK {
-        return block_sum(xs, f);
-    }
-    // Split at a multiple of the block, so every leaf but the last is a full block.
-    let half = xs.len().div_ceil(2 * BLOCK) * BLOCK;
-    let (a, b) = xs.split_at(half);
-    pairwise(a, f) + pairwise(b, f)
-}
-
-/// The sum of `f(x)` over at most a block: 32 lanes added pairwise, then the tail.
-#[inline(always)]
-fn block_sum<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T) -> T {
-    const L: usize = 32;
-    let mut l = [T::zero(); L];
-    let mut chunks = xs.chunks_exact(L);
-    for c in &mut chunks {
-        let c: &[T; L] = c.try_into().expect("chunks_exact gives L elements");
-        for k in 0..L {
-            l[k] = l[k] + f(c[k]);
-        }
-    }
-    let mut width = L;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            l[k] = l[k] + l[k + width];
-        }
-    }
-    let mut acc = l[0];
-    for &x in chunks.remainder() {
-        acc = acc + f(x);
-    }
-    acc
 }
 
 /// Sums for the mean: runs pairwise, everything added with compensation.

@@ -598,7 +598,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
 
 impl<T> DynTensor<T> {
     /// Runs `f` on this tensor as the source of a reduction over `axes`.
-    fn with_source<R>(
+    pub(super) fn with_source<R>(
         &self,
         axes: &[AxisSelector],
         f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<R, Error>,
@@ -662,92 +662,5 @@ impl<T> DynTensor<T> {
         self.reduced(core::slice::from_ref(axis), false, |s, shape| {
             s.arg::<false>(shape)
         })
-    }
-
-    /// Softmax along the selected axes, in this tensor's shape.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
-    /// assert_eq!(t.softmax(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-    where
-        T: Transcendental,
-    {
-        self.with_source(axes, |s, shape| {
-            Ok(DynTensor::from_parts(
-                self.shape().clone(),
-                self.sizes().to_vec(),
-                s.softmax::<false>(shape)?,
-            ))
-        })
-    }
-
-    /// Log-softmax along the selected axes, in this tensor's shape.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
-    /// assert_eq!(t.log_softmax(&["CLASS".parse()?])?.data(), &[-(2f64.ln()), -(2f64.ln())]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn log_softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-    where
-        T: Transcendental,
-    {
-        self.with_source(axes, |s, shape| {
-            Ok(DynTensor::from_parts(
-                self.shape().clone(),
-                self.sizes().to_vec(),
-                s.softmax::<true>(shape)?,
-            ))
-        })
-    }
-
-    /// [`softmax`](Self::softmax) written into this tensor's own buffer: no allocation the
-    /// tensor's size, for a tensor not needed afterwards.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
-    /// assert_eq!(t.softmax_into(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-    where
-        T: Transcendental,
-    {
-        self.normalised_in_place::<false>(axes)
-    }
-
-    /// [`log_softmax`](Self::log_softmax) written into this tensor's own buffer.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
-    /// let l = t.log_softmax_into(&["CLASS".parse()?])?;
-    /// assert_eq!(l.data(), &[-(2f64.ln()), -(2f64.ln())]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn log_softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-    where
-        T: Transcendental,
-    {
-        self.normalised_in_place::<true>(axes)
-    }
-
-    fn normalised_in_place<const LOG: bool>(
-        mut self,
-        axes: &[AxisSelector],
-    ) -> Result<DynTensor<T>, Error>
-    where
-        T: Transcendental,
-    {
-        let mask = selected(self.shape(), axes)?;
-        let sizes = Dims::from_iter(self.sizes().iter().copied());
-        Source::softmax_in_place::<LOG>(&sizes, &mask, self.data_mut());
-        Ok(self)
     }
 }

@@ -2,18 +2,21 @@
 //! [`reduce`](super::reduce). Three passes over the input for any axes and layout (each
 //! cell's maximum; `exp(x - m)` with its sum; the division), or one pass per row, in cache,
 //! when the reduced axes are the trailing ones of a row-major input (softmax over the last
-//! axis). With the `rayon` feature the passes split as the walks do.
+//! axis). With the `rayon` feature the passes split as the walks do. `DynTensor`'s
+//! `softmax`, `log_softmax` and their `_into` forms are here too.
 
 use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
+use super::dyn_tensor::DynTensor;
 use super::kernel::zip_map_ref;
 use super::raw;
 #[cfg(feature = "rayon")]
 use super::reduce::{cut, row_split};
 use super::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
 use super::vmath::Transcendental;
+use crate::dynamic::selector::{selected, AxisSelector};
 use crate::dynamic::shape::DynShape;
 use crate::error::Error;
 
@@ -300,4 +303,94 @@ fn exps<T: Transcendental>(
             }
         }
     });
+}
+
+/// The run-time family on `DynTensor`: selectors known at run time.
+impl<T: Transcendental> DynTensor<T> {
+    /// Softmax along the selected axes, in this tensor's shape.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.softmax(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.with_source(axes, |s, shape| {
+            Ok(DynTensor::from_parts(
+                self.shape().clone(),
+                self.sizes().to_vec(),
+                s.softmax::<false>(shape)?,
+            ))
+        })
+    }
+
+    /// Log-softmax along the selected axes, in this tensor's shape.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.log_softmax(&["CLASS".parse()?])?.data(), &[-(2f64.ln()), -(2f64.ln())]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn log_softmax(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.with_source(axes, |s, shape| {
+            Ok(DynTensor::from_parts(
+                self.shape().clone(),
+                self.sizes().to_vec(),
+                s.softmax::<true>(shape)?,
+            ))
+        })
+    }
+
+    /// [`softmax`](Self::softmax) written into this tensor's own buffer: no allocation the
+    /// tensor's size, for a tensor not needed afterwards.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// assert_eq!(t.softmax_into(&["CLASS".parse()?])?.data(), &[0.5, 0.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.normalised_in_place::<false>(axes)
+    }
+
+    /// [`log_softmax`](Self::log_softmax) written into this tensor's own buffer.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[CLASS: 2]".parse()?, vec![0.0f64, 0.0])?;
+    /// let l = t.log_softmax_into(&["CLASS".parse()?])?;
+    /// assert_eq!(l.data(), &[-(2f64.ln()), -(2f64.ln())]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn log_softmax_into(self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        self.normalised_in_place::<true>(axes)
+    }
+
+    fn normalised_in_place<const LOG: bool>(
+        mut self,
+        axes: &[AxisSelector],
+    ) -> Result<DynTensor<T>, Error>
+    where
+        T: Transcendental,
+    {
+        let mask = selected(self.shape(), axes)?;
+        let sizes = Dims::from_iter(self.sizes().iter().copied());
+        Source::softmax_in_place::<LOG>(&sizes, &mask, self.data_mut());
+        Ok(self)
+    }
 }
