@@ -14,9 +14,9 @@ use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
 use super::gemm_loop::Side;
 use super::raw::{DotElement, Mat};
-use super::strided::step;
+use super::strided::Offsets;
 use super::typed::Tensor;
-use crate::dynamic::conv::{ConvSpec, Convolved as Plan};
+use crate::dynamic::conv::{ConvSpec, Convolved};
 use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
@@ -56,7 +56,7 @@ struct Geometry {
 /// `x` convolved with `w` by the plan `c` (whose shape the sizes resolve): the output's sizes
 /// and its data, row-major.
 pub(crate) fn run<T: DotElement>(
-    c: &Plan,
+    c: &Convolved,
     spec: &ConvSpec,
     x: Side<'_, T>,
     w: Side<'_, T>,
@@ -95,7 +95,7 @@ pub(crate) fn run<T: DotElement>(
 }
 
 fn geometry<T>(
-    c: &Plan,
+    c: &Convolved,
     spec: &ConvSpec,
     x: &Side<'_, T>,
     w: &Side<'_, T>,
@@ -139,20 +139,12 @@ fn geometry<T>(
 }
 
 /// The weight as a contiguous `[OUT, C, k_1, …, k_d]` (spatial axes in the input's order).
-fn canonical_weight<T: Copy>(c: &Plan, w: &Side<'_, T>) -> Vec<T> {
+fn canonical_weight<T: Copy>(c: &Convolved, w: &Side<'_, T>) -> Vec<T> {
     let mut order = vec![c.weight_out, c.weight_channel];
     order.extend(c.spatial.iter().map(|s| s.weight_axis));
     let sizes: Vec<usize> = order.iter().map(|&k| w.sizes[k]).collect();
     let strides: Vec<usize> = order.iter().map(|&k| w.strides[k]).collect();
-    let n: usize = sizes.iter().product();
-    let mut out = Vec::with_capacity(n);
-    let mut index = vec![0; sizes.len()];
-    let mut at = [0usize];
-    for _ in 0..n {
-        out.push(w.data[at[0]]);
-        step(&mut index, &sizes, [&strides], &mut at);
-    }
-    out
+    Offsets::new(&sizes, &strides).map(|o| w.data[o]).collect()
 }
 
 /// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
@@ -540,7 +532,7 @@ pub trait Convolution<Wt>: Contractible {
     /// assert_eq!(x.try_conv::<C, Conv<1, 1>>(&w)?.data(), &[3.0, 3.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    fn try_conv<C, G>(&self, weight: &Wt) -> Convolved<Self, Wt, C, G>
+    fn try_conv<C, G>(&self, weight: &Wt) -> TryConvolved<Self, Wt, C, G>
     where
         Self: ConvolveWith<Wt, C, G>;
 }
@@ -603,14 +595,14 @@ impl<W: Shape, A: ConvBy<W, C, G>, C, G> ConvolvedWith<A, C, G> for W {
 pub type ConvOut<X, Wt, C, G> = <X as ConvolveWith<Wt, C, G>>::Output;
 
 /// What `X.try_conv::<C, G>(&Wt)` gives.
-type Convolved<X, Wt, C, G> =
+type TryConvolved<X, Wt, C, G> =
     Result<Tensor<<X as Contractible>::Elem, ConvOut<X, Wt, C, G>>, Error>;
 
 impl<L: Contractible, Wt: Contractible<Elem = L::Elem>> Convolution<Wt> for L
 where
     L::Elem: DotElement,
 {
-    fn try_conv<C, G>(&self, weight: &Wt) -> Convolved<Self, Wt, C, G>
+    fn try_conv<C, G>(&self, weight: &Wt) -> TryConvolved<Self, Wt, C, G>
     where
         Self: ConvolveWith<Wt, C, G>,
     {

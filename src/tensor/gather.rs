@@ -195,6 +195,29 @@ fn losses<T: Float>(
     Ok(out)
 }
 
+/// `source` taken along `axis` by `indices` (each a shape, its sizes and its data): the
+/// result's shape, sizes and data, or the error (the shape rule's, the result's room, an
+/// index out of range). What both `take`s run.
+fn taken<T: Clone>(
+    (shape, sizes, data): (&DynShape, &[usize], &[T]),
+    axis: &AxisSelector,
+    (index_shape, index_sizes, indices): (&DynShape, &[usize], &[usize]),
+) -> Result<(DynShape, Vec<usize>, Vec<T>), Error> {
+    let (out, at) = take(shape, axis, index_shape)?;
+    let refuse = |reason: String| Error::Gather {
+        op: "take",
+        shape: shape.clone(),
+        by: format!("{axis} by {index_shape}"),
+        reason: reason.replace("the axis", &axis.to_string()),
+    };
+    let mut out_sizes = sizes[..at].to_vec();
+    out_sizes.extend_from_slice(index_sizes);
+    out_sizes.extend_from_slice(&sizes[at + 1..]);
+    super::room::ensure::<T>(&out_sizes, || out.clone())?;
+    let rows = take_rows(data, sizes, at, indices, index_sizes, refuse)?;
+    Ok((out, out_sizes, rows))
+}
+
 impl<T: Clone> DynTensor<T> {
     /// The slices of this tensor along `axis` at `indices`, the axis replaced by the indices'
     /// axes in place (rule book §21): an embedding lookup, PyTorch's `index_select` with any
@@ -215,24 +238,10 @@ impl<T: Clone> DynTensor<T> {
         axis: &AxisSelector,
         indices: &DynTensor<usize>,
     ) -> Result<DynTensor<T>, Error> {
-        let (shape, at) = take(self.shape(), axis, indices.shape())?;
-        let refuse = |reason: String| Error::Gather {
-            op: "take",
-            shape: self.shape().clone(),
-            by: format!("{axis} by {}", indices.shape()),
-            reason: reason.replace("the axis", &axis.to_string()),
-        };
-        let mut sizes = self.sizes()[..at].to_vec();
-        sizes.extend_from_slice(indices.sizes());
-        sizes.extend_from_slice(&self.sizes()[at + 1..]);
-        super::room::ensure::<T>(&sizes, || shape.clone())?;
-        let data = take_rows(
-            self.data(),
-            self.sizes(),
-            at,
-            indices.data(),
-            indices.sizes(),
-            refuse,
+        let (shape, sizes, data) = taken(
+            (self.shape(), self.sizes(), self.data()),
+            axis,
+            (indices.shape(), indices.sizes(), indices.data()),
         )?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }
@@ -444,24 +453,11 @@ impl<T: Clone, S: Storage<T>> Tensor<T, S> {
             .into_iter()
             .next()
             .expect("take selects one axis");
-        let (_, at) = take(&self.shape(), &selector, &indices.shape())?;
-        let refuse = |reason: String| Error::Gather {
-            op: "take",
-            shape: self.shape(),
-            by: format!("{selector} by {}", indices.shape()),
-            reason: reason.replace("the axis", &selector.to_string()),
-        };
-        let data = take_rows(
-            self.data(),
-            self.sizes(),
-            at,
-            indices.data(),
-            indices.sizes(),
-            refuse,
+        let (_, sizes, data) = taken(
+            (&self.shape(), self.sizes(), self.data()),
+            &selector,
+            (&indices.shape(), indices.sizes(), indices.data()),
         )?;
-        let mut sizes = self.sizes()[..at].to_vec();
-        sizes.extend_from_slice(indices.sizes());
-        sizes.extend_from_slice(&self.sizes()[at + 1..]);
         Ok(Tensor::from_parts(&sizes, data))
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::alloc_prelude::*;
 
+use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
 use super::gemm_loop::Side;
 use super::typed::Tensor;
@@ -18,15 +19,26 @@ use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 
-/// The padded data: `x` padded by `p` along the axes `at`.
+/// `x` (of shape `shape`) padded by `p` along the selected axes: the output shape, sizes and
+/// data, or the error of the shape rule or of the mode.
 fn padded<T: Clone>(
     x: Side<'_, T>,
-    at: &[usize],
+    shape: &DynShape,
+    axes: &[AxisSelector],
     p: usize,
     mode: &PadMode<T>,
-    shape: &DynShape,
-    refuse: impl Fn(String) -> Error,
-) -> Result<(Vec<usize>, Vec<T>), Error> {
+) -> Result<(DynShape, Vec<usize>, Vec<T>), Error> {
+    let (out_shape, at) = pad(shape, axes, p)?;
+    let refuse = |reason: String| Error::Window {
+        op: "pad",
+        shape: shape.clone(),
+        axes: axes
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        reason,
+    };
     let Side {
         sizes,
         strides,
@@ -46,19 +58,22 @@ fn padded<T: Clone>(
         }
     }
     let mut out_sizes = sizes.to_vec();
-    for &k in at {
+    for &k in &at {
         out_sizes[k] += 2 * p;
     }
     let total = super::room::ensure::<T>(&out_sizes, || {
-        shape.resolve(&out_sizes).unwrap_or_else(|_| shape.clone())
+        out_shape
+            .resolve(&out_sizes)
+            .unwrap_or_else(|_| out_shape.clone())
     })?;
     let mut out = Vec::with_capacity(total);
     let rank = sizes.len();
     let mut index = vec![0usize; rank];
+    let grows: Vec<bool> = (0..rank).map(|k| at.contains(&k)).collect();
     for _ in 0..total {
         let mut offset = Some(0usize);
         for k in 0..rank {
-            let i = if at.contains(&k) {
+            let i = if grows[k] {
                 let n = sizes[k] as isize;
                 let i = index[k] as isize - p as isize;
                 match mode {
@@ -88,7 +103,7 @@ fn padded<T: Clone>(
             index[k] = 0;
         }
     }
-    Ok((out_sizes, out))
+    Ok((out_shape, out_sizes, out))
 }
 
 impl<T: Clone> DynTensor<T> {
@@ -112,24 +127,13 @@ impl<T: Clone> DynTensor<T> {
         padding: usize,
         mode: &PadMode<T>,
     ) -> Result<DynTensor<T>, Error> {
-        let (shape, at) = pad(self.shape(), axes, padding)?;
         let strides = super::kernel::row_major(self.sizes());
-        let refuse = |reason: String| Error::Window {
-            op: "pad",
-            shape: self.shape().clone(),
-            axes: axes
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            reason,
-        };
         let x = Side {
             sizes: self.sizes(),
             strides: &strides,
             data: self.data(),
         };
-        let (sizes, data) = padded(x, &at, padding, mode, &shape, refuse)?;
+        let (shape, sizes, data) = padded(x, self.shape(), axes, padding, mode)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }
 }
@@ -185,18 +189,11 @@ macro_rules! typed_pad {
                 Padded<S, A, P>: Storage<T>,
                 T: Clone,
             {
-                let shape = self.dyn_shape();
-                let axes = A::selectors();
-                let (out, at) = pad(&shape, &axes, P::PADDING)?;
-                let refuse = |reason: String| Error::Window {
-                    op: "pad",
-                    shape: shape.clone(),
-                    axes: axes.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
-                    reason,
-                };
-                let strides = self.own_strides();
-                let x = Side { sizes: self.sizes(), strides: &strides, data: self.elements() };
-                let (sizes, data) = padded(x, &at, P::PADDING, mode, &out, refuse)?;
+                let (sizes, strides, data) = self.parts();
+                let strides = strides.map_or_else(|| super::kernel::row_major(sizes), <[usize]>::to_vec);
+                let shape = S::to_dyn().resolve(sizes)?;
+                let x = Side { sizes, strides: &strides, data };
+                let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
                 Ok(Tensor::from_parts(&sizes, data))
             }
         }
@@ -205,27 +202,3 @@ macro_rules! typed_pad {
 
 typed_pad!(impl<T, S: Storage<T>> Tensor<T, S>);
 typed_pad!(impl<T, S: Shape> TensorView<'_, T, S>);
-
-impl<T, S: Storage<T>> Tensor<T, S> {
-    fn dyn_shape(&self) -> DynShape {
-        self.shape()
-    }
-    fn own_strides(&self) -> Vec<usize> {
-        super::kernel::row_major(self.sizes())
-    }
-    fn elements(&self) -> &[T] {
-        self.data()
-    }
-}
-
-impl<T, S: Shape> TensorView<'_, T, S> {
-    fn dyn_shape(&self) -> DynShape {
-        self.shape_dyn()
-    }
-    fn own_strides(&self) -> Vec<usize> {
-        self.strides().to_vec()
-    }
-    fn elements(&self) -> &[T] {
-        self.data_slice()
-    }
-}

@@ -98,15 +98,9 @@ fn pooled<T: Copy + Send + Sync>(
 
 /// The elements of `x` in row-major order.
 fn contiguous<T: Copy>(x: &Side<'_, T>) -> Vec<T> {
-    let n: usize = x.sizes.iter().product();
-    let mut out = Vec::with_capacity(n);
-    let mut index = vec![0; x.sizes.len()];
-    let mut at = [0usize];
-    for _ in 0..n {
-        out.push(x.data[at[0]]);
-        super::strided::step(&mut index, x.sizes, [x.strides], &mut at);
-    }
-    out
+    super::strided::Offsets::new(x.sizes, x.strides)
+        .map(|o| x.data[o])
+        .collect()
 }
 
 /// One axis pooled: `x` is `[outer, n, inner]` row-major, the result `[outer, m, inner]`.

@@ -125,10 +125,7 @@ where
     type Dilation = U<D>;
     type Groups = U<G>;
     type Extra = Sum<Prod<U<P>, U2>, U<D>>;
-    type StrideKind = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
-        StrideOne,
-        <typenum::Eq<U<ST>, U2> as Cond>::If<StrideTwo, StrideAny>,
-    >;
+    type StrideKind = KindOf<U<ST>>;
     type UnitDilation = typenum::Eq<U<D>, typenum::U1>;
 }
 
@@ -232,6 +229,12 @@ where
     type Size = <ReachOf<X, K, G> as OutArith<NeedOf<X, K, G>, G::Stride, G::StrideKind>>::Size;
     type Check = Passed;
 }
+
+/// The kind of a stride `St` (typenum digits): [`StrideOne`], [`StrideTwo`] or [`StrideAny`].
+pub(super) type KindOf<St> = <typenum::Eq<St, typenum::U1> as Cond>::If<
+    StrideOne,
+    <typenum::Eq<St, U2> as Cond>::If<StrideTwo, StrideAny>,
+>;
 
 /// A stride of 1: the output size is `reach - need`, without a division.
 #[doc(hidden)]

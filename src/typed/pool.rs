@@ -28,7 +28,7 @@ use typenum::{
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, B0, B1};
-use super::conv::{Half, StrideAny, StrideOne, StrideTwo};
+use super::conv::{Half, KindOf, StrideAny, StrideOne, StrideTwo};
 use super::list::FromRev;
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
 use super::reduce::{AllFound, Selector};
@@ -129,10 +129,7 @@ where
     type Padding = U<P>;
     type Ceil = <Bool<C> as BoolBit>::Bit;
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
-    type StrideKind = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
-        StrideOne,
-        <typenum::Eq<U<ST>, U2> as Cond>::If<StrideTwo, StrideAny>,
-    >;
+    type StrideKind = KindOf<U<ST>>;
 }
 
 /// The pooled size of the axis `Self` and the check that the window fits: static when the
