@@ -343,6 +343,8 @@ mod tensor;
 pub mod typed;
 
 pub use tensor::kernel;
+#[cfg(feature = "rayon")]
+pub use tensor::threads;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::{Axis, HasAxis};

@@ -170,15 +170,12 @@ fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]
             && rayon::current_num_threads() > 1
             && work >= super::kernel::PARALLEL_MIN_ELEMENTS
         {
-            use rayon::prelude::*;
-            out.par_chunks_mut(block)
-                .enumerate()
-                .for_each(|(i, chunk)| {
-                    // Leading batch axes: index `i`'s output starts its chunk.
-                    let (xo, _) = offsets(i);
-                    let mut patches = Vec::new();
-                    one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
-                });
+            super::threads::chunks(out, block, |i, chunk| {
+                // Leading batch axes: index `i`'s output starts its chunk.
+                let (xo, _) = offsets(i);
+                let mut patches = Vec::new();
+                one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
+            });
             return;
         }
     }

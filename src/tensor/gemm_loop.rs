@@ -175,13 +175,25 @@ impl Layout<'_> {
             // The outermost loop is the output's outermost axis above 1: its iterations write
             // disjoint runs of `per` elements, one task each, each product on its task's
             // thread.
-            use rayon::prelude::*;
             let inner = loops.without_first();
-            out.par_chunks_mut(per).enumerate().for_each(|(i, chunk)| {
+            super::threads::chunks(&mut out, per, |i, chunk| {
                 let at = [i * loops.a[0], i * loops.b[0], 0];
                 gemm.each(&inner, (a.data, b.data, chunk), at, false);
             });
             return Ok(out);
+        }
+        #[cfg(feature = "rayon")]
+        if loops.side_by_side(m.size * n.size * k.size) && !accumulate {
+            // Products over other output axes (heads beside the sequence), each writing its
+            // own cells, run side by side on the pool.
+            let mut each = [[0usize; 4]; N];
+            for (q, l) in each.iter_mut().enumerate().take(loops.sizes.len()) {
+                *l = [loops.sizes[q], loops.a[q], loops.b[q], loops.c[q]];
+            }
+            let mats = gemm.mats([0; 3]);
+            if T::products(a.data, b.data, &mut out, mats, &each[..loops.sizes.len()]) {
+                return Ok(out);
+            }
         }
         gemm.each(&loops, (a.data, b.data, &mut out), [0; 3], true);
         Ok(out)
@@ -238,6 +250,24 @@ impl<'s> Loops<'s> {
         }
     }
 
+    /// Whether the products (`per_product` multiply-adds each, one per iteration of the
+    /// loops) run side by side over rayon's pool rather than one after the other: with more
+    /// than one thread, at least 2^20 multiply-adds in all, and either as many products as
+    /// threads or products too small to split themselves (below 2^21 multiply-adds).
+    #[cfg(feature = "rayon")]
+    fn side_by_side(&self, per_product: usize) -> bool {
+        let count = self.sizes.iter().try_fold(1usize, |n, &s| n.checked_mul(s));
+        let Some(count) = count.filter(|&n| n > 1) else {
+            return false;
+        };
+        if per_product.saturating_mul(count) < 1 << 20 {
+            // Small work never touches rayon (its pool starts on first use).
+            return false;
+        }
+        let threads = rayon::current_num_threads();
+        threads > 1 && (count >= threads || per_product < 1 << 21)
+    }
+
     /// With more than one thread, the output elements each iteration of the outermost loop
     /// writes when that loop can run in parallel: it walks the output's outermost axis above
     /// size 1 (its iterations own disjoint, contiguous runs of the output), it divides evenly
@@ -269,6 +299,34 @@ struct Gemm {
 }
 
 impl Gemm {
+    /// The three matrices of the product whose operands and output start at `at`.
+    fn mats(&self, at: [usize; 3]) -> (Mat, Mat, Mat) {
+        let (m, n, k) = (self.m, self.n, self.k);
+        (
+            Mat {
+                offset: at[0],
+                rows: m.size,
+                cols: k.size,
+                rs: m.a,
+                cs: k.a,
+            },
+            Mat {
+                offset: at[1],
+                rows: k.size,
+                cols: n.size,
+                rs: k.b,
+                cs: n.b,
+            },
+            Mat {
+                offset: at[2],
+                rows: m.size,
+                cols: n.size,
+                rs: m.c,
+                cs: n.c,
+            },
+        )
+    }
+
     /// One product per iteration of `loops`, from the offsets `at` (in `a`, `b` and `c`) on;
     /// `split`: each product may split over threads.
     fn each<T: DotElement>(
@@ -278,34 +336,10 @@ impl Gemm {
         mut at: [usize; 3],
         split: bool,
     ) {
-        let (m, n, k) = (self.m, self.n, self.k);
         let mut index = [0usize; MAX_RANK];
         let index = &mut index[..loops.sizes.len()];
         loop {
-            let mats = (
-                Mat {
-                    offset: at[0],
-                    rows: m.size,
-                    cols: k.size,
-                    rs: m.a,
-                    cs: k.a,
-                },
-                Mat {
-                    offset: at[1],
-                    rows: k.size,
-                    cols: n.size,
-                    rs: k.b,
-                    cs: n.b,
-                },
-                Mat {
-                    offset: at[2],
-                    rows: m.size,
-                    cols: n.size,
-                    rs: m.c,
-                    cs: n.c,
-                },
-            );
-            product(a, b, c, mats, self.accumulate, split);
+            product(a, b, c, self.mats(at), self.accumulate, split);
             if !step(index, loops.sizes, [loops.a, loops.b, loops.c], &mut at) {
                 return;
             }
@@ -328,7 +362,6 @@ fn product<T: DotElement>(
 ) {
     #[cfg(feature = "rayon")]
     if split {
-        use rayon::prelude::*;
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
         let big = !T::SPLITS_ITSELF
@@ -340,24 +373,23 @@ fn product<T: DotElement>(
         if threads > 1 {
             let per = mc.rows.div_ceil(threads.min(mc.rows));
             let start = mc.offset.min(c.len());
-            let blocks = c[start..].par_chunks_mut(per * mc.rs);
-            blocks
-                .enumerate()
-                .take(mc.rows.div_ceil(per))
-                .for_each(|(i, block)| {
-                    let (r0, rows) = (i * per, per.min(mc.rows - i * per));
-                    let ma = Mat {
-                        offset: ma.offset + r0 * ma.rs,
-                        rows,
-                        ..ma
-                    };
-                    let mc = Mat {
-                        offset: 0,
-                        rows,
-                        ..mc
-                    };
-                    T::gemm((a, ma), (b, mb), (block, mc), acc, false);
-                });
+            let end = start
+                .saturating_add(mc.rows.saturating_mul(mc.rs))
+                .min(c.len());
+            super::threads::chunks(&mut c[start..end], per * mc.rs, |i, block| {
+                let (r0, rows) = (i * per, per.min(mc.rows - i * per));
+                let ma = Mat {
+                    offset: ma.offset + r0 * ma.rs,
+                    rows,
+                    ..ma
+                };
+                let mc = Mat {
+                    offset: 0,
+                    rows,
+                    ..mc
+                };
+                T::gemm((a, ma), (b, mb), (block, mc), acc, false);
+            });
             return;
         }
     }

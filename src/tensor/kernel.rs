@@ -353,23 +353,24 @@ pub(super) fn validate<const N: usize>(
     Ok(total)
 }
 
-/// The fewest output elements an elementwise kernel or a reduction splits over threads when
-/// the `rayon` feature is on (a matrix product: 16 times as many multiply-adds); smaller
-/// operations run on the calling thread, so they never pay for a hand-off. Handing work to
-/// rayon's pool costs a few µs when its threads are spinning, but tens of µs when they have
-/// gone to sleep, as they do between the operations of a model: in the transformer block
+/// The fewest output elements an elementwise operator between two tensors, a reduction or a
+/// softmax splits over threads when the `rayon` feature is on; smaller operations run on the
+/// calling thread, so they never pay for a hand-off. The pool's workers stay awake between
+/// operations (the `threads` module), so a hand-off costs a few µs: in the transformer block
 /// (`benches/transformer.rs`, 2 threads on a 2-core VM) softmax over 65,536 elements took
-/// 211 µs split against 181 µs on one thread, and `tanh` over 131,072 lost as well, while
-/// operations from 2^19 elements on gain.
+/// 47–54 µs split against 78–88 µs on one thread, while layer norm's operations over 32,768
+/// elements lost (54–64 µs against 46). Maps of one tensor have their own thresholds: 2^14
+/// elements for `exp`, `tanh` and the activations, 2^17 for one or two arithmetic
+/// operations; a product splits from 2^21 multiply-adds, a batch of products from 2^20.
 ///
 /// The number of threads is rayon's: its global pool, sized by `RAYON_NUM_THREADS` or
 /// [`rayon::ThreadPoolBuilder`](https://docs.rs/rayon/latest/rayon/struct.ThreadPoolBuilder.html),
 /// or the pool of an enclosing `install`.
 ///
 /// ```
-/// assert_eq!(shapecast::kernel::PARALLEL_MIN_ELEMENTS, 262_144);
+/// assert_eq!(shapecast::kernel::PARALLEL_MIN_ELEMENTS, 65_536);
 /// ```
-pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
 
 /// The rows each piece takes when `rows` rows holding `elements` elements in all split over
 /// rayon's pool, about four pieces per thread; `None` (stay on the calling thread) below

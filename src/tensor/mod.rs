@@ -26,6 +26,7 @@
 //! | `strided` | the strided engine: the one row-major index walk every loop uses, operands, IAB |
 //! | `kernel` | the public run-time kernel ([`kernel`](crate::kernel)): strides, merging, `zip_map` |
 //! | `static_kernel` | its compile-time twin for static shapes |
+//! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
 
 mod contract;
@@ -52,6 +53,8 @@ pub(crate) mod static_kernel;
 mod strided;
 mod summation;
 mod surgery;
+#[cfg(feature = "rayon")]
+pub mod threads;
 mod typed;
 mod view;
 mod vmath;

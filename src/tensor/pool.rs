@@ -152,10 +152,7 @@ fn pool_axis<T: Copy + Send + Sync>(
         && rayon::current_num_threads() > 1
         && outer > 1
     {
-        use rayon::prelude::*;
-        out.par_chunks_mut(m * inner)
-            .enumerate()
-            .for_each(|(o, dst)| block(o, dst));
+        super::threads::chunks(&mut out, m * inner, |o, dst| block(o, dst));
         return out;
     }
     for (o, dst) in out.chunks_exact_mut(m * inner).enumerate() {

@@ -99,19 +99,17 @@ pub(crate) fn init_inline<O, const N: usize>(fill: impl FnOnce(&mut Uninit<'_, O
     }
 }
 
-/// What one element of a map costs, as the fewest elements worth splitting over threads.
-/// Measured with `cargo bench --bench transformer --features rayon` (GELU written with the
-/// operators on 131,072 `f32`): handing a cheap map of that size to rayon's pool costs more
-/// than the map (384 µs for the chain against 155 µs on one thread), while `tanh` gains (58 µs
-/// against 85 µs).
+/// What one element of a map costs, as the fewest elements worth splitting over threads
+/// (the pool's workers kept awake between operations, `threads`). Measured on the
+/// transformer block's operations at two threads (`benches/transformer.rs`, per-operation
+/// timings): GELU of 131,072 `f32` 66–72 µs split against 113–126 µs on one thread.
 #[derive(Clone, Copy, Debug)]
 #[doc(hidden)]
 pub enum Cost {
-    /// A transcendental or a caller's closure:
-    /// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS).
-    Heavy = super::kernel::PARALLEL_MIN_ELEMENTS as isize,
-    /// One or two arithmetic operations, bound by memory: 2^20 elements.
-    Cheap = 1 << 20,
+    /// A transcendental or a caller's closure: 2^14 elements.
+    Heavy = 1 << 14,
+    /// One or two arithmetic operations, bound by memory: 2^17 elements.
+    Cheap = 1 << 17,
 }
 
 /// The instruction sets the elementwise maps are compiled for, best first.
@@ -260,13 +258,13 @@ where
     let spare = &mut out.spare_capacity_mut()[..total];
     #[cfg(feature = "rayon")]
     if let Some(per) = piece(total, min_parallel as usize) {
-        use rayon::prelude::*;
-        let written = spare
-            .par_chunks_mut(per)
-            .zip(src.par_chunks(per))
-            .map(|(dst, src)| map_slots_best(src, dst, &f))
-            .sum();
-        set_len_written(&mut out, written, total);
+        let written = core::sync::atomic::AtomicUsize::new(0);
+        super::threads::chunks(spare, per, |i, dst| {
+            let src = &src[i * per..i * per + dst.len()];
+            let n = map_slots_best(src, dst, &f);
+            written.fetch_add(n, core::sync::atomic::Ordering::Relaxed);
+        });
+        set_len_written(&mut out, written.into_inner(), total);
         return out;
     }
     let _ = min_parallel;
@@ -284,8 +282,7 @@ where
 {
     #[cfg(feature = "rayon")]
     if let Some(per) = piece(data.len(), min_parallel as usize) {
-        use rayon::prelude::*;
-        data.par_chunks_mut(per).for_each(|c| map_each_best(c, &f));
+        super::threads::chunks(data, per, |_, c| map_each_best(c, &f));
         return;
     }
     let _ = min_parallel;
@@ -415,6 +412,51 @@ pub trait DotElement:
         let _ = split;
         naive(a, b, c, accumulate);
     }
+
+    /// A batch of written products (`c = a · b`), one per index of `loops` (each loop's
+    /// size and strides in `a`, `b` and `c`, added to the matrices' offsets), run side by
+    /// side over rayon's pool; false (nothing done) where the element does not run them so or
+    /// the checks fail.
+    #[doc(hidden)]
+    #[cfg(feature = "rayon")]
+    fn products(
+        a: &[Self],
+        b: &[Self],
+        c: &mut [Self],
+        mats: (Mat, Mat, Mat),
+        loops: &[[usize; 4]],
+    ) -> bool {
+        let _ = (a, b, c, mats, loops);
+        false
+    }
+}
+
+/// Whether every cell of every product of a batch is its own element: the output axes (the
+/// loops' and the matrix's rows and columns), smallest stride first, each stride past the
+/// farthest element the smaller ones reach; and the farthest element inside `len`.
+#[cfg(feature = "rayon")]
+fn cells_distinct(mc: Mat, loops: &[[usize; 4]], len: usize) -> bool {
+    let mut axes: Vec<(usize, usize)> = loops
+        .iter()
+        .map(|l| (l[3], l[0]))
+        .chain([(mc.rs, mc.rows), (mc.cs, mc.cols)])
+        .filter(|&(_, n)| n > 1)
+        .collect();
+    axes.sort_unstable();
+    let mut reach = 0usize;
+    for (stride, n) in axes {
+        let Some(next) = (n - 1)
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(reach))
+        else {
+            return false;
+        };
+        if stride <= reach || stride == 0 {
+            return false;
+        }
+        reach = next;
+    }
+    mc.offset.checked_add(reach).is_some_and(|last| last < len)
 }
 
 /// `c = a · b` (or `c += a · b`) by three loops.
@@ -446,12 +488,35 @@ macro_rules! plain_loop {
 plain_loop!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 /// The fewest multiply-adds a product splits over threads for (with the `rayon` feature).
-/// Measured on the transformer block (`benches/transformer.rs`, 2 threads): its small
-/// products (128×256×256 to 128×256×1024, up to 2^25) took longer split than on one thread,
-/// as rayon's sleeping threads wake for each; its large ones (from 1024×512×512, 2^28) gain
-/// 1.6–1.8x.
+/// With the pool's workers kept awake ([`threads`](super::threads)), two threads took
+/// 128×256×256 (2^23) in 0.59–0.67x the one-thread time and 128×64×128 (2^20) in 0.9x
+/// (standalone products after 100 µs of serial work, this 2-core VM).
 #[cfg(feature = "rayon")]
-const GEMM_PARALLEL_MIN: usize = 1 << 26;
+const GEMM_PARALLEL_MIN: usize = 1 << 21;
+
+/// `c`'s first element, shared by the pieces of a split product, each writing its own
+/// cells.
+#[cfg(feature = "rayon")]
+#[derive(Clone, Copy)]
+struct Cells<T>(*mut T);
+
+// SAFETY: the pointer is only read as the base of the pieces of one product (`split_gemm`),
+// whose cells are disjoint sets of elements of one `&mut` slice held for the whole split;
+// sending it to another thread is sending a part of that `&mut` borrow, sound for `T: Send`.
+#[cfg(feature = "rayon")]
+unsafe impl<T: Send> Send for Cells<T> {}
+// SAFETY: as above: the threads sharing it write disjoint cells and read none of each
+// other's.
+#[cfg(feature = "rayon")]
+unsafe impl<T: Send> Sync for Cells<T> {}
+
+#[cfg(feature = "rayon")]
+impl<T> Cells<T> {
+    /// The pointer (a method, so that closures capture the `Send` wrapper, not its field).
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
 
 macro_rules! blas_like {
     ($t:ty) => {
@@ -520,57 +585,160 @@ macro_rules! blas_like {
                     }
                     return;
                 }
-                // With the `rayon` feature the crate splits a product of at least
-                // `GEMM_PARALLEL_MIN` multiply-adds over rayon's pool (0: the current pool's
-                // thread count), unless the caller already runs products side by side.
+                // With the `rayon` feature a product of at least `GEMM_PARALLEL_MIN`
+                // multiply-adds is cut into one block of rows or columns per thread (the
+                // longer side, in multiples of 16), unless the caller already runs products
+                // side by side.
                 #[cfg(feature = "rayon")]
-                let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
-                #[cfg(feature = "rayon")]
-                let parallelism = if split && work >= GEMM_PARALLEL_MIN {
-                    gemm::Parallelism::Rayon(0)
-                } else {
-                    gemm::Parallelism::None
-                };
-                #[cfg(not(feature = "rayon"))]
-                let parallelism = {
-                    let _ = split;
-                    gemm::Parallelism::None
-                };
-                // SAFETY: every element (i, p) of `a` at `offset + i*rs + p*cs` for i < m and
-                // p < k lies inside `a` (`fits` checked the largest such index), likewise `b`
-                // and `c`; the strides fit `isize` (`fits`); `c`'s cells are distinct elements
-                // (`one_to_one`), and `c` is a `&mut` borrow, so it aliases neither `a` nor
-                // `b`. That is what `gemm` requires of its pointers and strides. It computes
-                // `c = alpha·c + beta·a·b`, reading `c` only when `read_dst` (`accumulate`).
-                unsafe {
-                    gemm::gemm(
-                        mc.rows,
-                        mc.cols,
-                        ma.cols,
-                        c.as_mut_ptr().add(mc.offset),
-                        mc.cs as isize,
-                        mc.rs as isize,
-                        accumulate,
-                        a.as_ptr().add(ma.offset),
-                        ma.cs as isize,
-                        ma.rs as isize,
-                        b.as_ptr().add(mb.offset),
-                        mb.cs as isize,
-                        mb.rs as isize,
-                        1.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        parallelism,
-                    );
+                {
+                    let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
+                    let threads = if split && work >= GEMM_PARALLEL_MIN {
+                        super::threads::count()
+                    } else {
+                        1
+                    };
+                    if threads > 1 {
+                        let base = Cells(c.as_mut_ptr());
+                        let (by_rows, len) = if mc.rows > mc.cols {
+                            (true, mc.rows)
+                        } else {
+                            (false, mc.cols)
+                        };
+                        let per = len.div_ceil(threads).next_multiple_of(16);
+                        super::threads::pieces(len.div_ceil(per), threads, |i| {
+                            let (lo, n) = (i * per, per.min(len - i * per));
+                            let (ma, mb, mc) = if by_rows {
+                                let ma = Mat { offset: ma.offset + lo * ma.rs, rows: n, ..ma };
+                                let mc = Mat { offset: mc.offset + lo * mc.rs, rows: n, ..mc };
+                                (ma, mb, mc)
+                            } else {
+                                let mb = Mat { offset: mb.offset + lo * mb.cs, cols: n, ..mb };
+                                let mc = Mat { offset: mc.offset + lo * mc.cs, cols: n, ..mc };
+                                (ma, mb, mc)
+                            };
+                            // SAFETY: the piece's matrices are sub-blocks (rows or columns
+                            // `lo..lo + n`) of the ones checked above, so every element they
+                            // reach lies inside `a`, `b` and `c`; the pieces' output cells are
+                            // disjoint (distinct rows or columns of a one-to-one layout), and
+                            // `c` stays mutably borrowed until every piece has returned.
+                            unsafe { call(a, b, base.get(), (ma, mb, mc), accumulate) };
+                        });
+                        return;
+                    }
                 }
+                let _ = split;
+                // SAFETY: `c` is a `&mut` slice the checks above vouch for.
+                unsafe { call(a, b, c.as_mut_ptr(), (ma, mb, mc), accumulate) };
+            }
+
+            #[cfg(feature = "rayon")]
+            fn products(
+                a: &[$t],
+                b: &[$t],
+                c: &mut [$t],
+                (ma, mb, mc): (Mat, Mat, Mat),
+                loops: &[[usize; 4]],
+            ) -> bool {
+                let count = loops.iter().try_fold(1usize, |n, l| n.checked_mul(l[0]));
+                let Some(count) = count.filter(|&n| n > 1) else {
+                    return false;
+                };
+                if !cells_distinct(mc, loops, c.len()) || !mc.one_to_one() {
+                    return false;
+                }
+                // The matrices of product `p`: its loop indices (the last loop fastest) times
+                // the strides, added to the offsets; `None` unless all three fit.
+                let c_len = c.len();
+                let mats = |mut p: usize| {
+                    let (mut ma, mut mb, mut mc) = (ma, mb, mc);
+                    for l in loops.iter().rev() {
+                        let i = p % l[0];
+                        p /= l[0];
+                        ma.offset = ma.offset.checked_add(i.checked_mul(l[1])?)?;
+                        mb.offset = mb.offset.checked_add(i.checked_mul(l[2])?)?;
+                        mc.offset = mc.offset.checked_add(i.checked_mul(l[3])?)?;
+                    }
+                    let fit = ma.fits(a.len()) && mb.fits(b.len()) && mc.fits(c_len);
+                    fit.then_some((ma, mb, mc))
+                };
+                if !(ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows)
+                    || (0..count).any(|p| mats(p).is_none())
+                {
+                    return false;
+                }
+                let base = Cells(c.as_mut_ptr());
+                super::threads::pieces(count, super::threads::count(), |p| {
+                    if let Some(m) = mats(p) {
+                        // SAFETY: each product's matrices lie inside `a`, `b` and `c` (checked
+                        // for every product above); the cells of all products are distinct
+                        // elements of `c` (`cells_distinct`, `one_to_one`), so no two pieces
+                        // write one element, and `c` stays mutably borrowed until every piece
+                        // has returned.
+                        unsafe { call(a, b, base.get(), m, false) };
+                    }
+                });
+                true
             }
         }
     };
 }
 blas_like!(f32);
 blas_like!(f64);
+
+/// The elements the `gemm` crate multiplies (`c = alpha·c + beta·a·b` with `alpha`, `beta`
+/// of 1).
+trait GemmScalar: Copy + 'static {
+    /// One.
+    const ONE: Self;
+}
+impl GemmScalar for f32 {
+    const ONE: Self = 1.0;
+}
+impl GemmScalar for f64 {
+    const ONE: Self = 1.0;
+}
+
+/// `c (+)= a · b` by the `gemm` crate on the calling thread, `c` from the pointer `c`.
+///
+/// # Safety
+/// Every element (i, p) of `a` at `offset + i*rs + p*cs` for i < rows and p < cols lies
+/// inside `a`, likewise `b`, and likewise `c`'s cells inside the allocation `c` points into,
+/// which no one else reads or writes during the call; `c`'s cells are distinct elements;
+/// the strides fit `isize`.
+unsafe fn call<T: GemmScalar>(
+    a: &[T],
+    b: &[T],
+    c: *mut T,
+    (ma, mb, mc): (Mat, Mat, Mat),
+    acc: bool,
+) {
+    // SAFETY: what the caller vouches for is what `gemm` requires of its pointers and
+    // strides; `c` aliases neither `a` nor `b` (it is part of a `&mut` borrow). It reads
+    // `c` only when `read_dst` (`acc`).
+    unsafe {
+        gemm::gemm(
+            mc.rows,
+            mc.cols,
+            ma.cols,
+            c.add(mc.offset),
+            mc.cs as isize,
+            mc.rs as isize,
+            acc,
+            a.as_ptr().add(ma.offset),
+            ma.cs as isize,
+            ma.rs as isize,
+            b.as_ptr().add(mb.offset),
+            mb.cs as isize,
+            mb.rs as isize,
+            T::ONE,
+            T::ONE,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -154,22 +154,19 @@ fn walk_parallel<T: Sync, A: Send>(
     (b, sb): (&mut [A], &[usize]),
     op: &(impl FoldOp<T, A> + Sync),
 ) -> bool {
-    use rayon::prelude::*;
     let Some((k, per_piece)) = row_split(sizes, sb, b.len()) else {
         return false;
     };
-    b.par_chunks_mut(per_piece * sb[k])
-        .enumerate()
-        .for_each(|(i, block)| {
-            let start = i * per_piece;
-            let sub = cut(sizes, k, block.len() / sb[k]);
-            walk_serial(
-                &sub[..sizes.len()],
-                (&a[start * sa[k]..], sa),
-                (block, sb),
-                op,
-            );
-        });
+    super::threads::chunks(b, per_piece * sb[k], |i, block| {
+        let start = i * per_piece;
+        let sub = cut(sizes, k, block.len() / sb[k]);
+        walk_serial(
+            &sub[..sizes.len()],
+            (&a[start * sa[k]..], sa),
+            (block, sb),
+            op,
+        );
+    });
     true
 }
 

@@ -195,9 +195,8 @@ fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
 fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
     #[cfg(feature = "rayon")]
     if let Some(rows) = super::kernel::rows_per_piece(y.len() / cell, y.len()) {
-        use rayon::prelude::*;
         let per = rows * cell;
-        y.par_chunks_mut(per).enumerate().for_each(|(i, y)| {
+        super::threads::chunks(y, per, |i, y| {
             let x = x.map(|x| &x[i * per..i * per + y.len()]);
             softmax_rows_here(x, y, cell);
         });
@@ -235,17 +234,17 @@ fn exps_parallel<T: Transcendental>(
 ) {
     #[cfg(feature = "rayon")]
     if let Some((k, per_piece)) = row_split(sizes, strides, sums.len()) {
-        use rayon::prelude::*;
-        y.par_chunks_mut(per_piece * own[k])
-            .zip(sums.par_chunks_mut(per_piece * strides[k]))
-            .enumerate()
-            .for_each(|(i, (y, sums))| {
+        super::threads::chunks2(
+            (y, per_piece * own[k]),
+            (sums, per_piece * strides[k]),
+            |i, y, sums| {
                 let start = i * per_piece;
                 let sub = cut(sizes, k, sums.len() / strides[k]);
                 let x = x.map(|x| &x[start * own[k]..]);
                 let shift = &shift[start * strides[k]..];
                 exps(&sub[..sizes.len()], (x, own), (shift, strides), y, sums);
-            });
+            },
+        );
         return;
     }
     exps(sizes, (x, own), (shift, strides), y, sums);

@@ -3,6 +3,7 @@
 //! kernel's inner loop, the slots counted as on one thread.
 
 use core::mem::MaybeUninit;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::kernel::{
     room_for, rows_per_piece, validate, zip_checked, Merged, PARALLEL_MIN_ELEMENTS,
@@ -21,7 +22,6 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     out: &mut Vec<O>,
     f: &(impl Fn(&A, &B) -> O + Sync),
 ) -> Result<(), Error> {
-    use rayon::prelude::*;
     let elements = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
     // Small work goes straight to the calling thread, before any layout work.
     if elements.is_none_or(|t| t < PARALLEL_MIN_ELEMENTS) {
@@ -48,16 +48,14 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     raw::advise_huge_pages(out);
     let per = total / outer;
     let spare = &mut out.spare_capacity_mut()[..total];
-    let written = spare
-        .par_chunks_mut(rows * per)
-        .enumerate()
-        .map(|(piece, slots)| {
-            let lo = piece * rows;
-            let hi = (lo + rows).min(outer);
-            rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f)
-        })
-        .sum();
-    raw::set_len_written(out, written, total);
+    let written = AtomicUsize::new(0);
+    super::threads::chunks(spare, rows * per, |piece, slots| {
+        let lo = piece * rows;
+        let hi = (lo + rows).min(outer);
+        let n = rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f);
+        written.fetch_add(n, Ordering::Relaxed);
+    });
+    raw::set_len_written(out, written.into_inner(), total);
     Ok(())
 }
 

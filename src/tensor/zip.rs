@@ -393,21 +393,18 @@ fn update_in_place<X: Clone + Send, Y: Sync>(
         .first()
         .and_then(|&n| super::kernel::rows_per_piece(n, data.len()))
     {
-        use rayon::prelude::*;
-        data.par_chunks_mut(rows * own[0])
-            .enumerate()
-            .for_each(|(i, block)| {
-                let mut part = [0usize; MAX_TYPED_RANK];
-                part[..sizes.len()].copy_from_slice(sizes);
-                part[0] = block.len() / own[0];
-                let other = &other[i * rows * strides[0]..];
-                runs(
-                    &part[..sizes.len()],
-                    &own[..sizes.len()],
-                    strides,
-                    |oa, ob, len, ia, ib| update_run(block, (oa, ia), (other, ob, ib), len, &f),
-                );
-            });
+        super::threads::chunks(data, rows * own[0], |i, block| {
+            let mut part = [0usize; MAX_TYPED_RANK];
+            part[..sizes.len()].copy_from_slice(sizes);
+            part[0] = block.len() / own[0];
+            let other = &other[i * rows * strides[0]..];
+            runs(
+                &part[..sizes.len()],
+                &own[..sizes.len()],
+                strides,
+                |oa, ob, len, ia, ib| update_run(block, (oa, ia), (other, ob, ib), len, &f),
+            );
+        });
         return;
     }
     runs(

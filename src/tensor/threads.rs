@@ -1,0 +1,268 @@
+//! How work is split over threads (feature `rayon`): rayon's pool runs it, the calling
+//! thread takes part, and the pool's workers stay awake between operations.
+//!
+//! A model is a chain of operations of 10 µs to a few ms each. Rayon's workers go to sleep
+//! a few µs after their last job, and waking one costs tens of µs on a virtual machine
+//! (measured: a 128x256x256 product split over two threads after 2 ms of serial work took
+//! 1.6x its one-thread time; with a worker kept awake, 0.6x). So, as OpenMP's runtimes do
+//! under PyTorch, every split operation keeps the pool's other workers spinning for
+//! [`spin_time`] after it (1 ms unless `SHAPECAST_SPIN_US` or [`set_spin_time`] says
+//! otherwise): a spinning worker runs rayon jobs as they come (`rayon::yield_now`) and goes
+//! back to sleep once no operation has split for that long. The calling thread does a share
+//! of each operation itself, the pieces handed out one at a time to whichever thread is free.
+//!
+//! The thread count is rayon's: `RAYON_NUM_THREADS`, a global pool built with
+//! [`rayon::ThreadPoolBuilder::build_global`](https://docs.rs/rayon/latest/rayon/struct.ThreadPoolBuilder.html#method.build_global),
+//! or the pool of an enclosing `install`. One pool at a time is kept awake.
+//!
+//! ```
+//! use std::time::Duration;
+//! // Keep the workers awake for 5 ms after each split operation (0: never spin).
+//! shapecast::threads::set_spin_time(Duration::from_millis(5));
+//! assert_eq!(shapecast::threads::spin_time(), Duration::from_millis(5));
+//! ```
+
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::time::Duration;
+use std::cell::Cell;
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
+
+/// `u64::MAX`: not set yet (read from `SHAPECAST_SPIN_US` on first use).
+static SPIN_NS: AtomicU64 = AtomicU64::new(u64::MAX);
+/// When an operation last split, in ns since [`epoch`].
+static LAST_SPLIT: AtomicU64 = AtomicU64::new(0);
+/// When spinners were last asked for, in ns since [`epoch`].
+static LAST_CALL: AtomicU64 = AtomicU64::new(0);
+/// The workers spinning, one bit per index in the pool (indexes from 64 on never spin).
+static SPINNING: AtomicU64 = AtomicU64::new(0);
+
+/// How long the spinners stay awake when `SHAPECAST_SPIN_US` is not set: 1 ms.
+const DEFAULT_SPIN: Duration = Duration::from_millis(1);
+
+thread_local! {
+    /// The thread waits for the pieces of its own split: a spinner it picks up then leaves
+    /// at once rather than hold the wait up.
+    static WAITING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// How long the pool's workers stay awake after an operation that split over them: set by
+/// [`set_spin_time`], else the environment variable `SHAPECAST_SPIN_US` (µs) read on first
+/// use, else 1 ms.
+///
+/// ```
+/// // The default, unless the environment says otherwise.
+/// if std::env::var_os("SHAPECAST_SPIN_US").is_none() {
+///     assert_eq!(shapecast::threads::spin_time().as_micros(), 1000);
+/// }
+/// ```
+pub fn spin_time() -> Duration {
+    let ns = SPIN_NS.load(Ordering::Relaxed);
+    if ns != u64::MAX {
+        return Duration::from_nanos(ns);
+    }
+    let from_env = std::env::var("SHAPECAST_SPIN_US")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(DEFAULT_SPIN, Duration::from_micros);
+    let ns = u64::try_from(from_env.as_nanos()).unwrap_or(u64::MAX - 1);
+    // A concurrent `set_spin_time` wins.
+    let _ = SPIN_NS.compare_exchange(u64::MAX, ns, Ordering::Relaxed, Ordering::Relaxed);
+    Duration::from_nanos(SPIN_NS.load(Ordering::Relaxed))
+}
+
+/// Sets how long the pool's workers stay awake after an operation that split over them
+/// (see the [module docs](self)); `Duration::ZERO` lets them sleep at once, as rayon's own
+/// jobs do. Overrides `SHAPECAST_SPIN_US`.
+///
+/// ```
+/// use std::time::Duration;
+/// shapecast::threads::set_spin_time(Duration::ZERO);
+/// assert_eq!(shapecast::threads::spin_time(), Duration::ZERO);
+/// ```
+pub fn set_spin_time(time: Duration) {
+    let ns = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX - 1);
+    SPIN_NS.store(ns, Ordering::Relaxed);
+}
+
+/// The threads an operation splits over: rayon's pool of the calling thread (the global one
+/// outside any `install`), sized by `RAYON_NUM_THREADS` or the pool's builder.
+///
+/// ```
+/// assert!(shapecast::threads::count() >= 1);
+/// ```
+pub fn count() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Nanoseconds since the first call.
+fn now() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Notes an operation splitting over `threads` threads, and asks the workers that should
+/// spin (all of the pool's but the calling thread's, or but the last one when the caller is
+/// outside the pool, as the caller is a thread too) to spin if they are not.
+fn keep_awake(threads: usize) {
+    let spin = spin_time();
+    let t = now();
+    LAST_SPLIT.store(t, Ordering::Relaxed);
+    if spin.is_zero() || threads < 2 {
+        return;
+    }
+    let want = wanted(threads, rayon::current_thread_index());
+    if SPINNING.load(Ordering::Relaxed) & want == want {
+        return;
+    }
+    // One request at a time: the broadcast reaches every worker, and the ones already
+    // spinning or not wanted return at once.
+    let last = LAST_CALL.load(Ordering::Relaxed);
+    if t.saturating_sub(last) < 50_000 && last != 0 {
+        return;
+    }
+    LAST_CALL.store(t, Ordering::Relaxed);
+    rayon::spawn_broadcast(move |ctx| spin_while_busy(ctx.index(), want));
+}
+
+/// The workers of a pool of `threads` that spin: every index but the caller's (`None`
+/// outside the pool: every index but the last), below 64.
+fn wanted(threads: usize, caller: Option<usize>) -> u64 {
+    let all = if threads >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << threads) - 1
+    };
+    let idle = caller.unwrap_or(threads - 1);
+    if idle < 64 {
+        all & !(1u64 << idle)
+    } else {
+        all
+    }
+}
+
+/// Worker `index` runs rayon's jobs as they come until no operation has split for
+/// [`spin_time`], if it is one of `want` and not spinning already.
+fn spin_while_busy(index: usize, want: u64) {
+    if index >= 64 || want & (1 << index) == 0 || WAITING.with(Cell::get) {
+        return;
+    }
+    let bit = 1u64 << index;
+    if SPINNING.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
+        return;
+    }
+    loop {
+        if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+            continue;
+        }
+        let idle = now().saturating_sub(LAST_SPLIT.load(Ordering::Relaxed));
+        if idle > u64::try_from(spin_time().as_nanos()).unwrap_or(u64::MAX) {
+            break;
+        }
+        for _ in 0..64 {
+            core::hint::spin_loop();
+        }
+    }
+    SPINNING.fetch_and(!bit, Ordering::AcqRel);
+}
+
+/// Runs `job(i)` for every `i < pieces`: the calling thread and up to `threads - 1` of the
+/// pool's workers each take the next piece until none is left, so a slow piece holds up
+/// no other. With one piece or one thread everything runs on the calling thread.
+pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) {
+    let threads = threads.min(pieces);
+    if threads < 2 {
+        (0..pieces).for_each(job);
+        return;
+    }
+    keep_awake(threads);
+    let next = AtomicUsize::new(0);
+    let take = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= pieces {
+            break;
+        }
+        job(i);
+    };
+    let was = WAITING.with(|w| w.replace(false));
+    rayon::in_place_scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|_| take());
+        }
+        take();
+        // The scope now waits for the helpers.
+        WAITING.with(|w| w.set(true));
+    });
+    WAITING.with(|w| w.set(was));
+    LAST_SPLIT.store(now(), Ordering::Relaxed);
+}
+
+/// Runs `f(i, chunk)` for each chunk `i` of `data` cut into chunks of `len` elements (the
+/// last one shorter), as [`pieces`] does.
+pub(crate) fn chunks<T: Send>(data: &mut [T], len: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+    let cells: Vec<Mutex<&mut [T]>> = data.chunks_mut(len.max(1)).map(Mutex::new).collect();
+    pieces(cells.len(), count(), |i| {
+        // Each chunk is taken once: the lock is never contended.
+        let mut chunk = cells[i].lock().unwrap_or_else(PoisonError::into_inner);
+        f(i, &mut chunk)
+    });
+}
+
+/// [`chunks`] over two slices cut alike: chunk `i` of `a` (`la` elements) with chunk `i` of
+/// `b` (`lb` elements), as many as the shorter cut gives.
+pub(crate) fn chunks2<T: Send, U: Send>(
+    (a, la): (&mut [T], usize),
+    (b, lb): (&mut [U], usize),
+    f: impl Fn(usize, &mut [T], &mut [U]) + Sync,
+) {
+    let cells: Vec<Mutex<(&mut [T], &mut [U])>> = a
+        .chunks_mut(la.max(1))
+        .zip(b.chunks_mut(lb.max(1)))
+        .map(Mutex::new)
+        .collect();
+    pieces(cells.len(), count(), |i| {
+        let mut pair = cells[i].lock().unwrap_or_else(PoisonError::into_inner);
+        let (a, b) = &mut *pair;
+        f(i, a, b)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_piece_runs_once_on_pools_of_one_to_three() {
+        for threads in 1..=3 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut data = vec![0u32; 1000];
+            pool.install(|| {
+                chunks(&mut data, 7, |i, c| {
+                    c.iter_mut().for_each(|x| *x += i as u32 + 1)
+                })
+            });
+            for (j, &x) in data.iter().enumerate() {
+                assert_eq!(x, (j / 7) as u32 + 1);
+            }
+            // From outside the pool too.
+            let runs = AtomicUsize::new(0);
+            pieces(50, threads, |_| {
+                runs.fetch_add(1, Ordering::Relaxed);
+            });
+            assert_eq!(runs.into_inner(), 50);
+        }
+    }
+
+    #[test]
+    fn the_spinning_workers_exclude_the_caller() {
+        assert_eq!(wanted(2, None), 0b01);
+        assert_eq!(wanted(2, Some(0)), 0b10);
+        assert_eq!(wanted(4, Some(1)), 0b1101);
+        assert_eq!(wanted(70, Some(65)), u64::MAX);
+        assert_eq!(wanted(64, None), u64::MAX >> 1);
+    }
+}
