@@ -101,15 +101,34 @@ impl Layout<'_> {
             };
         }
         let ks = merge_contracted(&mut ks[..self.pairs.len()]);
-        // The GEMM axes: the last output axis fed by the left only (M), by the right only (N),
-        // and the largest contracted axis (K), each merged with contiguous neighbours.
-        let last_of = |role: (bool, bool)| {
-            (0..rank)
-                .rev()
-                .find(|&k| (outputs[k].1, outputs[k].2) == role && outputs[k].0.size > 1)
+        // The GEMM axes: the output axis fed by the left only (M) and the one fed by the
+        // right only (N) that give the largest matrices once merged with the contiguous
+        // axes before them (the last such axis on a tie), and the largest contracted axis
+        // (K). Grouped-query attention's `[SEQ, KVH, GROUP, ..]` queries give M = SEQ (128
+        // rows), not the last axis GROUP (2 rows, one tiny product per position).
+        let merged = |k: usize, side_of: fn(&Axis3) -> usize| {
+            let role = (outputs[k].1, outputs[k].2);
+            let (mut ax, mut k) = (outputs[k].0, k);
+            while k > 0 {
+                let (prev, l, r) = outputs[k - 1];
+                if (l, r) != role
+                    || side_of(&prev) != side_of(&ax) * ax.size
+                    || prev.c != ax.c * ax.size
+                {
+                    break;
+                }
+                ax.size *= prev.size;
+                k -= 1;
+            }
+            ax.size
         };
-        let m_at = last_of((true, false));
-        let n_at = last_of((false, true));
+        let best_of = |role: (bool, bool), side_of: fn(&Axis3) -> usize| {
+            (0..rank)
+                .filter(|&k| (outputs[k].1, outputs[k].2) == role && outputs[k].0.size > 1)
+                .max_by_key(|&k| merged(k, side_of))
+        };
+        let m_at = best_of((true, false), |x| x.a);
+        let n_at = best_of((false, true), |x| x.b);
         let k_at = (0..ks.len()).max_by_key(|&p| ks[p].size);
         let mut used = [false; N];
         let mut grow = |at: Option<usize>, side_of: fn(&Axis3) -> usize| -> Axis3 {

@@ -32,10 +32,24 @@ use std::time::Instant;
 static SPIN_NS: AtomicU64 = AtomicU64::new(u64::MAX);
 /// When an operation last split, in ns since [`epoch`].
 static LAST_SPLIT: AtomicU64 = AtomicU64::new(0);
-/// When spinners were last asked for, in ns since [`epoch`].
-static LAST_CALL: AtomicU64 = AtomicU64::new(0);
-/// The workers spinning, one bit per index in the pool (indexes from 64 on never spin).
-static SPINNING: AtomicU64 = AtomicU64::new(0);
+/// The workers of a pool that spin, and when they were last asked to.
+struct Awake {
+    /// One bit per index in the pool (indexes from 64 on never spin).
+    spinning: AtomicU64,
+    /// When spinners were last asked for, in ns since [`epoch`].
+    asked: AtomicU64,
+}
+
+/// Shapecast's own pool's workers (the helpers of a caller outside any pool).
+static OWN: Awake = Awake {
+    spinning: AtomicU64::new(0),
+    asked: AtomicU64::new(0),
+};
+/// The workers of the pool a caller inside an `install` runs on.
+static CALLERS: Awake = Awake {
+    spinning: AtomicU64::new(0),
+    asked: AtomicU64::new(0),
+};
 
 /// How long the spinners stay awake when `SHAPECAST_SPIN_US` is not set: 1 ms.
 const DEFAULT_SPIN: Duration = Duration::from_millis(1);
@@ -102,41 +116,58 @@ fn now() -> u64 {
     u64::try_from(epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// Notes an operation splitting over `threads` threads, and asks the workers that should
-/// spin (all of the pool's but the calling thread's, or but the last one when the caller is
-/// outside the pool, as the caller is a thread too) to spin if they are not.
-fn keep_awake(threads: usize) {
-    let spin = spin_time();
+/// Notes an operation splitting, and asks the workers `want` of the pool whose spinning
+/// `awake` records to spin if they are not; `broadcast` sends a job to every worker of that
+/// pool.
+fn keep_awake(
+    awake: &'static Awake,
+    want: u64,
+    broadcast: impl FnOnce(Box<dyn Fn(usize) + Send + Sync>),
+) {
     let t = now();
     LAST_SPLIT.store(t, Ordering::Relaxed);
-    if spin.is_zero() || threads < 2 {
-        return;
-    }
-    let want = wanted(threads, rayon::current_thread_index());
-    if SPINNING.load(Ordering::Relaxed) & want == want {
+    if spin_time().is_zero() || awake.spinning.load(Ordering::Relaxed) & want == want {
         return;
     }
     // One request at a time: the broadcast reaches every worker, and the ones already
     // spinning or not wanted return at once.
-    let last = LAST_CALL.load(Ordering::Relaxed);
+    let last = awake.asked.load(Ordering::Relaxed);
     if t.saturating_sub(last) < 50_000 && last != 0 {
         return;
     }
-    LAST_CALL.store(t, Ordering::Relaxed);
-    rayon::spawn_broadcast(move |ctx| spin_while_busy(ctx.index(), want));
+    awake.asked.store(t, Ordering::Relaxed);
+    broadcast(Box::new(move |index| spin_while_busy(awake, index, want)));
 }
 
-/// The workers of a pool of `threads` that spin: every index but the caller's (`None`
-/// outside the pool: every index but the last), below 64.
-fn wanted(threads: usize, caller: Option<usize>) -> u64 {
+/// Shapecast's own pool: `count() - 1` workers, built on first use, for callers outside any
+/// pool (the caller is the last thread); `None` with one thread. Rayon's global pool would
+/// put a thread more than the cores to work: its sleeping workers are woken for each job
+/// from outside, beside the caller and the spinning ones.
+fn own_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = rayon::current_num_threads();
+        if threads < 2 {
+            return None;
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .thread_name(|i| format!("shapecast-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// The workers of a pool of `threads` that spin: every index but the caller's, below 64.
+fn wanted(threads: usize, caller: usize) -> u64 {
     let all = if threads >= 64 {
         u64::MAX
     } else {
         (1u64 << threads) - 1
     };
-    let idle = caller.unwrap_or(threads - 1);
-    if idle < 64 {
-        all & !(1u64 << idle)
+    if caller < 64 {
+        all & !(1u64 << caller)
     } else {
         all
     }
@@ -144,12 +175,12 @@ fn wanted(threads: usize, caller: Option<usize>) -> u64 {
 
 /// Worker `index` runs rayon's jobs as they come until no operation has split for
 /// [`spin_time`], if it is one of `want` and not spinning already.
-fn spin_while_busy(index: usize, want: u64) {
+fn spin_while_busy(awake: &Awake, index: usize, want: u64) {
     if index >= 64 || want & (1 << index) == 0 || WAITING.with(Cell::get) {
         return;
     }
     let bit = 1u64 << index;
-    if SPINNING.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
+    if awake.spinning.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
         return;
     }
     loop {
@@ -164,7 +195,7 @@ fn spin_while_busy(index: usize, want: u64) {
             core::hint::spin_loop();
         }
     }
-    SPINNING.fetch_and(!bit, Ordering::AcqRel);
+    awake.spinning.fetch_and(!bit, Ordering::AcqRel);
 }
 
 /// Runs `job(i)` for every `i < pieces`: the calling thread and up to `threads - 1` of the
@@ -176,7 +207,6 @@ pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) 
         (0..pieces).for_each(job);
         return;
     }
-    keep_awake(threads);
     let next = AtomicUsize::new(0);
     let take = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -186,14 +216,33 @@ pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) 
         job(i);
     };
     let was = WAITING.with(|w| w.replace(false));
-    rayon::in_place_scope(|s| {
-        for _ in 1..threads {
-            s.spawn(|_| take());
+    // The caller takes pieces too; then the scope waits for the helpers.
+    macro_rules! body {
+        () => {
+            |s| {
+                for _ in 1..threads {
+                    s.spawn(|_| take());
+                }
+                take();
+                WAITING.with(|w| w.set(true));
+            }
+        };
+    }
+    match (rayon::current_thread_index(), own_pool()) {
+        (Some(caller), _) => {
+            let want = wanted(rayon::current_num_threads(), caller);
+            keep_awake(&CALLERS, want, |f| {
+                rayon::spawn_broadcast(move |c| f(c.index()))
+            });
+            rayon::in_place_scope(body!());
         }
-        take();
-        // The scope now waits for the helpers.
-        WAITING.with(|w| w.set(true));
-    });
+        (None, Some(pool)) => {
+            let want = wanted(pool.current_num_threads() + 1, pool.current_num_threads());
+            keep_awake(&OWN, want, |f| pool.spawn_broadcast(move |c| f(c.index())));
+            pool.in_place_scope(body!());
+        }
+        (None, None) => take(),
+    }
     WAITING.with(|w| w.set(was));
     LAST_SPLIT.store(now(), Ordering::Relaxed);
 }
@@ -259,10 +308,10 @@ mod tests {
 
     #[test]
     fn the_spinning_workers_exclude_the_caller() {
-        assert_eq!(wanted(2, None), 0b01);
-        assert_eq!(wanted(2, Some(0)), 0b10);
-        assert_eq!(wanted(4, Some(1)), 0b1101);
-        assert_eq!(wanted(70, Some(65)), u64::MAX);
-        assert_eq!(wanted(64, None), u64::MAX >> 1);
+        assert_eq!(wanted(2, 1), 0b01);
+        assert_eq!(wanted(2, 0), 0b10);
+        assert_eq!(wanted(4, 1), 0b1101);
+        assert_eq!(wanted(70, 65), u64::MAX);
+        assert_eq!(wanted(64, 63), u64::MAX >> 1);
     }
 }

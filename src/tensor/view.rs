@@ -576,10 +576,18 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         let b = broadcast(Rule::Assign, &self.view().shape_dyn(), &src.shape_dyn())?;
         b.resolve(&self.sizes, &src.sizes)?;
         let from = frame_strides_of(&b.plan.rhs, &src.sizes, &src.strides);
-        let reads = Offsets::new(&self.sizes, &from);
-        for (o, r) in Offsets::new(&self.sizes, &self.strides).zip(reads) {
-            self.data[o] = src.data[r].clone();
-        }
+        // Run by run (the axes merged where both layouts allow): a contiguous run in both is
+        // one slice copy (a KV cache's rows).
+        let (data, read) = (&mut *self.data, &src.data[..]);
+        super::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
+            if io == 1 && ir == 1 {
+                data[o..o + len].clone_from_slice(&read[r..r + len]);
+            } else {
+                for i in 0..len {
+                    data[o + i * io] = read[r + i * ir].clone();
+                }
+            }
+        });
         Ok(())
     }
 
