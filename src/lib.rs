@@ -283,9 +283,11 @@
 //!   layout allows (`Tensor::from_ndarray`, `TensorView::from_ndarray`, `into_ndarray`,
 //!   `to_ndarray`).
 //! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
-//! - `rayon`: elementwise operators and large matrix products split over rayon's thread pool
-//!   above [`kernel::PARALLEL_MIN_ELEMENTS`] output elements (smaller ones never pay for a
-//!   thread); the thread count is rayon's (`RAYON_NUM_THREADS`, or a pool's `install`).
+//! - `rayon`: operations split over threads from thresholds measured per operation
+//!   ([`kernel::PARALLEL_MIN_ELEMENTS`] elements for operators, reductions and softmax; 2^21
+//!   multiply-adds for a product), the calling thread taking a share and the pool's other
+//!   threads kept awake between operations (`threads`); the thread count is rayon's
+//!   (`RAYON_NUM_THREADS`, or a pool's `install`). Results are bit-identical to one thread.
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
@@ -637,6 +639,15 @@ struct ReadmeDoctests;
 
 #[doc(hidden)]
 pub mod __private {
+    /// `n`, checked to be one of the size table's: what `shape![H: E]` writes for a constant
+    /// `E` (`S<{ table_size(E) }>`), so that a constant outside the table is one error naming
+    /// the rule while the constant is evaluated, not an unsatisfied bound.
+    pub const fn table_size(n: usize) -> usize {
+        if !crate::typed::sizes::in_table(n) {
+            panic!("a constant size in `shape!` must be in the size table (up to 2048, multiples of 64 and 1000 up to 65,536, powers of 2 and 10, common vocabularies): write this size as a literal");
+        }
+        n
+    }
     pub use crate::typed::name::*;
     pub use crate::typed::sealed::Sealed;
     pub use typenum;

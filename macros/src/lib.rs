@@ -11,16 +11,42 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Ident, LitInt, Token, Visibility};
 
-/// One axis as written: `10`, `?`, `H`, `H: 256`, `H: ?`.
+/// One axis as written: `10`, `?`, `H`, `H: 256`, `H: ?`, `H: E` or `H: {2 * E}` (a
+/// constant), `{E}`.
 enum AxisSpec {
-    Size(Option<LitInt>),
-    Named(Ident, Option<LitInt>),
+    Size(Size),
+    Named(Ident, Size),
 }
 
-fn parse_size(input: ParseStream) -> syn::Result<Option<LitInt>> {
+/// A size as written: a literal, `?` (`Dyn`), or a constant expression.
+enum Size {
+    Lit(LitInt),
+    Dyn,
+    Const(TokenStream2),
+}
+
+/// A constant size: a path (`E`, `config::E`, `Self::E` in a trait's default) or a block
+/// (`{2 * E}`).
+fn parse_const(input: ParseStream) -> syn::Result<TokenStream2> {
+    if input.peek(syn::token::Brace) {
+        let block: syn::Block = input.parse()?;
+        return Ok(quote!(#block));
+    }
+    let path: syn::Path = input.parse()?;
+    Ok(quote!({ #path }))
+}
+
+fn parse_size(input: ParseStream) -> syn::Result<Size> {
     if input.peek(Token![?]) {
         input.parse::<Token![?]>()?;
-        return Ok(None);
+        return Ok(Size::Dyn);
+    }
+    if input.peek(syn::token::Brace)
+        || input.peek(Ident)
+        || input.peek(Token![::])
+        || input.peek(Token![Self])
+    {
+        return parse_const(input).map(Size::Const);
     }
     if input.peek(Token![-]) {
         let minus: Token![-] = input.parse()?;
@@ -38,7 +64,9 @@ fn parse_size(input: ParseStream) -> syn::Result<Option<LitInt>> {
         ));
     }
     if !lookahead.peek(LitInt) {
-        return Err(input.error("expected an axis: a size (`3`), `?`, a name (`H`) or `H: 3`"));
+        return Err(input.error(
+            "expected an axis: a size (`3`), `?`, a name (`H`), `H: 3`, `H: E` or `H: {2 * E}` (a constant)",
+        ));
     }
     let lit: LitInt = input.parse()?;
     if !lit.suffix().is_empty() {
@@ -49,7 +77,7 @@ fn parse_size(input: ParseStream) -> syn::Result<Option<LitInt>> {
     }
     lit.base10_parse::<usize>()
         .map_err(|_| syn::Error::new(lit.span(), format!("size {lit} does not fit usize")))?;
-    Ok(Some(lit))
+    Ok(Size::Lit(lit))
 }
 
 impl Parse for AxisSpec {
@@ -63,9 +91,12 @@ impl Parse for AxisSpec {
                 input.parse::<Token![:]>()?;
                 parse_size(input)?
             } else {
-                None
+                Size::Dyn
             };
             Ok(AxisSpec::Named(name, size))
+        } else if input.peek(syn::token::Brace) {
+            // An unnamed axis of a constant size: `{E}` (a bare `E` is a name).
+            Ok(AxisSpec::Size(Size::Const(parse_const(input)?)))
         } else {
             Ok(AxisSpec::Size(parse_size(input)?))
         }
@@ -90,10 +121,16 @@ fn in_size_table(n: usize) -> bool {
     n <= SIZE_TABLE_MAX || TABLE_EXTRAS.binary_search(&(n as u64)).is_ok()
 }
 
-/// The size type for a literal: `S<N>`, or `S<N, bits>` beyond the crate's size table.
-fn size_type(lit: Option<&LitInt>) -> TokenStream2 {
-    let Some(lit) = lit else {
-        return quote!(::shapecast::Dyn);
+/// The size type for a size as written: `S<N>`, or `S<N, bits>` for a literal beyond the
+/// crate's size table; a constant is `S<{ E }>`, whose value must be in the table (a
+/// constant's value is not known to the macro; an error names the size otherwise).
+fn size_type(size: &Size) -> TokenStream2 {
+    let lit = match size {
+        Size::Dyn => return quote!(::shapecast::Dyn),
+        Size::Const(expr) => {
+            return quote!(::shapecast::S<{ ::shapecast::__private::table_size(#expr) }>)
+        }
+        Size::Lit(lit) => lit,
     };
     let n: usize = lit.base10_parse().expect("checked when parsed");
     let span = lit.span();
@@ -117,7 +154,10 @@ fn size_type(lit: Option<&LitInt>) -> TokenStream2 {
 ///
 /// `10` is an unnamed axis of size 10, `?` an unnamed axis whose size is known at run time,
 /// `H: 256` an axis named `H` of size 256 and `H` an axis named `H` whose size is known at run
-/// time; names are declared with `names!`. `shape![]` is the scalar shape. A repeated name, a
+/// time; names are declared with `names!`. A size may be a constant, `H: E` (a path) or
+/// `H: {2 * E}` (a const expression), and an unnamed one `{E}`: its value must lie in the
+/// crate's size table (every size up to 2048, multiples of 64 and of 1000 up to 65,536,
+/// powers of two and ten, common vocabulary sizes); a literal may be any size. `shape![]` is the scalar shape. A repeated name, a
 /// negative or fractional size, or a stray token is a compile error pointing at it.
 #[proc_macro]
 pub fn shape(input: TokenStream) -> TokenStream {
@@ -142,7 +182,7 @@ pub fn shape(input: TokenStream) -> TokenStream {
     let mut types = Vec::new();
     for axis in axes {
         match axis {
-            AxisSpec::Size(size) => types.push(size_type(size.as_ref())),
+            AxisSpec::Size(size) => types.push(size_type(size)),
             AxisSpec::Named(name, size) => {
                 if seen.contains(&name) {
                     let message =
@@ -152,7 +192,7 @@ pub fn shape(input: TokenStream) -> TokenStream {
                         .into();
                 }
                 seen.push(name);
-                let size = size_type(size.as_ref());
+                let size = size_type(size);
                 types.push(quote!(#name<#size>));
             }
         }

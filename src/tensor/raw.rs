@@ -1,7 +1,9 @@
 //! The crate's only `unsafe`, small pieces, each measured to pay:
 //!
 //! - The call into a GEMM crate: the `gemm` crate for `f32`/`f64` (its AVX-512 kernels where
-//!   the CPU has them, split over rayon's pool with the `rayon` feature), a plain loop for
+//!   the CPU has them; with the `rayon` feature a large product is cut into blocks of rows
+//!   or columns and a batch of products runs side by side, each piece writing its own cells
+//!   of the output through one shared pointer, `Cells`), a plain loop for
 //!   other elements. `benches/gemm-choice` measures it against `matrixmultiply` on the
 //!   products a transformer block makes, as a crate with nothing else in its graph; the table
 //!   is in `docs/performance.md` (f32 512×512×512, one thread: `gemm` 1.5 ms, 175 GFLOP/s,

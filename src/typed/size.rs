@@ -35,6 +35,20 @@ pub const SIZE_TABLE_MAX: usize = 2048;
 /// use shapecast::{shape, S};
 /// static_assertions::assert_type_eq_all!(shape![3], (S<3>,));
 /// ```
+///
+/// A size may come from a constant, `shape![EMBED: E]` or `shape![EMBED: {2 * E}]`, when its
+/// value is in the size table (every size up to 2048, multiples of 64 and of 1000 up to
+/// 65,536, powers of two and ten, common vocabulary sizes); a constant outside it is an error
+/// when the constant is evaluated, and a literal may be any size:
+///
+/// ```
+/// use shapecast::{names, shape};
+/// names!(EMBED, VOCAB);
+/// const E: usize = 288;
+/// const V: usize = 32000;
+/// static_assertions::assert_type_eq_all!(shape![EMBED: E, VOCAB: V], shape![EMBED: 288, VOCAB: 32000]);
+/// static_assertions::assert_type_eq_all!(shape![EMBED: {2 * E}], shape![EMBED: 576]);
+/// ```
 pub struct S<const N: usize, Bits = Table>(PhantomData<Bits>);
 
 /// The size of an axis known only at run time, written `?`.
@@ -55,6 +69,11 @@ pub struct Table;
 /// use shapecast::{AxisSize, S};
 /// assert_eq!(<S<1> as AxisSize>::SIZE, Some(1));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a size outside shapecast's size table",
+    label = "write this size in `shape!`, which spells out the digits of a size outside the table",
+    note = "the table: every size up to 2048, multiples of 64 and of 1000 up to 65,536, powers of two and ten, common vocabulary sizes"
+)]
 pub trait AxisSize: Sealed {
     /// The size, `None` for `?`.
     const SIZE: Option<usize>;
@@ -75,6 +94,7 @@ pub trait AxisSize: Sealed {
 /// The digits of `N` from the size table.
 type TableBits<const N: usize> = <Const<N> as super::sizes::Digits>::Bits;
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize> AxisSize for S<N, Table>
 where
     Const<N>: super::sizes::Digits,
@@ -88,6 +108,7 @@ where
     type Small = <Const<N> as super::sizes::Digits>::Small;
 }
 
+#[diagnostic::do_not_recommend]
 impl<const N: usize, Bits: Unsigned + IsOneBits + IsZeroBits> AxisSize for S<N, Bits> {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
@@ -159,6 +180,7 @@ impl<U, V> SameSize<UInt<V, B0>> for UInt<U, B1> {
 impl<const N: usize, B> Sealed for S<N, B> {}
 impl Sealed for Dyn {}
 
+#[diagnostic::do_not_recommend]
 impl AxisSize for Dyn {
     const SIZE: Option<usize> = None;
     type Known = B0;
