@@ -29,11 +29,13 @@ enum Size {
 /// (`{2 * E}`).
 fn parse_const(input: ParseStream) -> syn::Result<TokenStream2> {
     if input.peek(syn::token::Brace) {
-        let block: syn::Block = input.parse()?;
-        return Ok(quote!(#block));
+        let content;
+        syn::braced!(content in input);
+        let expr: syn::Expr = content.parse()?;
+        return Ok(quote!(#expr));
     }
     let path: syn::Path = input.parse()?;
-    Ok(quote!({ #path }))
+    Ok(quote!(#path))
 }
 
 fn parse_size(input: ParseStream) -> syn::Result<Size> {
