@@ -335,6 +335,23 @@ pub enum Error {
         /// The shape with its axes in the file's order, when that order fits.
         declare: Option<DynShape>,
     },
+    /// A stored tensor's axis names, recorded by `io::save_safetensors`, differ from the
+    /// names of the shape asked for at an axis both name (`io`): a square weight saved
+    /// `[OUT, IN]` and declared `[IN, OUT]`.
+    #[error(
+        "{path}, tensor {name:?}: saved as {saved}, which does not fit {shape}: the axis \
+         names differ (declare {saved}, then `align_to` the order you need)"
+    )]
+    FileNames {
+        /// The file.
+        path: String,
+        /// The tensor's name in the file.
+        name: String,
+        /// The shape recorded with the tensor, names included.
+        saved: DynShape,
+        /// The shape asked for.
+        shape: DynShape,
+    },
 }
 
 /// `, tensor "name"` or nothing.

@@ -223,3 +223,63 @@ fn empty_npy_files_whose_other_sizes_overflow_are_errors() {
     assert_eq!(t.sizes(), &[0, 4_294_967_296, 3]);
     std::fs::remove_file(path).unwrap();
 }
+
+names!(OUT, IN);
+
+#[test]
+fn axis_names_saved_with_a_weight_catch_a_square_transposition() {
+    let dir = std::env::temp_dir().join(format!("shapecast-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = Tensor::<f32, shape![OUT: 3, IN: 3]>::from_fn(&[3, 3], |i| (i[0] * 3 + i[1]) as f32)
+        .unwrap();
+    let plain = DynTensor::from_vec("[3]".parse().unwrap(), vec![1.0f32, 2.0, 3.0]).unwrap();
+    let p = dir.join("square.safetensors");
+    io::save_safetensors(&p, &[("w", &w.to_dyn()), ("b", &plain)]).unwrap();
+    let loaded = io::load_safetensors(&p).unwrap();
+    // The sizes fit either way round; the recorded names do not.
+    let err = loaded.get::<f32, shape![IN: 3, OUT: 3]>("w").unwrap_err();
+    assert!(matches!(err, Error::FileNames { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("saved as [OUT: 3, IN: 3], which does not fit [IN: 3, OUT: 3]"),
+        "{text}"
+    );
+    assert_eq!(loaded.get::<f32, shape![OUT: 3, IN: 3]>("w").unwrap(), w);
+    // Unnamed or partly named declarations check only the names they give.
+    assert!(loaded.get::<f32, shape![3, 3]>("w").is_ok());
+    assert!(loaded.get::<f32, shape![OUT, 3]>("w").is_ok());
+    assert!(loaded.get::<f32, shape![3, OUT: 3]>("w").is_err());
+    // The run-time read carries the names; a tensor saved without names has none.
+    assert_eq!(
+        loaded.get_dyn::<f32>("w").unwrap().shape().to_string(),
+        "[OUT: 3, IN: 3]"
+    );
+    assert_eq!(
+        loaded.get_dyn::<f32>("b").unwrap().shape().to_string(),
+        "[3]"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn recorded_axes_that_do_not_parse_or_fit_are_errors() {
+    use std::collections::HashMap;
+    let dir = std::env::temp_dir().join(format!("shapecast-badaxes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    for (recorded, says) in [
+        ("[OUT: 3", "do not parse"),
+        ("[OUT: 3]", "do not fit its sizes [2]"),
+        ("[OUT, IN]", "do not fit its sizes [2]"),
+    ] {
+        let view =
+            safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![2], &bytes).unwrap();
+        let info = HashMap::from([("shapecast.axes.w".to_string(), recorded.to_string())]);
+        let p = dir.join("bad.safetensors");
+        safetensors::serialize_to_file([("w", view)], Some(info), &p).unwrap();
+        let err = io::load_safetensors(&p).unwrap_err();
+        assert!(matches!(err, Error::BadFile { .. }), "{recorded}: {err}");
+        assert!(err.to_string().contains(says), "{recorded}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

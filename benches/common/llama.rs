@@ -224,8 +224,8 @@ fn rope_q(
 ) -> Result<(QHalf, QHalf), Error> {
     let pairs = q.view().split_axis::<HD, (HALF, PAIR<S<2>>)>()?;
     let (re, im) = (pairs.select::<PAIR>(0)?, pairs.select::<PAIR>(1)?);
-    let out_re = re.clone() * cos.clone() - im.clone() * sin.clone();
-    let out_im = re * sin.clone() + im * cos.clone();
+    let out_re = &re * cos - &im * sin;
+    let out_im = &re * sin + &im * cos;
     Ok((out_re, out_im))
 }
 
@@ -236,7 +236,7 @@ fn rope_k(
 ) -> Result<(KHalf, KHalf), Error> {
     let pairs = k.view().split_axis::<HD, (HALF, PAIR<S<2>>)>()?;
     let (re, im) = (pairs.select::<PAIR>(0)?, pairs.select::<PAIR>(1)?);
-    let out_re = re.clone() * cos.clone() - im.clone() * sin.clone();
-    let out_im = re * sin.clone() + im * cos.clone();
+    let out_re = &re * cos - &im * sin;
+    let out_im = &re * sin + &im * cos;
     Ok((out_re, out_im))
 }

@@ -82,6 +82,15 @@ struct Entry {
     dtype: Dtype,
     sizes: Vec<usize>,
     bytes: core::ops::Range<usize>,
+    /// The shape [`save_safetensors`] recorded, axis names included (`None` for a file
+    /// written by other tools, or a tensor without names).
+    saved: Option<DynShape>,
+}
+
+/// The metadata key under which [`save_safetensors`] records tensor `name`'s shape with its
+/// axis names (`"[OUT: 3, IN: 2]"`).
+fn axes_key(name: &str) -> String {
+    format!("shapecast.axes.{name}")
 }
 
 /// The tensors of a `.safetensors` file, read whole and checked once
@@ -124,13 +133,22 @@ pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Weights, Error> {
     {
         let file = SafeTensors::deserialize(&bytes)
             .map_err(|e| bad(path, format!("not a valid .safetensors file: {e}")))?;
+        let (_, header) = SafeTensors::read_metadata(&bytes)
+            .map_err(|e| bad(path, format!("not a valid .safetensors file: {e}")))?;
+        let recorded = header.metadata().as_ref();
         let base = bytes.as_ptr() as usize;
         for (name, view) in file.tensors() {
             let start = view.data().as_ptr() as usize - base;
+            let sizes = view.shape().to_vec();
+            let saved = match recorded.and_then(|m| m.get(&axes_key(&name))) {
+                Some(text) => Some(saved_shape(path, &name, text, &sizes)?),
+                None => None,
+            };
             let entry = Entry {
                 dtype: view.dtype(),
-                sizes: view.shape().to_vec(),
+                sizes,
                 bytes: start..start + view.data().len(),
+                saved,
             };
             entries.insert(name, entry);
         }
@@ -139,6 +157,42 @@ pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Weights, Error> {
         path: path.to_path_buf(),
         bytes,
         entries,
+    })
+}
+
+/// The shape recorded for tensor `name` (`text`), checked against its stored sizes.
+fn saved_shape(path: &Path, name: &str, text: &str, sizes: &[usize]) -> Result<DynShape, Error> {
+    let shape: DynShape = text.parse().map_err(|e| {
+        bad(
+            path,
+            format!("tensor {name:?}: the recorded axes {text:?} do not parse: {e}"),
+        )
+    })?;
+    if !shape.fits(sizes) || shape.rank() != sizes.len() {
+        return Err(bad(
+            path,
+            format!("tensor {name:?}: the recorded axes {shape} do not fit its sizes {sizes:?}"),
+        ));
+    }
+    Ok(shape)
+}
+
+/// Whether the declared shape's names agree with the recorded ones, axis by axis, where
+/// both name the axis.
+fn names_agree(path: &Path, name: &str, saved: &DynShape, shape: DynShape) -> Result<(), Error> {
+    let clash = saved
+        .axes()
+        .iter()
+        .zip(shape.axes())
+        .any(|(a, b)| matches!((&a.name, &b.name), (Some(x), Some(y)) if x != y));
+    if !clash {
+        return Ok(());
+    }
+    Err(Error::FileNames {
+        path: shown(path),
+        name: name.to_string(),
+        saved: saved.clone(),
+        shape,
     })
 }
 
@@ -159,7 +213,9 @@ impl Weights {
 
     /// The stored tensor `name` as `Tensor<T, S>`: its element type must be `T` and its
     /// sizes must fit `S` (the message names the file's sizes and `S`, and the shape to
-    /// declare when the file's sizes are `S`'s reordered).
+    /// declare when the file's sizes are `S`'s reordered); where [`save_safetensors`]
+    /// recorded axis names, every axis both name must have the same name
+    /// ([`Error::FileNames`]). Files from other writers load by sizes alone.
     ///
     /// ```
     /// use shapecast::{io, names, shape, DynTensor};
@@ -178,10 +234,14 @@ impl Weights {
     ) -> Result<Tensor<T, S>, Error> {
         let (sizes, data) = self.elements::<T>(name)?;
         fit(&self.path, Some(name), &sizes, S::to_dyn())?;
+        if let Some(saved) = self.entries.get(name).and_then(|e| e.saved.as_ref()) {
+            names_agree(&self.path, name, saved, S::to_dyn())?;
+        }
         Tensor::from_vec_sized(&sizes, data)
     }
 
-    /// The stored tensor `name` with unnamed axes of its stored sizes.
+    /// The stored tensor `name` with its stored sizes, its axes named as
+    /// [`save_safetensors`] recorded them (unnamed for files from other writers).
     ///
     /// ```
     /// use shapecast::{io, DynTensor};
@@ -193,7 +253,10 @@ impl Weights {
     /// ```
     pub fn get_dyn<T: SafetensorsElement>(&self, name: &str) -> Result<DynTensor<T>, Error> {
         let (sizes, data) = self.elements::<T>(name)?;
-        DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data)
+        match self.entries.get(name).and_then(|e| e.saved.clone()) {
+            Some(saved) => DynTensor::from_vec(saved.resolve(&sizes)?, data),
+            None => DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data),
+        }
     }
 
     /// The sizes and elements of the stored tensor `name`, its element type checked.
@@ -236,15 +299,23 @@ impl Weights {
     }
 }
 
-/// Writes tensors to a `.safetensors` file under the given names (their axis names are not
-/// stored; the element type is `T`'s).
+/// Writes tensors to a `.safetensors` file under the given names, the element type `T`'s. A
+/// tensor with axis names has its shape recorded in the file's metadata (key
+/// `shapecast.axes.NAME`, value such as `[OUT: 3, IN: 2]`), which [`Weights::get`] checks
+/// against the shape it is asked for: a square weight saved `[OUT, IN]` and declared
+/// `[IN, OUT]`, whose sizes fit either way, is refused ([`Error::FileNames`]). Other
+/// readers ignore the metadata.
 ///
 /// ```
-/// use shapecast::{io, DynTensor};
+/// use shapecast::{io, names, shape, DynTensor, Tensor};
+/// names!(OUT, IN);
 /// let path = std::env::temp_dir().join("shapecast-save-doc.safetensors");
-/// let t = DynTensor::from_vec("[2, 2]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0])?;
-/// io::save_safetensors(&path, &[("t", &t)])?;
-/// assert_eq!(io::load_safetensors(&path)?.get_dyn::<f32>("t")?.data(), t.data());
+/// let w = Tensor::<f32, shape![OUT: 2, IN: 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.0])?;
+/// io::save_safetensors(&path, &[("w", &w.to_dyn())])?;
+/// let file = io::load_safetensors(&path)?;
+/// assert_eq!(file.get::<f32, shape![OUT: 2, IN: 2]>("w")?, w);
+/// assert!(file.get::<f32, shape![IN: 2, OUT: 2]>("w").is_err()); // transposed by mistake
+/// assert_eq!(file.get_dyn::<f32>("w")?.shape().to_string(), "[OUT: 2, IN: 2]");
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn save_safetensors<T: SafetensorsElement>(
@@ -270,7 +341,14 @@ pub fn save_safetensors<T: SafetensorsElement>(
                 .map_err(|e| bad(path, format!("cannot store tensor {name:?}: {e}")))
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    safetensors::serialize_to_file(views, None, path).map_err(|e| match e {
+    // Each tensor's axis names, where it has any, in the file's metadata.
+    let info: std::collections::HashMap<String, String> = tensors
+        .iter()
+        .filter(|(_, t)| t.shape().axes().iter().any(|a| a.name.is_some()))
+        .map(|(name, t)| (axes_key(name), t.shape().to_string()))
+        .collect();
+    let info = (!info.is_empty()).then_some(info);
+    safetensors::serialize_to_file(views, info, path).map_err(|e| match e {
         safetensors::SafeTensorError::IoError(e) => io_error(path, e),
         e => bad(path, format!("cannot write: {e}")),
     })

@@ -14,6 +14,7 @@
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
+//! | `view_ops` | the operators on views with views, tensors and scalars, by value or by reference |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
 //! | `math` | [`FloatMath`](crate::FloatMath): `exp`, `ln`, `tanh`, activations, by value or by reference; `maximum`/`minimum` by the named rule |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
@@ -57,6 +58,7 @@ mod surgery;
 pub mod threads;
 mod typed;
 mod view;
+mod view_ops;
 mod vmath;
 mod zip;
 

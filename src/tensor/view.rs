@@ -25,7 +25,6 @@ use alloc::borrow::Cow;
 
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops;
 
 use super::kernel::{frame_strides_of, row_major, Serial};
 use super::strided::{iab_offset, zip_operands, Offsets, Operand};
@@ -673,35 +672,3 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         self.view().align_to::<Target>()
     }
 }
-
-/// One binary operator on two views, by the named rule.
-macro_rules! view_op {
-    ($Op:ident, $op:ident) => {
-        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            /// Panics with the rule book §15 message when a `?` size does not fit.
-            #[track_caller]
-            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
-                self.try_zip_with(&rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
-                    .or_panic()
-            }
-        }
-    };
-}
-
-view_op!(Add, add);
-view_op!(Sub, sub);
-view_op!(Mul, mul);
-view_op!(Div, div);
-view_op!(Rem, rem);
-view_op!(BitAnd, bitand);
-view_op!(BitOr, bitor);
-view_op!(BitXor, bitxor);

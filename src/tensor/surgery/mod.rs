@@ -7,7 +7,7 @@
 //! | operation | `Tensor` | `TensorView` | `DynTensor` |
 //! |---|---|---|---|
 //! | `rename`, `insert_axis` | no copy (the buffer moves) | no copy | a copy (it borrows `self`) |
-//! | `select`, `slice`, `slice_to`, `split_axis` | a view | a view (`select` and `slice` on a `TensorViewMut` too, for writing) | a copy |
+//! | `select`, `slice`, `slice_to`, `step`, `split_axis` | a view | a view (`select`, `slice` and `step` on a `TensorViewMut` too, for writing) | a copy |
 //! | `merge_axes` | a view | a view when the merged axes are contiguous in memory, else a copy ([`Reshaped`]) | a copy (it borrows `self`) |
 //! | `concat`, `stack` | a new tensor | a new tensor | a new tensor |
 //!
@@ -52,6 +52,7 @@ mod merge;
 mod rename;
 mod select;
 mod split;
+mod step;
 
 pub use concat::{concat, stack};
 pub use merge::Reshaped;

@@ -1,0 +1,323 @@
+//! The binary operators on views, by the named rule: a view with a view, a tensor or a
+//! scalar, each operand by value or by reference (`&a * &b`, `v * &t`, `&t - v`, `v * 2.0`),
+//! so that expressions mixing views and tensors read as they do with tensors alone. A view
+//! borrows its elements: taking one by value costs a copy of its sizes and strides, never of
+//! the elements.
+
+use core::ops;
+
+use super::elements::Scalar;
+use super::strided::Offsets;
+use super::typed::Tensor;
+use super::view::TensorView;
+use crate::error::OrPanic;
+use crate::typed::broadcast::{Broadcast, BroadcastWith};
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
+
+/// `f` of every element of `v`, as a tensor of `v`'s shape.
+fn each<T, V, A: Storage<V>>(v: &TensorView<'_, T, A>, f: impl Fn(&T) -> V) -> Tensor<V, A> {
+    let data = v.data_slice();
+    let out = Offsets::new(v.sizes(), v.strides())
+        .map(|o| f(&data[o]))
+        .collect();
+    Tensor::from_parts(v.sizes(), out)
+}
+
+/// One binary operator between views, tensors and scalars.
+macro_rules! view_op {
+    ($Op:ident, $op:ident) => {
+        /// View with view: the named rule (§2); panics with the rule book §15 message when a
+        /// `?` size does not fit.
+        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
+                (&self).$op(&rhs)
+            }
+        }
+
+        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for &TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
+                self.try_zip_with(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
+                    .or_panic()
+            }
+        }
+
+        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
+                (&self).$op(rhs)
+            }
+        }
+
+        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for &TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
+                self.$op(&rhs)
+            }
+        }
+
+        /// View with tensor: the tensor read through its view.
+        impl<'a, 'b, T, U, A, B> ops::$Op<&'b Tensor<U, B>> for TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &'b Tensor<U, B>) -> Self::Output {
+                (&self).$op(&rhs.view())
+            }
+        }
+
+        impl<'a, 'b, T, U, A, B> ops::$Op<&'b Tensor<U, B>> for &TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &'b Tensor<U, B>) -> Self::Output {
+                self.$op(&rhs.view())
+            }
+        }
+
+        /// Tensor with view.
+        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for &'a Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: Storage<T> + BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
+                (&self.view()).$op(&rhs)
+            }
+        }
+
+        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for &'a Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: Storage<T> + BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
+                (&self.view()).$op(rhs)
+            }
+        }
+
+        /// Owned tensors with views: the tensor read through its view.
+        impl<'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: Storage<T> + BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
+                (&self.view()).$op(&rhs)
+            }
+        }
+
+        impl<'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for Tensor<T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: Storage<T> + BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
+                (&self.view()).$op(rhs)
+            }
+        }
+
+        impl<'a, T, U, A, B> ops::$Op<Tensor<U, B>> for TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
+                (&self).$op(&rhs.view())
+            }
+        }
+
+        impl<'a, T, U, A, B> ops::$Op<Tensor<U, B>> for &TensorView<'a, T, A>
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Storage<U>,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
+                self.$op(&rhs.view())
+            }
+        }
+
+        /// View with a scalar: every element with it.
+        impl<'a, T, A> ops::$Op<T> for TensorView<'a, T, A>
+        where
+            T: Scalar + Copy + ops::$Op<T>,
+            A: Shape + Storage<<T as ops::$Op<T>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<T>>::Output, A>;
+
+            fn $op(self, rhs: T) -> Self::Output {
+                (&self).$op(rhs)
+            }
+        }
+
+        impl<'a, T, A> ops::$Op<T> for &TensorView<'a, T, A>
+        where
+            T: Scalar + Copy + ops::$Op<T>,
+            A: Shape + Storage<<T as ops::$Op<T>>::Output>,
+        {
+            type Output = Tensor<<T as ops::$Op<T>>::Output, A>;
+
+            fn $op(self, rhs: T) -> Self::Output {
+                each(self, |&x| ops::$Op::$op(x, rhs))
+            }
+        }
+    };
+}
+
+view_op!(Add, add);
+view_op!(Sub, sub);
+view_op!(Mul, mul);
+view_op!(Div, div);
+view_op!(Rem, rem);
+view_op!(BitAnd, bitand);
+view_op!(BitOr, bitor);
+view_op!(BitXor, bitxor);
+
+/// A scalar on the left of a view, for each primitive number.
+macro_rules! scalar_view_op {
+    ($($t:ty),*) => {$(
+        scalar_view_op!(@one $t, Add, add);
+        scalar_view_op!(@one $t, Sub, sub);
+        scalar_view_op!(@one $t, Mul, mul);
+        scalar_view_op!(@one $t, Div, div);
+    )*};
+    (@one $t:ty, $Op:ident, $op:ident) => {
+        impl<'a, A: Shape + Storage<$t>> ops::$Op<TensorView<'a, $t, A>> for $t {
+            type Output = Tensor<$t, A>;
+
+            fn $op(self, rhs: TensorView<'a, $t, A>) -> Self::Output {
+                each(&rhs, |&x| ops::$Op::$op(self, x))
+            }
+        }
+
+        impl<'a, A: Shape + Storage<$t>> ops::$Op<&TensorView<'a, $t, A>> for $t {
+            type Output = Tensor<$t, A>;
+
+            fn $op(self, rhs: &TensorView<'a, $t, A>) -> Self::Output {
+                each(rhs, |&x| ops::$Op::$op(self, x))
+            }
+        }
+    };
+}
+
+scalar_view_op!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+#[cfg(test)]
+mod tests {
+    use crate::{names, shape, Tensor};
+
+    names!(H, W);
+
+    #[test]
+    fn every_combination_of_views_tensors_and_scalars_agrees() {
+        let a = Tensor::<f32, shape![H: 2, W: 3]>::from_fn(&[2, 3], |i| (i[0] * 3 + i[1]) as f32)
+            .unwrap();
+        let b = Tensor::<f32, shape![W: 3]>::from_array([1.0, 2.0, 4.0]);
+        let want = &a * &b;
+        let (va, vb) = (a.view(), b.view());
+        assert_eq!(&va * &vb, want);
+        assert_eq!(va.clone() * &vb, want);
+        assert_eq!(&va * vb.clone(), want);
+        assert_eq!(va.clone() * vb.clone(), want);
+        assert_eq!(va.clone() * &b, want);
+        assert_eq!(&va * &b, want);
+        assert_eq!(&a * vb.clone(), want);
+        assert_eq!(&a * &vb, want);
+        assert_eq!(a.clone() * vb.clone(), want);
+        assert_eq!(a.clone() * &vb, want);
+        assert_eq!(va.clone() * b.clone(), want);
+        assert_eq!(&va * b.clone(), want);
+        assert_eq!(&va * 2.0, &a * 2.0);
+        assert_eq!(va.clone() - 1.0, &a - 1.0);
+        assert_eq!(10.0 - &va, 10.0 - &a);
+        assert_eq!(2.0 * va, &a * 2.0);
+    }
+}
