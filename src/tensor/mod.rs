@@ -21,6 +21,7 @@
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
 //! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
+//! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `softmax` | the exponentiating reductions' kernels, and `DynTensor`'s `softmax` family |
 //! | `reduce` | the reduction kernels: one strided walk folding into the output, softmax, argmax |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
@@ -47,6 +48,7 @@ pub(crate) mod raw;
 mod reduce;
 mod reductions;
 pub(crate) mod room;
+mod scan;
 mod softmax;
 #[cfg(feature = "rayon")]
 mod split;
