@@ -274,6 +274,32 @@ pub fn images(
     let encoded = value::<OneHot<shape![BATCH, SEQ], VOCAB<S<50257>>>>();
 }
 
+names!(HALF, PAIR, KVH, GROUP, HIDDEN);
+
+/// A size from a constant, as a model's configuration gives it.
+const DIM: usize = 288;
+
+/// A decoder's operations: sizes from constants, rotary embeddings over adjacent pairs with
+/// views on both sides of the operators, a stepped view, running sums.
+pub fn decoder(
+    q: Tensor<f32, shape![SEQ, KVH: 3, GROUP: 2, D: 48]>,
+    x: Tensor<f32, shape![SEQ, EMBED: DIM]>,
+    w: Tensor<f32, shape![HIDDEN: {4 * DIM}, EMBED: DIM]>,
+    cos: Tensor<f32, shape![SEQ, HALF: 24]>,
+    probs: Tensor<f32, shape![SEQ, VOCAB: 32000]>,
+) -> Result<(), shapecast::Error> {
+    let hidden = x.dot::<EMBED>(&w);
+    let pairs = q.view().split_axis::<D, (HALF<S<24>>, PAIR<S<2>>)>()?;
+    let re = pairs.select::<PAIR>(0)?;
+    let im = pairs.select::<PAIR>(1)?;
+    let rotated = &re * &cos - &im * &cos;
+    let scaled = &re * 0.5;
+    let even = q.step::<D>(2)?;
+    let cumulative = probs.cumsum::<VOCAB>();
+    let running = even.cumprod::<D>();
+    Ok(())
+}
+
 /// The run-time twin, for comparison: every type here is written by the library.
 pub fn dynamic(t: DynTensor<f32>) -> Result<(), shapecast::Error> {
     let sum = t.sum(&["CLASS".parse()?])?;
