@@ -282,6 +282,8 @@
 //! - `ndarray`: conversions to and from ndarray's arrays and views, zero-copy where the
 //!   layout allows (`Tensor::from_ndarray`, `TensorView::from_ndarray`, `into_ndarray`,
 //!   `to_ndarray`).
+//! - `rand`: `sample::<A>` draws an index along a named axis of logits ([`Sampling`]:
+//!   temperature, top-k, top-p) from a caller's seeded generator (`rand_core::Rng`).
 //! - `cli`: the `shapecast` command (`shapecast broadcast "[3, 1]" "[2, 1, 6]"`).
 //! - `rayon`: operations split over threads from thresholds measured per operation
 //!   ([`kernel::PARALLEL_MIN_ELEMENTS`] elements for operators, reductions and softmax; 2^21
@@ -661,6 +663,8 @@ pub use dynamic::rule::{Rule, UnknownRule};
 pub use dynamic::selector::AxisSelector;
 pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
 pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
+#[cfg(feature = "rand")]
+pub use tensor::Sampling;
 pub use tensor::{
     concat, stack, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
     DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,

@@ -21,7 +21,9 @@
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `elements` | [`Scalar`](crate::Scalar), [`ElementOr`](crate::ElementOr), [`NestedArray`](crate::NestedArray) |
 //! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
+//! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
+//! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
 //! | `softmax` | the exponentiating reductions' kernels, and `DynTensor`'s `softmax` family |
 //! | `reduce` | the reduction kernels: one strided walk folding into the output, softmax, argmax |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
@@ -48,6 +50,8 @@ pub(crate) mod raw;
 mod reduce;
 mod reductions;
 pub(crate) mod room;
+#[cfg(feature = "rand")]
+mod sample;
 mod scan;
 mod softmax;
 #[cfg(feature = "rayon")]
@@ -58,6 +62,7 @@ mod summation;
 mod surgery;
 #[cfg(feature = "rayon")]
 pub mod threads;
+mod topk;
 mod typed;
 mod view;
 mod view_ops;
@@ -72,6 +77,8 @@ pub use gather::Loss;
 pub use index::Index;
 pub use math::{FloatMath, MapSource};
 pub use raw::DotElement;
+#[cfg(feature = "rand")]
+pub use sample::Sampling;
 pub use surgery::{concat, stack, Reshaped, StaticSize};
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};

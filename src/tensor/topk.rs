@@ -1,0 +1,167 @@
+//! `topk`: the `k` largest elements along a named axis and their positions, as PyTorch's
+//! `torch.topk(x, k, dim)` with its defaults (largest first, sorted; equal values in
+//! index order; NaN counts as the largest). The axis keeps its name with the size `?` (`k`).
+//! On tensors, views and `DynTensor`.
+
+use crate::alloc_prelude::*;
+
+use core::cmp::Ordering;
+
+use super::dyn_tensor::DynTensor;
+use super::typed::Tensor;
+use super::view::TensorView;
+use crate::dynamic::selector::AxisSelector;
+use crate::dynamic::shape::DynShape;
+use crate::error::Error;
+use crate::typed::reduce::OneAxis;
+use crate::typed::shape::Shape;
+use crate::typed::storage::Storage;
+use crate::typed::surgery::{Slice, SliceAxis};
+
+/// `a` before `b` when it is larger, NaN the largest of all (PyTorch's order).
+fn larger_first<T: PartialOrd>(a: &T, b: &T) -> Ordering {
+    #[allow(clippy::eq_op)]
+    let nan = |x: &T| x != x;
+    match (nan(a), nan(b)) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => b.partial_cmp(a).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// The `k` largest of each line of `data` (row-major over `sizes`) along axis `at`, and
+/// their indices: both row-major over `sizes` with `sizes[at]` replaced by `k`.
+fn top<T: PartialOrd + Clone>(
+    data: &[T],
+    sizes: &[usize],
+    at: usize,
+    k: usize,
+) -> (Vec<usize>, Vec<T>, Vec<usize>) {
+    let n = sizes[at];
+    let inner: usize = sizes[at + 1..].iter().product();
+    let outer: usize = sizes[..at].iter().product();
+    let mut out_sizes = sizes.to_vec();
+    out_sizes[at] = k;
+    let total = outer * k * inner;
+    // Placeholders, each overwritten below (`k <= n`, so `total <= data.len()`).
+    let (mut values, mut indices) = (data[..total].to_vec(), vec![0usize; total]);
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    for o in 0..outer {
+        for i in 0..inner {
+            let base = o * n * inner + i;
+            order.clear();
+            order.extend(0..n);
+            // Stable: equal values keep their index order.
+            order.sort_by(|&x, &y| larger_first(&data[base + x * inner], &data[base + y * inner]));
+            for (j, &pick) in order.iter().take(k).enumerate() {
+                let to = (o * k + j) * inner + i;
+                values[to] = data[base + pick * inner].clone();
+                indices[to] = pick;
+            }
+        }
+    }
+    (out_sizes, values, indices)
+}
+
+/// The refusal of a `k` above the axis' size.
+fn too_many(k: usize, axis: String, shape: DynShape, n: usize) -> Error {
+    Error::Surgery {
+        op: format!("topk {k} along {axis} of {shape}"),
+        reason: format!("the axis has size {n}"),
+    }
+}
+
+impl<T: PartialOrd + Clone, S: Storage<T>> Tensor<T, S> {
+    /// The `k` largest elements along the one axis `A` selects, largest first, and their
+    /// positions along it (PyTorch's `topk`): the axis keeps its name with the size `?`. A
+    /// `k` above the axis' size is an error.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(T, VOCAB);
+    /// let logits = Tensor::<f32, shape![T: 2, VOCAB: 4]>::from_array([[0.1, 2.0, -1.0, 2.0], [3.0, 0.0, 1.0, 0.5]]);
+    /// let (values, indices) = logits.topk::<VOCAB>(2)?; // [T: 2, VOCAB] each
+    /// assert_eq!(values.data(), &[2.0, 2.0, 3.0, 1.0]);
+    /// assert_eq!(indices.data(), &[1, 3, 0, 2]); // equal values in index order
+    /// assert!(logits.topk::<VOCAB>(5).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn topk<A: OneAxis>(
+        &self,
+        k: usize,
+    ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
+    where
+        S: SliceAxis<A, crate::Dyn>,
+        Slice<S, A>: Storage<T> + Storage<usize>,
+    {
+        let at = <S as SliceAxis<A, crate::Dyn>>::AT;
+        let n = self.sizes()[at];
+        if k > n {
+            let axis = super::surgery::show::<A>();
+            return Err(too_many(k, axis, self.view().shape_dyn(), n));
+        }
+        let (sizes, values, indices) = top(self.data(), self.sizes(), at, k);
+        Ok((
+            Tensor::from_parts(&sizes, values),
+            Tensor::from_parts(&sizes, indices),
+        ))
+    }
+}
+
+impl<T: PartialOrd + Clone, S: Shape + Storage<T>> TensorView<'_, T, S> {
+    /// [`Tensor::topk`] of the view's elements.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(T);
+    /// let t = Tensor::<i32, shape![T: 5]>::from_array([5, 1, 4, 2, 3]);
+    /// let (v, i) = t.view().slice::<T>(1..)?.topk::<T>(2)?;
+    /// assert_eq!((v.data(), i.data()), (&[4, 3][..], &[1, 3][..]));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn topk<A: OneAxis>(
+        &self,
+        k: usize,
+    ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
+    where
+        S: SliceAxis<A, crate::Dyn>,
+        Slice<S, A>: Storage<T> + Storage<usize>,
+    {
+        self.to_tensor().topk::<A>(k)
+    }
+}
+
+impl<T: PartialOrd + Clone> DynTensor<T> {
+    /// The `k` largest elements along `axis` (a name or a position), largest first, and
+    /// their positions; the axis keeps its name with the size `k`.
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let t = DynTensor::from_vec("[VOCAB: 4]".parse()?, vec![0.5f32, 3.0, 1.0, 2.0])?;
+    /// let (v, i) = t.topk(&"VOCAB".parse()?, 3)?;
+    /// assert_eq!((v.data(), i.data()), (&[3.0, 2.0, 1.0][..], &[1, 3, 2][..]));
+    /// assert_eq!(v.shape().to_string(), "[VOCAB: 3]");
+    /// assert!(t.topk(&"VOCAB".parse()?, 5).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn topk(
+        &self,
+        axis: &AxisSelector,
+        k: usize,
+    ) -> Result<(DynTensor<T>, DynTensor<usize>), Error> {
+        let at = crate::dynamic::surgery::find("topk", self.shape(), axis)?;
+        let n = self.sizes()[at];
+        if k > n {
+            return Err(too_many(k, axis.to_string(), self.shape().clone(), n));
+        }
+        let (sizes, values, indices) = top(self.data(), self.sizes(), at, k);
+        let shape = crate::dynamic::surgery::slice(self.shape(), axis, Some(sizes[at]))?;
+        Ok((
+            DynTensor::from_vec(shape.clone(), values)?,
+            DynTensor::from_vec(shape, indices)?,
+        ))
+    }
+}

@@ -1,0 +1,8 @@
+// The largest elements along a name the shape does not have.
+use shapecast::{names, shape, Tensor};
+names!(T, VOCAB);
+
+fn main() {
+    let t = Tensor::<f32, shape![T: 4, 2]>::full(0.0).unwrap();
+    let _ = t.topk::<VOCAB>(2);
+}
