@@ -297,6 +297,7 @@ pub fn decoder(
     let even = q.step::<D>(2)?;
     let cumulative = probs.cumsum::<VOCAB>();
     let running = even.cumprod::<D>();
+    let (best, best_at) = probs.topk::<VOCAB>(40)?;
     Ok(())
 }
 
