@@ -1,4 +1,4 @@
-//! A Llama-style decoder (`benches/common/llama.rs`, llama2.c's architecture with grouped-query
+//! A Llama-style decoder (`examples/llama/model.rs`, llama2.c's architecture with grouped-query
 //! attention) at two sizes: the prompt's forward pass (128 tokens) and greedy generation (one
 //! token per iteration, the KV cache filled by the prompt), on the weights
 //! `scripts/bench_llama.py` writes; the model is first checked against PyTorch's logits and
@@ -12,7 +12,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
-#[path = "common/llama.rs"]
+#[path = "../examples/llama/model.rs"]
 mod llama;
 
 const THREADS: &str = if cfg!(feature = "rayon") {
@@ -30,7 +30,8 @@ fn one(c: &mut Criterion, name: &str) {
     );
     let weights = shapecast::io::load_safetensors(&path)
         .unwrap_or_else(|e| panic!("{e}: run python3 scripts/bench_llama.py first"));
-    let (mut model, expected) = llama::Llama::load(&weights, MAX_SEQ).unwrap();
+    let mut model = llama::Llama::load(&weights, MAX_SEQ).unwrap();
+    let expected = llama::Expected::load(&weights).unwrap();
     let prompt = &expected.prompt;
     // The same numbers as PyTorch, and the same greedy tokens.
     let logits = model.forward(prompt, 0).unwrap();

@@ -1,9 +1,11 @@
 //! A Llama-style decoder in typed shapecast (llama2.c's architecture): token embedding by
 //! `take`, RMSNorm, rotary embeddings over adjacent feature pairs, grouped-query attention
 //! with the KV heads broadcast over a `GROUP` axis by name, SwiGLU, a preallocated KV cache
-//! written through views, greedy generation. The weights are read by name from the
-//! `.safetensors` file `scripts/bench_llama.py` writes, in the layouts files keep (`[out, in]`,
-//! contracted over their last axis), with what PyTorch computed from them.
+//! written through views, greedy generation. Every size is `?`, so one model serves every
+//! configuration. The weights are read by name from a `.safetensors` file, in the layouts
+//! files keep (`[out, in]`, contracted over their last axis): `main.rs` writes its own with
+//! their axis names; `scripts/bench_llama.py` writes the benchmark's (`benches/llama.rs`)
+//! with what PyTorch computed from them ([`Expected`]).
 #![allow(dead_code)]
 // `shape![..]` expands to a tuple of axis types, which clippy counts as a complex type.
 #![allow(clippy::type_complexity)]
@@ -66,9 +68,21 @@ fn indices(w: &Weights, name: &str) -> Result<Vec<usize>, Error> {
     Ok(t.data().iter().map(|&i| i as usize).collect())
 }
 
+impl Expected {
+    /// What `scripts/bench_llama.py` stored beside the weights.
+    pub fn load(w: &Weights) -> Result<Expected, Error> {
+        let logits: Tensor<f32, shape![VOCAB]> = w.get("expected.logits")?;
+        Ok(Expected {
+            prompt: indices(w, "prompt")?,
+            logits: logits.into_vec(),
+            tokens: indices(w, "expected.tokens")?,
+        })
+    }
+}
+
 impl Llama {
     /// The model of `w` with a cache for `max_seq` positions.
-    pub fn load(w: &Weights, max_seq: usize) -> Result<(Llama, Expected), Error> {
+    pub fn load(w: &Weights, max_seq: usize) -> Result<Llama, Error> {
         let mut layers = Vec::new();
         while w
             .names()
@@ -115,13 +129,7 @@ impl Llama {
             sin,
             cache,
         };
-        let logits: Tensor<f32, shape![VOCAB]> = w.get("expected.logits")?;
-        let expected = Expected {
-            prompt: indices(w, "prompt")?,
-            logits: logits.into_vec(),
-            tokens: indices(w, "expected.tokens")?,
-        };
-        Ok((model, expected))
+        Ok(model)
     }
 
     /// The logits after the last of `tokens`, which stand at positions `pos..`; their keys
