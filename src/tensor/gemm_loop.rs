@@ -106,6 +106,8 @@ impl Layout<'_> {
         // axes before them (the last such axis on a tie), and the largest contracted axis
         // (K). Grouped-query attention's `[SEQ, KVH, GROUP, ..]` queries give M = SEQ (128
         // rows), not the last axis GROUP (2 rows, one tiny product per position).
+        // Output axis `k` merged with the preceding output axes while they have its role and
+        // continue it in the operand and in the output: the merged axis and its first index.
         let merged = |k: usize, side_of: fn(&Axis3) -> usize| {
             let role = (outputs[k].1, outputs[k].2);
             let (mut ax, mut k) = (outputs[k].0, k);
@@ -120,38 +122,21 @@ impl Layout<'_> {
                 ax.size *= prev.size;
                 k -= 1;
             }
-            ax.size
+            (ax, k)
         };
         let best_of = |role: (bool, bool), side_of: fn(&Axis3) -> usize| {
             (0..rank)
                 .filter(|&k| (outputs[k].1, outputs[k].2) == role && outputs[k].0.size > 1)
-                .max_by_key(|&k| merged(k, side_of))
+                .max_by_key(|&k| merged(k, side_of).0.size)
         };
         let m_at = best_of((true, false), |x| x.a);
         let n_at = best_of((false, true), |x| x.b);
         let k_at = (0..ks.len()).max_by_key(|&p| ks[p].size);
         let mut used = [false; N];
         let mut grow = |at: Option<usize>, side_of: fn(&Axis3) -> usize| -> Axis3 {
-            let Some(mut k) = at else { return UNIT };
-            used[k] = true;
-            let (mut ax, role) = (outputs[k].0, (outputs[k].1, outputs[k].2));
-            // Merge the preceding output axis while it has the same role and continues this
-            // one in the operand and in the output.
-            while k > 0 {
-                let (prev, l, r) = outputs[k - 1];
-                if (l, r) != role
-                    || side_of(&prev) != side_of(&ax) * ax.size
-                    || prev.c != ax.c * ax.size
-                {
-                    break;
-                }
-                ax = Axis3 {
-                    size: prev.size * ax.size,
-                    ..ax
-                };
-                k -= 1;
-                used[k] = true;
-            }
+            let Some(last) = at else { return UNIT };
+            let (ax, first) = merged(last, side_of);
+            used[first..=last].iter_mut().for_each(|u| *u = true);
             ax
         };
         let m = grow(m_at, |x| x.a);

@@ -118,17 +118,24 @@ fn draw<T: Float>(
     rng: &mut impl rand_core::Rng,
     order: &mut Vec<(f64, usize)>,
 ) -> usize {
-    order.clear();
-    order.extend((0..n).map(|i| (line(i).to_f64().unwrap_or(f64::NAN), i)));
+    let value = |i: usize| line(i).to_f64().unwrap_or(f64::NAN);
     // Largest first, equal logits in index order, NaN last (never drawn before a number).
-    order.sort_by(|a, b| match (a.0.is_nan(), b.0.is_nan()) {
+    let before = |a: f64, b: f64| match (a.is_nan(), b.is_nan()) {
         (false, true) => core::cmp::Ordering::Less,
         (true, false) => core::cmp::Ordering::Greater,
-        _ => b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal),
-    });
+        _ => b.partial_cmp(&a).unwrap_or(core::cmp::Ordering::Equal),
+    };
     if how.temperature == 0.0 || n == 1 {
-        return order[0].1;
+        // Greedy: the first of that order, by one pass rather than a sort.
+        let first = |best: usize, i: usize| match before(value(i), value(best)) {
+            core::cmp::Ordering::Less => i,
+            _ => best,
+        };
+        return (1..n).fold(0, first);
     }
+    order.clear();
+    order.extend((0..n).map(|i| (value(i), i)));
+    order.sort_by(|a, b| before(a.0, b.0));
     let keep = how.top_k.unwrap_or(n).min(n);
     order.truncate(keep);
     let top = order[0].0;

@@ -306,6 +306,20 @@ fn exps<T: Transcendental>(
 
 /// The run-time family on `DynTensor`: selectors known at run time.
 impl<T: Transcendental> DynTensor<T> {
+    /// Softmax (`LOG`: log-softmax) along the selected axes, in this tensor's shape.
+    fn softmax_family<const LOG: bool>(
+        &self,
+        axes: &[AxisSelector],
+    ) -> Result<DynTensor<T>, Error> {
+        self.with_source(axes, |s, shape| {
+            Ok(DynTensor::from_parts(
+                self.shape().clone(),
+                self.sizes().to_vec(),
+                s.softmax::<LOG>(shape)?,
+            ))
+        })
+    }
+
     /// Softmax along the selected axes, in this tensor's shape.
     ///
     /// ```
@@ -318,13 +332,7 @@ impl<T: Transcendental> DynTensor<T> {
     where
         T: Transcendental,
     {
-        self.with_source(axes, |s, shape| {
-            Ok(DynTensor::from_parts(
-                self.shape().clone(),
-                self.sizes().to_vec(),
-                s.softmax::<false>(shape)?,
-            ))
-        })
+        self.softmax_family::<false>(axes)
     }
 
     /// Log-softmax along the selected axes, in this tensor's shape.
@@ -339,13 +347,7 @@ impl<T: Transcendental> DynTensor<T> {
     where
         T: Transcendental,
     {
-        self.with_source(axes, |s, shape| {
-            Ok(DynTensor::from_parts(
-                self.shape().clone(),
-                self.sizes().to_vec(),
-                s.softmax::<true>(shape)?,
-            ))
-        })
+        self.softmax_family::<true>(axes)
     }
 
     /// [`softmax`](Self::softmax) written into this tensor's own buffer: no allocation the

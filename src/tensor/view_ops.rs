@@ -24,206 +24,53 @@ fn each<T, V, A: Storage<V>>(v: &TensorView<'_, T, A>, f: impl Fn(&T) -> V) -> T
     Tensor::from_parts(v.sizes(), out)
 }
 
+/// One operand pair's impl: the element and shape bounds every pair shares, plus `extra`
+/// (a tensor operand's `Storage`), and a body turning `self` and `rhs` into the shared
+/// `&view op &view`.
+macro_rules! pair_op {
+    ($Op:ident, $op:ident, [$($g:tt)*], $Lhs:ty, $Rhs:ty, [$($extra:tt)*], |$l:ident, $r:ident| $body:expr) => {
+        impl<$($g)* T, U, A, B> ops::$Op<$Rhs> for $Lhs
+        where
+            T: Clone + ops::$Op<U>,
+            U: Clone,
+            A: BroadcastWith<B>,
+            B: Shape,
+            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
+            $($extra)*
+        {
+            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
+
+            #[track_caller]
+            fn $op(self, rhs: $Rhs) -> Self::Output {
+                let ($l, $r) = (self, rhs);
+                $body
+            }
+        }
+    };
+}
+
 /// One binary operator between views, tensors and scalars.
 macro_rules! view_op {
     ($Op:ident, $op:ident) => {
-        /// View with view: the named rule (§2); panics with the rule book §15 message when a
-        /// `?` size does not fit.
-        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
-                (&self).$op(&rhs)
-            }
-        }
-
-        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for &TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
-                self.try_zip_with(rhs, |x, y| ops::$Op::$op(x.clone(), y.clone()))
-                    .or_panic()
-            }
-        }
-
-        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
-                (&self).$op(rhs)
-            }
-        }
-
-        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for &TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
-                self.$op(&rhs)
-            }
-        }
-
-        /// View with tensor: the tensor read through its view.
-        impl<'a, 'b, T, U, A, B> ops::$Op<&'b Tensor<U, B>> for TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &'b Tensor<U, B>) -> Self::Output {
-                (&self).$op(&rhs.view())
-            }
-        }
-
-        impl<'a, 'b, T, U, A, B> ops::$Op<&'b Tensor<U, B>> for &TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &'b Tensor<U, B>) -> Self::Output {
-                self.$op(&rhs.view())
-            }
-        }
-
-        /// Tensor with view.
-        impl<'a, 'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for &'a Tensor<T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: Storage<T> + BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
-                (&self.view()).$op(&rhs)
-            }
-        }
-
-        impl<'a, 'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for &'a Tensor<T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: Storage<T> + BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
-                (&self.view()).$op(rhs)
-            }
-        }
-
-        /// Owned tensors with views: the tensor read through its view.
-        impl<'b, T, U, A, B> ops::$Op<TensorView<'b, U, B>> for Tensor<T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: Storage<T> + BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: TensorView<'b, U, B>) -> Self::Output {
-                (&self.view()).$op(&rhs)
-            }
-        }
-
-        impl<'b, T, U, A, B> ops::$Op<&TensorView<'b, U, B>> for Tensor<T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: Storage<T> + BroadcastWith<B>,
-            B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: &TensorView<'b, U, B>) -> Self::Output {
-                (&self.view()).$op(rhs)
-            }
-        }
-
-        impl<'a, T, U, A, B> ops::$Op<Tensor<U, B>> for TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
-                (&self).$op(&rhs.view())
-            }
-        }
-
-        impl<'a, T, U, A, B> ops::$Op<Tensor<U, B>> for &TensorView<'a, T, A>
-        where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
-            A: BroadcastWith<B>,
-            B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
-        {
-            type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
-
-            #[track_caller]
-            fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
-                self.$op(&rhs.view())
-            }
-        }
+        // View with view: the named rule (§2); panics with the rule book §15 message when a
+        // `?` size does not fit. Every other pair reads its operands through views and
+        // comes here.
+        pair_op!($Op, $op, ['a, 'b,], &TensorView<'a, T, A>, &TensorView<'b, U, B>, [], |l, r| {
+            l.try_zip_with(r, |x, y| ops::$Op::$op(x.clone(), y.clone())).or_panic()
+        });
+        pair_op!($Op, $op, ['a, 'b,], TensorView<'a, T, A>, TensorView<'b, U, B>, [], |l, r| (&l).$op(&r));
+        pair_op!($Op, $op, ['a, 'b,], TensorView<'a, T, A>, &TensorView<'b, U, B>, [], |l, r| (&l).$op(r));
+        pair_op!($Op, $op, ['a, 'b,], &TensorView<'a, T, A>, TensorView<'b, U, B>, [], |l, r| l.$op(&r));
+        // View with tensor, by reference or owned.
+        pair_op!($Op, $op, ['a, 'b,], TensorView<'a, T, A>, &'b Tensor<U, B>, [B: Storage<U>,], |l, r| (&l).$op(&r.view()));
+        pair_op!($Op, $op, ['a, 'b,], &TensorView<'a, T, A>, &'b Tensor<U, B>, [B: Storage<U>,], |l, r| l.$op(&r.view()));
+        pair_op!($Op, $op, ['a,], TensorView<'a, T, A>, Tensor<U, B>, [B: Storage<U>,], |l, r| (&l).$op(&r.view()));
+        pair_op!($Op, $op, ['a,], &TensorView<'a, T, A>, Tensor<U, B>, [B: Storage<U>,], |l, r| l.$op(&r.view()));
+        // Tensor, by reference or owned, with view.
+        pair_op!($Op, $op, ['a, 'b,], &'a Tensor<T, A>, TensorView<'b, U, B>, [A: Storage<T>,], |l, r| (&l.view()).$op(&r));
+        pair_op!($Op, $op, ['a, 'b,], &'a Tensor<T, A>, &TensorView<'b, U, B>, [A: Storage<T>,], |l, r| (&l.view()).$op(r));
+        pair_op!($Op, $op, ['b,], Tensor<T, A>, TensorView<'b, U, B>, [A: Storage<T>,], |l, r| (&l.view()).$op(&r));
+        pair_op!($Op, $op, ['b,], Tensor<T, A>, &TensorView<'b, U, B>, [A: Storage<T>,], |l, r| (&l.view()).$op(r));
 
         /// View with a scalar: every element with it.
         impl<'a, T, A> ops::$Op<T> for TensorView<'a, T, A>

@@ -351,21 +351,20 @@ macro_rules! blas_like {
                     let fit = ma.fits(a.len()) && mb.fits(b.len()) && mc.fits(c_len);
                     fit.then_some((ma, mb, mc))
                 };
-                if !(ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows)
-                    || (0..count).any(|p| mats(p).is_none())
-                {
+                if !(ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows) {
                     return false;
                 }
+                // Every product's matrices, each checked once, before any is run.
+                let Some(all) = (0..count).map(mats).collect::<Option<Vec<_>>>() else {
+                    return false;
+                };
                 let base = Cells(c.as_mut_ptr());
                 crate::tensor::threads::pieces(count, crate::tensor::threads::count(), |p| {
-                    if let Some(m) = mats(p) {
-                        // SAFETY: each product's matrices lie inside `a`, `b` and `c` (checked
-                        // for every product above); the cells of all products are distinct
-                        // elements of `c` (`cells_distinct`, `one_to_one`), so no two pieces
-                        // write one element, and `c` stays mutably borrowed until every piece
-                        // has returned.
-                        unsafe { call(a, b, base.get(), m, false) };
-                    }
+                    // SAFETY: each product's matrices lie inside `a`, `b` and `c` (checked for
+                    // every product above); the cells of all products are distinct elements
+                    // of `c` (`cells_distinct`, `one_to_one`), so no two pieces write one
+                    // element, and `c` stays mutably borrowed until every piece has returned.
+                    unsafe { call(a, b, base.get(), all[p], false) };
                 });
                 true
             }

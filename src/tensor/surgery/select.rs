@@ -94,13 +94,19 @@ pub(super) fn from_offset<T>(data: &[T], offset: usize) -> &[T] {
     data.get(offset..).unwrap_or(&[])
 }
 
-/// [`from_offset`] for writing.
-pub(super) fn from_offset_mut<T>(data: &mut [T], offset: usize) -> &mut [T] {
-    if offset <= data.len() {
+/// The writable view `view`'s data laid out anew (`layout` from `view`'s own sizes and
+/// strides): the data from the layout's offset on, empty past its end as in [`from_offset`].
+pub(super) fn relaid_mut<'a, T, Sh: Shape, Out: Shape>(
+    view: TensorViewMut<'a, T, Sh>,
+    (offset, sizes, strides): Layout,
+) -> TensorViewMut<'a, T, Out> {
+    let (data, _, _) = view.into_parts();
+    let data = if offset <= data.len() {
         &mut data[offset..]
     } else {
         &mut []
-    }
+    };
+    TensorViewMut::from_parts(data, sizes, strides)
 }
 
 impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
@@ -217,13 +223,8 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
     {
         let k = <Sh as SelectAxis<A>>::AT;
         let what = || (show::<A>(), self.view().shape_dyn());
-        let (offset, sizes, strides) = pick_layout((self.sizes(), self.strides()), k, i, what)?;
-        let (data, _, _) = self.into_parts();
-        Ok(TensorViewMut::from_parts(
-            from_offset_mut(data, offset),
-            sizes,
-            strides,
-        ))
+        let layout = pick_layout((self.sizes(), self.strides()), k, i, what)?;
+        Ok(relaid_mut(self, layout))
     }
 
     /// The window `range` of the axis `A` picks, as a writable view (see
@@ -248,14 +249,8 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
     {
         let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
         let what = || (show::<A>(), self.view().shape_dyn());
-        let (offset, sizes, strides) =
-            window_layout((self.sizes(), self.strides()), k, &range, what)?;
-        let (data, _, _) = self.into_parts();
-        Ok(TensorViewMut::from_parts(
-            from_offset_mut(data, offset),
-            sizes,
-            strides,
-        ))
+        let layout = window_layout((self.sizes(), self.strides()), k, &range, what)?;
+        Ok(relaid_mut(self, layout))
     }
 }
 

@@ -2,7 +2,7 @@
 //! `x[..., ::k]`, PyTorch's slicing with a step): the axis keeps its name, its size becomes
 //! `?` (`ceil(n / k)`), its stride grows `k`-fold. With `slice` first, any `a..b` by `k`.
 
-use super::select::{from_offset_mut, gather, Layout};
+use super::select::{gather, relaid_mut, Layout};
 use super::*;
 
 /// The layout of every `step`-th index along axis `k` of `(sizes, strides)`; an error for a
@@ -81,13 +81,8 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
     {
         let at = <Sh as SliceAxis<A, crate::Dyn>>::AT;
         let what = || (show::<A>(), self.view().shape_dyn());
-        let (offset, sizes, strides) = step_layout((self.sizes(), self.strides()), at, k, what)?;
-        let (data, _, _) = self.into_parts();
-        Ok(TensorViewMut::from_parts(
-            from_offset_mut(data, offset),
-            sizes,
-            strides,
-        ))
+        let layout = step_layout((self.sizes(), self.strides()), at, k, what)?;
+        Ok(relaid_mut(self, layout))
     }
 }
 
