@@ -201,58 +201,10 @@
 //! ## Generic code over shapes
 //!
 //! `S: Shape` is all a function needs to take, return, clone, map, iterate or view a
-//! `Tensor<T, S>` of any shape (the buffer, inline or on the heap, follows from the shape).
-//! Each type-level operation has a public capability trait to write in `where` clauses, whose
-//! `Output` is the result:
-//!
-//! | to call | write | result type |
-//! |---|---|---|
-//! | `&a + &b`, `a - b`, `try_mul`, `add_into` … | `A: BroadcastWith<B>` | [`Broadcast<A, B>`] |
-//! | `sum`, `mean`, `softmax`, `logsumexp` …`::<X>()` | `S: ReduceOver<X>` | [`Reduce<S, X>`], [`ReduceKeep<S, X>`] |
-//! | `max`, `min`, `argmax`, `argmin` | `S: ReduceNonEmpty<X>` | [`Reduce<S, X>`] |
-//! | `a.dot::<X>(&b)` | `A: ContractWith<B, X>`, `X: Selector` | [`Contract<A, B, X>`] |
-//! | `a.matmul(&b)` | `A: MatMulWith<B>` | [`MatMul<A, B>`] |
-//! | `rename`, `select`, `split_axis`, `merge_axes`, `concat` … | [`RenameAxis`], [`SelectAxis`], [`SplitAxisInto`], [`MergeAxesInto`], [`ConcatWith`] … | [`Rename`], [`Select`], … |
-//!
-//! ```
-//! use shapecast::{names, shape, Broadcast, BroadcastWith, ReduceKeep, ReduceOver, Shape, Tensor};
-//! names!(N, CLASS);
-//! /// `x - m` for any two shapes that broadcast.
-//! fn centre<A: BroadcastWith<B>, B: Shape>(x: &Tensor<f32, A>, m: &Tensor<f32, B>) -> Tensor<f32, Broadcast<A, B>> {
-//!     x - m
-//! }
-//! /// Each row minus its mean over `X`, broadcast back by name.
-//! fn demean<S, X>(t: &Tensor<f32, S>) -> Tensor<f32, S>
-//! where
-//!     S: ReduceOver<X> + BroadcastWith<ReduceKeep<S, X>, Output = S>,
-//! {
-//!     centre(t, &t.mean_keep::<X>())
-//! }
-//! let t = Tensor::<f32, shape![N: 2, CLASS: 2]>::from_array([[1.0, 3.0], [2.0, 6.0]]);
-//! assert_eq!(demean::<_, CLASS>(&t).data(), &[-1.0, 1.0, -2.0, 2.0]);
-//! ```
-//!
-//! A missing `BroadcastWith` bound is named by the error: a function or method that needs it
-//! (`try_sub`, `add_into`, a function of yours bounded by it) reports "cannot broadcast `A`
-//! with `B` under the named rule" with the suggestion to add `A: BroadcastWith<B>`
-//! (`ui-tests/tensors/generic_missing_bound.stderr`, `generic_method_missing_bound.stderr`).
-//! The operators themselves are the exception: without the bound, `x - m` is read as a
-//! tensor minus a scalar (the only operator whose conditions still hold for an unbounded
-//! parameter) and rustc reports "expected `f32`, found `&Tensor<f32, B>`". A reduction or a
-//! contraction without its bound lists the crate's internals; the table above is the list to
-//! consult.
-//!
-//! ```
-//! use shapecast::{names, shape, Select, SelectAxis, Tensor, TensorView};
-//! names!(CHANNEL);
-//! /// The first channel of any shape that has a CHANNEL axis.
-//! fn first_channel<X: SelectAxis<CHANNEL>>(t: &Tensor<f32, X>) -> TensorView<'_, f32, Select<X, CHANNEL>> {
-//!     t.select::<CHANNEL>(0).expect("CHANNEL is never empty here")
-//! }
-//! let t = Tensor::<f32, shape![?, CHANNEL: 3]>::from_vec_sized(&[1, 3], vec![1.0, 2.0, 3.0])?;
-//! assert_eq!(first_channel(&t).to_tensor().data(), &[1.0]);
-//! # Ok::<(), shapecast::Error>(())
-//! ```
+//! `Tensor<T, S>` of any shape. Each type-level operation has a public capability trait to
+//! write in `where` clauses (`A: BroadcastWith<B>`, `S: ReduceOver<X>`, `S: SelectAxis<A>`,
+//! …), whose `Output` is the result: [`guide::generic`] lists every operation's bound, what
+//! a missing one reports, and a rotary embedding generic over queries and keys in two bounds.
 //!
 //! ## Reading a shapecast compile error
 //!
@@ -394,6 +346,19 @@ pub use typed::surgery::{
 };
 #[doc(hidden)]
 pub use typed::verdict::Verdict;
+// The rules behind the capability traits, re-exported so that a concrete refusal's chain of
+// notes names them by their short path.
+#[doc(hidden)]
+pub use typed::contract::MatMulWithRule;
+#[doc(hidden)]
+pub use typed::gather::{OneHotIntoRule, TakeAlongRule};
+#[doc(hidden)]
+pub use typed::pool::PoolOverRule;
+#[doc(hidden)]
+pub use typed::surgery::{
+    ConcatWithRule, InsertAxisAtRule, MergeAxesIntoRule, RenameAxisRule, SelectAxisRule,
+    SliceAxisRule, SplitAxisIntoRule, StackUnderRule,
+};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```
@@ -631,6 +596,12 @@ pub struct RankZero;
 
 /// The rule book: every rule the crate implements, section by section (the code cites it as
 /// "rule book §n").
+/// Guide pages: longer explanations with runnable examples.
+pub mod guide {
+    #[doc = include_str!("../docs/guide/generic.md")]
+    pub mod generic {}
+}
+
 #[doc = include_str!("../docs/rules.md")]
 pub mod rules {}
 

@@ -442,3 +442,29 @@ fn the_invariants_behind_the_remaining_expects_hold_at_their_boundaries() {
     assert_eq!((&two).powf(-64.0).data(), &[2f64.powi(-64)]);
     assert_eq!((&two).powf(65.0).data(), &[2f64.powf(65.0)]);
 }
+
+/// The pdpd rule drops a right operand's trailing 1s, so the operand may have more axes than
+/// the result: rank 9 and 13 against a rank-1 left once crashed the kernel's stride arrays.
+#[test]
+fn pdpd_right_operands_of_high_rank() {
+    let a = DynTensor::from_vec("[2]".parse().unwrap(), vec![1.0f32, 2.0]).unwrap();
+    for (ones, axis) in [(8, -1), (12, 0), (40, -1)] {
+        let shape = format!("[2{}]", ", 1".repeat(ones));
+        let b = DynTensor::from_vec(shape.parse().unwrap(), vec![10.0f32, 20.0]).unwrap();
+        let c = a
+            .zip_with(Rule::Pdpd { axis }, &b, |x, y| x + y)
+            .unwrap_or_else(|e| panic!("{shape} at axis {axis}: {e}"));
+        assert_eq!((c.sizes(), c.data()), (&[2][..], &[11.0, 22.0][..]));
+    }
+}
+
+/// Splitting an axis of an empty tensor whose last axis is `usize::MAX` long: the strides'
+/// product past the outermost part once overflowed.
+#[test]
+fn split_of_an_empty_tensor_with_a_huge_axis() {
+    use shapecast::Pos;
+    let t = Tensor::<u8, shape![?, ?, ?]>::from_vec_sized(&[0, 2, usize::MAX], vec![]).unwrap();
+    let v = t.split_axis::<Pos<1>, shape![2, ?]>().unwrap();
+    assert_eq!(v.sizes(), &[0, 2, 1, usize::MAX]);
+    assert_eq!(v.iter().count(), 0);
+}

@@ -1,5 +1,6 @@
 //! A Llama-style decoder in typed shapecast (llama2.c's architecture): token embedding by
-//! `take`, RMSNorm, rotary embeddings over adjacent feature pairs, grouped-query attention
+//! `take`, RMSNorm, rotary embeddings over adjacent feature pairs (one function for queries
+//! and keys, generic in two bounds), grouped-query attention
 //! with the KV heads broadcast over a `GROUP` axis by name, SwiGLU, a preallocated KV cache
 //! written through views, greedy generation. Every size is `?`, so one model serves every
 //! configuration. The weights are read by name from a `.safetensors` file, in the layouts
@@ -11,17 +12,17 @@
 #![allow(clippy::type_complexity)]
 
 use shapecast::io::Weights;
-use shapecast::{names, shape, Dot, Error, FloatMath, Tensor, TensorView, S};
+use shapecast::{
+    names, shape, Contract, ContractWith, Dot, Error, FloatMath, SplitAxis, SplitAxisInto, Tensor,
+    TensorView, S,
+};
 
-names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HALF, PAIR, HIDDEN, VOCAB);
+names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HALF, PAIR, TURNED, HIDDEN, VOCAB);
 
 /// The activations: one sequence of positions.
 pub type X = Tensor<f32, shape![SEQ, DIM]>;
-/// A rotated query or key half (the even or the odd features of each pair).
-type QHalf = Tensor<f32, shape![SEQ, KVH, GROUP, HALF]>;
-type KHalf = Tensor<f32, shape![SEQ, KVH, HALF]>;
-/// The cached keys' halves and values.
-type KCache = Tensor<f32, shape![KSEQ, KVH, HALF]>;
+/// The cached keys (turned by their positions) and values.
+type KCache = Tensor<f32, shape![KSEQ, KVH, HALF, TURNED: 2]>;
 type VCache = Tensor<f32, shape![KSEQ, KVH, HD]>;
 
 /// One decoder layer's weights.
@@ -37,10 +38,9 @@ pub struct Layer {
     w3: Tensor<f32, shape![HIDDEN, DIM]>,
 }
 
-/// One layer's cache: the rotated keys' even and odd halves, and the values.
+/// One layer's cache: the rotated keys and the values.
 struct Cache {
-    re: KCache,
-    im: KCache,
+    k: KCache,
     v: VCache,
 }
 
@@ -50,8 +50,7 @@ pub struct Llama {
     layers: Vec<Layer>,
     norm: Tensor<f32, shape![DIM]>,
     output: Tensor<f32, shape![VOCAB, DIM]>,
-    cos: Tensor<f32, shape![SEQ, HALF]>,
-    sin: Tensor<f32, shape![SEQ, HALF]>,
+    rot: Tensor<f32, Rot>,
     cache: Vec<Cache>,
 }
 
@@ -109,13 +108,20 @@ impl Llama {
             let freq = 1.0 / 10000f32.powf((2 * i) as f32 / hd as f32);
             t as f32 * freq
         };
-        let cos = Tensor::from_fn(&[max_seq, half], |i| angle(i[0], i[1]).cos())?;
-        let sin = Tensor::from_fn(&[max_seq, half], |i| angle(i[0], i[1]).sin())?;
+        // Pair `(re, im)` becomes `(re·cos − im·sin, re·sin + im·cos)`: a 2x2 matrix per
+        // position and pair, from the pair's parts (`PAIR`) to the turned ones (`TURNED`).
+        let rot = Tensor::from_fn(&[max_seq, half, 2, 2], |i| {
+            let (cos, sin) = (angle(i[0], i[1]).cos(), angle(i[0], i[1]).sin());
+            match (i.at::<PAIR>(), i.at::<TURNED>()) {
+                (0, 0) | (1, 1) => cos,
+                (1, 0) => -sin,
+                _ => sin,
+            }
+        })?;
         let cache = (0..layers.len())
             .map(|_| {
                 Ok(Cache {
-                    re: Tensor::zeros_sized(&[max_seq, kvh, half])?,
-                    im: Tensor::zeros_sized(&[max_seq, kvh, half])?,
+                    k: Tensor::zeros_sized(&[max_seq, kvh, half, 2])?,
                     v: Tensor::zeros_sized(&[max_seq, kvh, hd])?,
                 })
             })
@@ -125,8 +131,7 @@ impl Llama {
             layers,
             norm: w.get("norm")?,
             output: w.get("output")?,
-            cos,
-            sin,
+            rot,
             cache,
         };
         Ok(model)
@@ -142,8 +147,7 @@ impl Llama {
         let n = tokens.len();
         let ids = Tensor::<usize, shape![SEQ]>::from_vec_sized(&[n], tokens.to_vec())?;
         let mut x: X = self.emb.try_take::<VOCAB, _>(&ids)?;
-        let cos = self.cos.view().slice::<SEQ>(pos..pos + n)?;
-        let sin = self.sin.view().slice::<SEQ>(pos..pos + n)?;
+        let rot = self.rot.view().slice::<SEQ>(pos..pos + n)?;
         // Causal: position `pos + s` sees the keys up to itself.
         let mask = Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[n, pos + n], |i| {
             if i.at::<KSEQ>() > pos + i.at::<SEQ>() {
@@ -154,30 +158,21 @@ impl Llama {
         })?;
         for (layer, cache) in self.layers.iter().zip(&mut self.cache) {
             let h = rms_norm(&x, &layer.attn_norm);
-            let (q_re, q_im) = rope_q(&h.dot::<DIM>(&layer.wq), (&cos, &sin))?;
-            let (k_re, k_im) = rope_k(&h.dot::<DIM>(&layer.wk), (&cos, &sin))?;
+            let q = rope(&h.dot::<DIM>(&layer.wq), &rot)?;
+            let k = rope(&h.dot::<DIM>(&layer.wk), &rot)?.rename::<SEQ, KSEQ>();
             let v = h.dot::<DIM>(&layer.wv).rename::<SEQ, KSEQ>();
             let at = pos..pos + n;
             cache
-                .re
+                .k
                 .view_mut()
                 .slice::<KSEQ>(at.clone())?
-                .assign(&k_re.rename::<SEQ, KSEQ>().view())?;
-            cache
-                .im
-                .view_mut()
-                .slice::<KSEQ>(at.clone())?
-                .assign(&k_im.rename::<SEQ, KSEQ>().view())?;
+                .assign(&k.view())?;
             cache.v.view_mut().slice::<KSEQ>(at)?.assign(&v.view())?;
-            let keys = ..pos + n;
-            let (re, im) = (
-                cache.re.view().slice::<KSEQ>(keys)?,
-                cache.im.view().slice::<KSEQ>(keys)?,
-            );
-            let values = cache.v.view().slice::<KSEQ>(keys)?;
-            let scale = 1.0 / ((2 * q_re.size::<HALF>()) as f32).sqrt();
+            let keys = cache.k.view().slice::<KSEQ>(..pos + n)?;
+            let values = cache.v.view().slice::<KSEQ>(..pos + n)?;
+            let scale = 1.0 / ((2 * q.size::<HALF>()) as f32).sqrt();
             // Each KV head serves its GROUP of query heads: the keys broadcast over GROUP.
-            let scores = (q_re.dot::<HALF>(&re) + q_im.dot::<HALF>(&im)) * scale + &mask;
+            let scores = q.dot::<(HALF, TURNED)>(&keys) * scale + &mask;
             let ctx = scores.softmax_into::<KSEQ>().dot::<KSEQ>(&values);
             x = x + ctx.dot::<(KVH, GROUP, HD)>(&layer.wo);
             let h = rms_norm(&x, &layer.ffn_norm);
@@ -222,29 +217,25 @@ fn rms_norm_1(
     x / (ms + 1e-5).sqrt() * g
 }
 
-type Table<'a> = TensorView<'a, f32, shape![SEQ, HALF]>;
+/// The rotation table: per position and feature pair, the 2x2 matrix that turns the pair.
+type Rot = shape![SEQ, HALF, PAIR: 2, TURNED: 2];
+/// The features `HD` as adjacent pairs `(2i, 2i + 1)`.
+type Pairs = (HALF, PAIR<S<2>>);
+/// What [`rope`] makes of a shape: its `HD` axis as the turned pairs `[HALF, TURNED: 2]`
+/// (`[SEQ, KVH, GROUP, HALF, TURNED: 2]` for the queries, `[SEQ, KVH, HALF, TURNED: 2]` for
+/// the keys).
+pub type Rotated<Sh> = Contract<SplitAxis<Sh, HD, Pairs>, Rot, PAIR>;
 
-/// The queries' pairs `(2i, 2i + 1)` turned by the position's angles: the even and the odd
-/// halves, `re·cos − im·sin` and `re·sin + im·cos`.
-fn rope_q(
-    q: &Tensor<f32, shape![SEQ, KVH, GROUP, HD]>,
-    (cos, sin): (&Table<'_>, &Table<'_>),
-) -> Result<(QHalf, QHalf), Error> {
-    let pairs = q.view().split_axis::<HD, (HALF, PAIR<S<2>>)>()?;
-    let (re, im) = (pairs.select::<PAIR>(0)?, pairs.select::<PAIR>(1)?);
-    let out_re = &re * cos - &im * sin;
-    let out_im = &re * sin + &im * cos;
-    Ok((out_re, out_im))
-}
-
-/// [`rope_q`] for the keys.
-fn rope_k(
-    k: &Tensor<f32, shape![SEQ, KVH, HD]>,
-    (cos, sin): (&Table<'_>, &Table<'_>),
-) -> Result<(KHalf, KHalf), Error> {
-    let pairs = k.view().split_axis::<HD, (HALF, PAIR<S<2>>)>()?;
-    let (re, im) = (pairs.select::<PAIR>(0)?, pairs.select::<PAIR>(1)?);
-    let out_re = &re * cos - &im * sin;
-    let out_im = &re * sin + &im * cos;
-    Ok((out_re, out_im))
+/// Rotary embeddings, for queries and keys alike: the features' adjacent pairs, each turned by
+/// its position's angle (a contraction over the pair's parts). The two bounds are the public
+/// bounds of the two operations it calls, `split_axis` and `dot`.
+fn rope<Sh>(
+    x: &Tensor<f32, Sh>,
+    rot: &TensorView<'_, f32, Rot>,
+) -> Result<Tensor<f32, Rotated<Sh>>, Error>
+where
+    Sh: SplitAxisInto<HD, Pairs>,
+    SplitAxis<Sh, HD, Pairs>: ContractWith<Rot, PAIR>,
+{
+    Ok(x.split_axis::<HD, Pairs>()?.dot::<PAIR>(rot))
 }

@@ -298,6 +298,9 @@ pub fn decoder(
     let cumulative = probs.cumsum::<VOCAB>();
     let running = even.cumprod::<D>();
     let (best, best_at) = probs.topk::<VOCAB>(40)?;
+    let grown = re.exp();
+    let summed = re.sum::<HALF>();
+    let table = Tensor::<f32, shape![SEQ: 256, HALF: 24]>::generate(|i| i.at::<HALF>() as f32);
     Ok(())
 }
 

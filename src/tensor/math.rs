@@ -30,7 +30,8 @@ use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::{Buffer, Storage};
 
 /// A tensor that elementwise functions run on, by value (its buffer is reused) or by
-/// reference (a new tensor): [`Tensor`], [`DynTensor`] and references to them.
+/// reference (a new tensor): [`Tensor`], [`DynTensor`] and references to them, and views
+/// (a new tensor of the view's shape).
 pub trait MapSource: Sized {
     /// The element.
     type Elem: Copy + Send + Sync;
@@ -56,6 +57,23 @@ impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for &Tensor<T, S> {
     type Output = Tensor<T, S>;
     fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
         Tensor::from_parts(self.sizes(), raw::map_to_vec(self.data(), cost, f))
+    }
+}
+
+impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for super::view::TensorView<'_, T, S> {
+    type Elem = T;
+    type Output = Tensor<T, S>;
+    fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
+        // The view's elements gathered in index order (its own copy), then mapped in place.
+        self.to_tensor().map_elements(cost, f)
+    }
+}
+
+impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for &super::view::TensorView<'_, T, S> {
+    type Elem = T;
+    type Output = Tensor<T, S>;
+    fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
+        (*self).map_elements(cost, f)
     }
 }
 

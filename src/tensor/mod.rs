@@ -35,6 +35,7 @@
 
 mod contract;
 mod conv;
+mod dims;
 mod dyn_ops;
 mod dyn_tensor;
 mod elements;

@@ -24,7 +24,8 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::kernel::{row_major_into, Merged};
+pub(crate) use super::dims::Dims;
+use super::kernel::Merged;
 use super::strided::step;
 pub(super) use super::summation::lanes;
 use super::summation::{pairwise, Kahan};
@@ -200,49 +201,6 @@ pub(crate) struct Source<'a, T> {
     pub(crate) strides: &'a [usize],
     pub(crate) data: &'a [T],
     pub(crate) mask: &'a [bool],
-}
-
-/// Up to [`MAX_RANK`] sizes or strides on the stack: the temporaries of a reduction, which
-/// then allocates nothing but its output (and, for softmax, logsumexp and variance, one
-/// accumulator per output cell).
-#[derive(Clone, Copy)]
-pub(crate) struct Dims {
-    len: usize,
-    v: [usize; MAX_RANK],
-}
-
-impl Dims {
-    pub(crate) fn from_iter(items: impl IntoIterator<Item = usize>) -> Dims {
-        let mut d = Dims {
-            len: 0,
-            v: [0; MAX_RANK],
-        };
-        for x in items {
-            d.v[d.len] = x;
-            d.len += 1;
-        }
-        d
-    }
-
-    /// Row-major strides of `sizes`.
-    pub(crate) fn row_major(sizes: &[usize]) -> Dims {
-        let mut d = Dims::from_iter(sizes.iter().map(|_| 1));
-        row_major_into(sizes, &mut d);
-        d
-    }
-}
-
-impl core::ops::Deref for Dims {
-    type Target = [usize];
-    fn deref(&self) -> &[usize] {
-        &self.v[..self.len]
-    }
-}
-
-impl core::ops::DerefMut for Dims {
-    fn deref_mut(&mut self) -> &mut [usize] {
-        &mut self.v[..self.len]
-    }
 }
 
 impl<T> Source<'_, T> {

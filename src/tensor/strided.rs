@@ -77,7 +77,10 @@ pub(crate) fn zip_operands<A, B, O>(
     let plan = broadcast(rule, &a.shape, &b.shape)?;
     let sizes = plan.resolve_sizes(a.sizes, b.sizes)?;
     // The working arrays are as long as the rank needs: less to fill for the common ranks.
-    if sizes.len() <= SMALL_RANK {
+    // An operand may have more axes than the output (the pdpd rule drops a right operand's
+    // trailing 1s), and its strides are computed in the same arrays.
+    let widest = sizes.len().max(a.sizes.len()).max(b.sizes.len());
+    if widest <= SMALL_RANK {
         zip_planned::<SMALL_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;
     } else {
         zip_planned::<MAX_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;

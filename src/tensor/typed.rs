@@ -218,6 +218,50 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         })?)
     }
 
+    /// A tensor of a fully static shape whose element at each index is `f(index)`: no sizes to
+    /// repeat and no `Result`. A `?` in `S`, or static sizes whose product passes `usize`, is
+    /// refused when the call is built (a constant evaluated per shape: `cargo build` and `cargo
+    /// test` report it, `cargo check` does not); use [`from_fn`](Self::from_fn) with the sizes.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Tensor};
+    /// names!(SEQ, HALF);
+    /// const MAX_SEQ: usize = 4;
+    /// let angle = Tensor::<f32, shape![SEQ: MAX_SEQ, HALF: 2]>::generate(|i| {
+    ///     i.at::<SEQ>() as f32 / 10f32.powi(i.at::<HALF>() as i32)
+    /// });
+    /// assert_eq!(angle.data()[2..4], [1.0, 0.1]);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use shapecast::{shape, Tensor};
+    /// let t = Tensor::<f32, shape![?, 2]>::generate(|i| i[1] as f32); // the `?` has no size
+    /// ```
+    pub fn generate(mut f: impl FnMut(&Index<'_, S>) -> T) -> Self {
+        const {
+            assert!(
+                static_count(S::SIZES).is_some(),
+                "`generate` needs a fully static shape whose element count fits `usize`: \
+                 use `from_fn` with the sizes"
+            )
+        };
+        let sizes: Vec<usize> = S::SIZES.iter().map(|n| n.unwrap_or(0)).collect();
+        let count = static_count(S::SIZES).unwrap_or(0);
+        let mut index = vec![0usize; sizes.len()];
+        let mut data = Vec::with_capacity(count);
+        for _ in 0..count {
+            data.push(f(&Index::new(&index)));
+            for k in (0..sizes.len()).rev() {
+                index[k] += 1;
+                if index[k] < sizes[k] {
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
+        Tensor::from_parts(&sizes, data)
+    }
+
     /// A tensor of a fully static shape with every element `value`.
     ///
     /// ```
@@ -496,4 +540,21 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         };
         Ok(&mut self.data.as_mut_slice()[offset])
     }
+}
+
+/// The element count of a fully static shape, `None` for a `?` or a count past `usize`.
+const fn static_count(sizes: &[Option<usize>]) -> Option<usize> {
+    let mut count = 1usize;
+    let mut k = 0;
+    while k < sizes.len() {
+        match sizes[k] {
+            Some(n) => match count.checked_mul(n) {
+                Some(c) => count = c,
+                None => return None,
+            },
+            None => return None,
+        }
+        k += 1;
+    }
+    Some(count)
 }

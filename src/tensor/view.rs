@@ -26,6 +26,7 @@ use alloc::borrow::Cow;
 use core::fmt;
 use core::marker::PhantomData;
 
+use super::dims::ViewDims;
 use super::kernel::{frame_strides_of, row_major, Serial};
 use super::strided::{iab_offset, zip_operands, Offsets, Operand};
 use super::typed::Tensor;
@@ -51,8 +52,8 @@ use crate::typed::storage::{Buffer, Storage};
 /// ```
 pub struct TensorView<'a, T, S> {
     data: &'a [T],
-    sizes: Vec<usize>,
-    strides: Vec<usize>,
+    sizes: ViewDims,
+    strides: ViewDims,
     shape: PhantomData<S>,
 }
 
@@ -68,21 +69,34 @@ pub struct TensorView<'a, T, S> {
 /// ```
 pub struct TensorViewMut<'a, T, S> {
     data: &'a mut [T],
-    sizes: Vec<usize>,
-    strides: Vec<usize>,
+    sizes: ViewDims,
+    strides: ViewDims,
     shape: PhantomData<S>,
 }
 
 impl<T, S> Clone for TensorView<'_, T, S> {
     fn clone(&self) -> Self {
-        TensorView {
-            data: self.data,
-            sizes: self.sizes.clone(),
-            strides: self.strides.clone(),
-            shape: PhantomData,
-        }
+        *self
     }
 }
+
+/// A view is a borrow and its layout (at most [`MAX_TYPED_RANK`](crate::MAX_TYPED_RANK)
+/// sizes and strides, held inline): it copies like a reference, so `v * v`, `v.exp()` and
+/// `v.sum::<A>()` leave `v` usable.
+///
+/// ```
+/// use shapecast::prelude::*;
+/// let t = Tensor::<f32, shape![2]>::from_vec(vec![1.0, 2.0])?;
+/// let v = t.view();
+/// let square = v * v;
+/// let grown = v.exp();
+/// let total = v.sum::<Pos<0>>();
+/// assert_eq!(square.data(), &[1.0, 4.0]);
+/// assert_eq!(grown.data().len(), v.sizes()[0]);
+/// assert_eq!(total.data(), &[3.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+impl<T, S> Copy for TensorView<'_, T, S> {}
 
 impl<T: fmt::Debug, S> fmt::Debug for TensorView<'_, T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -143,8 +157,8 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     pub(crate) fn from_parts(data: &'a [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
         TensorView {
             data,
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             shape: PhantomData,
         }
     }
@@ -319,12 +333,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         let b = broadcast(Rule::Bidirectional, &self.shape_dyn(), &target_shape)?;
         let sizes = b.resolve(&self.sizes, target)?;
         let strides = frame_strides_of(&b.plan.lhs, &self.sizes, &self.strides);
-        Ok(TensorView {
-            data: self.data,
-            sizes,
-            strides,
-            shape: PhantomData,
-        })
+        Ok(TensorView::from_parts(self.data, sizes, strides))
     }
 
     /// The same elements with the axes in `Target`'s order: named axes go to their
@@ -431,15 +440,15 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     pub(crate) fn from_parts(data: &'a mut [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
         TensorViewMut {
             data,
-            sizes,
-            strides,
+            sizes: sizes.into(),
+            strides: strides.into(),
             shape: PhantomData,
         }
     }
 
     /// The view's data, sizes and strides.
     pub(crate) fn into_parts(self) -> (&'a mut [T], Vec<usize>, Vec<usize>) {
-        (self.data, self.sizes, self.strides)
+        (self.data, self.sizes.to_vec(), self.strides.to_vec())
     }
 
     /// A writable view of contiguous, row-major data with the given sizes.
@@ -500,8 +509,8 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     pub fn view(&self) -> TensorView<'_, T, S> {
         TensorView {
             data: self.data,
-            sizes: self.sizes.clone(),
-            strides: self.strides.clone(),
+            sizes: self.sizes,
+            strides: self.strides,
             shape: PhantomData,
         }
     }

@@ -144,6 +144,7 @@ mod tests {
     names!(H, W);
 
     #[test]
+    #[allow(clippy::op_ref)] // every form a user may write, references included
     fn every_combination_of_views_tensors_and_scalars_agrees() {
         let a = Tensor::<f32, shape![H: 2, W: 3]>::from_fn(&[2, 3], |i| (i[0] * 3 + i[1]) as f32)
             .unwrap();
@@ -151,20 +152,35 @@ mod tests {
         let want = &a * &b;
         let (va, vb) = (a.view(), b.view());
         assert_eq!(&va * &vb, want);
-        assert_eq!(va.clone() * &vb, want);
-        assert_eq!(&va * vb.clone(), want);
-        assert_eq!(va.clone() * vb.clone(), want);
-        assert_eq!(va.clone() * &b, want);
+        assert_eq!(va * &vb, want);
+        assert_eq!(&va * vb, want);
+        assert_eq!(va * vb, want);
+        assert_eq!(va * &b, want);
         assert_eq!(&va * &b, want);
-        assert_eq!(&a * vb.clone(), want);
+        assert_eq!(&a * vb, want);
         assert_eq!(&a * &vb, want);
-        assert_eq!(a.clone() * vb.clone(), want);
+        assert_eq!(a.clone() * vb, want);
         assert_eq!(a.clone() * &vb, want);
-        assert_eq!(va.clone() * b.clone(), want);
+        assert_eq!(va * b.clone(), want);
         assert_eq!(&va * b.clone(), want);
         assert_eq!(&va * 2.0, &a * 2.0);
-        assert_eq!(va.clone() - 1.0, &a - 1.0);
+        assert_eq!(va - 1.0, &a - 1.0);
         assert_eq!(10.0 - &va, 10.0 - &a);
         assert_eq!(2.0 * va, &a * 2.0);
+        // A view copies: still usable after every use above.
+        assert_eq!(va.sizes(), &[2, 3]);
+    }
+
+    #[test]
+    fn math_and_reductions_on_strided_views_match_the_tensor() {
+        use crate::FloatMath;
+        let a = Tensor::<f32, shape![H: 2, W: 3]>::from_fn(&[2, 3], |i| (i[0] * 3 + i[1]) as f32)
+            .unwrap();
+        let t = a.view().align_to::<shape![W: 3, H: 2]>().unwrap();
+        let want = t.to_tensor();
+        assert_eq!(t.exp(), (&want).exp());
+        assert_eq!((&t).tanh(), (&want).tanh());
+        assert_eq!(t.sum::<H>(), want.sum::<H>());
+        assert_eq!(t.softmax::<W>(), want.softmax::<W>());
     }
 }

@@ -173,7 +173,8 @@ type ContractOf<A, B, X> = <(SideOf<A, X>, SideOf<B, X>) as ContractOutcome<A, B
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot contract `{Self}` with `{B}` over `{X}`",
-    label = "`{Self}` and `{B}` do not contract over `{X}`"
+    label = "`{Self}` and `{B}` do not contract over `{X}`",
+    note = "`{X}` must name axes both shapes have, with equal sizes; the other shared names are batch axes and broadcast by the named rule"
 )]
 pub trait ContractWith<B, X>: Shape {
     /// The shape of the contraction.
@@ -404,7 +405,8 @@ type MatOf<A, B> = <(
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot multiply `{Self}` by `{B}` as matrices",
-    label = "`{Self}` and `{B}` do not multiply"
+    label = "`{Self}` and `{B}` do not multiply",
+    note = "`[..., M, K]` by `[..., K, N]`: the two K axes must agree in size (and name, if both are named), the batch axes broadcast by the named rule; neither may be a scalar"
 )]
 pub trait MatMulWith<B>: Shape {
     /// The shape of the product.
@@ -413,6 +415,15 @@ pub trait MatMulWith<B>: Shape {
     #[doc(hidden)]
     const PLAN: StaticContraction;
 }
+
+/// The rule behind [`MatMulWith`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `MatMulWith`.
+#[doc(hidden)]
+pub trait MatMulWithRule<B>: Shape {
+    type Output: Shape;
+    const PLAN: StaticContraction;
+}
+crate::typed::capability::capability!([B] MatMulWith<B> => MatMulWithRule<B> { type Output; const PLAN: StaticContraction; });
 
 /// The named rule's plan on the batch axes of both operands (indices into the operands, whose
 /// prefixes they are), as a constant; empty for a refusal.
@@ -439,7 +450,7 @@ impl<BA, M, KA, E> BatchPlan for (Parts<BA, M, KA>, Refused<E>) {
     const PLAN: StaticPlan = StaticPlan::EMPTY;
 }
 
-impl<A: Shape, B: Shape> MatMulWith<B> for A
+impl<A: Shape, B: Shape> MatMulWithRule<B> for A
 where
     A::Rev: LhsParts,
     B::Rev: RhsParts,

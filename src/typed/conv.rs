@@ -498,7 +498,8 @@ type ConvAxes<S, W, C, G> = <Matched<S, W, C> as Place<OutOf<S, W, C>, G>>::Axes
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot convolve `{Self}` with `{W}` over `{C}`",
-    label = "`{Self}` and `{W}` do not convolve over `{C}` with `{G}`"
+    label = "`{Self}` and `{W}` do not convolve over `{C}` with `{G}`",
+    note = "the weight is `[out, in, kernel...]`: `{C}` must name the channel axis of both; the kernel's spatial names must be axes of the input, each fitting its padded axis"
 )]
 pub trait ConvBy<W, C, G>: Shape {
     /// The output's shape.

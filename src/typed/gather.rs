@@ -62,7 +62,15 @@ pub trait TakeAlong<A, I>: Shape {
     type Output: Shape;
 }
 
-impl<S: Shape, A: OneAxis + Finds<S::Rev>, I: Shape> TakeAlong<A, I> for S
+/// The rule behind [`TakeAlong`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `TakeAlong`.
+#[doc(hidden)]
+pub trait TakeAlongRule<A, I>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([A, I] TakeAlong<A, I> => TakeAlongRule<A, I> { type Output; });
+
+impl<S: Shape, A: OneAxis + Finds<S::Rev>, I: Shape> TakeAlongRule<A, I> for S
 where
     I::Rev: Untag,
     S::Rev: Replace<A, Parts<<I::Rev as Untag>::Out>>,
@@ -130,9 +138,17 @@ pub trait OneHotInto<N>: Shape {
     type Output: Shape;
 }
 
+/// The rule behind [`OneHotInto`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `OneHotInto`.
+#[doc(hidden)]
+pub trait OneHotIntoRule<N>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([N] OneHotInto<N> => OneHotIntoRule<N> { type Output; });
+
 type OneHotChecks<L, N> = (<Appended<L, N> as Distinct>::Out, ());
 
-impl<L: Shape, N> OneHotInto<N> for L
+impl<L: Shape, N> OneHotIntoRule<N> for L
 where
     L::Rev: Untag,
     Appended<L, N>: Distinct,

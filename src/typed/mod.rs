@@ -55,6 +55,7 @@ pub mod axis;
 pub mod bidirectional;
 pub mod bits;
 pub mod broadcast;
+pub(crate) mod capability;
 pub mod compare;
 pub mod contract;
 pub mod conv;

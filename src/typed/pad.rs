@@ -116,7 +116,8 @@ type PadAxes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot pad `{Self}` over `{A}`",
-    label = "`{A}` does not select axes of `{Self}`"
+    label = "`{A}` does not select axes of `{Self}`",
+    note = "every selector must pick its own axis of the shape"
 )]
 pub trait PadOver<A, P>: Shape {
     /// The padded shape.

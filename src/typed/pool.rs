@@ -305,14 +305,23 @@ type PoolAxes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot pool `{Self}` over `{A}` with `{P}`",
-    label = "`{A}` does not pool `{Self}` with `{P}`"
+    label = "`{A}` does not pool `{Self}` with `{P}`",
+    note = "every selector must pick its own axis; the window (kernel x dilation) must fit the padded axis, and padding be at most half the kernel"
 )]
 pub trait PoolOver<A, P>: Shape {
     /// The pooled shape.
     type Output: Shape;
 }
 
-impl<S: Shape, A: Selector, P: PoolGeometry> PoolOver<A, P> for S
+/// The rule behind [`PoolOver`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `PoolOver`.
+#[doc(hidden)]
+pub trait PoolOverRule<A, P>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([A, P] PoolOver<A, P> => PoolOverRule<A, P> { type Output; });
+
+impl<S: Shape, A: Selector, P: PoolGeometry> PoolOverRule<A, P> for S
 where
     S::Rev: PickWalk<A::List, P>,
     A::List: AllFound<S::Rev>,

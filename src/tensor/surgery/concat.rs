@@ -52,7 +52,7 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
                 reason: format!("the sizes along axis {k} add up past {}", usize::MAX),
             })?;
         fit::<Concat<A, Sh, S2>>(&op, &sizes)?;
-        let data = interleave(&[self.clone(), aligned], k)?;
+        let data = interleave(&[*self, aligned], k)?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 }

@@ -18,6 +18,8 @@ use super::*;
 /// assert_eq!(flat.view().to_tensor().data(), &[1, 4, 2, 5, 3, 6]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
+// A view holds its layout inline (a few hundred bytes): returned once per merge, not boxed.
+#[allow(clippy::large_enum_variant)]
 pub enum Reshaped<'a, T, S: Storage<T>> {
     /// A view of the original data.
     View(TensorView<'a, T, S>),
@@ -37,7 +39,7 @@ impl<'a, T, S: Storage<T>> Reshaped<'a, T, S> {
     /// ```
     pub fn view(&self) -> TensorView<'_, T, S> {
         match self {
-            Reshaped::View(v) => v.clone(),
+            Reshaped::View(v) => *v,
             Reshaped::Copied(t) => t.view(),
         }
     }
@@ -139,7 +141,7 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         }
         // A view with no element reads no memory: any strides merge (saturated ones included).
         if self.sizes().contains(&0) || mergeable(self.sizes(), self.strides(), range.clone()) {
-            let (data, mut sizes, mut strides) = self.clone().into_parts();
+            let (data, mut sizes, mut strides) = (*self).into_parts();
             let inner = (k..k + c)
                 .rev()
                 .find(|&j| sizes[j] != 1)

@@ -66,13 +66,15 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
             P::to_dyn()
         );
         let parts = part_sizes(&op, P::SIZES, self.sizes()[k])?;
-        let (data, mut sizes, mut strides) = self.clone().into_parts();
+        let (data, mut sizes, mut strides) = (*self).into_parts();
         let step = strides[k];
         let mut inner = step;
         let mut part_strides = vec![0; parts.len()];
         for (j, &n) in parts.iter().enumerate().rev() {
             part_strides[j] = inner;
-            inner *= n;
+            // Past the outermost part the product is unused, and for an empty tensor with a
+            // huge axis it may exceed `usize`.
+            inner = inner.saturating_mul(n);
         }
         sizes.splice(k..=k, parts);
         strides.splice(k..=k, part_strides);

@@ -178,7 +178,8 @@ impl<E> Walked for Refused<E> {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot concatenate `{Self}` with `{S2}` along `{A}`",
-    label = "`{Self}` and `{S2}` do not concatenate along `{A}`"
+    label = "`{Self}` and `{S2}` do not concatenate along `{A}`",
+    note = "`{A}` must pick one axis in both; every other axis must pair by name (unnamed by position) with equal sizes"
 )]
 pub trait ConcatWith<A, S2>: Shape {
     /// The concatenated shape.
@@ -187,6 +188,15 @@ pub trait ConcatWith<A, S2>: Shape {
     #[doc(hidden)]
     const AT: usize;
 }
+
+/// The rule behind [`ConcatWith`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `ConcatWith`.
+#[doc(hidden)]
+pub trait ConcatWithRule<A, S2>: Shape {
+    type Output: Shape;
+    const AT: usize;
+}
+crate::typed::capability::capability!([A, S2] ConcatWith<A, S2> => ConcatWithRule<A, S2> { type Output; const AT: usize; });
 
 /// The verdict of a concatenation, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -222,7 +232,7 @@ pub(super) type ConcatChecks<S1, A, S2> = (
 );
 pub(super) type ConcatRev<S1, A, S2> = <ConcatOutcome<S1, A, S2> as Walked>::Rev;
 
-impl<S1: Shape, A: OneAxis, S2: Shape> ConcatWith<A, S2> for S1
+impl<S1: Shape, A: OneAxis, S2: Shape> ConcatWithRule<A, S2> for S1
 where
     S1::Rev: ConcatWalk<A, S2::Rev> + PositionOf<A> + NotShorter<S2::Rev>,
     S2::Rev: NotShorter<S1::Rev>,
@@ -258,12 +268,21 @@ pub type Concat<A, S1, S2> = <S1 as ConcatWith<A, S2>>::Output;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot stack `{Self}` under `{N}`",
-    label = "`{N}` cannot lead `{Self}`"
+    label = "`{N}` cannot lead `{Self}`",
+    note = "the new axis's name must not name an axis of the shape"
 )]
 pub trait StackUnder<N>: Shape {
     /// The stacked shape.
     type Output: Shape;
 }
+
+/// The rule behind [`StackUnder`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `StackUnder`.
+#[doc(hidden)]
+pub trait StackUnderRule<N>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([N] StackUnder<N> => StackUnderRule<N> { type Output; });
 
 /// The verdict of a stack, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -285,7 +304,7 @@ pub(super) type StackChecks<S, N> = (<StackedRev<S, N> as Distinct>::Out, ());
 pub(super) type StackedRev<S, N> =
     <<<S as Shape>::Rev as Untag>::Out as Append<(<N as Axis>::Resize<Dyn>, ())>>::Out;
 
-impl<S: Shape, N: Axis> StackUnder<N> for S
+impl<S: Shape, N: Axis> StackUnderRule<N> for S
 where
     S::Rev: Untag,
     <S::Rev as Untag>::Out: Append<(N::Resize<Dyn>, ())>,

@@ -12,12 +12,21 @@ use super::*;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot insert `{N}` at position {K} of `{Self}`",
-    label = "`{N}` cannot go at position {K} of `{Self}`"
+    label = "`{N}` cannot go at position {K} of `{Self}`",
+    note = "the position is at most the rank, and the new axis's name must be new"
 )]
 pub trait InsertAxisAt<const K: usize, N>: Shape {
     /// The shape with the new axis.
     type Output: Shape;
 }
+
+/// The rule behind [`InsertAxisAt`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `InsertAxisAt`.
+#[doc(hidden)]
+pub trait InsertAxisAtRule<const K: usize, N>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([const K: usize, N] InsertAxisAt<K, N> => InsertAxisAtRule<K, N> { type Output; });
 
 /// The verdict of an insertion, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -81,7 +90,7 @@ pub(super) type InsertChecks<S, const K: usize, N> = (
     (<Inserted<S, K, N> as Distinct>::Out, ()),
 );
 
-impl<S: Shape, const K: usize, N: Axis> InsertAxisAt<K, N> for S
+impl<S: Shape, const K: usize, N: Axis> InsertAxisAtRule<K, N> for S
 where
     Const<K>: ToUInt,
     S::Rev: InsertWalk<U<K>, N::Resize<SizeOne>> + LenBits,

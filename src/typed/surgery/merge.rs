@@ -125,7 +125,8 @@ impl<A, Rest> Head for (A, Rest) {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot merge `{L}` of `{Self}` into `{N}`",
-    label = "`{L}` of `{Self}` cannot become `{N}`"
+    label = "`{L}` of `{Self}` cannot become `{N}`",
+    note = "the axes must be adjacent and in the shape's order, each picked once; a static size on the new axis must equal their product, and its name must be new"
 )]
 pub trait MergeAxesInto<L, N>: Shape {
     /// The merged shape.
@@ -137,6 +138,16 @@ pub trait MergeAxesInto<L, N>: Shape {
     #[doc(hidden)]
     const COUNT: usize;
 }
+
+/// The rule behind [`MergeAxesInto`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `MergeAxesInto`.
+#[doc(hidden)]
+pub trait MergeAxesIntoRule<L, N>: Shape {
+    type Output: Shape;
+    const AT: usize;
+    const COUNT: usize;
+}
+crate::typed::capability::capability!([L, N] MergeAxesInto<L, N> => MergeAxesIntoRule<L, N> { type Output; const AT: usize; const COUNT: usize; });
 
 pub(super) type SelList<L> = <L as Selector>::List;
 pub(super) type PickedKnown<S, L> = <<S as Shape>::Rev as PickedProduct<SelList<L>>>::Known;
@@ -172,7 +183,7 @@ pub(super) type MergeChecks<S, L, N> = (
     ),
 );
 
-impl<S: Shape, L: Selector, N: Axis> MergeAxesInto<L, N> for S
+impl<S: Shape, L: Selector, N: Axis> MergeAxesIntoRule<L, N> for S
 where
     SelList<L>: Head + AllFoundIn<S::Rev> + AdjacentIn<S::Rev>,
     PickedKnown<S, L>: StaticOr<PickedBits<S, L>>,

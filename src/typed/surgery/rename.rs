@@ -13,7 +13,8 @@ use super::*;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot rename `{A}` of `{Self}` to `{B}`",
-    label = "`{A}` cannot become `{B}` in `{Self}`"
+    label = "`{A}` cannot become `{B}` in `{Self}`",
+    note = "`{A}` must pick one axis, and `{B}` must not name another axis of the shape"
 )]
 pub trait RenameAxis<A, B>: Shape {
     /// The renamed shape.
@@ -22,6 +23,15 @@ pub trait RenameAxis<A, B>: Shape {
     #[doc(hidden)]
     const AT: usize;
 }
+
+/// The rule behind [`RenameAxis`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `RenameAxis`.
+#[doc(hidden)]
+pub trait RenameAxisRule<A, B>: Shape {
+    type Output: Shape;
+    const AT: usize;
+}
+crate::typed::capability::capability!([A, B] RenameAxis<A, B> => RenameAxisRule<A, B> { type Output; const AT: usize; });
 
 /// The verdict of a rename, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -45,7 +55,7 @@ pub(super) type RenameChecks<S, A, B> = (
     (<RenamedRev<S, A, B> as Distinct>::Out, ()),
 );
 
-impl<S: Shape, A: OneAxis, B: Axis> RenameAxis<A, B> for S
+impl<S: Shape, A: OneAxis, B: Axis> RenameAxisRule<A, B> for S
 where
     S::Rev: Replace<A, Renamed<B>> + PositionOf<A>,
     A: Finds<S::Rev>,

@@ -11,7 +11,8 @@ use super::*;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot select along `{A}` of `{Self}`",
-    label = "`{A}` is not one axis of `{Self}`"
+    label = "`{A}` is not one axis of `{Self}`",
+    note = "`{A}` must pick exactly one axis: a name the shape has, or `Pos<K>` below its rank"
 )]
 pub trait SelectAxis<A>: Shape {
     /// The shape without the axis.
@@ -20,6 +21,15 @@ pub trait SelectAxis<A>: Shape {
     #[doc(hidden)]
     const AT: usize;
 }
+
+/// The rule behind [`SelectAxis`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `SelectAxis`.
+#[doc(hidden)]
+pub trait SelectAxisRule<A>: Shape {
+    type Output: Shape;
+    const AT: usize;
+}
+crate::typed::capability::capability!([A] SelectAxis<A> => SelectAxisRule<A> { type Output; const AT: usize; });
 
 /// The verdict of a select, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -56,7 +66,7 @@ impl<S, A, Z, R: FromRev> SliceVerdict<S, A, Z> for Good<R> {
 pub(super) type Replaced<S, A, R> = <<S as Shape>::Rev as Replace<A, R>>::Out;
 pub(super) type TakeChecks<S, A> = (FoundIn<A, <S as Shape>::Rev>, ());
 
-impl<S: Shape, A: OneAxis> SelectAxis<A> for S
+impl<S: Shape, A: OneAxis> SelectAxisRule<A> for S
 where
     S::Rev: Replace<A, Removed> + PositionOf<A>,
     A: Finds<S::Rev>,
@@ -87,7 +97,8 @@ pub type Select<S, A> = <S as SelectAxis<A>>::Output;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot slice `{A}` of `{Self}` to `{Z}`",
-    label = "`{A}` of `{Self}` cannot be sliced to `{Z}`"
+    label = "`{A}` of `{Self}` cannot be sliced to `{Z}`",
+    note = "`{A}` must pick one axis, and a window `S<N>` must fit that axis's static size"
 )]
 pub trait SliceAxis<A, Z>: Shape {
     /// The sliced shape.
@@ -96,6 +107,15 @@ pub trait SliceAxis<A, Z>: Shape {
     #[doc(hidden)]
     const AT: usize;
 }
+
+/// The rule behind [`SliceAxis`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `SliceAxis`.
+#[doc(hidden)]
+pub trait SliceAxisRule<A, Z>: Shape {
+    type Output: Shape;
+    const AT: usize;
+}
+crate::typed::capability::capability!([A, Z] SliceAxis<A, Z> => SliceAxisRule<A, Z> { type Output; const AT: usize; });
 
 /// The size of the axis a selector picks (`Dyn` when none does, for the checks' sake).
 #[doc(hidden)]
@@ -117,7 +137,7 @@ pub(super) type Window<S, A, Z> = Check<
 >;
 pub(super) type SliceChecks<S, A, Z> = (FoundIn<A, <S as Shape>::Rev>, (Window<S, A, Z>, ()));
 
-impl<S: Shape, A: OneAxis, Z: AxisSize> SliceAxis<A, Z> for S
+impl<S: Shape, A: OneAxis, Z: AxisSize> SliceAxisRule<A, Z> for S
 where
     S::Rev: Replace<A, Resized<Z>> + PositionOf<A> + PickedSize<A>,
     <S::Rev as PickedSize<A>>::Out: AxisSize,

@@ -15,7 +15,8 @@ use super::*;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot split `{A}` of `{Self}` into `{P}`",
-    label = "`{A}` of `{Self}` cannot become `{P}`"
+    label = "`{A}` of `{Self}` cannot become `{P}`",
+    note = "`{A}` must pick one axis; the parts' static sizes must multiply to its size, and their names must not repeat the shape's others"
 )]
 pub trait SplitAxisInto<A, P>: Shape {
     /// The split shape.
@@ -24,6 +25,15 @@ pub trait SplitAxisInto<A, P>: Shape {
     #[doc(hidden)]
     const AT: usize;
 }
+
+/// The rule behind [`SplitAxisInto`], for every shape; the public trait forwards to it rank by rank
+/// (see `typed::capability`), so a generic shape without the bound is told to add `SplitAxisInto`.
+#[doc(hidden)]
+pub trait SplitAxisIntoRule<A, P>: Shape {
+    type Output: Shape;
+    const AT: usize;
+}
+crate::typed::capability::capability!([A, P] SplitAxisInto<A, P> => SplitAxisIntoRule<A, P> { type Output; const AT: usize; });
 
 /// The verdict of a split or a merge, implemented only for a success.
 #[diagnostic::on_unimplemented(
@@ -61,7 +71,7 @@ pub(super) type SplitChecks<S, A, P> = (
     ),
 );
 
-impl<S: Shape, A: OneAxis, P: Shape> SplitAxisInto<A, P> for S
+impl<S: Shape, A: OneAxis, P: Shape> SplitAxisIntoRule<A, P> for S
 where
     P::Rev: Untag,
     PartsRev<P>: Product,
