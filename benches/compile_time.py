@@ -99,6 +99,8 @@ def expr(rng, kind, rank, rule):
             return f"Rename<shape![{dims}], {names[k]}, {NAMES[rank]}>"
         if op == "insert":
             return f"InsertAxis<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}>"
+        if op == "stack-at":
+            return f"StackAt<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}>"
         if op == "select":
             return f"Select<shape![{dims}], {names[k]}>"
         if op == "slice":
@@ -153,7 +155,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -257,6 +259,7 @@ def main():
         ("named, Concat (permuted names)", "surgery-concat", 8, "-", None),
         ("named, Concat (permuted names), size computed", "surgery-concat-computed", 8, "-", None),
         ("named, Stack", "surgery-stack", 8, "-", None),
+        ("named, StackAt (a new axis anywhere)", "surgery-stack-at", 8, "-", None),
     ]
     if args.only:
         rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]

@@ -336,8 +336,8 @@ pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::surgery::{
     Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
-    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackUnder,
-    Unnamed,
+    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
+    StackUnder, Unnamed,
 };
 #[doc(hidden)]
 pub use typed::surgery::{
@@ -637,7 +637,7 @@ pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 #[cfg(feature = "rand")]
 pub use tensor::Sampling;
 pub use tensor::{
-    concat, stack, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
+    concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
     DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,
     NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };

@@ -263,3 +263,77 @@ fn writable_select_and_slice_write_in_place() {
     e.view_mut().select::<C>(2).unwrap().fill(9);
     assert!(e.view_mut().select::<C>(3).is_err());
 }
+
+/// `stack_at` at every position against a naive definition (out[.., p, ..] = parts[p][..]),
+/// typed and at run time, on strided views; and what it refuses.
+#[test]
+fn stack_at_every_position_matches_the_definition() {
+    use shapecast::{stack_at, DynTensor};
+    names!(SA, SB, SN);
+    let make = |k: i32| {
+        Tensor::<i32, shape![SA: 2, SB: 3]>::from_fn(&[2, 3], |i| {
+            k * 100 + (i[0] * 3 + i[1]) as i32
+        })
+        .unwrap()
+    };
+    let (a, b, c) = (make(1), make(2), make(3));
+    // Transposed views, so the parts are strided.
+    let views = [
+        a.view().align_to::<shape![SB: 3, SA: 2]>().unwrap(),
+        b.view().align_to::<shape![SB: 3, SA: 2]>().unwrap(),
+        c.view().align_to::<shape![SB: 3, SA: 2]>().unwrap(),
+    ];
+    let parts: Vec<Tensor<i32, shape![SB: 3, SA: 2]>> =
+        views.iter().map(|v| v.to_tensor()).collect();
+    let naive = |at: usize| -> (Vec<usize>, Vec<i32>) {
+        let mut sizes = vec![3, 2];
+        sizes.insert(at, 3);
+        let mut out = Vec::new();
+        let mut idx = vec![0usize; 3];
+        for _ in 0..18 {
+            let p = idx[at];
+            let mut rest = idx.clone();
+            rest.remove(at);
+            out.push(*parts[p].at(&rest).unwrap());
+            for k in (0..3).rev() {
+                idx[k] += 1;
+                if idx[k] < sizes[k] {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        (sizes, out)
+    };
+    let t0 = stack_at::<0, SN, _, _>(&views).unwrap();
+    let t1 = stack_at::<1, SN, _, _>(&views).unwrap();
+    let t2 = stack_at::<2, SN, _, _>(&views).unwrap();
+    assert_eq!(t0.shape().to_string(), "[SN: 3, SB: 3, SA: 2]");
+    assert_eq!(t1.shape().to_string(), "[SB: 3, SN: 3, SA: 2]");
+    assert_eq!(t2.shape().to_string(), "[SB: 3, SA: 2, SN: 3]");
+    for (at, data) in [(0, t0.data()), (1, t1.data()), (2, t2.data())] {
+        let (sizes, want) = naive(at);
+        assert_eq!(data, &want[..], "at {at}");
+        let dyn_parts: Vec<DynTensor<i32>> = parts.iter().map(|p| p.to_dyn()).collect();
+        let refs: Vec<&DynTensor<i32>> = dyn_parts.iter().collect();
+        let d = DynTensor::stack_at(Some(&"SN".parse().unwrap()), at, &refs).unwrap();
+        assert_eq!(
+            (d.sizes(), d.data()),
+            (&sizes[..], &want[..]),
+            "run time at {at}"
+        );
+    }
+    // The leading position is `stack`.
+    assert_eq!(
+        t0.data(),
+        shapecast::stack::<SN, _, _>(&views).unwrap().data()
+    );
+    // Refused: no parts, sizes that differ, a position past the rank (run time).
+    assert!(stack_at::<1, SN, i32, shape![SB, SA: 2]>(&[]).is_err());
+    let short = Tensor::<i32, shape![SB, SA: 2]>::from_vec_sized(&[1, 2], vec![0, 0]).unwrap();
+    let long = Tensor::<i32, shape![SB, SA: 2]>::from_vec_sized(&[2, 2], vec![0; 4]).unwrap();
+    assert!(stack_at::<1, SN, _, _>(&[short.view(), long.view()]).is_err());
+    let one = parts[0].to_dyn();
+    assert!(DynTensor::stack_at(None, 3, &[&one]).is_err());
+    assert!(DynTensor::stack_at(Some(&"SA".parse().unwrap()), 0, &[&one]).is_err());
+}

@@ -301,6 +301,7 @@ pub fn decoder(
     let grown = re.exp();
     let summed = re.sum::<HALF>();
     let table = Tensor::<f32, shape![SEQ: 256, HALF: 24]>::generate(|i| i.at::<HALF>() as f32);
+    let interleaved = shapecast::stack_at::<3, PAIR, _, _>(&[re, im])?;
     Ok(())
 }
 

@@ -420,6 +420,29 @@ pub fn stack(name: Option<&Name>, shapes: &[DynShape]) -> Result<DynShape, Error
     rebuilt(&op, axes)
 }
 
+/// Identical shapes stacked under a new axis named `name` (or unnamed) at position `at`,
+/// whose size is their count: [`stack`] with the new axis moved from the front to `at`.
+///
+/// ```
+/// use shapecast::dynamic::surgery::stack_at;
+/// let s = stack_at(Some(&"PAIR".parse()?), 1, &["[HALF: 4]".parse()?, "[HALF: 4]".parse()?])?;
+/// assert_eq!(s.to_string(), "[HALF: 4, PAIR: 2]");
+/// assert!(stack_at(None, 2, &["[HALF: 4]".parse()?]).is_err()); // past the rank
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn stack_at(name: Option<&Name>, at: usize, shapes: &[DynShape]) -> Result<DynShape, Error> {
+    let stacked = stack(name, shapes)?;
+    let mut axes = stacked.axes().to_vec();
+    if at >= axes.len() {
+        let op = format!("stack under {} at {at}", shown(name));
+        let reason = format!("position {at} is past the rank {}", axes.len() - 1);
+        return Err(refuse(op, reason));
+    }
+    let new = axes.remove(0);
+    axes.insert(at, new);
+    DynShape::new(axes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,7 +80,7 @@ pub use math::{FloatMath, MapSource};
 pub use raw::DotElement;
 #[cfg(feature = "rand")]
 pub use sample::Sampling;
-pub use surgery::{concat, stack, Reshaped, StaticSize};
+pub use surgery::{concat, stack, stack_at, Reshaped, StaticSize};
 pub use typed::Tensor;
 pub use view::{TensorView, TensorViewMut};
 pub use vmath::Transcendental;

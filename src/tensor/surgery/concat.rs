@@ -182,6 +182,43 @@ where
     Ok(Tensor::from_parts(&sizes, data))
 }
 
+/// Views of one shape stacked under a new axis named `N` (or [`Unnamed`](crate::Unnamed)) at
+/// position `K`, whose size is their count (`?` in the type); their sizes must agree. At the
+/// last position this interleaves them: `stack_at::<1, PAIR, _, _>(&[re, im])` of two
+/// `[HALF]` views is `[HALF, PAIR]`, each `re` followed by its `im`, in one pass that writes the
+/// result once.
+///
+/// ```
+/// use shapecast::{names, shape, stack_at, Tensor};
+/// names!(HALF, PAIR);
+/// let re = Tensor::<i32, shape![HALF: 3]>::from_vec(vec![1, 2, 3])?;
+/// let im = Tensor::<i32, shape![HALF: 3]>::from_vec(vec![10, 20, 30])?;
+/// let z = stack_at::<1, PAIR, _, _>(&[re.view(), im.view()])?;
+/// assert_eq!(z.shape().to_string(), "[HALF: 3, PAIR: 2]");
+/// assert_eq!(z.data(), &[1, 10, 2, 20, 3, 30]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn stack_at<const K: usize, N, T: Clone, Sh>(
+    parts: &[TensorView<'_, T, Sh>],
+) -> Result<Tensor<T, StackAt<Sh, K, N>>, Error>
+where
+    Sh: InsertAxisAt<K, N>,
+    InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::Dyn>,
+    StackAt<Sh, K, N>: Storage<T>,
+    N: Axis,
+{
+    // The run-time rule refuses what the types cannot see: no parts, or sizes that differ.
+    let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape_dyn()).collect();
+    let name = N::NAME.map(|n| Name::new(n).expect("names! declares identifiers"));
+    let out = rt::stack_at(name.as_ref(), K, &shapes)?;
+    let sizes = out
+        .known_sizes()
+        .expect("concrete shapes stack to a concrete shape");
+    let grown: Vec<TensorView<'_, T, InsertAxis<Sh, K, N>>> =
+        parts.iter().map(|p| p.insert_axis::<K, N>()).collect();
+    Ok(Tensor::from_parts(&sizes, interleave(&grown, K)?))
+}
+
 impl<T: Clone> DynTensor<T> {
     /// Tensors concatenated along the axis `axis` picks in the first, the others aligned to
     /// it by name (unnamed axes by position).
@@ -234,5 +271,38 @@ impl<T: Clone> DynTensor<T> {
             .flat_map(|p| p.data().iter().cloned())
             .collect();
         DynTensor::from_vec(shape, data)
+    }
+
+    /// Tensors of one shape stacked under a new axis named `name` (or unnamed) at position
+    /// `at`, whose size is their count (the run-time twin of [`stack_at`](crate::stack_at)).
+    ///
+    /// ```
+    /// use shapecast::DynTensor;
+    /// let re = DynTensor::from_vec("[HALF: 2]".parse()?, vec![1, 2])?;
+    /// let im = DynTensor::from_vec("[HALF: 2]".parse()?, vec![10, 20])?;
+    /// let z = DynTensor::stack_at(Some(&"PAIR".parse()?), 1, &[&re, &im])?;
+    /// assert_eq!((z.shape().to_string(), z.data()), ("[HALF: 2, PAIR: 2]".to_string(), &[1, 10, 2, 20][..]));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn stack_at(
+        name: Option<&Name>,
+        at: usize,
+        parts: &[&DynTensor<T>],
+    ) -> Result<DynTensor<T>, Error> {
+        let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape().clone()).collect();
+        let shape = rt::stack_at(name, at, &shapes)?;
+        let views: Vec<TensorView<'_, T, ()>> = parts
+            .iter()
+            .map(|p| {
+                let (mut sizes, mut strides) = (
+                    p.sizes().to_vec(),
+                    crate::tensor::kernel::row_major(p.sizes()),
+                );
+                sizes.insert(at, 1);
+                strides.insert(at, 0);
+                TensorView::from_parts(p.data(), sizes, strides)
+            })
+            .collect();
+        DynTensor::from_vec(shape, interleave(&views, at)?)
     }
 }

@@ -43,7 +43,8 @@ use crate::typed::size::{AxisSize, S};
 use crate::typed::storage::Storage;
 use crate::typed::surgery::{
     Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
-    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackUnder,
+    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
+    StackUnder,
 };
 
 mod concat;
@@ -54,7 +55,7 @@ mod select;
 mod split;
 mod step;
 
-pub use concat::{concat, stack};
+pub use concat::{concat, stack, stack_at};
 pub use merge::Reshaped;
 
 /// A static size, what [`slice_to`](TensorView::slice_to) takes: `S<N>`.

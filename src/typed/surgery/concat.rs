@@ -323,3 +323,16 @@ where
 /// static_assertions::assert_type_eq_all!(Stack<N, shape![H: 2, W]>, shape![N, H: 2, W]);
 /// ```
 pub type Stack<N, S> = <S as StackUnder<N>>::Output;
+
+/// `S` with a new axis `N` of run-time size (the count of stacked views) at position `K`: the
+/// shape of [`stack_at`](crate::stack_at), made of two shape functions, [`InsertAxis`] (the new
+/// axis, size 1) then [`Slice`] along it (size `?`). Generic code bounds
+/// `S: InsertAxisAt<K, N>` and `InsertAxis<S, K, N>: SliceAxis<Pos<K>, Dyn>`.
+///
+/// ```
+/// use shapecast::{names, shape, StackAt};
+/// names!(HALF, PAIR);
+/// static_assertions::assert_type_eq_all!(StackAt<shape![HALF: 4], 1, PAIR>, shape![HALF: 4, PAIR]);
+/// ```
+pub type StackAt<S, const K: usize, N> =
+    <InsertAxis<S, K, N> as SliceAxis<crate::typed::reduce::Pos<K>, Dyn>>::Output;
