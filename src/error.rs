@@ -294,6 +294,18 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A file shorter than its header says (`io`): cut off while written or copied.
+    #[error("{path} is truncated: {what} needs {promised} bytes, the file holds {holds}")]
+    Truncated {
+        /// The file.
+        path: String,
+        /// What the header promises: "the header" or "the data".
+        what: &'static str,
+        /// The bytes the header promises (up to the end of the part named).
+        promised: u64,
+        /// The bytes the file holds (of that part).
+        holds: u64,
+    },
     /// A file has no tensor of this name (`io`).
     #[error(
         "{path} has no tensor named {name:?} (it has {})",

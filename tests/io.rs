@@ -87,14 +87,33 @@ fn bad_npy_files_are_errors() {
     assert!(matches!(err("missing.npy"), Error::Io { .. }));
     assert!(matches!(err("not_npy.npy"), Error::BadFile { .. }));
     assert!(matches!(err("object.npy"), Error::BadFile { .. }));
-    let truncated = err("truncated.npy").to_string();
+    let truncated = err("truncated.npy");
     assert!(
-        truncated.contains("promises 24 bytes of data and the file holds 19"),
+        matches!(
+            truncated,
+            Error::Truncated {
+                promised: 24,
+                holds: 19,
+                ..
+            }
+        ),
+        "{truncated}"
+    );
+    assert!(
+        truncated
+            .to_string()
+            .ends_with("truncated.npy is truncated: the data needs 24 bytes, the file holds 19"),
         "{truncated}"
     );
     assert!(matches!(err("trailing.npy"), Error::BadFile { .. }));
     // 2^60 f32 promised: refused from the file's length, nothing allocated.
-    assert!(matches!(err("huge_shape.npy"), Error::BadFile { .. }));
+    assert!(matches!(
+        err("huge_shape.npy"),
+        Error::Truncated {
+            promised: 4_611_686_018_427_387_904,
+            ..
+        }
+    ));
     // Elements of another type.
     let e = Tensor::<f64, shape![?, ?]>::read_npy(data("f32_2x3.npy")).unwrap_err();
     assert_eq!(
@@ -206,15 +225,18 @@ fn npy_with_shape(name: &str, shape: &str) -> std::path::PathBuf {
 
 #[test]
 fn empty_npy_files_whose_other_sizes_overflow_are_errors() {
-    // Legal empty shapes whose other sizes multiply past 2^64: the .npy reader would
-    // overflow on them, so they are refused with a message, in debug and release builds.
+    // Empty shapes whose other sizes multiply past what an array can hold: NumPy refuses
+    // them, and so does the reader, before any product the .npy crate would overflow on.
     for (name, shape) in [
         ("wide", "(0, 18446744073709551615, 2)"),
         ("strides", "(0, 9223372036854775808, 4)"),
     ] {
         let path = npy_with_shape(name, shape);
         let e = DynTensor::<f32>::read_npy(&path).unwrap_err();
-        assert!(e.to_string().contains("multiply past 2^64"), "{e}");
+        assert!(
+            e.to_string().contains("larger than any array can be"),
+            "{e}"
+        );
         std::fs::remove_file(path).unwrap();
     }
     // An empty shape whose other sizes fit reads as the empty tensor.
@@ -282,4 +304,119 @@ fn recorded_axes_that_do_not_parse_or_fit_are_errors() {
         assert!(err.to_string().contains(says), "{recorded}: {err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `.npy` file of the given version with `header` as its dict (padded as NumPy pads) and
+/// `data` after it.
+fn crafted_npy(name: &str, version: u8, header: &str, data: &[u8]) -> std::path::PathBuf {
+    let mut bytes = vec![0x93, b'N', b'U', b'M', b'P', b'Y', version, 0];
+    let mut text = header.to_string();
+    text.push('\n');
+    if version == 1 {
+        bytes.extend((text.len() as u16).to_le_bytes());
+    } else {
+        bytes.extend((text.len() as u32).to_le_bytes());
+    }
+    bytes.extend(text.as_bytes());
+    bytes.extend(data);
+    let path = std::env::temp_dir().join(format!("shapecast-{}-{name}.npy", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The adversarial headers of an attacker's sweep: each refused at once, by a one-line error
+/// naming the file and what is wrong, and nothing allocated for data the file does not hold.
+#[test]
+fn crafted_npy_headers_are_refused_quickly_and_by_name() {
+    let read = |path: &std::path::Path| DynTensor::<f32>::read_npy(path).unwrap_err();
+    let deep = format!(
+        "{{'descr': {}'<f4'{}, 'fortran_order': False, 'shape': (2, 3), }}",
+        "[".repeat(20),
+        "]".repeat(20)
+    );
+    let cases = [
+        ("nested", deep.as_str(), "structured dtype"),
+        ("list_shape", "{'descr': '<f4', 'fortran_order': False, 'shape': [1099511627776, 1099511627776], }", "expected '('"),
+        ("hex_shape", "{'descr': '<f4', 'fortran_order': False, 'shape': (0x10000000000, 2), }", "decimal digits"),
+        ("underscores", "{'descr': '<f4', 'fortran_order': False, 'shape': (1_000_000, 2), }", "decimal digits"),
+        ("second_shape", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'shape': (1099511627776, 1099511627776), }", "appears twice"),
+        ("escaped_key", "{'descr': '<f4', 'fortran_order': False, '\\x73hape': (2,), }", "escapes"),
+        ("strings", "{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", "strings (\"<U3\")"),
+        ("dates", "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,), }", "datetime64"),
+        ("huge_empty", "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808, 0), }", "larger than any array"),
+        ("rank_65", &format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}), }}", "1, ".repeat(65)), "more than 64 axes"),
+    ];
+    for (name, header, says) in cases {
+        let path = crafted_npy(name, 1, header, &[0; 24]);
+        let started = std::time::Instant::now();
+        let e = read(&path);
+        let message = e.to_string();
+        assert!(matches!(e, Error::BadFile { .. }), "{name}: {message}");
+        assert!(message.contains(says), "{name}: {message}");
+        assert!(
+            message.contains(&format!("{name}.npy")),
+            "{name}: {message}"
+        );
+        assert!(!message.contains('\n'), "{name}: {message}");
+        // A bound on the parser's work, not a timing target: the exponential parser took
+        // seconds at depth 20.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(1),
+            "{name}"
+        );
+        std::fs::remove_file(path).unwrap();
+    }
+    // A version-2 length field asking for 4 GiB of header in a 12-byte file: refused from the
+    // file's length before anything is read.
+    let path = std::env::temp_dir().join(format!("shapecast-{}-v2.npy", std::process::id()));
+    std::fs::write(
+        &path,
+        [
+            0x93, b'N', b'U', b'M', b'P', b'Y', 2, 0, 0xff, 0xff, 0xff, 0xff,
+        ],
+    )
+    .unwrap();
+    let e = read(&path);
+    assert!(
+        matches!(e, Error::BadFile { .. })
+            && e.to_string().contains("above NumPy's limit of 10000"),
+        "{e}"
+    );
+    std::fs::write(
+        &path,
+        [0x93, b'N', b'U', b'M', b'P', b'Y', 2, 0, 0x10, 0x27, 0, 0],
+    )
+    .unwrap();
+    let e = read(&path);
+    assert!(
+        matches!(
+            e,
+            Error::Truncated {
+                what: "the header",
+                promised: 10_012,
+                holds: 12,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Cut inside the preamble.
+    std::fs::write(&path, [0x93, b'N', b'U', b'M']).unwrap();
+    assert!(matches!(
+        read(&path),
+        Error::Truncated {
+            what: "the preamble",
+            ..
+        }
+    ));
+    std::fs::remove_file(path).unwrap();
+    // The same spelling NumPy writes reads.
+    let ok = crafted_npy(
+        "plain",
+        1,
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+        &[0; 24],
+    );
+    assert_eq!(DynTensor::<f32>::read_npy(&ok).unwrap().sizes(), &[2, 3]);
+    std::fs::remove_file(ok).unwrap();
 }

@@ -36,6 +36,7 @@ use crate::error::Error;
 
 #[cfg(feature = "npy")]
 mod npy;
+mod npy_header;
 #[cfg(feature = "npy")]
 pub use npy::NpyElement;
 

@@ -2,7 +2,6 @@
 //! [`Tensor::write_npy`] and [`DynTensor::read_npy`].
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Seek};
@@ -44,7 +43,9 @@ npy_elements!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool);
 fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut file = File::open(path).map_err(|e| io_error(path, e))?;
     let file_len = file.metadata().map_err(|e| io_error(path, e))?.len();
-    check_stored_sizes(path, &mut file)?;
+    // The header checked strictly first, bounded in size and time (see `npy_header`).
+    let checked = super::npy_header::check(path, &mut file, file_len)?;
+    check_elements(path, &checked)?;
     let header = NpyHeader::from_reader(&mut file)
         .map_err(|e| bad(path, format!("not a .npy file: {e}")))?;
     let start = file.stream_position().map_err(|e| io_error(path, e))?;
@@ -70,7 +71,15 @@ fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> 
     };
     let (count, bytes) = byte_len(path, &sizes, item)?;
     let held = file_len.saturating_sub(start);
-    if held != bytes as u64 {
+    if held < bytes as u64 {
+        return Err(Error::Truncated {
+            path: shown(path),
+            what: "the data",
+            promised: bytes as u64,
+            holds: held,
+        });
+    }
+    if held > bytes as u64 {
         return Err(bad(
             path,
             format!("the header promises {bytes} bytes of data and the file holds {held}"),
@@ -96,63 +105,49 @@ fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> 
     Ok((sizes, data))
 }
 
-/// Refuses a header whose sizes, the zeros left out, multiply past `u64`: `npyz` multiplies
-/// them without a check (a panic in builds with overflow checks), while such a shape is a
-/// legal empty array. Reads the header's `'shape'` tuple and rewinds; a header this does not
-/// understand is left to `npyz`, which words its own error.
-fn check_stored_sizes(path: &Path, file: &mut File) -> Result<(), Error> {
-    use std::io::Read;
-    let mut preamble = [0u8; 12];
-    let read = file.read(&mut preamble).map_err(|e| io_error(path, e))?;
-    let text_len = match (read, &preamble[..8]) {
-        (12.., [0x93, b'N', b'U', b'M', b'P', b'Y', 1, _]) => {
-            Some((10, u16::from_le_bytes([preamble[8], preamble[9]]) as usize))
-        }
-        (12.., [0x93, b'N', b'U', b'M', b'P', b'Y', 2 | 3, _]) => {
-            let len = u32::from_le_bytes([preamble[8], preamble[9], preamble[10], preamble[11]]);
-            Some((12, len as usize))
-        }
-        _ => None,
+/// Refuses what the header describes but shapecast does not read, by name (strings, objects,
+/// dates, complex numbers, half floats), and sizes NumPy itself refuses: an axis or a byte
+/// count (zeros aside) above `isize::MAX`. Runs before anything is allocated for the data.
+fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(), Error> {
+    let descr = header.descr.as_str();
+    let body = descr.trim_start_matches(['<', '>', '|', '=']);
+    let (kind, width) = body.split_at(body.len().min(1));
+    let unsupported = match kind {
+        "U" | "S" | "a" => Some("strings"),
+        "O" => Some("Python objects"),
+        "M" => Some("datetime64 dates"),
+        "m" => Some("timedelta64 durations"),
+        "c" => Some("complex numbers"),
+        "V" => Some("raw bytes (void)"),
+        "f" if width == "2" => Some("16-bit floats"),
+        "f" | "i" | "u" | "b" => None,
+        _ => Some("an unknown type"),
     };
-    // A header is a short dict literal; a longer one is left to npyz.
-    if let Some((start, len)) = text_len.filter(|&(_, len)| len <= 1 << 16) {
-        let mut text = alloc::vec![0u8; len];
-        file.seek(std::io::SeekFrom::Start(start as u64))
-            .and_then(|_| file.read_exact(&mut text))
-            .map_err(|e| io_error(path, e))?;
-        if let Some(sizes) = stored_sizes(&String::from_utf8_lossy(&text)) {
-            let fits = sizes
-                .iter()
-                .filter(|&&n| n != 0)
-                .try_fold(1u64, |p, &n| p.checked_mul(n));
-            if fits.is_none() {
-                return Err(bad(
-                    path,
-                    format!(
-                        "the sizes {sizes:?} (zeros aside) multiply past 2^64, which the \
-                         .npy reader cannot take"
-                    ),
-                ));
-            }
-        }
+    if let Some(what) = unsupported {
+        return Err(bad(
+            path,
+            format!("the elements are {what} ({descr:?}), which shapecast does not read"),
+        ));
     }
-    file.rewind().map_err(|e| io_error(path, e))
-}
-
-/// The numbers of a header's `'shape': (..)` tuple, or `None` when it is not there as such.
-fn stored_sizes(header: &str) -> Option<Vec<u64>> {
-    let at = header
-        .find("'shape'")
-        .or_else(|| header.find("\"shape\""))?;
-    let rest = &header[at..];
-    let tuple = &rest[rest.find('(')? + 1..];
-    let tuple = &tuple[..tuple.find(')')?];
-    tuple
-        .split(',')
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .map(|n| n.trim_end_matches('L').parse().ok())
-        .collect()
+    let item = width.parse::<u64>().unwrap_or(1).max(1);
+    let limit = isize::MAX as u64;
+    let bytes = header
+        .shape
+        .iter()
+        .filter(|&&n| n != 0)
+        .try_fold(item, |b, &n| {
+            b.checked_mul(n as u64).filter(|&b| b <= limit)
+        });
+    if header.shape.iter().any(|&n| n as u64 > limit) || bytes.is_none() {
+        return Err(bad(
+            path,
+            format!(
+                "the shape {:?} of {descr:?} elements is larger than any array can be (NumPy refuses it too)",
+                header.shape
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Column-major (Fortran-order) elements in row-major order: the crate's strided walk over
