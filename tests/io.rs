@@ -343,6 +343,8 @@ fn crafted_npy_headers_are_refused_quickly_and_by_name() {
         ("escaped_key", "{'descr': '<f4', 'fortran_order': False, '\\x73hape': (2,), }", "escapes"),
         ("strings", "{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", "strings (\"<U3\")"),
         ("dates", "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,), }", "datetime64"),
+        // Found by the fuzz target: a multi-byte first character in the type string.
+        ("wide_kind", "{'descr': '<\u{11d}4', 'fortran_order': False, 'shape': (2,), }", "an unknown type"),
         ("huge_empty", "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808, 0), }", "larger than any array"),
         ("rank_65", &format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}), }}", "1, ".repeat(65)), "more than 64 axes"),
     ];
@@ -419,4 +421,44 @@ fn crafted_npy_headers_are_refused_quickly_and_by_name() {
     );
     assert_eq!(DynTensor::<f32>::read_npy(&ok).unwrap().sizes(), &[2, 3]);
     std::fs::remove_file(ok).unwrap();
+}
+
+/// A `.safetensors` file whose header gets one tensor's byte count or offsets wrong: the error
+/// names that tensor and what is wrong, on one line.
+#[test]
+fn bad_safetensors_entries_are_named() {
+    let write = |name: &str, header: &str, data: usize| {
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend(header.as_bytes());
+        bytes.extend(vec![0u8; data]);
+        let path = std::env::temp_dir().join(format!(
+            "shapecast-{}-{name}.safetensors",
+            std::process::id()
+        ));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let cases = [
+        (
+            "short",
+            r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[2,3],"data_offsets":[8,28]}}"#,
+            28,
+            r#"tensor "w": its shape [2, 3] of F32 takes 24 bytes, its data offsets 8..28 hold 20"#,
+        ),
+        (
+            "gap",
+            r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[12,16]}}"#,
+            16,
+            r#""b""#,
+        ),
+    ];
+    for (name, header, data, says) in cases {
+        let path = write(name, header, data);
+        let e = shapecast::io::load_safetensors(&path).unwrap_err();
+        let message = e.to_string();
+        assert!(matches!(e, Error::BadFile { .. }), "{message}");
+        assert!(message.contains(says), "{name}: {message}");
+        assert!(!message.contains('\n'), "{name}: {message}");
+        std::fs::remove_file(path).unwrap();
+    }
 }

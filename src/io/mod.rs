@@ -62,11 +62,16 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
-/// [`Error::BadFile`] for `path`.
+/// [`Error::BadFile`] for `path`, its reason on one line (a parser's multi-line report is
+/// folded into one).
 fn bad(path: &Path, reason: impl Into<String>) -> Error {
+    let mut reason = reason.into();
+    if reason.contains('\n') {
+        reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
     Error::BadFile {
         path: shown(path),
-        reason: reason.into(),
+        reason,
     }
 }
 

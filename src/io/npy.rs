@@ -111,7 +111,8 @@ fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> 
 fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(), Error> {
     let descr = header.descr.as_str();
     let body = descr.trim_start_matches(['<', '>', '|', '=']);
-    let (kind, width) = body.split_at(body.len().min(1));
+    // The kind is one character (of any width: a stranger's header may put any there).
+    let (kind, width) = body.split_at(body.chars().next().map_or(0, char::len_utf8));
     let unsupported = match kind {
         "U" | "S" | "a" => Some("strings"),
         "O" => Some("Python objects"),

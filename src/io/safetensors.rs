@@ -131,8 +131,12 @@ pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Weights, Error> {
     let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
     let mut entries = BTreeMap::new();
     {
-        let file = SafeTensors::deserialize(&bytes)
-            .map_err(|e| bad(path, format!("not a valid .safetensors file: {e}")))?;
+        let file = SafeTensors::deserialize(&bytes).map_err(|e| {
+            at_fault(&bytes).map_or_else(
+                || bad(path, format!("not a valid .safetensors file: {e}")),
+                |why| bad(path, format!("not a valid .safetensors file: {why}")),
+            )
+        })?;
         let (_, header) = SafeTensors::read_metadata(&bytes)
             .map_err(|e| bad(path, format!("not a valid .safetensors file: {e}")))?;
         let recorded = header.metadata().as_ref();
@@ -158,6 +162,58 @@ pub fn load_safetensors(path: impl AsRef<Path>) -> Result<Weights, Error> {
         bytes,
         entries,
     })
+}
+
+/// The tensor whose entry the header gets wrong, and how, for a header the safetensors crate
+/// refuses without naming one ("invalid shape, data type, or offset for tensor"): the header
+/// read again without its checks, then each tensor's byte count set against its offsets, in
+/// the order the file stores them. `None` when the header does not parse at all (the crate's
+/// own error says why).
+fn at_fault(bytes: &[u8]) -> Option<String> {
+    use serde_json::Value;
+    let len = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    let end = 8usize.checked_add(usize::try_from(len).ok()?)?;
+    let header: serde_json::Map<String, Value> = serde_json::from_slice(bytes.get(8..end)?).ok()?;
+    // (start, stop, name, shape, dtype) of every tensor entry, in the order of their data.
+    let mut entries = Vec::new();
+    for (name, entry) in &header {
+        if name == "__metadata__" {
+            continue;
+        }
+        let offsets: (usize, usize) =
+            serde_json::from_value(entry.get("data_offsets")?.clone()).ok()?;
+        let shape: Vec<usize> = serde_json::from_value(entry.get("shape")?.clone()).ok()?;
+        let dtype: safetensors::Dtype = serde_json::from_value(entry.get("dtype")?.clone()).ok()?;
+        entries.push((offsets.0, offsets.1, name, shape, dtype));
+    }
+    entries.sort_by_key(|e| (e.0, e.1));
+    let mut next = 0;
+    for (start, stop, name, shape, dtype) in entries {
+        let bits = shape
+            .iter()
+            .try_fold(dtype.bitsize(), |b, &n| b.checked_mul(n));
+        let why = if start != next || stop < start {
+            format!(
+                "its data offsets {start}..{stop} do not follow the previous tensor's end, {next}"
+            )
+        } else if let Some(bits) = bits.filter(|b| b % 8 == 0) {
+            if bits / 8 == stop - start {
+                next = stop;
+                continue;
+            }
+            format!(
+                "its shape {shape:?} of {dtype:?} takes {} bytes, its data offsets {start}..{stop} hold {}",
+                bits / 8,
+                stop - start
+            )
+        } else {
+            format!(
+                "its shape {shape:?} of {dtype:?} is not a whole number of bytes below 2^64 bits"
+            )
+        };
+        return Some(format!("tensor {name:?}: {why}"));
+    }
+    None
 }
 
 /// The shape recorded for tensor `name` (`text`), checked against its stored sizes.
