@@ -7,6 +7,16 @@
 //! corrupt or truncated file (checked against the file's length before anything is
 //! allocated).
 //!
+//! Files may come from strangers; what holds on any input (`fuzz/`'s `npy` and `safetensors`
+//! targets check it, `tests/io.rs` has an attacker's cases):
+//!
+//! | | `.npy` | `.safetensors` |
+//! |---|---|---|
+//! | header size | at most 10,000 bytes (NumPy's `max_header_size`), its length field checked against the file's length before it is read | as long as the file (it is read whole) |
+//! | header parsing | one pass, linear in the header's length, no recursion: the three keys NumPy writes, decimal sizes; anything else refused by name | `serde_json` (linear, nesting limited to 128) |
+//! | memory | the header, then the data once its byte count (checked for overflow, at most `isize::MAX` as NumPy allows) equals what the file holds | the file's bytes, then each tensor read once |
+//! | errors | one line, naming the file; [`Error::Truncated`] for a file cut short; unsupported element types named | one line, naming the file and the tensor at fault |
+//!
 //! ```
 //! # #[cfg(all(feature = "npy", feature = "safetensors"))] {
 //! use shapecast::{io, names, shape, Tensor};
