@@ -468,3 +468,15 @@ fn split_of_an_empty_tensor_with_a_huge_axis() {
     assert_eq!(v.sizes(), &[0, 2, 1, usize::MAX]);
     assert_eq!(v.iter().count(), 0);
 }
+
+/// Run-time tensors above the type level's rank 16 go through untyped views in concatenation
+/// and stacking: rank 20 works (a view's inline layout holds the run-time limit, 64).
+#[test]
+fn concat_and_stack_at_rank_twenty() {
+    let shape = format!("[{}2]", "1, ".repeat(19));
+    let a = DynTensor::from_vec(shape.parse().unwrap(), vec![1i32, 2]).unwrap();
+    let c = DynTensor::concat(&"19".parse().unwrap(), &[&a, &a]).unwrap();
+    assert_eq!((c.sizes()[19], c.data()), (4, &[1, 2, 1, 2][..]));
+    let s = DynTensor::stack_at(None, 20, &[&a, &a]).unwrap();
+    assert_eq!((s.sizes().len(), s.data()), (21, &[1, 1, 2, 2][..]));
+}

@@ -462,3 +462,24 @@ fn bad_safetensors_entries_are_named() {
         std::fs::remove_file(path).unwrap();
     }
 }
+
+/// Found by the `npy` fuzz target: a Fortran-order file of rank 18 (above the type level's 16)
+/// read at run time; its layout goes through an untyped view of that rank.
+#[test]
+fn fortran_files_of_high_rank_read_at_run_time() {
+    let mut sizes = vec![1usize; 18];
+    sizes[0] = 2;
+    sizes[17] = 3;
+    let shape = format!(
+        "({})",
+        sizes.iter().map(|n| format!("{n}, ")).collect::<String>()
+    );
+    let header = format!("{{'descr': '<i8', 'fortran_order': True, 'shape': {shape}}}");
+    let data: Vec<u8> = (0..6i64).flat_map(|v| v.to_le_bytes()).collect();
+    let path = crafted_npy("fortran_rank_18", 1, &header, &data);
+    let t = DynTensor::<i64>::read_npy(&path).unwrap();
+    assert_eq!(t.sizes(), &sizes[..]);
+    // Column-major [2, 3] (ones between): element (i, j) at j * 2 + i.
+    assert_eq!(t.data(), &[0, 2, 4, 1, 3, 5]);
+    std::fs::remove_file(path).unwrap();
+}

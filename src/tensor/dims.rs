@@ -1,6 +1,8 @@
-//! Sizes or strides held inline, up to a fixed rank: the temporaries of the kernels (up to
-//! [`MAX_RANK`]) and the layout of a typed view (up to [`MAX_TYPED_RANK`], which is what
-//! makes [`TensorView`](crate::TensorView) `Copy`).
+//! Sizes or strides held inline, up to [`MAX_RANK`]: the temporaries of the kernels and the
+//! layout of a view (which is what makes [`TensorView`](crate::TensorView) `Copy`). A view's
+//! capacity is the run-time limit, not the type level's 16: the run-time tensors' kernels
+//! (Fortran-order reads, concatenation, stacking) lay out their operands as untyped views of
+//! any rank a shape may have.
 
 use core::fmt;
 
@@ -8,7 +10,7 @@ use crate::alloc_prelude::*;
 use core::ops::{Deref, DerefMut};
 
 use super::kernel::row_major_into;
-use crate::dynamic::shape::{MAX_RANK, MAX_TYPED_RANK};
+use crate::dynamic::shape::MAX_RANK;
 
 /// Up to `N` sizes or strides on the stack; derefs to the slice of those held.
 #[derive(Clone, Copy)]
@@ -20,8 +22,8 @@ pub(crate) struct InlineDims<const N: usize> {
 /// A kernel's temporaries: any rank a shape may have.
 pub(crate) type Dims = InlineDims<MAX_RANK>;
 
-/// A typed view's sizes or strides.
-pub(crate) type ViewDims = InlineDims<MAX_TYPED_RANK>;
+/// A view's sizes or strides.
+pub(crate) type ViewDims = InlineDims<MAX_RANK>;
 
 impl<const N: usize> InlineDims<N> {
     /// The items in order; the caller guarantees there are at most `N` (more panics).

@@ -80,8 +80,8 @@ impl<T, S> Clone for TensorView<'_, T, S> {
     }
 }
 
-/// A view is a borrow and its layout (at most [`MAX_TYPED_RANK`](crate::MAX_TYPED_RANK)
-/// sizes and strides, held inline): it copies like a reference, so `v * v`, `v.exp()` and
+/// A view is a borrow and its layout (at most [`MAX_RANK`](crate::MAX_RANK) sizes and
+/// strides, held inline): it copies like a reference, so `v * v`, `v.exp()` and
 /// `v.sum::<A>()` leave `v` usable.
 ///
 /// ```
