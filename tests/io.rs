@@ -467,7 +467,7 @@ fn bad_safetensors_entries_are_named() {
 /// read at run time; its layout goes through an untyped view of that rank.
 #[test]
 fn fortran_files_of_high_rank_read_at_run_time() {
-    let mut sizes = vec![1usize; 18];
+    let mut sizes = [1usize; 18];
     sizes[0] = 2;
     sizes[17] = 3;
     let shape = format!(
