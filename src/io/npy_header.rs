@@ -233,6 +233,16 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// The refusal of a size spelt other than in decimal digits, quoting it from `start`.
+    fn not_decimal(&self, start: usize) -> String {
+        let rest: String = self.s[start..]
+            .iter()
+            .take(12)
+            .map(|&c| c as char)
+            .collect();
+        format!("a size must be written in decimal digits, not {rest:?}")
+    }
+
     /// `(n, ...)`: decimal sizes that fit `usize`.
     fn shape(&mut self) -> Result<Vec<usize>, String> {
         self.expect(b'(')?;
@@ -248,14 +258,7 @@ impl<'a> Parser<'a> {
             }
             let digits = core::str::from_utf8(&self.s[start..self.at]).expect("ASCII digits");
             if digits.is_empty() {
-                let rest: String = self.s[start..]
-                    .iter()
-                    .take(12)
-                    .map(|&c| c as char)
-                    .collect();
-                return Err(format!(
-                    "a size must be written in decimal digits, not {rest:?}"
-                ));
+                return Err(self.not_decimal(start));
             }
             if sizes.len() == crate::MAX_RANK {
                 return Err(format!("the shape has more than {} axes", crate::MAX_RANK));
@@ -271,14 +274,7 @@ impl<'a> Parser<'a> {
                 .get(self.at)
                 .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
             {
-                let rest: String = self.s[start..]
-                    .iter()
-                    .take(12)
-                    .map(|&c| c as char)
-                    .collect();
-                return Err(format!(
-                    "a size must be written in decimal digits, not {rest:?}"
-                ));
+                return Err(self.not_decimal(start));
             }
             self.ws();
             if !self.eat(b',') {

@@ -27,7 +27,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::dims::ViewDims;
-use super::kernel::{frame_strides_of, row_major, Serial};
+use super::kernel::{frame_strides_of, Serial};
 use super::strided::{iab_offset, zip_operands, Offsets, Operand};
 use super::typed::Tensor;
 use super::zip::{strided_layout, ByNamed, ByRule, PlanFor};
@@ -171,7 +171,12 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     /// A view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a [T], sizes: &[usize]) -> Self {
-        Self::from_parts(data, sizes.to_vec(), row_major(sizes))
+        TensorView {
+            data,
+            sizes: sizes.into(),
+            strides: ViewDims::row_major(sizes),
+            shape: PhantomData,
+        }
     }
 
     /// The sizes, `?` ones resolved.
@@ -453,7 +458,12 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
 
     /// A writable view of contiguous, row-major data with the given sizes.
     pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
-        Self::from_parts(data, sizes.to_vec(), row_major(sizes))
+        TensorViewMut {
+            data,
+            sizes: sizes.into(),
+            strides: ViewDims::row_major(sizes),
+            shape: PhantomData,
+        }
     }
 
     /// The sizes, `?` ones resolved.
