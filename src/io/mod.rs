@@ -46,6 +46,7 @@ use crate::error::Error;
 
 #[cfg(feature = "npy")]
 mod npy;
+#[cfg(feature = "npy")]
 mod npy_header;
 #[cfg(feature = "npy")]
 pub use npy::NpyElement;
