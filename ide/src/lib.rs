@@ -311,3 +311,5 @@ pub fn dynamic(t: DynTensor<f32>) -> Result<(), shapecast::Error> {
     let prod = t.matmul(&t)?;
     Ok(())
 }
+
+mod real_sizes;

@@ -1110,10 +1110,802 @@ impl DigitEq<X15> for X15 {
     type Out = B1;
 }
 
-/// `B1` when all sixteen digit comparisons are `B1`, else `B0` (one impl per position of the
-/// first `B0`, so the impls do not overlap).
+/// `B1` when all digit comparisons of a tuple (2 to 16 of them) are `B1`, else `B0` (one impl
+/// per position of the first `B0`, so the impls do not overlap).
 pub trait AllEqual {
     type Out: Cond;
+}
+
+impl AllEqual for (B1, B1) {
+    type Out = B1;
+}
+
+impl<R1> AllEqual for (B0, R1) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2> AllEqual for (B0, R1, R2) {
+    type Out = B0;
+}
+
+impl<R2> AllEqual for (B1, B0, R2) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3> AllEqual for (B0, R1, R2, R3) {
+    type Out = B0;
+}
+
+impl<R2, R3> AllEqual for (B1, B0, R2, R3) {
+    type Out = B0;
+}
+
+impl<R3> AllEqual for (B1, B1, B0, R3) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4> AllEqual for (B0, R1, R2, R3, R4) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4> AllEqual for (B1, B0, R2, R3, R4) {
+    type Out = B0;
+}
+
+impl<R3, R4> AllEqual for (B1, B1, B0, R3, R4) {
+    type Out = B0;
+}
+
+impl<R4> AllEqual for (B1, B1, B1, B0, R4) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5> AllEqual for (B0, R1, R2, R3, R4, R5) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5> AllEqual for (B1, B0, R2, R3, R4, R5) {
+    type Out = B0;
+}
+
+impl<R3, R4, R5> AllEqual for (B1, B1, B0, R3, R4, R5) {
+    type Out = B0;
+}
+
+impl<R4, R5> AllEqual for (B1, B1, B1, B0, R4, R5) {
+    type Out = B0;
+}
+
+impl<R5> AllEqual for (B1, B1, B1, B1, B0, R5) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6> AllEqual for (B0, R1, R2, R3, R4, R5, R6) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6> AllEqual for (B1, B0, R2, R3, R4, R5, R6) {
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6> AllEqual for (B1, B1, B0, R3, R4, R5, R6) {
+    type Out = B0;
+}
+
+impl<R4, R5, R6> AllEqual for (B1, B1, B1, B0, R4, R5, R6) {
+    type Out = B0;
+}
+
+impl<R5, R6> AllEqual for (B1, B1, B1, B1, B0, R5, R6) {
+    type Out = B0;
+}
+
+impl<R6> AllEqual for (B1, B1, B1, B1, B1, B0, R6) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7> AllEqual for (B0, R1, R2, R3, R4, R5, R6, R7) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7> AllEqual for (B1, B0, R2, R3, R4, R5, R6, R7) {
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7> AllEqual for (B1, B1, B0, R3, R4, R5, R6, R7) {
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7> AllEqual for (B1, B1, B1, B0, R4, R5, R6, R7) {
+    type Out = B0;
+}
+
+impl<R5, R6, R7> AllEqual for (B1, B1, B1, B1, B0, R5, R6, R7) {
+    type Out = B0;
+}
+
+impl<R6, R7> AllEqual for (B1, B1, B1, B1, B1, B0, R6, R7) {
+    type Out = B0;
+}
+
+impl<R7> AllEqual for (B1, B1, B1, B1, B1, B1, B0, R7) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8> AllEqual for (B0, R1, R2, R3, R4, R5, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8> AllEqual for (B1, B0, R2, R3, R4, R5, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8> AllEqual for (B1, B1, B0, R3, R4, R5, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8> AllEqual for (B1, B1, B1, B0, R4, R5, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8> AllEqual for (B1, B1, B1, B1, B0, R5, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R6, R7, R8> AllEqual for (B1, B1, B1, B1, B1, B0, R6, R7, R8) {
+    type Out = B0;
+}
+
+impl<R7, R8> AllEqual for (B1, B1, B1, B1, B1, B1, B0, R7, R8) {
+    type Out = B0;
+}
+
+impl<R8> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0, R8) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9> AllEqual for (B0, R1, R2, R3, R4, R5, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9> AllEqual for (B1, B0, R2, R3, R4, R5, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9> AllEqual for (B1, B1, B0, R3, R4, R5, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9> AllEqual for (B1, B1, B1, B0, R4, R5, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9> AllEqual for (B1, B1, B1, B1, B0, R5, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9> AllEqual for (B1, B1, B1, B1, B1, B0, R6, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R7, R8, R9> AllEqual for (B1, B1, B1, B1, B1, B1, B0, R7, R8, R9) {
+    type Out = B0;
+}
+
+impl<R8, R9> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0, R8, R9) {
+    type Out = B0;
+}
+
+impl<R9> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B0, R9) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9, R10> AllEqual
+    for (B0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10)
+{
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9, R10> AllEqual
+    for (B1, B0, R2, R3, R4, R5, R6, R7, R8, R9, R10)
+{
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9, R10> AllEqual for (B1, B1, B0, R3, R4, R5, R6, R7, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9, R10> AllEqual for (B1, B1, B1, B0, R4, R5, R6, R7, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9, R10> AllEqual for (B1, B1, B1, B1, B0, R5, R6, R7, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9, R10> AllEqual for (B1, B1, B1, B1, B1, B0, R6, R7, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R7, R8, R9, R10> AllEqual for (B1, B1, B1, B1, B1, B1, B0, R7, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R8, R9, R10> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0, R8, R9, R10) {
+    type Out = B0;
+}
+
+impl<R9, R10> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B0, R9, R10) {
+    type Out = B0;
+}
+
+impl<R10> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R10) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11> AllEqual
+    for (B0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11)
+{
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9, R10, R11> AllEqual
+    for (B1, B0, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11)
+{
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9, R10, R11> AllEqual
+    for (B1, B1, B0, R3, R4, R5, R6, R7, R8, R9, R10, R11)
+{
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9, R10, R11> AllEqual
+    for (B1, B1, B1, B0, R4, R5, R6, R7, R8, R9, R10, R11)
+{
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9, R10, R11> AllEqual for (B1, B1, B1, B1, B0, R5, R6, R7, R8, R9, R10, R11) {
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9, R10, R11> AllEqual for (B1, B1, B1, B1, B1, B0, R6, R7, R8, R9, R10, R11) {
+    type Out = B0;
+}
+
+impl<R7, R8, R9, R10, R11> AllEqual for (B1, B1, B1, B1, B1, B1, B0, R7, R8, R9, R10, R11) {
+    type Out = B0;
+}
+
+impl<R8, R9, R10, R11> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0, R8, R9, R10, R11) {
+    type Out = B0;
+}
+
+impl<R9, R10, R11> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B0, R9, R10, R11) {
+    type Out = B0;
+}
+
+impl<R10, R11> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R10, R11) {
+    type Out = B0;
+}
+
+impl<R11> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R11) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B0, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B1, B0, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B1, B1, B0, R4, R5, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B1, B1, B1, B0, R5, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B1, B1, B1, B1, B0, R6, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R7, R8, R9, R10, R11, R12> AllEqual
+    for (B1, B1, B1, B1, B1, B1, B0, R7, R8, R9, R10, R11, R12)
+{
+    type Out = B0;
+}
+
+impl<R8, R9, R10, R11, R12> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B0, R8, R9, R10, R11, R12) {
+    type Out = B0;
+}
+
+impl<R9, R10, R11, R12> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B0, R9, R10, R11, R12) {
+    type Out = B0;
+}
+
+impl<R10, R11, R12> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R10, R11, R12) {
+    type Out = B0;
+}
+
+impl<R11, R12> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R11, R12) {
+    type Out = B0;
+}
+
+impl<R12> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R12) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B0, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B0, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B0, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B1, B0, R5, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B1, B1, B0, R6, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R7, R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B1, B1, B1, B0, R7, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R8, R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B1, B1, B1, B1, B0, R8, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R9, R10, R11, R12, R13> AllEqual
+    for (B1, B1, B1, B1, B1, B1, B1, B1, B0, R9, R10, R11, R12, R13)
+{
+    type Out = B0;
+}
+
+impl<R10, R11, R12, R13> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R10, R11, R12, R13) {
+    type Out = B0;
+}
+
+impl<R11, R12, R13> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R11, R12, R13) {
+    type Out = B0;
+}
+
+impl<R12, R13> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R12, R13) {
+    type Out = B0;
+}
+
+impl<R13> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R13) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1) {
+    type Out = B1;
+}
+
+impl<R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B0,
+        R1,
+        R2,
+        R3,
+        R4,
+        R5,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B0,
+        R2,
+        R3,
+        R4,
+        R5,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B0,
+        R3,
+        R4,
+        R5,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B0,
+        R4,
+        R5,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R5, R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R5,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R6, R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R6,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R7, R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R7,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R8, R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R8,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R9, R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R9,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R10, R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R10,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R11, R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R11,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R12, R13, R14> AllEqual
+    for (
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B1,
+        B0,
+        R12,
+        R13,
+        R14,
+    )
+{
+    type Out = B0;
+}
+
+impl<R13, R14> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R13, R14) {
+    type Out = B0;
+}
+
+impl<R14> AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0, R14) {
+    type Out = B0;
+}
+
+impl AllEqual for (B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B1, B0) {
+    type Out = B0;
 }
 
 impl AllEqual

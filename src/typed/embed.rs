@@ -20,7 +20,8 @@ use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Broadcast;
-use super::size::{AxisSize, SameSize};
+use super::size::AxisSize;
+use super::size_hex::SameHex;
 use crate::rule::Embed;
 use crate::{LhsAxis, NoMatch, RhsAxis};
 
@@ -133,9 +134,9 @@ pub trait SizesMay<L, R> {
 }
 impl<L: AxisSize, R: AxisSize> SizesMay<L, R> for (B1, B1)
 where
-    L::Bits: SameSize<R::Bits>,
+    L::Hex: SameHex<R::Hex>,
 {
-    type Out = Or<Or<L::One, R::One>, <L::Bits as SameSize<R::Bits>>::Out>;
+    type Out = Or<Or<L::One, R::One>, <L::Hex as SameHex<R::Hex>>::Out>;
 }
 impl<L, R> SizesMay<L, R> for (B0, B1) {
     type Out = B1;

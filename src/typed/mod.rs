@@ -84,6 +84,8 @@ pub mod selector;
 pub mod shape;
 pub mod size;
 #[doc(hidden)]
+pub mod size_hex;
+#[doc(hidden)]
 pub mod sizes;
 pub mod statik;
 pub mod storage;

@@ -9,10 +9,11 @@
 
 use core::marker::PhantomData;
 
-use typenum::{Const, UInt, UTerm, Unsigned};
+use typenum::{Const, UInt, UTerm};
 
 use super::bits::{Cond, B0, B1};
 use super::sealed::Sealed;
+use super::size_hex::{SameHex, ToHex};
 
 /// Every size up to this one is written `S<N>` at the type level, so a compile error prints
 /// `S<1080>`. Beyond it the table also holds every multiple of 64 and of 1000 up to 65,536,
@@ -85,6 +86,9 @@ pub trait AxisSize: Sealed {
     type Bits;
     #[doc(hidden)]
     type Zero: Cond;
+    /// The size's hex digits (`typed::size_hex`), `()` for `?`: what two sizes are compared by.
+    #[doc(hidden)]
+    type Hex;
     /// The size's class for counting inline elements: `C{N}` up to `INLINE_MAX`, else `Big`
     /// (`typed::counts`).
     #[doc(hidden)]
@@ -105,16 +109,18 @@ where
     type One = <TableBits<N> as IsOneBits>::Out;
     type Bits = TableBits<N>;
     type Zero = <TableBits<N> as IsZeroBits>::Out;
+    type Hex = <Const<N> as super::sizes::Digits>::Hex;
     type Small = <Const<N> as super::sizes::Digits>::Small;
 }
 
 #[diagnostic::do_not_recommend]
-impl<const N: usize, Bits: Unsigned + IsOneBits + IsZeroBits> AxisSize for S<N, Bits> {
+impl<const N: usize, Bits: IsOneBits + IsZeroBits + ToHex> AxisSize for S<N, Bits> {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
     type One = <Bits as IsOneBits>::Out;
     type Bits = Bits;
     type Zero = <Bits as IsZeroBits>::Out;
+    type Hex = <Bits as ToHex>::Out;
     // `shape!` writes the digits only beyond the size table, far above `INLINE_MAX`.
     type Small = super::counts::Big;
 }
@@ -149,32 +155,18 @@ impl<U> IsOneBits for UInt<U, B0> {
     type Out = B0;
 }
 
-/// Equality of typenum bits from the least significant bit, stopping at the first
-/// difference (two different sizes usually differ early).
+/// Equality of two computed sizes' typenum bits in constant depth: each is read as hex digits
+/// in one step (`typed::size_hex`, one impl per bit length) and the digits are compared side
+/// by side. (Static sizes themselves carry their hex digits, [`AxisSize`]'s `Hex`.)
 #[doc(hidden)]
 pub trait SameSize<R> {
     type Out: Cond;
 }
-impl SameSize<UTerm> for UTerm {
-    type Out = B1;
-}
-impl<U, B> SameSize<UInt<U, B>> for UTerm {
-    type Out = B0;
-}
-impl<U, B> SameSize<UTerm> for UInt<U, B> {
-    type Out = B0;
-}
-impl<U: SameSize<V>, V> SameSize<UInt<V, B0>> for UInt<U, B0> {
-    type Out = U::Out;
-}
-impl<U: SameSize<V>, V> SameSize<UInt<V, B1>> for UInt<U, B1> {
-    type Out = U::Out;
-}
-impl<U, V> SameSize<UInt<V, B1>> for UInt<U, B0> {
-    type Out = B0;
-}
-impl<U, V> SameSize<UInt<V, B0>> for UInt<U, B1> {
-    type Out = B0;
+impl<L: ToHex, R: ToHex> SameSize<R> for L
+where
+    L::Out: SameHex<R::Out>,
+{
+    type Out = <L::Out as SameHex<R::Out>>::Out;
 }
 
 impl<const N: usize, B> Sealed for S<N, B> {}
@@ -187,6 +179,7 @@ impl AxisSize for Dyn {
     type One = B0;
     type Bits = ();
     type Zero = B0;
+    type Hex = ();
     type Small = super::counts::Big;
 }
 
@@ -242,12 +235,14 @@ pub trait SizeCase<L, R, Pol> {
     type Out;
 }
 
-type Same<L, R> = <<L as AxisSize>::Bits as SameSize<<R as AxisSize>::Bits>>::Out;
+/// Whether two static sizes are equal: their hex digits compared side by side, in constant
+/// depth (`typed::size_hex`).
+type Same<L, R> = <<L as AxisSize>::Hex as SameHex<<R as AxisSize>::Hex>>::Out;
 
 /// Both static: 1 stretches, equal sizes stay, anything else clashes.
 impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B1, B1)
 where
-    L::Bits: SameSize<R::Bits>,
+    L::Hex: SameHex<R::Hex>,
 {
     type Out = <L::One as Cond>::If<R, <R::One as Cond>::If<L, <Same<L, R> as Cond>::If<L, Clash>>>;
 }
@@ -267,7 +262,7 @@ impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B0, B0) {
 /// Both static: equal or clash.
 impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B1, B1)
 where
-    L::Bits: SameSize<R::Bits>,
+    L::Hex: SameHex<R::Hex>,
 {
     type Out = <Same<L, R> as Cond>::If<L, Clash>;
 }
@@ -286,7 +281,7 @@ impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B0, B0) {
 /// Both static: the right is 1 or equal to the left, which stays.
 impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B1)
 where
-    L::Bits: SameSize<R::Bits>,
+    L::Hex: SameHex<R::Hex>,
 {
     type Out = <Same<L, R> as Cond>::If<L, <R::One as Cond>::If<L, Clash>>;
 }
@@ -325,6 +320,7 @@ impl IsClash for Clash {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use typenum::Unsigned;
 
     /// A size's digits read back as the size, and its inline-count class.
     macro_rules! digits_are {
@@ -352,5 +348,46 @@ mod tests {
         static_assertions::assert_type_eq_all!(<S<0> as AxisSize>::Zero, B1);
         static_assertions::assert_type_eq_all!(<S<1> as AxisSize>::One, B1);
         static_assertions::assert_type_eq_all!(<S<2048> as AxisSize>::Zero, B0);
+    }
+
+    /// Two sizes' equality is their values' equality, static sizes (hex digits from the table)
+    /// and computed ones (typenum digits read as hex) alike, across digit counts.
+    #[test]
+    fn sizes_compare_by_value_at_any_length() {
+        macro_rules! same {
+            ($a:literal, $b:literal) => {{
+                let table = <Same<S<$a>, S<$b>> as Cond>::VALUE;
+                type Bits<X> = <X as AxisSize>::Bits;
+                let computed = <<Bits<S<$a>> as SameSize<Bits<S<$b>>>>::Out as Cond>::VALUE;
+                assert_eq!(table, $a == $b, "table {} {}", $a, $b);
+                assert_eq!(computed, $a == $b, "computed {} {}", $a, $b);
+            }};
+        }
+        macro_rules! all_pairs {
+            ($($a:literal),*) => { all_pairs!(@outer [$($a),*] $($a),*); };
+            (@outer $all:tt $($a:literal),*) => { $( all_pairs!(@inner $a $all); )* };
+            (@inner $a:literal [$($b:literal),*]) => { $( same!($a, $b); )* };
+        }
+        all_pairs!(
+            0, 1, 2, 15, 16, 17, 255, 256, 257, 768, 2048, 3072, 4096, 11008, 32000, 50257, 65536,
+            1048576
+        );
+    }
+
+    /// The table's hex digits are its typenum digits read as hex, for sizes of every length.
+    #[test]
+    fn the_table_hex_digits_match_its_bits() {
+        macro_rules! hex_matches {
+            ($($n:literal),*) => {$(
+                static_assertions::assert_type_eq_all!(
+                    <S<$n> as AxisSize>::Hex,
+                    <<S<$n> as AxisSize>::Bits as ToHex>::Out
+                );
+            )*};
+        }
+        hex_matches!(
+            0, 1, 9, 15, 16, 100, 255, 256, 1080, 2047, 2048, 3072, 4096, 11008, 50257, 128256,
+            256000, 1000000
+        );
     }
 }

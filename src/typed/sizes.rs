@@ -14,6 +14,8 @@ use super::counts::{
     C42, C43, C44, C45, C46, C47, C48, C49, C5, C50, C51, C52, C53, C54, C55, C56, C57, C58, C59,
     C6, C60, C61, C62, C63, C64, C7, C8, C9,
 };
+use super::digits::*;
+use super::size_hex::*;
 
 /// The binary digits of `N` as a typenum number, and its class for counting inline elements.
 #[doc(hidden)]
@@ -22,6 +24,8 @@ pub trait Digits {
     type Bits;
     /// `C{N}` up to `INLINE_MAX`, else `Big`.
     type Small;
+    /// The hex digits (`typed::size_hex`), for comparing sizes in constant depth.
+    type Hex;
 }
 
 /// The size `S<N>` whose digits are `Self`, for every `N` up to `SIZE_TABLE_MAX`: how a size
@@ -35,1154 +39,1410 @@ pub trait SizeOfDigits {
 impl Digits for Const<0> {
     type Bits = UTerm;
     type Small = C0;
+    type Hex = H1<X0>;
 }
 impl Digits for Const<1> {
     type Bits = UInt<UTerm, B1>;
     type Small = C1;
+    type Hex = H1<X1>;
 }
 impl Digits for Const<2> {
     type Bits = UInt<UInt<UTerm, B1>, B0>;
     type Small = C2;
+    type Hex = H1<X2>;
 }
 impl Digits for Const<3> {
     type Bits = UInt<UInt<UTerm, B1>, B1>;
     type Small = C3;
+    type Hex = H1<X3>;
 }
 impl Digits for Const<4> {
     type Bits = UInt<UInt<UInt<UTerm, B1>, B0>, B0>;
     type Small = C4;
+    type Hex = H1<X4>;
 }
 impl Digits for Const<5> {
     type Bits = UInt<UInt<UInt<UTerm, B1>, B0>, B1>;
     type Small = C5;
+    type Hex = H1<X5>;
 }
 impl Digits for Const<6> {
     type Bits = UInt<UInt<UInt<UTerm, B1>, B1>, B0>;
     type Small = C6;
+    type Hex = H1<X6>;
 }
 impl Digits for Const<7> {
     type Bits = UInt<UInt<UInt<UTerm, B1>, B1>, B1>;
     type Small = C7;
+    type Hex = H1<X7>;
 }
 impl Digits for Const<8> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>;
     type Small = C8;
+    type Hex = H1<X8>;
 }
 impl Digits for Const<9> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>;
     type Small = C9;
+    type Hex = H1<X9>;
 }
 impl Digits for Const<10> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>;
     type Small = C10;
+    type Hex = H1<X10>;
 }
 impl Digits for Const<11> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>;
     type Small = C11;
+    type Hex = H1<X11>;
 }
 impl Digits for Const<12> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>;
     type Small = C12;
+    type Hex = H1<X12>;
 }
 impl Digits for Const<13> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>;
     type Small = C13;
+    type Hex = H1<X13>;
 }
 impl Digits for Const<14> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>;
     type Small = C14;
+    type Hex = H1<X14>;
 }
 impl Digits for Const<15> {
     type Bits = UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>;
     type Small = C15;
+    type Hex = H1<X15>;
 }
 impl Digits for Const<16> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>;
     type Small = C16;
+    type Hex = H2<X0, X1>;
 }
 impl Digits for Const<17> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>;
     type Small = C17;
+    type Hex = H2<X1, X1>;
 }
 impl Digits for Const<18> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>;
     type Small = C18;
+    type Hex = H2<X2, X1>;
 }
 impl Digits for Const<19> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>;
     type Small = C19;
+    type Hex = H2<X3, X1>;
 }
 impl Digits for Const<20> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>;
     type Small = C20;
+    type Hex = H2<X4, X1>;
 }
 impl Digits for Const<21> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>;
     type Small = C21;
+    type Hex = H2<X5, X1>;
 }
 impl Digits for Const<22> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>;
     type Small = C22;
+    type Hex = H2<X6, X1>;
 }
 impl Digits for Const<23> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>;
     type Small = C23;
+    type Hex = H2<X7, X1>;
 }
 impl Digits for Const<24> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>;
     type Small = C24;
+    type Hex = H2<X8, X1>;
 }
 impl Digits for Const<25> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>;
     type Small = C25;
+    type Hex = H2<X9, X1>;
 }
 impl Digits for Const<26> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>;
     type Small = C26;
+    type Hex = H2<X10, X1>;
 }
 impl Digits for Const<27> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>;
     type Small = C27;
+    type Hex = H2<X11, X1>;
 }
 impl Digits for Const<28> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>;
     type Small = C28;
+    type Hex = H2<X12, X1>;
 }
 impl Digits for Const<29> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>;
     type Small = C29;
+    type Hex = H2<X13, X1>;
 }
 impl Digits for Const<30> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>;
     type Small = C30;
+    type Hex = H2<X14, X1>;
 }
 impl Digits for Const<31> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>;
     type Small = C31;
+    type Hex = H2<X15, X1>;
 }
 impl Digits for Const<32> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>;
     type Small = C32;
+    type Hex = H2<X0, X2>;
 }
 impl Digits for Const<33> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>;
     type Small = C33;
+    type Hex = H2<X1, X2>;
 }
 impl Digits for Const<34> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>;
     type Small = C34;
+    type Hex = H2<X2, X2>;
 }
 impl Digits for Const<35> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>;
     type Small = C35;
+    type Hex = H2<X3, X2>;
 }
 impl Digits for Const<36> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>;
     type Small = C36;
+    type Hex = H2<X4, X2>;
 }
 impl Digits for Const<37> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>;
     type Small = C37;
+    type Hex = H2<X5, X2>;
 }
 impl Digits for Const<38> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>;
     type Small = C38;
+    type Hex = H2<X6, X2>;
 }
 impl Digits for Const<39> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>;
     type Small = C39;
+    type Hex = H2<X7, X2>;
 }
 impl Digits for Const<40> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>;
     type Small = C40;
+    type Hex = H2<X8, X2>;
 }
 impl Digits for Const<41> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>;
     type Small = C41;
+    type Hex = H2<X9, X2>;
 }
 impl Digits for Const<42> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>;
     type Small = C42;
+    type Hex = H2<X10, X2>;
 }
 impl Digits for Const<43> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>;
     type Small = C43;
+    type Hex = H2<X11, X2>;
 }
 impl Digits for Const<44> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>;
     type Small = C44;
+    type Hex = H2<X12, X2>;
 }
 impl Digits for Const<45> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>;
     type Small = C45;
+    type Hex = H2<X13, X2>;
 }
 impl Digits for Const<46> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>;
     type Small = C46;
+    type Hex = H2<X14, X2>;
 }
 impl Digits for Const<47> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>;
     type Small = C47;
+    type Hex = H2<X15, X2>;
 }
 impl Digits for Const<48> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>;
     type Small = C48;
+    type Hex = H2<X0, X3>;
 }
 impl Digits for Const<49> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>;
     type Small = C49;
+    type Hex = H2<X1, X3>;
 }
 impl Digits for Const<50> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>;
     type Small = C50;
+    type Hex = H2<X2, X3>;
 }
 impl Digits for Const<51> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>;
     type Small = C51;
+    type Hex = H2<X3, X3>;
 }
 impl Digits for Const<52> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>;
     type Small = C52;
+    type Hex = H2<X4, X3>;
 }
 impl Digits for Const<53> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>;
     type Small = C53;
+    type Hex = H2<X5, X3>;
 }
 impl Digits for Const<54> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>;
     type Small = C54;
+    type Hex = H2<X6, X3>;
 }
 impl Digits for Const<55> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>;
     type Small = C55;
+    type Hex = H2<X7, X3>;
 }
 impl Digits for Const<56> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>;
     type Small = C56;
+    type Hex = H2<X8, X3>;
 }
 impl Digits for Const<57> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>;
     type Small = C57;
+    type Hex = H2<X9, X3>;
 }
 impl Digits for Const<58> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>;
     type Small = C58;
+    type Hex = H2<X10, X3>;
 }
 impl Digits for Const<59> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>;
     type Small = C59;
+    type Hex = H2<X11, X3>;
 }
 impl Digits for Const<60> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>;
     type Small = C60;
+    type Hex = H2<X12, X3>;
 }
 impl Digits for Const<61> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>;
     type Small = C61;
+    type Hex = H2<X13, X3>;
 }
 impl Digits for Const<62> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>;
     type Small = C62;
+    type Hex = H2<X14, X3>;
 }
 impl Digits for Const<63> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>;
     type Small = C63;
+    type Hex = H2<X15, X3>;
 }
 impl Digits for Const<64> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>;
     type Small = C64;
+    type Hex = H2<X0, X4>;
 }
 impl Digits for Const<65> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X4>;
 }
 impl Digits for Const<66> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X4>;
 }
 impl Digits for Const<67> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X4>;
 }
 impl Digits for Const<68> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X4>;
 }
 impl Digits for Const<69> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X4>;
 }
 impl Digits for Const<70> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X4>;
 }
 impl Digits for Const<71> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X4>;
 }
 impl Digits for Const<72> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X4>;
 }
 impl Digits for Const<73> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X4>;
 }
 impl Digits for Const<74> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X4>;
 }
 impl Digits for Const<75> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X4>;
 }
 impl Digits for Const<76> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X4>;
 }
 impl Digits for Const<77> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X4>;
 }
 impl Digits for Const<78> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X4>;
 }
 impl Digits for Const<79> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X4>;
 }
 impl Digits for Const<80> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X5>;
 }
 impl Digits for Const<81> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X5>;
 }
 impl Digits for Const<82> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X5>;
 }
 impl Digits for Const<83> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X5>;
 }
 impl Digits for Const<84> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X5>;
 }
 impl Digits for Const<85> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X5>;
 }
 impl Digits for Const<86> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X5>;
 }
 impl Digits for Const<87> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X5>;
 }
 impl Digits for Const<88> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X5>;
 }
 impl Digits for Const<89> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X5>;
 }
 impl Digits for Const<90> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X5>;
 }
 impl Digits for Const<91> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X5>;
 }
 impl Digits for Const<92> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X5>;
 }
 impl Digits for Const<93> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X5>;
 }
 impl Digits for Const<94> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X5>;
 }
 impl Digits for Const<95> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X5>;
 }
 impl Digits for Const<96> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X6>;
 }
 impl Digits for Const<97> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X6>;
 }
 impl Digits for Const<98> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X6>;
 }
 impl Digits for Const<99> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X6>;
 }
 impl Digits for Const<100> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X6>;
 }
 impl Digits for Const<101> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X6>;
 }
 impl Digits for Const<102> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X6>;
 }
 impl Digits for Const<103> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X6>;
 }
 impl Digits for Const<104> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X6>;
 }
 impl Digits for Const<105> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X6>;
 }
 impl Digits for Const<106> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X6>;
 }
 impl Digits for Const<107> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X6>;
 }
 impl Digits for Const<108> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X6>;
 }
 impl Digits for Const<109> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X6>;
 }
 impl Digits for Const<110> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X6>;
 }
 impl Digits for Const<111> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X6>;
 }
 impl Digits for Const<112> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X7>;
 }
 impl Digits for Const<113> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X7>;
 }
 impl Digits for Const<114> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X7>;
 }
 impl Digits for Const<115> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X7>;
 }
 impl Digits for Const<116> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X7>;
 }
 impl Digits for Const<117> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X7>;
 }
 impl Digits for Const<118> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X7>;
 }
 impl Digits for Const<119> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X7>;
 }
 impl Digits for Const<120> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X7>;
 }
 impl Digits for Const<121> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X7>;
 }
 impl Digits for Const<122> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X7>;
 }
 impl Digits for Const<123> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X7>;
 }
 impl Digits for Const<124> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X7>;
 }
 impl Digits for Const<125> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X7>;
 }
 impl Digits for Const<126> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X7>;
 }
 impl Digits for Const<127> {
     type Bits = UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X7>;
 }
 impl Digits for Const<128> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X8>;
 }
 impl Digits for Const<129> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X8>;
 }
 impl Digits for Const<130> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X8>;
 }
 impl Digits for Const<131> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X8>;
 }
 impl Digits for Const<132> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X8>;
 }
 impl Digits for Const<133> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X8>;
 }
 impl Digits for Const<134> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X8>;
 }
 impl Digits for Const<135> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X8>;
 }
 impl Digits for Const<136> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X8>;
 }
 impl Digits for Const<137> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X8>;
 }
 impl Digits for Const<138> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X8>;
 }
 impl Digits for Const<139> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X8>;
 }
 impl Digits for Const<140> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X8>;
 }
 impl Digits for Const<141> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X8>;
 }
 impl Digits for Const<142> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X8>;
 }
 impl Digits for Const<143> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X8>;
 }
 impl Digits for Const<144> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X9>;
 }
 impl Digits for Const<145> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X9>;
 }
 impl Digits for Const<146> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X9>;
 }
 impl Digits for Const<147> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X9>;
 }
 impl Digits for Const<148> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X9>;
 }
 impl Digits for Const<149> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X9>;
 }
 impl Digits for Const<150> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X9>;
 }
 impl Digits for Const<151> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X9>;
 }
 impl Digits for Const<152> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X9>;
 }
 impl Digits for Const<153> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X9>;
 }
 impl Digits for Const<154> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X9>;
 }
 impl Digits for Const<155> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X9>;
 }
 impl Digits for Const<156> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X9>;
 }
 impl Digits for Const<157> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X9>;
 }
 impl Digits for Const<158> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X9>;
 }
 impl Digits for Const<159> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B0>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X9>;
 }
 impl Digits for Const<160> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X10>;
 }
 impl Digits for Const<161> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X10>;
 }
 impl Digits for Const<162> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X10>;
 }
 impl Digits for Const<163> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X10>;
 }
 impl Digits for Const<164> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X10>;
 }
 impl Digits for Const<165> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X10>;
 }
 impl Digits for Const<166> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X10>;
 }
 impl Digits for Const<167> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X10>;
 }
 impl Digits for Const<168> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X10>;
 }
 impl Digits for Const<169> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X10>;
 }
 impl Digits for Const<170> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X10>;
 }
 impl Digits for Const<171> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X10>;
 }
 impl Digits for Const<172> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X10>;
 }
 impl Digits for Const<173> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X10>;
 }
 impl Digits for Const<174> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X10>;
 }
 impl Digits for Const<175> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X10>;
 }
 impl Digits for Const<176> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X11>;
 }
 impl Digits for Const<177> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X11>;
 }
 impl Digits for Const<178> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X11>;
 }
 impl Digits for Const<179> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X11>;
 }
 impl Digits for Const<180> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X11>;
 }
 impl Digits for Const<181> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X11>;
 }
 impl Digits for Const<182> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X11>;
 }
 impl Digits for Const<183> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X11>;
 }
 impl Digits for Const<184> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X11>;
 }
 impl Digits for Const<185> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X11>;
 }
 impl Digits for Const<186> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X11>;
 }
 impl Digits for Const<187> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X11>;
 }
 impl Digits for Const<188> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X11>;
 }
 impl Digits for Const<189> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X11>;
 }
 impl Digits for Const<190> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X11>;
 }
 impl Digits for Const<191> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B0>, B1>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X11>;
 }
 impl Digits for Const<192> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X12>;
 }
 impl Digits for Const<193> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X12>;
 }
 impl Digits for Const<194> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X12>;
 }
 impl Digits for Const<195> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X12>;
 }
 impl Digits for Const<196> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X12>;
 }
 impl Digits for Const<197> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X12>;
 }
 impl Digits for Const<198> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X12>;
 }
 impl Digits for Const<199> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X12>;
 }
 impl Digits for Const<200> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X12>;
 }
 impl Digits for Const<201> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X12>;
 }
 impl Digits for Const<202> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X12>;
 }
 impl Digits for Const<203> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X12>;
 }
 impl Digits for Const<204> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X12>;
 }
 impl Digits for Const<205> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X12>;
 }
 impl Digits for Const<206> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X12>;
 }
 impl Digits for Const<207> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X12>;
 }
 impl Digits for Const<208> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X13>;
 }
 impl Digits for Const<209> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X13>;
 }
 impl Digits for Const<210> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X13>;
 }
 impl Digits for Const<211> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X13>;
 }
 impl Digits for Const<212> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X13>;
 }
 impl Digits for Const<213> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X13>;
 }
 impl Digits for Const<214> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X13>;
 }
 impl Digits for Const<215> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X13>;
 }
 impl Digits for Const<216> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X13>;
 }
 impl Digits for Const<217> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X13>;
 }
 impl Digits for Const<218> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X13>;
 }
 impl Digits for Const<219> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X13>;
 }
 impl Digits for Const<220> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X13>;
 }
 impl Digits for Const<221> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X13>;
 }
 impl Digits for Const<222> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X13>;
 }
 impl Digits for Const<223> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B0>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X13>;
 }
 impl Digits for Const<224> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X14>;
 }
 impl Digits for Const<225> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X14>;
 }
 impl Digits for Const<226> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X14>;
 }
 impl Digits for Const<227> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X14>;
 }
 impl Digits for Const<228> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X14>;
 }
 impl Digits for Const<229> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X14>;
 }
 impl Digits for Const<230> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X14>;
 }
 impl Digits for Const<231> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X14>;
 }
 impl Digits for Const<232> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X14>;
 }
 impl Digits for Const<233> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X14>;
 }
 impl Digits for Const<234> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X14>;
 }
 impl Digits for Const<235> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X14>;
 }
 impl Digits for Const<236> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X14>;
 }
 impl Digits for Const<237> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X14>;
 }
 impl Digits for Const<238> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X14>;
 }
 impl Digits for Const<239> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B0>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X14>;
 }
 impl Digits for Const<240> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X0, X15>;
 }
 impl Digits for Const<241> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X1, X15>;
 }
 impl Digits for Const<242> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X2, X15>;
 }
 impl Digits for Const<243> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X3, X15>;
 }
 impl Digits for Const<244> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X4, X15>;
 }
 impl Digits for Const<245> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X5, X15>;
 }
 impl Digits for Const<246> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X6, X15>;
 }
 impl Digits for Const<247> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B0>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X7, X15>;
 }
 impl Digits for Const<248> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X8, X15>;
 }
 impl Digits for Const<249> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X9, X15>;
 }
 impl Digits for Const<250> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X10, X15>;
 }
 impl Digits for Const<251> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B0>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X11, X15>;
 }
 impl Digits for Const<252> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B0>;
     type Small = Big;
+    type Hex = H2<X12, X15>;
 }
 impl Digits for Const<253> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B0>, B1>;
     type Small = Big;
+    type Hex = H2<X13, X15>;
 }
 impl Digits for Const<254> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B0>;
     type Small = Big;
+    type Hex = H2<X14, X15>;
 }
 impl Digits for Const<255> {
     type Bits =
         UInt<UInt<UInt<UInt<UInt<UInt<UInt<UInt<UTerm, B1>, B1>, B1>, B1>, B1>, B1>, B1>, B1>;
     type Small = Big;
+    type Hex = H2<X15, X15>;
 }
 impl Digits for Const<256> {
     type Bits = UInt<
@@ -1190,6 +1450,7 @@ impl Digits for Const<256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X1>;
 }
 impl Digits for Const<257> {
     type Bits = UInt<
@@ -1197,6 +1458,7 @@ impl Digits for Const<257> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X1>;
 }
 impl Digits for Const<258> {
     type Bits = UInt<
@@ -1204,6 +1466,7 @@ impl Digits for Const<258> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X1>;
 }
 impl Digits for Const<259> {
     type Bits = UInt<
@@ -1211,6 +1474,7 @@ impl Digits for Const<259> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X1>;
 }
 impl Digits for Const<260> {
     type Bits = UInt<
@@ -1218,6 +1482,7 @@ impl Digits for Const<260> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X1>;
 }
 impl Digits for Const<261> {
     type Bits = UInt<
@@ -1225,6 +1490,7 @@ impl Digits for Const<261> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X1>;
 }
 impl Digits for Const<262> {
     type Bits = UInt<
@@ -1232,6 +1498,7 @@ impl Digits for Const<262> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X1>;
 }
 impl Digits for Const<263> {
     type Bits = UInt<
@@ -1239,6 +1506,7 @@ impl Digits for Const<263> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X1>;
 }
 impl Digits for Const<264> {
     type Bits = UInt<
@@ -1246,6 +1514,7 @@ impl Digits for Const<264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X1>;
 }
 impl Digits for Const<265> {
     type Bits = UInt<
@@ -1253,6 +1522,7 @@ impl Digits for Const<265> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X1>;
 }
 impl Digits for Const<266> {
     type Bits = UInt<
@@ -1260,6 +1530,7 @@ impl Digits for Const<266> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X1>;
 }
 impl Digits for Const<267> {
     type Bits = UInt<
@@ -1267,6 +1538,7 @@ impl Digits for Const<267> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X1>;
 }
 impl Digits for Const<268> {
     type Bits = UInt<
@@ -1274,6 +1546,7 @@ impl Digits for Const<268> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X1>;
 }
 impl Digits for Const<269> {
     type Bits = UInt<
@@ -1281,6 +1554,7 @@ impl Digits for Const<269> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X1>;
 }
 impl Digits for Const<270> {
     type Bits = UInt<
@@ -1288,6 +1562,7 @@ impl Digits for Const<270> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X1>;
 }
 impl Digits for Const<271> {
     type Bits = UInt<
@@ -1295,6 +1570,7 @@ impl Digits for Const<271> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X1>;
 }
 impl Digits for Const<272> {
     type Bits = UInt<
@@ -1302,6 +1578,7 @@ impl Digits for Const<272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X1>;
 }
 impl Digits for Const<273> {
     type Bits = UInt<
@@ -1309,6 +1586,7 @@ impl Digits for Const<273> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X1>;
 }
 impl Digits for Const<274> {
     type Bits = UInt<
@@ -1316,6 +1594,7 @@ impl Digits for Const<274> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X1>;
 }
 impl Digits for Const<275> {
     type Bits = UInt<
@@ -1323,6 +1602,7 @@ impl Digits for Const<275> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X1>;
 }
 impl Digits for Const<276> {
     type Bits = UInt<
@@ -1330,6 +1610,7 @@ impl Digits for Const<276> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X1>;
 }
 impl Digits for Const<277> {
     type Bits = UInt<
@@ -1337,6 +1618,7 @@ impl Digits for Const<277> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X1>;
 }
 impl Digits for Const<278> {
     type Bits = UInt<
@@ -1344,6 +1626,7 @@ impl Digits for Const<278> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X1>;
 }
 impl Digits for Const<279> {
     type Bits = UInt<
@@ -1351,6 +1634,7 @@ impl Digits for Const<279> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X1>;
 }
 impl Digits for Const<280> {
     type Bits = UInt<
@@ -1358,6 +1642,7 @@ impl Digits for Const<280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X1>;
 }
 impl Digits for Const<281> {
     type Bits = UInt<
@@ -1365,6 +1650,7 @@ impl Digits for Const<281> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X1>;
 }
 impl Digits for Const<282> {
     type Bits = UInt<
@@ -1372,6 +1658,7 @@ impl Digits for Const<282> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X1>;
 }
 impl Digits for Const<283> {
     type Bits = UInt<
@@ -1379,6 +1666,7 @@ impl Digits for Const<283> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X1>;
 }
 impl Digits for Const<284> {
     type Bits = UInt<
@@ -1386,6 +1674,7 @@ impl Digits for Const<284> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X1>;
 }
 impl Digits for Const<285> {
     type Bits = UInt<
@@ -1393,6 +1682,7 @@ impl Digits for Const<285> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X1>;
 }
 impl Digits for Const<286> {
     type Bits = UInt<
@@ -1400,6 +1690,7 @@ impl Digits for Const<286> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X1>;
 }
 impl Digits for Const<287> {
     type Bits = UInt<
@@ -1407,6 +1698,7 @@ impl Digits for Const<287> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X1>;
 }
 impl Digits for Const<288> {
     type Bits = UInt<
@@ -1414,6 +1706,7 @@ impl Digits for Const<288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X1>;
 }
 impl Digits for Const<289> {
     type Bits = UInt<
@@ -1421,6 +1714,7 @@ impl Digits for Const<289> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X1>;
 }
 impl Digits for Const<290> {
     type Bits = UInt<
@@ -1428,6 +1722,7 @@ impl Digits for Const<290> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X1>;
 }
 impl Digits for Const<291> {
     type Bits = UInt<
@@ -1435,6 +1730,7 @@ impl Digits for Const<291> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X1>;
 }
 impl Digits for Const<292> {
     type Bits = UInt<
@@ -1442,6 +1738,7 @@ impl Digits for Const<292> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X1>;
 }
 impl Digits for Const<293> {
     type Bits = UInt<
@@ -1449,6 +1746,7 @@ impl Digits for Const<293> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X1>;
 }
 impl Digits for Const<294> {
     type Bits = UInt<
@@ -1456,6 +1754,7 @@ impl Digits for Const<294> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X1>;
 }
 impl Digits for Const<295> {
     type Bits = UInt<
@@ -1463,6 +1762,7 @@ impl Digits for Const<295> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X1>;
 }
 impl Digits for Const<296> {
     type Bits = UInt<
@@ -1470,6 +1770,7 @@ impl Digits for Const<296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X1>;
 }
 impl Digits for Const<297> {
     type Bits = UInt<
@@ -1477,6 +1778,7 @@ impl Digits for Const<297> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X1>;
 }
 impl Digits for Const<298> {
     type Bits = UInt<
@@ -1484,6 +1786,7 @@ impl Digits for Const<298> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X1>;
 }
 impl Digits for Const<299> {
     type Bits = UInt<
@@ -1491,6 +1794,7 @@ impl Digits for Const<299> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X1>;
 }
 impl Digits for Const<300> {
     type Bits = UInt<
@@ -1498,6 +1802,7 @@ impl Digits for Const<300> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X1>;
 }
 impl Digits for Const<301> {
     type Bits = UInt<
@@ -1505,6 +1810,7 @@ impl Digits for Const<301> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X1>;
 }
 impl Digits for Const<302> {
     type Bits = UInt<
@@ -1512,6 +1818,7 @@ impl Digits for Const<302> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X1>;
 }
 impl Digits for Const<303> {
     type Bits = UInt<
@@ -1519,6 +1826,7 @@ impl Digits for Const<303> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X1>;
 }
 impl Digits for Const<304> {
     type Bits = UInt<
@@ -1526,6 +1834,7 @@ impl Digits for Const<304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X1>;
 }
 impl Digits for Const<305> {
     type Bits = UInt<
@@ -1533,6 +1842,7 @@ impl Digits for Const<305> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X1>;
 }
 impl Digits for Const<306> {
     type Bits = UInt<
@@ -1540,6 +1850,7 @@ impl Digits for Const<306> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X1>;
 }
 impl Digits for Const<307> {
     type Bits = UInt<
@@ -1547,6 +1858,7 @@ impl Digits for Const<307> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X1>;
 }
 impl Digits for Const<308> {
     type Bits = UInt<
@@ -1554,6 +1866,7 @@ impl Digits for Const<308> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X1>;
 }
 impl Digits for Const<309> {
     type Bits = UInt<
@@ -1561,6 +1874,7 @@ impl Digits for Const<309> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X1>;
 }
 impl Digits for Const<310> {
     type Bits = UInt<
@@ -1568,6 +1882,7 @@ impl Digits for Const<310> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X1>;
 }
 impl Digits for Const<311> {
     type Bits = UInt<
@@ -1575,6 +1890,7 @@ impl Digits for Const<311> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X1>;
 }
 impl Digits for Const<312> {
     type Bits = UInt<
@@ -1582,6 +1898,7 @@ impl Digits for Const<312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X1>;
 }
 impl Digits for Const<313> {
     type Bits = UInt<
@@ -1589,6 +1906,7 @@ impl Digits for Const<313> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X1>;
 }
 impl Digits for Const<314> {
     type Bits = UInt<
@@ -1596,6 +1914,7 @@ impl Digits for Const<314> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X1>;
 }
 impl Digits for Const<315> {
     type Bits = UInt<
@@ -1603,6 +1922,7 @@ impl Digits for Const<315> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X1>;
 }
 impl Digits for Const<316> {
     type Bits = UInt<
@@ -1610,6 +1930,7 @@ impl Digits for Const<316> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X1>;
 }
 impl Digits for Const<317> {
     type Bits = UInt<
@@ -1617,6 +1938,7 @@ impl Digits for Const<317> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X1>;
 }
 impl Digits for Const<318> {
     type Bits = UInt<
@@ -1624,6 +1946,7 @@ impl Digits for Const<318> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X1>;
 }
 impl Digits for Const<319> {
     type Bits = UInt<
@@ -1631,6 +1954,7 @@ impl Digits for Const<319> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X1>;
 }
 impl Digits for Const<320> {
     type Bits = UInt<
@@ -1638,6 +1962,7 @@ impl Digits for Const<320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X1>;
 }
 impl Digits for Const<321> {
     type Bits = UInt<
@@ -1645,6 +1970,7 @@ impl Digits for Const<321> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X1>;
 }
 impl Digits for Const<322> {
     type Bits = UInt<
@@ -1652,6 +1978,7 @@ impl Digits for Const<322> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X1>;
 }
 impl Digits for Const<323> {
     type Bits = UInt<
@@ -1659,6 +1986,7 @@ impl Digits for Const<323> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X1>;
 }
 impl Digits for Const<324> {
     type Bits = UInt<
@@ -1666,6 +1994,7 @@ impl Digits for Const<324> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X1>;
 }
 impl Digits for Const<325> {
     type Bits = UInt<
@@ -1673,6 +2002,7 @@ impl Digits for Const<325> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X1>;
 }
 impl Digits for Const<326> {
     type Bits = UInt<
@@ -1680,6 +2010,7 @@ impl Digits for Const<326> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X1>;
 }
 impl Digits for Const<327> {
     type Bits = UInt<
@@ -1687,6 +2018,7 @@ impl Digits for Const<327> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X1>;
 }
 impl Digits for Const<328> {
     type Bits = UInt<
@@ -1694,6 +2026,7 @@ impl Digits for Const<328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X1>;
 }
 impl Digits for Const<329> {
     type Bits = UInt<
@@ -1701,6 +2034,7 @@ impl Digits for Const<329> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X1>;
 }
 impl Digits for Const<330> {
     type Bits = UInt<
@@ -1708,6 +2042,7 @@ impl Digits for Const<330> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X1>;
 }
 impl Digits for Const<331> {
     type Bits = UInt<
@@ -1715,6 +2050,7 @@ impl Digits for Const<331> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X1>;
 }
 impl Digits for Const<332> {
     type Bits = UInt<
@@ -1722,6 +2058,7 @@ impl Digits for Const<332> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X1>;
 }
 impl Digits for Const<333> {
     type Bits = UInt<
@@ -1729,6 +2066,7 @@ impl Digits for Const<333> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X1>;
 }
 impl Digits for Const<334> {
     type Bits = UInt<
@@ -1736,6 +2074,7 @@ impl Digits for Const<334> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X1>;
 }
 impl Digits for Const<335> {
     type Bits = UInt<
@@ -1743,6 +2082,7 @@ impl Digits for Const<335> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X1>;
 }
 impl Digits for Const<336> {
     type Bits = UInt<
@@ -1750,6 +2090,7 @@ impl Digits for Const<336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X1>;
 }
 impl Digits for Const<337> {
     type Bits = UInt<
@@ -1757,6 +2098,7 @@ impl Digits for Const<337> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X1>;
 }
 impl Digits for Const<338> {
     type Bits = UInt<
@@ -1764,6 +2106,7 @@ impl Digits for Const<338> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X1>;
 }
 impl Digits for Const<339> {
     type Bits = UInt<
@@ -1771,6 +2114,7 @@ impl Digits for Const<339> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X1>;
 }
 impl Digits for Const<340> {
     type Bits = UInt<
@@ -1778,6 +2122,7 @@ impl Digits for Const<340> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X1>;
 }
 impl Digits for Const<341> {
     type Bits = UInt<
@@ -1785,6 +2130,7 @@ impl Digits for Const<341> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X1>;
 }
 impl Digits for Const<342> {
     type Bits = UInt<
@@ -1792,6 +2138,7 @@ impl Digits for Const<342> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X1>;
 }
 impl Digits for Const<343> {
     type Bits = UInt<
@@ -1799,6 +2146,7 @@ impl Digits for Const<343> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X1>;
 }
 impl Digits for Const<344> {
     type Bits = UInt<
@@ -1806,6 +2154,7 @@ impl Digits for Const<344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X1>;
 }
 impl Digits for Const<345> {
     type Bits = UInt<
@@ -1813,6 +2162,7 @@ impl Digits for Const<345> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X1>;
 }
 impl Digits for Const<346> {
     type Bits = UInt<
@@ -1820,6 +2170,7 @@ impl Digits for Const<346> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X1>;
 }
 impl Digits for Const<347> {
     type Bits = UInt<
@@ -1827,6 +2178,7 @@ impl Digits for Const<347> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X1>;
 }
 impl Digits for Const<348> {
     type Bits = UInt<
@@ -1834,6 +2186,7 @@ impl Digits for Const<348> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X1>;
 }
 impl Digits for Const<349> {
     type Bits = UInt<
@@ -1841,6 +2194,7 @@ impl Digits for Const<349> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X1>;
 }
 impl Digits for Const<350> {
     type Bits = UInt<
@@ -1848,6 +2202,7 @@ impl Digits for Const<350> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X1>;
 }
 impl Digits for Const<351> {
     type Bits = UInt<
@@ -1855,6 +2210,7 @@ impl Digits for Const<351> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X1>;
 }
 impl Digits for Const<352> {
     type Bits = UInt<
@@ -1862,6 +2218,7 @@ impl Digits for Const<352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X1>;
 }
 impl Digits for Const<353> {
     type Bits = UInt<
@@ -1869,6 +2226,7 @@ impl Digits for Const<353> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X1>;
 }
 impl Digits for Const<354> {
     type Bits = UInt<
@@ -1876,6 +2234,7 @@ impl Digits for Const<354> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X1>;
 }
 impl Digits for Const<355> {
     type Bits = UInt<
@@ -1883,6 +2242,7 @@ impl Digits for Const<355> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X1>;
 }
 impl Digits for Const<356> {
     type Bits = UInt<
@@ -1890,6 +2250,7 @@ impl Digits for Const<356> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X1>;
 }
 impl Digits for Const<357> {
     type Bits = UInt<
@@ -1897,6 +2258,7 @@ impl Digits for Const<357> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X1>;
 }
 impl Digits for Const<358> {
     type Bits = UInt<
@@ -1904,6 +2266,7 @@ impl Digits for Const<358> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X1>;
 }
 impl Digits for Const<359> {
     type Bits = UInt<
@@ -1911,6 +2274,7 @@ impl Digits for Const<359> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X1>;
 }
 impl Digits for Const<360> {
     type Bits = UInt<
@@ -1918,6 +2282,7 @@ impl Digits for Const<360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X1>;
 }
 impl Digits for Const<361> {
     type Bits = UInt<
@@ -1925,6 +2290,7 @@ impl Digits for Const<361> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X1>;
 }
 impl Digits for Const<362> {
     type Bits = UInt<
@@ -1932,6 +2298,7 @@ impl Digits for Const<362> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X1>;
 }
 impl Digits for Const<363> {
     type Bits = UInt<
@@ -1939,6 +2306,7 @@ impl Digits for Const<363> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X1>;
 }
 impl Digits for Const<364> {
     type Bits = UInt<
@@ -1946,6 +2314,7 @@ impl Digits for Const<364> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X1>;
 }
 impl Digits for Const<365> {
     type Bits = UInt<
@@ -1953,6 +2322,7 @@ impl Digits for Const<365> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X1>;
 }
 impl Digits for Const<366> {
     type Bits = UInt<
@@ -1960,6 +2330,7 @@ impl Digits for Const<366> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X1>;
 }
 impl Digits for Const<367> {
     type Bits = UInt<
@@ -1967,6 +2338,7 @@ impl Digits for Const<367> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X1>;
 }
 impl Digits for Const<368> {
     type Bits = UInt<
@@ -1974,6 +2346,7 @@ impl Digits for Const<368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X1>;
 }
 impl Digits for Const<369> {
     type Bits = UInt<
@@ -1981,6 +2354,7 @@ impl Digits for Const<369> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X1>;
 }
 impl Digits for Const<370> {
     type Bits = UInt<
@@ -1988,6 +2362,7 @@ impl Digits for Const<370> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X1>;
 }
 impl Digits for Const<371> {
     type Bits = UInt<
@@ -1995,6 +2370,7 @@ impl Digits for Const<371> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X1>;
 }
 impl Digits for Const<372> {
     type Bits = UInt<
@@ -2002,6 +2378,7 @@ impl Digits for Const<372> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X1>;
 }
 impl Digits for Const<373> {
     type Bits = UInt<
@@ -2009,6 +2386,7 @@ impl Digits for Const<373> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X1>;
 }
 impl Digits for Const<374> {
     type Bits = UInt<
@@ -2016,6 +2394,7 @@ impl Digits for Const<374> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X1>;
 }
 impl Digits for Const<375> {
     type Bits = UInt<
@@ -2023,6 +2402,7 @@ impl Digits for Const<375> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X1>;
 }
 impl Digits for Const<376> {
     type Bits = UInt<
@@ -2030,6 +2410,7 @@ impl Digits for Const<376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X1>;
 }
 impl Digits for Const<377> {
     type Bits = UInt<
@@ -2037,6 +2418,7 @@ impl Digits for Const<377> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X1>;
 }
 impl Digits for Const<378> {
     type Bits = UInt<
@@ -2044,6 +2426,7 @@ impl Digits for Const<378> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X1>;
 }
 impl Digits for Const<379> {
     type Bits = UInt<
@@ -2051,6 +2434,7 @@ impl Digits for Const<379> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X1>;
 }
 impl Digits for Const<380> {
     type Bits = UInt<
@@ -2058,6 +2442,7 @@ impl Digits for Const<380> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X1>;
 }
 impl Digits for Const<381> {
     type Bits = UInt<
@@ -2065,6 +2450,7 @@ impl Digits for Const<381> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X1>;
 }
 impl Digits for Const<382> {
     type Bits = UInt<
@@ -2072,6 +2458,7 @@ impl Digits for Const<382> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X1>;
 }
 impl Digits for Const<383> {
     type Bits = UInt<
@@ -2079,6 +2466,7 @@ impl Digits for Const<383> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X1>;
 }
 impl Digits for Const<384> {
     type Bits = UInt<
@@ -2086,6 +2474,7 @@ impl Digits for Const<384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X1>;
 }
 impl Digits for Const<385> {
     type Bits = UInt<
@@ -2093,6 +2482,7 @@ impl Digits for Const<385> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X1>;
 }
 impl Digits for Const<386> {
     type Bits = UInt<
@@ -2100,6 +2490,7 @@ impl Digits for Const<386> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X1>;
 }
 impl Digits for Const<387> {
     type Bits = UInt<
@@ -2107,6 +2498,7 @@ impl Digits for Const<387> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X1>;
 }
 impl Digits for Const<388> {
     type Bits = UInt<
@@ -2114,6 +2506,7 @@ impl Digits for Const<388> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X1>;
 }
 impl Digits for Const<389> {
     type Bits = UInt<
@@ -2121,6 +2514,7 @@ impl Digits for Const<389> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X1>;
 }
 impl Digits for Const<390> {
     type Bits = UInt<
@@ -2128,6 +2522,7 @@ impl Digits for Const<390> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X1>;
 }
 impl Digits for Const<391> {
     type Bits = UInt<
@@ -2135,6 +2530,7 @@ impl Digits for Const<391> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X1>;
 }
 impl Digits for Const<392> {
     type Bits = UInt<
@@ -2142,6 +2538,7 @@ impl Digits for Const<392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X1>;
 }
 impl Digits for Const<393> {
     type Bits = UInt<
@@ -2149,6 +2546,7 @@ impl Digits for Const<393> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X1>;
 }
 impl Digits for Const<394> {
     type Bits = UInt<
@@ -2156,6 +2554,7 @@ impl Digits for Const<394> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X1>;
 }
 impl Digits for Const<395> {
     type Bits = UInt<
@@ -2163,6 +2562,7 @@ impl Digits for Const<395> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X1>;
 }
 impl Digits for Const<396> {
     type Bits = UInt<
@@ -2170,6 +2570,7 @@ impl Digits for Const<396> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X1>;
 }
 impl Digits for Const<397> {
     type Bits = UInt<
@@ -2177,6 +2578,7 @@ impl Digits for Const<397> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X1>;
 }
 impl Digits for Const<398> {
     type Bits = UInt<
@@ -2184,6 +2586,7 @@ impl Digits for Const<398> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X1>;
 }
 impl Digits for Const<399> {
     type Bits = UInt<
@@ -2191,6 +2594,7 @@ impl Digits for Const<399> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X1>;
 }
 impl Digits for Const<400> {
     type Bits = UInt<
@@ -2198,6 +2602,7 @@ impl Digits for Const<400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X1>;
 }
 impl Digits for Const<401> {
     type Bits = UInt<
@@ -2205,6 +2610,7 @@ impl Digits for Const<401> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X1>;
 }
 impl Digits for Const<402> {
     type Bits = UInt<
@@ -2212,6 +2618,7 @@ impl Digits for Const<402> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X1>;
 }
 impl Digits for Const<403> {
     type Bits = UInt<
@@ -2219,6 +2626,7 @@ impl Digits for Const<403> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X1>;
 }
 impl Digits for Const<404> {
     type Bits = UInt<
@@ -2226,6 +2634,7 @@ impl Digits for Const<404> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X1>;
 }
 impl Digits for Const<405> {
     type Bits = UInt<
@@ -2233,6 +2642,7 @@ impl Digits for Const<405> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X1>;
 }
 impl Digits for Const<406> {
     type Bits = UInt<
@@ -2240,6 +2650,7 @@ impl Digits for Const<406> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X1>;
 }
 impl Digits for Const<407> {
     type Bits = UInt<
@@ -2247,6 +2658,7 @@ impl Digits for Const<407> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X1>;
 }
 impl Digits for Const<408> {
     type Bits = UInt<
@@ -2254,6 +2666,7 @@ impl Digits for Const<408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X1>;
 }
 impl Digits for Const<409> {
     type Bits = UInt<
@@ -2261,6 +2674,7 @@ impl Digits for Const<409> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X1>;
 }
 impl Digits for Const<410> {
     type Bits = UInt<
@@ -2268,6 +2682,7 @@ impl Digits for Const<410> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X1>;
 }
 impl Digits for Const<411> {
     type Bits = UInt<
@@ -2275,6 +2690,7 @@ impl Digits for Const<411> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X1>;
 }
 impl Digits for Const<412> {
     type Bits = UInt<
@@ -2282,6 +2698,7 @@ impl Digits for Const<412> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X1>;
 }
 impl Digits for Const<413> {
     type Bits = UInt<
@@ -2289,6 +2706,7 @@ impl Digits for Const<413> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X1>;
 }
 impl Digits for Const<414> {
     type Bits = UInt<
@@ -2296,6 +2714,7 @@ impl Digits for Const<414> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X1>;
 }
 impl Digits for Const<415> {
     type Bits = UInt<
@@ -2303,6 +2722,7 @@ impl Digits for Const<415> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X1>;
 }
 impl Digits for Const<416> {
     type Bits = UInt<
@@ -2310,6 +2730,7 @@ impl Digits for Const<416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X1>;
 }
 impl Digits for Const<417> {
     type Bits = UInt<
@@ -2317,6 +2738,7 @@ impl Digits for Const<417> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X1>;
 }
 impl Digits for Const<418> {
     type Bits = UInt<
@@ -2324,6 +2746,7 @@ impl Digits for Const<418> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X1>;
 }
 impl Digits for Const<419> {
     type Bits = UInt<
@@ -2331,6 +2754,7 @@ impl Digits for Const<419> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X1>;
 }
 impl Digits for Const<420> {
     type Bits = UInt<
@@ -2338,6 +2762,7 @@ impl Digits for Const<420> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X1>;
 }
 impl Digits for Const<421> {
     type Bits = UInt<
@@ -2345,6 +2770,7 @@ impl Digits for Const<421> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X1>;
 }
 impl Digits for Const<422> {
     type Bits = UInt<
@@ -2352,6 +2778,7 @@ impl Digits for Const<422> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X1>;
 }
 impl Digits for Const<423> {
     type Bits = UInt<
@@ -2359,6 +2786,7 @@ impl Digits for Const<423> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X1>;
 }
 impl Digits for Const<424> {
     type Bits = UInt<
@@ -2366,6 +2794,7 @@ impl Digits for Const<424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X1>;
 }
 impl Digits for Const<425> {
     type Bits = UInt<
@@ -2373,6 +2802,7 @@ impl Digits for Const<425> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X1>;
 }
 impl Digits for Const<426> {
     type Bits = UInt<
@@ -2380,6 +2810,7 @@ impl Digits for Const<426> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X1>;
 }
 impl Digits for Const<427> {
     type Bits = UInt<
@@ -2387,6 +2818,7 @@ impl Digits for Const<427> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X1>;
 }
 impl Digits for Const<428> {
     type Bits = UInt<
@@ -2394,6 +2826,7 @@ impl Digits for Const<428> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X1>;
 }
 impl Digits for Const<429> {
     type Bits = UInt<
@@ -2401,6 +2834,7 @@ impl Digits for Const<429> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X1>;
 }
 impl Digits for Const<430> {
     type Bits = UInt<
@@ -2408,6 +2842,7 @@ impl Digits for Const<430> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X1>;
 }
 impl Digits for Const<431> {
     type Bits = UInt<
@@ -2415,6 +2850,7 @@ impl Digits for Const<431> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X1>;
 }
 impl Digits for Const<432> {
     type Bits = UInt<
@@ -2422,6 +2858,7 @@ impl Digits for Const<432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X1>;
 }
 impl Digits for Const<433> {
     type Bits = UInt<
@@ -2429,6 +2866,7 @@ impl Digits for Const<433> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X1>;
 }
 impl Digits for Const<434> {
     type Bits = UInt<
@@ -2436,6 +2874,7 @@ impl Digits for Const<434> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X1>;
 }
 impl Digits for Const<435> {
     type Bits = UInt<
@@ -2443,6 +2882,7 @@ impl Digits for Const<435> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X1>;
 }
 impl Digits for Const<436> {
     type Bits = UInt<
@@ -2450,6 +2890,7 @@ impl Digits for Const<436> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X1>;
 }
 impl Digits for Const<437> {
     type Bits = UInt<
@@ -2457,6 +2898,7 @@ impl Digits for Const<437> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X1>;
 }
 impl Digits for Const<438> {
     type Bits = UInt<
@@ -2464,6 +2906,7 @@ impl Digits for Const<438> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X1>;
 }
 impl Digits for Const<439> {
     type Bits = UInt<
@@ -2471,6 +2914,7 @@ impl Digits for Const<439> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X1>;
 }
 impl Digits for Const<440> {
     type Bits = UInt<
@@ -2478,6 +2922,7 @@ impl Digits for Const<440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X1>;
 }
 impl Digits for Const<441> {
     type Bits = UInt<
@@ -2485,6 +2930,7 @@ impl Digits for Const<441> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X1>;
 }
 impl Digits for Const<442> {
     type Bits = UInt<
@@ -2492,6 +2938,7 @@ impl Digits for Const<442> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X1>;
 }
 impl Digits for Const<443> {
     type Bits = UInt<
@@ -2499,6 +2946,7 @@ impl Digits for Const<443> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X1>;
 }
 impl Digits for Const<444> {
     type Bits = UInt<
@@ -2506,6 +2954,7 @@ impl Digits for Const<444> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X1>;
 }
 impl Digits for Const<445> {
     type Bits = UInt<
@@ -2513,6 +2962,7 @@ impl Digits for Const<445> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X1>;
 }
 impl Digits for Const<446> {
     type Bits = UInt<
@@ -2520,6 +2970,7 @@ impl Digits for Const<446> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X1>;
 }
 impl Digits for Const<447> {
     type Bits = UInt<
@@ -2527,6 +2978,7 @@ impl Digits for Const<447> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X1>;
 }
 impl Digits for Const<448> {
     type Bits = UInt<
@@ -2534,6 +2986,7 @@ impl Digits for Const<448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X1>;
 }
 impl Digits for Const<449> {
     type Bits = UInt<
@@ -2541,6 +2994,7 @@ impl Digits for Const<449> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X1>;
 }
 impl Digits for Const<450> {
     type Bits = UInt<
@@ -2548,6 +3002,7 @@ impl Digits for Const<450> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X1>;
 }
 impl Digits for Const<451> {
     type Bits = UInt<
@@ -2555,6 +3010,7 @@ impl Digits for Const<451> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X1>;
 }
 impl Digits for Const<452> {
     type Bits = UInt<
@@ -2562,6 +3018,7 @@ impl Digits for Const<452> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X1>;
 }
 impl Digits for Const<453> {
     type Bits = UInt<
@@ -2569,6 +3026,7 @@ impl Digits for Const<453> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X1>;
 }
 impl Digits for Const<454> {
     type Bits = UInt<
@@ -2576,6 +3034,7 @@ impl Digits for Const<454> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X1>;
 }
 impl Digits for Const<455> {
     type Bits = UInt<
@@ -2583,6 +3042,7 @@ impl Digits for Const<455> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X1>;
 }
 impl Digits for Const<456> {
     type Bits = UInt<
@@ -2590,6 +3050,7 @@ impl Digits for Const<456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X1>;
 }
 impl Digits for Const<457> {
     type Bits = UInt<
@@ -2597,6 +3058,7 @@ impl Digits for Const<457> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X1>;
 }
 impl Digits for Const<458> {
     type Bits = UInt<
@@ -2604,6 +3066,7 @@ impl Digits for Const<458> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X1>;
 }
 impl Digits for Const<459> {
     type Bits = UInt<
@@ -2611,6 +3074,7 @@ impl Digits for Const<459> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X1>;
 }
 impl Digits for Const<460> {
     type Bits = UInt<
@@ -2618,6 +3082,7 @@ impl Digits for Const<460> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X1>;
 }
 impl Digits for Const<461> {
     type Bits = UInt<
@@ -2625,6 +3090,7 @@ impl Digits for Const<461> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X1>;
 }
 impl Digits for Const<462> {
     type Bits = UInt<
@@ -2632,6 +3098,7 @@ impl Digits for Const<462> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X1>;
 }
 impl Digits for Const<463> {
     type Bits = UInt<
@@ -2639,6 +3106,7 @@ impl Digits for Const<463> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X1>;
 }
 impl Digits for Const<464> {
     type Bits = UInt<
@@ -2646,6 +3114,7 @@ impl Digits for Const<464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X1>;
 }
 impl Digits for Const<465> {
     type Bits = UInt<
@@ -2653,6 +3122,7 @@ impl Digits for Const<465> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X1>;
 }
 impl Digits for Const<466> {
     type Bits = UInt<
@@ -2660,6 +3130,7 @@ impl Digits for Const<466> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X1>;
 }
 impl Digits for Const<467> {
     type Bits = UInt<
@@ -2667,6 +3138,7 @@ impl Digits for Const<467> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X1>;
 }
 impl Digits for Const<468> {
     type Bits = UInt<
@@ -2674,6 +3146,7 @@ impl Digits for Const<468> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X1>;
 }
 impl Digits for Const<469> {
     type Bits = UInt<
@@ -2681,6 +3154,7 @@ impl Digits for Const<469> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X1>;
 }
 impl Digits for Const<470> {
     type Bits = UInt<
@@ -2688,6 +3162,7 @@ impl Digits for Const<470> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X1>;
 }
 impl Digits for Const<471> {
     type Bits = UInt<
@@ -2695,6 +3170,7 @@ impl Digits for Const<471> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X1>;
 }
 impl Digits for Const<472> {
     type Bits = UInt<
@@ -2702,6 +3178,7 @@ impl Digits for Const<472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X1>;
 }
 impl Digits for Const<473> {
     type Bits = UInt<
@@ -2709,6 +3186,7 @@ impl Digits for Const<473> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X1>;
 }
 impl Digits for Const<474> {
     type Bits = UInt<
@@ -2716,6 +3194,7 @@ impl Digits for Const<474> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X1>;
 }
 impl Digits for Const<475> {
     type Bits = UInt<
@@ -2723,6 +3202,7 @@ impl Digits for Const<475> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X1>;
 }
 impl Digits for Const<476> {
     type Bits = UInt<
@@ -2730,6 +3210,7 @@ impl Digits for Const<476> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X1>;
 }
 impl Digits for Const<477> {
     type Bits = UInt<
@@ -2737,6 +3218,7 @@ impl Digits for Const<477> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X1>;
 }
 impl Digits for Const<478> {
     type Bits = UInt<
@@ -2744,6 +3226,7 @@ impl Digits for Const<478> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X1>;
 }
 impl Digits for Const<479> {
     type Bits = UInt<
@@ -2751,6 +3234,7 @@ impl Digits for Const<479> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X1>;
 }
 impl Digits for Const<480> {
     type Bits = UInt<
@@ -2758,6 +3242,7 @@ impl Digits for Const<480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X1>;
 }
 impl Digits for Const<481> {
     type Bits = UInt<
@@ -2765,6 +3250,7 @@ impl Digits for Const<481> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X1>;
 }
 impl Digits for Const<482> {
     type Bits = UInt<
@@ -2772,6 +3258,7 @@ impl Digits for Const<482> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X1>;
 }
 impl Digits for Const<483> {
     type Bits = UInt<
@@ -2779,6 +3266,7 @@ impl Digits for Const<483> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X1>;
 }
 impl Digits for Const<484> {
     type Bits = UInt<
@@ -2786,6 +3274,7 @@ impl Digits for Const<484> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X1>;
 }
 impl Digits for Const<485> {
     type Bits = UInt<
@@ -2793,6 +3282,7 @@ impl Digits for Const<485> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X1>;
 }
 impl Digits for Const<486> {
     type Bits = UInt<
@@ -2800,6 +3290,7 @@ impl Digits for Const<486> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X1>;
 }
 impl Digits for Const<487> {
     type Bits = UInt<
@@ -2807,6 +3298,7 @@ impl Digits for Const<487> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X1>;
 }
 impl Digits for Const<488> {
     type Bits = UInt<
@@ -2814,6 +3306,7 @@ impl Digits for Const<488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X1>;
 }
 impl Digits for Const<489> {
     type Bits = UInt<
@@ -2821,6 +3314,7 @@ impl Digits for Const<489> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X1>;
 }
 impl Digits for Const<490> {
     type Bits = UInt<
@@ -2828,6 +3322,7 @@ impl Digits for Const<490> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X1>;
 }
 impl Digits for Const<491> {
     type Bits = UInt<
@@ -2835,6 +3330,7 @@ impl Digits for Const<491> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X1>;
 }
 impl Digits for Const<492> {
     type Bits = UInt<
@@ -2842,6 +3338,7 @@ impl Digits for Const<492> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X1>;
 }
 impl Digits for Const<493> {
     type Bits = UInt<
@@ -2849,6 +3346,7 @@ impl Digits for Const<493> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X1>;
 }
 impl Digits for Const<494> {
     type Bits = UInt<
@@ -2856,6 +3354,7 @@ impl Digits for Const<494> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X1>;
 }
 impl Digits for Const<495> {
     type Bits = UInt<
@@ -2863,6 +3362,7 @@ impl Digits for Const<495> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X1>;
 }
 impl Digits for Const<496> {
     type Bits = UInt<
@@ -2870,6 +3370,7 @@ impl Digits for Const<496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X1>;
 }
 impl Digits for Const<497> {
     type Bits = UInt<
@@ -2877,6 +3378,7 @@ impl Digits for Const<497> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X1>;
 }
 impl Digits for Const<498> {
     type Bits = UInt<
@@ -2884,6 +3386,7 @@ impl Digits for Const<498> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X1>;
 }
 impl Digits for Const<499> {
     type Bits = UInt<
@@ -2891,6 +3394,7 @@ impl Digits for Const<499> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X1>;
 }
 impl Digits for Const<500> {
     type Bits = UInt<
@@ -2898,6 +3402,7 @@ impl Digits for Const<500> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X1>;
 }
 impl Digits for Const<501> {
     type Bits = UInt<
@@ -2905,6 +3410,7 @@ impl Digits for Const<501> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X1>;
 }
 impl Digits for Const<502> {
     type Bits = UInt<
@@ -2912,6 +3418,7 @@ impl Digits for Const<502> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X1>;
 }
 impl Digits for Const<503> {
     type Bits = UInt<
@@ -2919,6 +3426,7 @@ impl Digits for Const<503> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X1>;
 }
 impl Digits for Const<504> {
     type Bits = UInt<
@@ -2926,6 +3434,7 @@ impl Digits for Const<504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X1>;
 }
 impl Digits for Const<505> {
     type Bits = UInt<
@@ -2933,6 +3442,7 @@ impl Digits for Const<505> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X1>;
 }
 impl Digits for Const<506> {
     type Bits = UInt<
@@ -2940,6 +3450,7 @@ impl Digits for Const<506> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X1>;
 }
 impl Digits for Const<507> {
     type Bits = UInt<
@@ -2947,6 +3458,7 @@ impl Digits for Const<507> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X1>;
 }
 impl Digits for Const<508> {
     type Bits = UInt<
@@ -2954,6 +3466,7 @@ impl Digits for Const<508> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X1>;
 }
 impl Digits for Const<509> {
     type Bits = UInt<
@@ -2961,6 +3474,7 @@ impl Digits for Const<509> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X1>;
 }
 impl Digits for Const<510> {
     type Bits = UInt<
@@ -2968,6 +3482,7 @@ impl Digits for Const<510> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X1>;
 }
 impl Digits for Const<511> {
     type Bits = UInt<
@@ -2975,6 +3490,7 @@ impl Digits for Const<511> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X1>;
 }
 impl Digits for Const<512> {
     type Bits = UInt<
@@ -2985,6 +3501,7 @@ impl Digits for Const<512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X2>;
 }
 impl Digits for Const<513> {
     type Bits = UInt<
@@ -2995,6 +3512,7 @@ impl Digits for Const<513> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X2>;
 }
 impl Digits for Const<514> {
     type Bits = UInt<
@@ -3005,6 +3523,7 @@ impl Digits for Const<514> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X2>;
 }
 impl Digits for Const<515> {
     type Bits = UInt<
@@ -3015,6 +3534,7 @@ impl Digits for Const<515> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X2>;
 }
 impl Digits for Const<516> {
     type Bits = UInt<
@@ -3025,6 +3545,7 @@ impl Digits for Const<516> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X2>;
 }
 impl Digits for Const<517> {
     type Bits = UInt<
@@ -3035,6 +3556,7 @@ impl Digits for Const<517> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X2>;
 }
 impl Digits for Const<518> {
     type Bits = UInt<
@@ -3045,6 +3567,7 @@ impl Digits for Const<518> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X2>;
 }
 impl Digits for Const<519> {
     type Bits = UInt<
@@ -3055,6 +3578,7 @@ impl Digits for Const<519> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X2>;
 }
 impl Digits for Const<520> {
     type Bits = UInt<
@@ -3065,6 +3589,7 @@ impl Digits for Const<520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X2>;
 }
 impl Digits for Const<521> {
     type Bits = UInt<
@@ -3075,6 +3600,7 @@ impl Digits for Const<521> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X2>;
 }
 impl Digits for Const<522> {
     type Bits = UInt<
@@ -3085,6 +3611,7 @@ impl Digits for Const<522> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X2>;
 }
 impl Digits for Const<523> {
     type Bits = UInt<
@@ -3095,6 +3622,7 @@ impl Digits for Const<523> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X2>;
 }
 impl Digits for Const<524> {
     type Bits = UInt<
@@ -3105,6 +3633,7 @@ impl Digits for Const<524> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X2>;
 }
 impl Digits for Const<525> {
     type Bits = UInt<
@@ -3115,6 +3644,7 @@ impl Digits for Const<525> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X2>;
 }
 impl Digits for Const<526> {
     type Bits = UInt<
@@ -3125,6 +3655,7 @@ impl Digits for Const<526> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X2>;
 }
 impl Digits for Const<527> {
     type Bits = UInt<
@@ -3135,6 +3666,7 @@ impl Digits for Const<527> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X2>;
 }
 impl Digits for Const<528> {
     type Bits = UInt<
@@ -3145,6 +3677,7 @@ impl Digits for Const<528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X2>;
 }
 impl Digits for Const<529> {
     type Bits = UInt<
@@ -3155,6 +3688,7 @@ impl Digits for Const<529> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X2>;
 }
 impl Digits for Const<530> {
     type Bits = UInt<
@@ -3165,6 +3699,7 @@ impl Digits for Const<530> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X2>;
 }
 impl Digits for Const<531> {
     type Bits = UInt<
@@ -3175,6 +3710,7 @@ impl Digits for Const<531> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X2>;
 }
 impl Digits for Const<532> {
     type Bits = UInt<
@@ -3185,6 +3721,7 @@ impl Digits for Const<532> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X2>;
 }
 impl Digits for Const<533> {
     type Bits = UInt<
@@ -3195,6 +3732,7 @@ impl Digits for Const<533> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X2>;
 }
 impl Digits for Const<534> {
     type Bits = UInt<
@@ -3205,6 +3743,7 @@ impl Digits for Const<534> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X2>;
 }
 impl Digits for Const<535> {
     type Bits = UInt<
@@ -3215,6 +3754,7 @@ impl Digits for Const<535> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X2>;
 }
 impl Digits for Const<536> {
     type Bits = UInt<
@@ -3225,6 +3765,7 @@ impl Digits for Const<536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X2>;
 }
 impl Digits for Const<537> {
     type Bits = UInt<
@@ -3235,6 +3776,7 @@ impl Digits for Const<537> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X2>;
 }
 impl Digits for Const<538> {
     type Bits = UInt<
@@ -3245,6 +3787,7 @@ impl Digits for Const<538> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X2>;
 }
 impl Digits for Const<539> {
     type Bits = UInt<
@@ -3255,6 +3798,7 @@ impl Digits for Const<539> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X2>;
 }
 impl Digits for Const<540> {
     type Bits = UInt<
@@ -3265,6 +3809,7 @@ impl Digits for Const<540> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X2>;
 }
 impl Digits for Const<541> {
     type Bits = UInt<
@@ -3275,6 +3820,7 @@ impl Digits for Const<541> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X2>;
 }
 impl Digits for Const<542> {
     type Bits = UInt<
@@ -3285,6 +3831,7 @@ impl Digits for Const<542> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X2>;
 }
 impl Digits for Const<543> {
     type Bits = UInt<
@@ -3295,6 +3842,7 @@ impl Digits for Const<543> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X2>;
 }
 impl Digits for Const<544> {
     type Bits = UInt<
@@ -3305,6 +3853,7 @@ impl Digits for Const<544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X2>;
 }
 impl Digits for Const<545> {
     type Bits = UInt<
@@ -3315,6 +3864,7 @@ impl Digits for Const<545> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X2>;
 }
 impl Digits for Const<546> {
     type Bits = UInt<
@@ -3325,6 +3875,7 @@ impl Digits for Const<546> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X2>;
 }
 impl Digits for Const<547> {
     type Bits = UInt<
@@ -3335,6 +3886,7 @@ impl Digits for Const<547> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X2>;
 }
 impl Digits for Const<548> {
     type Bits = UInt<
@@ -3345,6 +3897,7 @@ impl Digits for Const<548> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X2>;
 }
 impl Digits for Const<549> {
     type Bits = UInt<
@@ -3355,6 +3908,7 @@ impl Digits for Const<549> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X2>;
 }
 impl Digits for Const<550> {
     type Bits = UInt<
@@ -3365,6 +3919,7 @@ impl Digits for Const<550> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X2>;
 }
 impl Digits for Const<551> {
     type Bits = UInt<
@@ -3375,6 +3930,7 @@ impl Digits for Const<551> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X2>;
 }
 impl Digits for Const<552> {
     type Bits = UInt<
@@ -3385,6 +3941,7 @@ impl Digits for Const<552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X2>;
 }
 impl Digits for Const<553> {
     type Bits = UInt<
@@ -3395,6 +3952,7 @@ impl Digits for Const<553> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X2>;
 }
 impl Digits for Const<554> {
     type Bits = UInt<
@@ -3405,6 +3963,7 @@ impl Digits for Const<554> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X2>;
 }
 impl Digits for Const<555> {
     type Bits = UInt<
@@ -3415,6 +3974,7 @@ impl Digits for Const<555> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X2>;
 }
 impl Digits for Const<556> {
     type Bits = UInt<
@@ -3425,6 +3985,7 @@ impl Digits for Const<556> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X2>;
 }
 impl Digits for Const<557> {
     type Bits = UInt<
@@ -3435,6 +3996,7 @@ impl Digits for Const<557> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X2>;
 }
 impl Digits for Const<558> {
     type Bits = UInt<
@@ -3445,6 +4007,7 @@ impl Digits for Const<558> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X2>;
 }
 impl Digits for Const<559> {
     type Bits = UInt<
@@ -3455,6 +4018,7 @@ impl Digits for Const<559> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X2>;
 }
 impl Digits for Const<560> {
     type Bits = UInt<
@@ -3465,6 +4029,7 @@ impl Digits for Const<560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X2>;
 }
 impl Digits for Const<561> {
     type Bits = UInt<
@@ -3475,6 +4040,7 @@ impl Digits for Const<561> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X2>;
 }
 impl Digits for Const<562> {
     type Bits = UInt<
@@ -3485,6 +4051,7 @@ impl Digits for Const<562> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X2>;
 }
 impl Digits for Const<563> {
     type Bits = UInt<
@@ -3495,6 +4062,7 @@ impl Digits for Const<563> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X2>;
 }
 impl Digits for Const<564> {
     type Bits = UInt<
@@ -3505,6 +4073,7 @@ impl Digits for Const<564> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X2>;
 }
 impl Digits for Const<565> {
     type Bits = UInt<
@@ -3515,6 +4084,7 @@ impl Digits for Const<565> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X2>;
 }
 impl Digits for Const<566> {
     type Bits = UInt<
@@ -3525,6 +4095,7 @@ impl Digits for Const<566> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X2>;
 }
 impl Digits for Const<567> {
     type Bits = UInt<
@@ -3535,6 +4106,7 @@ impl Digits for Const<567> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X2>;
 }
 impl Digits for Const<568> {
     type Bits = UInt<
@@ -3545,6 +4117,7 @@ impl Digits for Const<568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X2>;
 }
 impl Digits for Const<569> {
     type Bits = UInt<
@@ -3555,6 +4128,7 @@ impl Digits for Const<569> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X2>;
 }
 impl Digits for Const<570> {
     type Bits = UInt<
@@ -3565,6 +4139,7 @@ impl Digits for Const<570> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X2>;
 }
 impl Digits for Const<571> {
     type Bits = UInt<
@@ -3575,6 +4150,7 @@ impl Digits for Const<571> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X2>;
 }
 impl Digits for Const<572> {
     type Bits = UInt<
@@ -3585,6 +4161,7 @@ impl Digits for Const<572> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X2>;
 }
 impl Digits for Const<573> {
     type Bits = UInt<
@@ -3595,6 +4172,7 @@ impl Digits for Const<573> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X2>;
 }
 impl Digits for Const<574> {
     type Bits = UInt<
@@ -3605,6 +4183,7 @@ impl Digits for Const<574> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X2>;
 }
 impl Digits for Const<575> {
     type Bits = UInt<
@@ -3615,6 +4194,7 @@ impl Digits for Const<575> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X2>;
 }
 impl Digits for Const<576> {
     type Bits = UInt<
@@ -3625,6 +4205,7 @@ impl Digits for Const<576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X2>;
 }
 impl Digits for Const<577> {
     type Bits = UInt<
@@ -3635,6 +4216,7 @@ impl Digits for Const<577> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X2>;
 }
 impl Digits for Const<578> {
     type Bits = UInt<
@@ -3645,6 +4227,7 @@ impl Digits for Const<578> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X2>;
 }
 impl Digits for Const<579> {
     type Bits = UInt<
@@ -3655,6 +4238,7 @@ impl Digits for Const<579> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X2>;
 }
 impl Digits for Const<580> {
     type Bits = UInt<
@@ -3665,6 +4249,7 @@ impl Digits for Const<580> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X2>;
 }
 impl Digits for Const<581> {
     type Bits = UInt<
@@ -3675,6 +4260,7 @@ impl Digits for Const<581> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X2>;
 }
 impl Digits for Const<582> {
     type Bits = UInt<
@@ -3685,6 +4271,7 @@ impl Digits for Const<582> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X2>;
 }
 impl Digits for Const<583> {
     type Bits = UInt<
@@ -3695,6 +4282,7 @@ impl Digits for Const<583> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X2>;
 }
 impl Digits for Const<584> {
     type Bits = UInt<
@@ -3705,6 +4293,7 @@ impl Digits for Const<584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X2>;
 }
 impl Digits for Const<585> {
     type Bits = UInt<
@@ -3715,6 +4304,7 @@ impl Digits for Const<585> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X2>;
 }
 impl Digits for Const<586> {
     type Bits = UInt<
@@ -3725,6 +4315,7 @@ impl Digits for Const<586> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X2>;
 }
 impl Digits for Const<587> {
     type Bits = UInt<
@@ -3735,6 +4326,7 @@ impl Digits for Const<587> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X2>;
 }
 impl Digits for Const<588> {
     type Bits = UInt<
@@ -3745,6 +4337,7 @@ impl Digits for Const<588> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X2>;
 }
 impl Digits for Const<589> {
     type Bits = UInt<
@@ -3755,6 +4348,7 @@ impl Digits for Const<589> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X2>;
 }
 impl Digits for Const<590> {
     type Bits = UInt<
@@ -3765,6 +4359,7 @@ impl Digits for Const<590> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X2>;
 }
 impl Digits for Const<591> {
     type Bits = UInt<
@@ -3775,6 +4370,7 @@ impl Digits for Const<591> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X2>;
 }
 impl Digits for Const<592> {
     type Bits = UInt<
@@ -3785,6 +4381,7 @@ impl Digits for Const<592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X2>;
 }
 impl Digits for Const<593> {
     type Bits = UInt<
@@ -3795,6 +4392,7 @@ impl Digits for Const<593> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X2>;
 }
 impl Digits for Const<594> {
     type Bits = UInt<
@@ -3805,6 +4403,7 @@ impl Digits for Const<594> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X2>;
 }
 impl Digits for Const<595> {
     type Bits = UInt<
@@ -3815,6 +4414,7 @@ impl Digits for Const<595> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X2>;
 }
 impl Digits for Const<596> {
     type Bits = UInt<
@@ -3825,6 +4425,7 @@ impl Digits for Const<596> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X2>;
 }
 impl Digits for Const<597> {
     type Bits = UInt<
@@ -3835,6 +4436,7 @@ impl Digits for Const<597> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X2>;
 }
 impl Digits for Const<598> {
     type Bits = UInt<
@@ -3845,6 +4447,7 @@ impl Digits for Const<598> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X2>;
 }
 impl Digits for Const<599> {
     type Bits = UInt<
@@ -3855,6 +4458,7 @@ impl Digits for Const<599> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X2>;
 }
 impl Digits for Const<600> {
     type Bits = UInt<
@@ -3865,6 +4469,7 @@ impl Digits for Const<600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X2>;
 }
 impl Digits for Const<601> {
     type Bits = UInt<
@@ -3875,6 +4480,7 @@ impl Digits for Const<601> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X2>;
 }
 impl Digits for Const<602> {
     type Bits = UInt<
@@ -3885,6 +4491,7 @@ impl Digits for Const<602> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X2>;
 }
 impl Digits for Const<603> {
     type Bits = UInt<
@@ -3895,6 +4502,7 @@ impl Digits for Const<603> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X2>;
 }
 impl Digits for Const<604> {
     type Bits = UInt<
@@ -3905,6 +4513,7 @@ impl Digits for Const<604> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X2>;
 }
 impl Digits for Const<605> {
     type Bits = UInt<
@@ -3915,6 +4524,7 @@ impl Digits for Const<605> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X2>;
 }
 impl Digits for Const<606> {
     type Bits = UInt<
@@ -3925,6 +4535,7 @@ impl Digits for Const<606> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X2>;
 }
 impl Digits for Const<607> {
     type Bits = UInt<
@@ -3935,6 +4546,7 @@ impl Digits for Const<607> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X2>;
 }
 impl Digits for Const<608> {
     type Bits = UInt<
@@ -3945,6 +4557,7 @@ impl Digits for Const<608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X2>;
 }
 impl Digits for Const<609> {
     type Bits = UInt<
@@ -3955,6 +4568,7 @@ impl Digits for Const<609> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X2>;
 }
 impl Digits for Const<610> {
     type Bits = UInt<
@@ -3965,6 +4579,7 @@ impl Digits for Const<610> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X2>;
 }
 impl Digits for Const<611> {
     type Bits = UInt<
@@ -3975,6 +4590,7 @@ impl Digits for Const<611> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X2>;
 }
 impl Digits for Const<612> {
     type Bits = UInt<
@@ -3985,6 +4601,7 @@ impl Digits for Const<612> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X2>;
 }
 impl Digits for Const<613> {
     type Bits = UInt<
@@ -3995,6 +4612,7 @@ impl Digits for Const<613> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X2>;
 }
 impl Digits for Const<614> {
     type Bits = UInt<
@@ -4005,6 +4623,7 @@ impl Digits for Const<614> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X2>;
 }
 impl Digits for Const<615> {
     type Bits = UInt<
@@ -4015,6 +4634,7 @@ impl Digits for Const<615> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X2>;
 }
 impl Digits for Const<616> {
     type Bits = UInt<
@@ -4025,6 +4645,7 @@ impl Digits for Const<616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X2>;
 }
 impl Digits for Const<617> {
     type Bits = UInt<
@@ -4035,6 +4656,7 @@ impl Digits for Const<617> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X2>;
 }
 impl Digits for Const<618> {
     type Bits = UInt<
@@ -4045,6 +4667,7 @@ impl Digits for Const<618> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X2>;
 }
 impl Digits for Const<619> {
     type Bits = UInt<
@@ -4055,6 +4678,7 @@ impl Digits for Const<619> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X2>;
 }
 impl Digits for Const<620> {
     type Bits = UInt<
@@ -4065,6 +4689,7 @@ impl Digits for Const<620> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X2>;
 }
 impl Digits for Const<621> {
     type Bits = UInt<
@@ -4075,6 +4700,7 @@ impl Digits for Const<621> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X2>;
 }
 impl Digits for Const<622> {
     type Bits = UInt<
@@ -4085,6 +4711,7 @@ impl Digits for Const<622> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X2>;
 }
 impl Digits for Const<623> {
     type Bits = UInt<
@@ -4095,6 +4722,7 @@ impl Digits for Const<623> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X2>;
 }
 impl Digits for Const<624> {
     type Bits = UInt<
@@ -4105,6 +4733,7 @@ impl Digits for Const<624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X2>;
 }
 impl Digits for Const<625> {
     type Bits = UInt<
@@ -4115,6 +4744,7 @@ impl Digits for Const<625> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X2>;
 }
 impl Digits for Const<626> {
     type Bits = UInt<
@@ -4125,6 +4755,7 @@ impl Digits for Const<626> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X2>;
 }
 impl Digits for Const<627> {
     type Bits = UInt<
@@ -4135,6 +4766,7 @@ impl Digits for Const<627> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X2>;
 }
 impl Digits for Const<628> {
     type Bits = UInt<
@@ -4145,6 +4777,7 @@ impl Digits for Const<628> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X2>;
 }
 impl Digits for Const<629> {
     type Bits = UInt<
@@ -4155,6 +4788,7 @@ impl Digits for Const<629> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X2>;
 }
 impl Digits for Const<630> {
     type Bits = UInt<
@@ -4165,6 +4799,7 @@ impl Digits for Const<630> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X2>;
 }
 impl Digits for Const<631> {
     type Bits = UInt<
@@ -4175,6 +4810,7 @@ impl Digits for Const<631> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X2>;
 }
 impl Digits for Const<632> {
     type Bits = UInt<
@@ -4185,6 +4821,7 @@ impl Digits for Const<632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X2>;
 }
 impl Digits for Const<633> {
     type Bits = UInt<
@@ -4195,6 +4832,7 @@ impl Digits for Const<633> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X2>;
 }
 impl Digits for Const<634> {
     type Bits = UInt<
@@ -4205,6 +4843,7 @@ impl Digits for Const<634> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X2>;
 }
 impl Digits for Const<635> {
     type Bits = UInt<
@@ -4215,6 +4854,7 @@ impl Digits for Const<635> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X2>;
 }
 impl Digits for Const<636> {
     type Bits = UInt<
@@ -4225,6 +4865,7 @@ impl Digits for Const<636> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X2>;
 }
 impl Digits for Const<637> {
     type Bits = UInt<
@@ -4235,6 +4876,7 @@ impl Digits for Const<637> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X2>;
 }
 impl Digits for Const<638> {
     type Bits = UInt<
@@ -4245,6 +4887,7 @@ impl Digits for Const<638> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X2>;
 }
 impl Digits for Const<639> {
     type Bits = UInt<
@@ -4255,6 +4898,7 @@ impl Digits for Const<639> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X2>;
 }
 impl Digits for Const<640> {
     type Bits = UInt<
@@ -4265,6 +4909,7 @@ impl Digits for Const<640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X2>;
 }
 impl Digits for Const<641> {
     type Bits = UInt<
@@ -4275,6 +4920,7 @@ impl Digits for Const<641> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X2>;
 }
 impl Digits for Const<642> {
     type Bits = UInt<
@@ -4285,6 +4931,7 @@ impl Digits for Const<642> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X2>;
 }
 impl Digits for Const<643> {
     type Bits = UInt<
@@ -4295,6 +4942,7 @@ impl Digits for Const<643> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X2>;
 }
 impl Digits for Const<644> {
     type Bits = UInt<
@@ -4305,6 +4953,7 @@ impl Digits for Const<644> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X2>;
 }
 impl Digits for Const<645> {
     type Bits = UInt<
@@ -4315,6 +4964,7 @@ impl Digits for Const<645> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X2>;
 }
 impl Digits for Const<646> {
     type Bits = UInt<
@@ -4325,6 +4975,7 @@ impl Digits for Const<646> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X2>;
 }
 impl Digits for Const<647> {
     type Bits = UInt<
@@ -4335,6 +4986,7 @@ impl Digits for Const<647> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X2>;
 }
 impl Digits for Const<648> {
     type Bits = UInt<
@@ -4345,6 +4997,7 @@ impl Digits for Const<648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X2>;
 }
 impl Digits for Const<649> {
     type Bits = UInt<
@@ -4355,6 +5008,7 @@ impl Digits for Const<649> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X2>;
 }
 impl Digits for Const<650> {
     type Bits = UInt<
@@ -4365,6 +5019,7 @@ impl Digits for Const<650> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X2>;
 }
 impl Digits for Const<651> {
     type Bits = UInt<
@@ -4375,6 +5030,7 @@ impl Digits for Const<651> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X2>;
 }
 impl Digits for Const<652> {
     type Bits = UInt<
@@ -4385,6 +5041,7 @@ impl Digits for Const<652> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X2>;
 }
 impl Digits for Const<653> {
     type Bits = UInt<
@@ -4395,6 +5052,7 @@ impl Digits for Const<653> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X2>;
 }
 impl Digits for Const<654> {
     type Bits = UInt<
@@ -4405,6 +5063,7 @@ impl Digits for Const<654> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X2>;
 }
 impl Digits for Const<655> {
     type Bits = UInt<
@@ -4415,6 +5074,7 @@ impl Digits for Const<655> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X2>;
 }
 impl Digits for Const<656> {
     type Bits = UInt<
@@ -4425,6 +5085,7 @@ impl Digits for Const<656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X2>;
 }
 impl Digits for Const<657> {
     type Bits = UInt<
@@ -4435,6 +5096,7 @@ impl Digits for Const<657> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X2>;
 }
 impl Digits for Const<658> {
     type Bits = UInt<
@@ -4445,6 +5107,7 @@ impl Digits for Const<658> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X2>;
 }
 impl Digits for Const<659> {
     type Bits = UInt<
@@ -4455,6 +5118,7 @@ impl Digits for Const<659> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X2>;
 }
 impl Digits for Const<660> {
     type Bits = UInt<
@@ -4465,6 +5129,7 @@ impl Digits for Const<660> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X2>;
 }
 impl Digits for Const<661> {
     type Bits = UInt<
@@ -4475,6 +5140,7 @@ impl Digits for Const<661> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X2>;
 }
 impl Digits for Const<662> {
     type Bits = UInt<
@@ -4485,6 +5151,7 @@ impl Digits for Const<662> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X2>;
 }
 impl Digits for Const<663> {
     type Bits = UInt<
@@ -4495,6 +5162,7 @@ impl Digits for Const<663> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X2>;
 }
 impl Digits for Const<664> {
     type Bits = UInt<
@@ -4505,6 +5173,7 @@ impl Digits for Const<664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X2>;
 }
 impl Digits for Const<665> {
     type Bits = UInt<
@@ -4515,6 +5184,7 @@ impl Digits for Const<665> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X2>;
 }
 impl Digits for Const<666> {
     type Bits = UInt<
@@ -4525,6 +5195,7 @@ impl Digits for Const<666> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X2>;
 }
 impl Digits for Const<667> {
     type Bits = UInt<
@@ -4535,6 +5206,7 @@ impl Digits for Const<667> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X2>;
 }
 impl Digits for Const<668> {
     type Bits = UInt<
@@ -4545,6 +5217,7 @@ impl Digits for Const<668> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X2>;
 }
 impl Digits for Const<669> {
     type Bits = UInt<
@@ -4555,6 +5228,7 @@ impl Digits for Const<669> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X2>;
 }
 impl Digits for Const<670> {
     type Bits = UInt<
@@ -4565,6 +5239,7 @@ impl Digits for Const<670> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X2>;
 }
 impl Digits for Const<671> {
     type Bits = UInt<
@@ -4575,6 +5250,7 @@ impl Digits for Const<671> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X2>;
 }
 impl Digits for Const<672> {
     type Bits = UInt<
@@ -4585,6 +5261,7 @@ impl Digits for Const<672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X2>;
 }
 impl Digits for Const<673> {
     type Bits = UInt<
@@ -4595,6 +5272,7 @@ impl Digits for Const<673> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X2>;
 }
 impl Digits for Const<674> {
     type Bits = UInt<
@@ -4605,6 +5283,7 @@ impl Digits for Const<674> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X2>;
 }
 impl Digits for Const<675> {
     type Bits = UInt<
@@ -4615,6 +5294,7 @@ impl Digits for Const<675> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X2>;
 }
 impl Digits for Const<676> {
     type Bits = UInt<
@@ -4625,6 +5305,7 @@ impl Digits for Const<676> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X2>;
 }
 impl Digits for Const<677> {
     type Bits = UInt<
@@ -4635,6 +5316,7 @@ impl Digits for Const<677> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X2>;
 }
 impl Digits for Const<678> {
     type Bits = UInt<
@@ -4645,6 +5327,7 @@ impl Digits for Const<678> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X2>;
 }
 impl Digits for Const<679> {
     type Bits = UInt<
@@ -4655,6 +5338,7 @@ impl Digits for Const<679> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X2>;
 }
 impl Digits for Const<680> {
     type Bits = UInt<
@@ -4665,6 +5349,7 @@ impl Digits for Const<680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X2>;
 }
 impl Digits for Const<681> {
     type Bits = UInt<
@@ -4675,6 +5360,7 @@ impl Digits for Const<681> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X2>;
 }
 impl Digits for Const<682> {
     type Bits = UInt<
@@ -4685,6 +5371,7 @@ impl Digits for Const<682> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X2>;
 }
 impl Digits for Const<683> {
     type Bits = UInt<
@@ -4695,6 +5382,7 @@ impl Digits for Const<683> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X2>;
 }
 impl Digits for Const<684> {
     type Bits = UInt<
@@ -4705,6 +5393,7 @@ impl Digits for Const<684> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X2>;
 }
 impl Digits for Const<685> {
     type Bits = UInt<
@@ -4715,6 +5404,7 @@ impl Digits for Const<685> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X2>;
 }
 impl Digits for Const<686> {
     type Bits = UInt<
@@ -4725,6 +5415,7 @@ impl Digits for Const<686> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X2>;
 }
 impl Digits for Const<687> {
     type Bits = UInt<
@@ -4735,6 +5426,7 @@ impl Digits for Const<687> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X2>;
 }
 impl Digits for Const<688> {
     type Bits = UInt<
@@ -4745,6 +5437,7 @@ impl Digits for Const<688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X2>;
 }
 impl Digits for Const<689> {
     type Bits = UInt<
@@ -4755,6 +5448,7 @@ impl Digits for Const<689> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X2>;
 }
 impl Digits for Const<690> {
     type Bits = UInt<
@@ -4765,6 +5459,7 @@ impl Digits for Const<690> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X2>;
 }
 impl Digits for Const<691> {
     type Bits = UInt<
@@ -4775,6 +5470,7 @@ impl Digits for Const<691> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X2>;
 }
 impl Digits for Const<692> {
     type Bits = UInt<
@@ -4785,6 +5481,7 @@ impl Digits for Const<692> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X2>;
 }
 impl Digits for Const<693> {
     type Bits = UInt<
@@ -4795,6 +5492,7 @@ impl Digits for Const<693> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X2>;
 }
 impl Digits for Const<694> {
     type Bits = UInt<
@@ -4805,6 +5503,7 @@ impl Digits for Const<694> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X2>;
 }
 impl Digits for Const<695> {
     type Bits = UInt<
@@ -4815,6 +5514,7 @@ impl Digits for Const<695> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X2>;
 }
 impl Digits for Const<696> {
     type Bits = UInt<
@@ -4825,6 +5525,7 @@ impl Digits for Const<696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X2>;
 }
 impl Digits for Const<697> {
     type Bits = UInt<
@@ -4835,6 +5536,7 @@ impl Digits for Const<697> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X2>;
 }
 impl Digits for Const<698> {
     type Bits = UInt<
@@ -4845,6 +5547,7 @@ impl Digits for Const<698> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X2>;
 }
 impl Digits for Const<699> {
     type Bits = UInt<
@@ -4855,6 +5558,7 @@ impl Digits for Const<699> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X2>;
 }
 impl Digits for Const<700> {
     type Bits = UInt<
@@ -4865,6 +5569,7 @@ impl Digits for Const<700> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X2>;
 }
 impl Digits for Const<701> {
     type Bits = UInt<
@@ -4875,6 +5580,7 @@ impl Digits for Const<701> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X2>;
 }
 impl Digits for Const<702> {
     type Bits = UInt<
@@ -4885,6 +5591,7 @@ impl Digits for Const<702> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X2>;
 }
 impl Digits for Const<703> {
     type Bits = UInt<
@@ -4895,6 +5602,7 @@ impl Digits for Const<703> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X2>;
 }
 impl Digits for Const<704> {
     type Bits = UInt<
@@ -4905,6 +5613,7 @@ impl Digits for Const<704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X2>;
 }
 impl Digits for Const<705> {
     type Bits = UInt<
@@ -4915,6 +5624,7 @@ impl Digits for Const<705> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X2>;
 }
 impl Digits for Const<706> {
     type Bits = UInt<
@@ -4925,6 +5635,7 @@ impl Digits for Const<706> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X2>;
 }
 impl Digits for Const<707> {
     type Bits = UInt<
@@ -4935,6 +5646,7 @@ impl Digits for Const<707> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X2>;
 }
 impl Digits for Const<708> {
     type Bits = UInt<
@@ -4945,6 +5657,7 @@ impl Digits for Const<708> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X2>;
 }
 impl Digits for Const<709> {
     type Bits = UInt<
@@ -4955,6 +5668,7 @@ impl Digits for Const<709> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X2>;
 }
 impl Digits for Const<710> {
     type Bits = UInt<
@@ -4965,6 +5679,7 @@ impl Digits for Const<710> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X2>;
 }
 impl Digits for Const<711> {
     type Bits = UInt<
@@ -4975,6 +5690,7 @@ impl Digits for Const<711> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X2>;
 }
 impl Digits for Const<712> {
     type Bits = UInt<
@@ -4985,6 +5701,7 @@ impl Digits for Const<712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X2>;
 }
 impl Digits for Const<713> {
     type Bits = UInt<
@@ -4995,6 +5712,7 @@ impl Digits for Const<713> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X2>;
 }
 impl Digits for Const<714> {
     type Bits = UInt<
@@ -5005,6 +5723,7 @@ impl Digits for Const<714> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X2>;
 }
 impl Digits for Const<715> {
     type Bits = UInt<
@@ -5015,6 +5734,7 @@ impl Digits for Const<715> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X2>;
 }
 impl Digits for Const<716> {
     type Bits = UInt<
@@ -5025,6 +5745,7 @@ impl Digits for Const<716> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X2>;
 }
 impl Digits for Const<717> {
     type Bits = UInt<
@@ -5035,6 +5756,7 @@ impl Digits for Const<717> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X2>;
 }
 impl Digits for Const<718> {
     type Bits = UInt<
@@ -5045,6 +5767,7 @@ impl Digits for Const<718> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X2>;
 }
 impl Digits for Const<719> {
     type Bits = UInt<
@@ -5055,6 +5778,7 @@ impl Digits for Const<719> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X2>;
 }
 impl Digits for Const<720> {
     type Bits = UInt<
@@ -5065,6 +5789,7 @@ impl Digits for Const<720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X2>;
 }
 impl Digits for Const<721> {
     type Bits = UInt<
@@ -5075,6 +5800,7 @@ impl Digits for Const<721> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X2>;
 }
 impl Digits for Const<722> {
     type Bits = UInt<
@@ -5085,6 +5811,7 @@ impl Digits for Const<722> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X2>;
 }
 impl Digits for Const<723> {
     type Bits = UInt<
@@ -5095,6 +5822,7 @@ impl Digits for Const<723> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X2>;
 }
 impl Digits for Const<724> {
     type Bits = UInt<
@@ -5105,6 +5833,7 @@ impl Digits for Const<724> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X2>;
 }
 impl Digits for Const<725> {
     type Bits = UInt<
@@ -5115,6 +5844,7 @@ impl Digits for Const<725> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X2>;
 }
 impl Digits for Const<726> {
     type Bits = UInt<
@@ -5125,6 +5855,7 @@ impl Digits for Const<726> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X2>;
 }
 impl Digits for Const<727> {
     type Bits = UInt<
@@ -5135,6 +5866,7 @@ impl Digits for Const<727> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X2>;
 }
 impl Digits for Const<728> {
     type Bits = UInt<
@@ -5145,6 +5877,7 @@ impl Digits for Const<728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X2>;
 }
 impl Digits for Const<729> {
     type Bits = UInt<
@@ -5155,6 +5888,7 @@ impl Digits for Const<729> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X2>;
 }
 impl Digits for Const<730> {
     type Bits = UInt<
@@ -5165,6 +5899,7 @@ impl Digits for Const<730> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X2>;
 }
 impl Digits for Const<731> {
     type Bits = UInt<
@@ -5175,6 +5910,7 @@ impl Digits for Const<731> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X2>;
 }
 impl Digits for Const<732> {
     type Bits = UInt<
@@ -5185,6 +5921,7 @@ impl Digits for Const<732> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X2>;
 }
 impl Digits for Const<733> {
     type Bits = UInt<
@@ -5195,6 +5932,7 @@ impl Digits for Const<733> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X2>;
 }
 impl Digits for Const<734> {
     type Bits = UInt<
@@ -5205,6 +5943,7 @@ impl Digits for Const<734> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X2>;
 }
 impl Digits for Const<735> {
     type Bits = UInt<
@@ -5215,6 +5954,7 @@ impl Digits for Const<735> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X2>;
 }
 impl Digits for Const<736> {
     type Bits = UInt<
@@ -5225,6 +5965,7 @@ impl Digits for Const<736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X2>;
 }
 impl Digits for Const<737> {
     type Bits = UInt<
@@ -5235,6 +5976,7 @@ impl Digits for Const<737> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X2>;
 }
 impl Digits for Const<738> {
     type Bits = UInt<
@@ -5245,6 +5987,7 @@ impl Digits for Const<738> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X2>;
 }
 impl Digits for Const<739> {
     type Bits = UInt<
@@ -5255,6 +5998,7 @@ impl Digits for Const<739> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X2>;
 }
 impl Digits for Const<740> {
     type Bits = UInt<
@@ -5265,6 +6009,7 @@ impl Digits for Const<740> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X2>;
 }
 impl Digits for Const<741> {
     type Bits = UInt<
@@ -5275,6 +6020,7 @@ impl Digits for Const<741> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X2>;
 }
 impl Digits for Const<742> {
     type Bits = UInt<
@@ -5285,6 +6031,7 @@ impl Digits for Const<742> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X2>;
 }
 impl Digits for Const<743> {
     type Bits = UInt<
@@ -5295,6 +6042,7 @@ impl Digits for Const<743> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X2>;
 }
 impl Digits for Const<744> {
     type Bits = UInt<
@@ -5305,6 +6053,7 @@ impl Digits for Const<744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X2>;
 }
 impl Digits for Const<745> {
     type Bits = UInt<
@@ -5315,6 +6064,7 @@ impl Digits for Const<745> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X2>;
 }
 impl Digits for Const<746> {
     type Bits = UInt<
@@ -5325,6 +6075,7 @@ impl Digits for Const<746> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X2>;
 }
 impl Digits for Const<747> {
     type Bits = UInt<
@@ -5335,6 +6086,7 @@ impl Digits for Const<747> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X2>;
 }
 impl Digits for Const<748> {
     type Bits = UInt<
@@ -5345,6 +6097,7 @@ impl Digits for Const<748> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X2>;
 }
 impl Digits for Const<749> {
     type Bits = UInt<
@@ -5355,6 +6108,7 @@ impl Digits for Const<749> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X2>;
 }
 impl Digits for Const<750> {
     type Bits = UInt<
@@ -5365,6 +6119,7 @@ impl Digits for Const<750> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X2>;
 }
 impl Digits for Const<751> {
     type Bits = UInt<
@@ -5375,6 +6130,7 @@ impl Digits for Const<751> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X2>;
 }
 impl Digits for Const<752> {
     type Bits = UInt<
@@ -5385,6 +6141,7 @@ impl Digits for Const<752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X2>;
 }
 impl Digits for Const<753> {
     type Bits = UInt<
@@ -5395,6 +6152,7 @@ impl Digits for Const<753> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X2>;
 }
 impl Digits for Const<754> {
     type Bits = UInt<
@@ -5405,6 +6163,7 @@ impl Digits for Const<754> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X2>;
 }
 impl Digits for Const<755> {
     type Bits = UInt<
@@ -5415,6 +6174,7 @@ impl Digits for Const<755> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X2>;
 }
 impl Digits for Const<756> {
     type Bits = UInt<
@@ -5425,6 +6185,7 @@ impl Digits for Const<756> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X2>;
 }
 impl Digits for Const<757> {
     type Bits = UInt<
@@ -5435,6 +6196,7 @@ impl Digits for Const<757> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X2>;
 }
 impl Digits for Const<758> {
     type Bits = UInt<
@@ -5445,6 +6207,7 @@ impl Digits for Const<758> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X2>;
 }
 impl Digits for Const<759> {
     type Bits = UInt<
@@ -5455,6 +6218,7 @@ impl Digits for Const<759> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X2>;
 }
 impl Digits for Const<760> {
     type Bits = UInt<
@@ -5465,6 +6229,7 @@ impl Digits for Const<760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X2>;
 }
 impl Digits for Const<761> {
     type Bits = UInt<
@@ -5475,6 +6240,7 @@ impl Digits for Const<761> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X2>;
 }
 impl Digits for Const<762> {
     type Bits = UInt<
@@ -5485,6 +6251,7 @@ impl Digits for Const<762> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X2>;
 }
 impl Digits for Const<763> {
     type Bits = UInt<
@@ -5495,6 +6262,7 @@ impl Digits for Const<763> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X2>;
 }
 impl Digits for Const<764> {
     type Bits = UInt<
@@ -5505,6 +6273,7 @@ impl Digits for Const<764> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X2>;
 }
 impl Digits for Const<765> {
     type Bits = UInt<
@@ -5515,6 +6284,7 @@ impl Digits for Const<765> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X2>;
 }
 impl Digits for Const<766> {
     type Bits = UInt<
@@ -5525,6 +6295,7 @@ impl Digits for Const<766> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X2>;
 }
 impl Digits for Const<767> {
     type Bits = UInt<
@@ -5535,6 +6306,7 @@ impl Digits for Const<767> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X2>;
 }
 impl Digits for Const<768> {
     type Bits = UInt<
@@ -5545,6 +6317,7 @@ impl Digits for Const<768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X3>;
 }
 impl Digits for Const<769> {
     type Bits = UInt<
@@ -5555,6 +6328,7 @@ impl Digits for Const<769> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X3>;
 }
 impl Digits for Const<770> {
     type Bits = UInt<
@@ -5565,6 +6339,7 @@ impl Digits for Const<770> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X3>;
 }
 impl Digits for Const<771> {
     type Bits = UInt<
@@ -5575,6 +6350,7 @@ impl Digits for Const<771> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X3>;
 }
 impl Digits for Const<772> {
     type Bits = UInt<
@@ -5585,6 +6361,7 @@ impl Digits for Const<772> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X3>;
 }
 impl Digits for Const<773> {
     type Bits = UInt<
@@ -5595,6 +6372,7 @@ impl Digits for Const<773> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X3>;
 }
 impl Digits for Const<774> {
     type Bits = UInt<
@@ -5605,6 +6383,7 @@ impl Digits for Const<774> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X3>;
 }
 impl Digits for Const<775> {
     type Bits = UInt<
@@ -5615,6 +6394,7 @@ impl Digits for Const<775> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X3>;
 }
 impl Digits for Const<776> {
     type Bits = UInt<
@@ -5625,6 +6405,7 @@ impl Digits for Const<776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X3>;
 }
 impl Digits for Const<777> {
     type Bits = UInt<
@@ -5635,6 +6416,7 @@ impl Digits for Const<777> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X3>;
 }
 impl Digits for Const<778> {
     type Bits = UInt<
@@ -5645,6 +6427,7 @@ impl Digits for Const<778> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X3>;
 }
 impl Digits for Const<779> {
     type Bits = UInt<
@@ -5655,6 +6438,7 @@ impl Digits for Const<779> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X3>;
 }
 impl Digits for Const<780> {
     type Bits = UInt<
@@ -5665,6 +6449,7 @@ impl Digits for Const<780> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X3>;
 }
 impl Digits for Const<781> {
     type Bits = UInt<
@@ -5675,6 +6460,7 @@ impl Digits for Const<781> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X3>;
 }
 impl Digits for Const<782> {
     type Bits = UInt<
@@ -5685,6 +6471,7 @@ impl Digits for Const<782> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X3>;
 }
 impl Digits for Const<783> {
     type Bits = UInt<
@@ -5695,6 +6482,7 @@ impl Digits for Const<783> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X3>;
 }
 impl Digits for Const<784> {
     type Bits = UInt<
@@ -5705,6 +6493,7 @@ impl Digits for Const<784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X3>;
 }
 impl Digits for Const<785> {
     type Bits = UInt<
@@ -5715,6 +6504,7 @@ impl Digits for Const<785> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X3>;
 }
 impl Digits for Const<786> {
     type Bits = UInt<
@@ -5725,6 +6515,7 @@ impl Digits for Const<786> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X3>;
 }
 impl Digits for Const<787> {
     type Bits = UInt<
@@ -5735,6 +6526,7 @@ impl Digits for Const<787> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X3>;
 }
 impl Digits for Const<788> {
     type Bits = UInt<
@@ -5745,6 +6537,7 @@ impl Digits for Const<788> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X3>;
 }
 impl Digits for Const<789> {
     type Bits = UInt<
@@ -5755,6 +6548,7 @@ impl Digits for Const<789> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X3>;
 }
 impl Digits for Const<790> {
     type Bits = UInt<
@@ -5765,6 +6559,7 @@ impl Digits for Const<790> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X3>;
 }
 impl Digits for Const<791> {
     type Bits = UInt<
@@ -5775,6 +6570,7 @@ impl Digits for Const<791> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X3>;
 }
 impl Digits for Const<792> {
     type Bits = UInt<
@@ -5785,6 +6581,7 @@ impl Digits for Const<792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X3>;
 }
 impl Digits for Const<793> {
     type Bits = UInt<
@@ -5795,6 +6592,7 @@ impl Digits for Const<793> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X3>;
 }
 impl Digits for Const<794> {
     type Bits = UInt<
@@ -5805,6 +6603,7 @@ impl Digits for Const<794> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X3>;
 }
 impl Digits for Const<795> {
     type Bits = UInt<
@@ -5815,6 +6614,7 @@ impl Digits for Const<795> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X3>;
 }
 impl Digits for Const<796> {
     type Bits = UInt<
@@ -5825,6 +6625,7 @@ impl Digits for Const<796> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X3>;
 }
 impl Digits for Const<797> {
     type Bits = UInt<
@@ -5835,6 +6636,7 @@ impl Digits for Const<797> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X3>;
 }
 impl Digits for Const<798> {
     type Bits = UInt<
@@ -5845,6 +6647,7 @@ impl Digits for Const<798> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X3>;
 }
 impl Digits for Const<799> {
     type Bits = UInt<
@@ -5855,6 +6658,7 @@ impl Digits for Const<799> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X3>;
 }
 impl Digits for Const<800> {
     type Bits = UInt<
@@ -5865,6 +6669,7 @@ impl Digits for Const<800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X3>;
 }
 impl Digits for Const<801> {
     type Bits = UInt<
@@ -5875,6 +6680,7 @@ impl Digits for Const<801> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X3>;
 }
 impl Digits for Const<802> {
     type Bits = UInt<
@@ -5885,6 +6691,7 @@ impl Digits for Const<802> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X3>;
 }
 impl Digits for Const<803> {
     type Bits = UInt<
@@ -5895,6 +6702,7 @@ impl Digits for Const<803> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X3>;
 }
 impl Digits for Const<804> {
     type Bits = UInt<
@@ -5905,6 +6713,7 @@ impl Digits for Const<804> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X3>;
 }
 impl Digits for Const<805> {
     type Bits = UInt<
@@ -5915,6 +6724,7 @@ impl Digits for Const<805> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X3>;
 }
 impl Digits for Const<806> {
     type Bits = UInt<
@@ -5925,6 +6735,7 @@ impl Digits for Const<806> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X3>;
 }
 impl Digits for Const<807> {
     type Bits = UInt<
@@ -5935,6 +6746,7 @@ impl Digits for Const<807> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X3>;
 }
 impl Digits for Const<808> {
     type Bits = UInt<
@@ -5945,6 +6757,7 @@ impl Digits for Const<808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X3>;
 }
 impl Digits for Const<809> {
     type Bits = UInt<
@@ -5955,6 +6768,7 @@ impl Digits for Const<809> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X3>;
 }
 impl Digits for Const<810> {
     type Bits = UInt<
@@ -5965,6 +6779,7 @@ impl Digits for Const<810> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X3>;
 }
 impl Digits for Const<811> {
     type Bits = UInt<
@@ -5975,6 +6790,7 @@ impl Digits for Const<811> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X3>;
 }
 impl Digits for Const<812> {
     type Bits = UInt<
@@ -5985,6 +6801,7 @@ impl Digits for Const<812> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X3>;
 }
 impl Digits for Const<813> {
     type Bits = UInt<
@@ -5995,6 +6812,7 @@ impl Digits for Const<813> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X3>;
 }
 impl Digits for Const<814> {
     type Bits = UInt<
@@ -6005,6 +6823,7 @@ impl Digits for Const<814> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X3>;
 }
 impl Digits for Const<815> {
     type Bits = UInt<
@@ -6015,6 +6834,7 @@ impl Digits for Const<815> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X3>;
 }
 impl Digits for Const<816> {
     type Bits = UInt<
@@ -6025,6 +6845,7 @@ impl Digits for Const<816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X3>;
 }
 impl Digits for Const<817> {
     type Bits = UInt<
@@ -6035,6 +6856,7 @@ impl Digits for Const<817> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X3>;
 }
 impl Digits for Const<818> {
     type Bits = UInt<
@@ -6045,6 +6867,7 @@ impl Digits for Const<818> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X3>;
 }
 impl Digits for Const<819> {
     type Bits = UInt<
@@ -6055,6 +6878,7 @@ impl Digits for Const<819> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X3>;
 }
 impl Digits for Const<820> {
     type Bits = UInt<
@@ -6065,6 +6889,7 @@ impl Digits for Const<820> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X3>;
 }
 impl Digits for Const<821> {
     type Bits = UInt<
@@ -6075,6 +6900,7 @@ impl Digits for Const<821> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X3>;
 }
 impl Digits for Const<822> {
     type Bits = UInt<
@@ -6085,6 +6911,7 @@ impl Digits for Const<822> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X3>;
 }
 impl Digits for Const<823> {
     type Bits = UInt<
@@ -6095,6 +6922,7 @@ impl Digits for Const<823> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X3>;
 }
 impl Digits for Const<824> {
     type Bits = UInt<
@@ -6105,6 +6933,7 @@ impl Digits for Const<824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X3>;
 }
 impl Digits for Const<825> {
     type Bits = UInt<
@@ -6115,6 +6944,7 @@ impl Digits for Const<825> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X3>;
 }
 impl Digits for Const<826> {
     type Bits = UInt<
@@ -6125,6 +6955,7 @@ impl Digits for Const<826> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X3>;
 }
 impl Digits for Const<827> {
     type Bits = UInt<
@@ -6135,6 +6966,7 @@ impl Digits for Const<827> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X3>;
 }
 impl Digits for Const<828> {
     type Bits = UInt<
@@ -6145,6 +6977,7 @@ impl Digits for Const<828> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X3>;
 }
 impl Digits for Const<829> {
     type Bits = UInt<
@@ -6155,6 +6988,7 @@ impl Digits for Const<829> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X3>;
 }
 impl Digits for Const<830> {
     type Bits = UInt<
@@ -6165,6 +6999,7 @@ impl Digits for Const<830> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X3>;
 }
 impl Digits for Const<831> {
     type Bits = UInt<
@@ -6175,6 +7010,7 @@ impl Digits for Const<831> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X3>;
 }
 impl Digits for Const<832> {
     type Bits = UInt<
@@ -6185,6 +7021,7 @@ impl Digits for Const<832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X3>;
 }
 impl Digits for Const<833> {
     type Bits = UInt<
@@ -6195,6 +7032,7 @@ impl Digits for Const<833> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X3>;
 }
 impl Digits for Const<834> {
     type Bits = UInt<
@@ -6205,6 +7043,7 @@ impl Digits for Const<834> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X3>;
 }
 impl Digits for Const<835> {
     type Bits = UInt<
@@ -6215,6 +7054,7 @@ impl Digits for Const<835> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X3>;
 }
 impl Digits for Const<836> {
     type Bits = UInt<
@@ -6225,6 +7065,7 @@ impl Digits for Const<836> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X3>;
 }
 impl Digits for Const<837> {
     type Bits = UInt<
@@ -6235,6 +7076,7 @@ impl Digits for Const<837> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X3>;
 }
 impl Digits for Const<838> {
     type Bits = UInt<
@@ -6245,6 +7087,7 @@ impl Digits for Const<838> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X3>;
 }
 impl Digits for Const<839> {
     type Bits = UInt<
@@ -6255,6 +7098,7 @@ impl Digits for Const<839> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X3>;
 }
 impl Digits for Const<840> {
     type Bits = UInt<
@@ -6265,6 +7109,7 @@ impl Digits for Const<840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X3>;
 }
 impl Digits for Const<841> {
     type Bits = UInt<
@@ -6275,6 +7120,7 @@ impl Digits for Const<841> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X3>;
 }
 impl Digits for Const<842> {
     type Bits = UInt<
@@ -6285,6 +7131,7 @@ impl Digits for Const<842> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X3>;
 }
 impl Digits for Const<843> {
     type Bits = UInt<
@@ -6295,6 +7142,7 @@ impl Digits for Const<843> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X3>;
 }
 impl Digits for Const<844> {
     type Bits = UInt<
@@ -6305,6 +7153,7 @@ impl Digits for Const<844> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X3>;
 }
 impl Digits for Const<845> {
     type Bits = UInt<
@@ -6315,6 +7164,7 @@ impl Digits for Const<845> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X3>;
 }
 impl Digits for Const<846> {
     type Bits = UInt<
@@ -6325,6 +7175,7 @@ impl Digits for Const<846> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X3>;
 }
 impl Digits for Const<847> {
     type Bits = UInt<
@@ -6335,6 +7186,7 @@ impl Digits for Const<847> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X3>;
 }
 impl Digits for Const<848> {
     type Bits = UInt<
@@ -6345,6 +7197,7 @@ impl Digits for Const<848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X3>;
 }
 impl Digits for Const<849> {
     type Bits = UInt<
@@ -6355,6 +7208,7 @@ impl Digits for Const<849> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X3>;
 }
 impl Digits for Const<850> {
     type Bits = UInt<
@@ -6365,6 +7219,7 @@ impl Digits for Const<850> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X3>;
 }
 impl Digits for Const<851> {
     type Bits = UInt<
@@ -6375,6 +7230,7 @@ impl Digits for Const<851> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X3>;
 }
 impl Digits for Const<852> {
     type Bits = UInt<
@@ -6385,6 +7241,7 @@ impl Digits for Const<852> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X3>;
 }
 impl Digits for Const<853> {
     type Bits = UInt<
@@ -6395,6 +7252,7 @@ impl Digits for Const<853> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X3>;
 }
 impl Digits for Const<854> {
     type Bits = UInt<
@@ -6405,6 +7263,7 @@ impl Digits for Const<854> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X3>;
 }
 impl Digits for Const<855> {
     type Bits = UInt<
@@ -6415,6 +7274,7 @@ impl Digits for Const<855> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X3>;
 }
 impl Digits for Const<856> {
     type Bits = UInt<
@@ -6425,6 +7285,7 @@ impl Digits for Const<856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X3>;
 }
 impl Digits for Const<857> {
     type Bits = UInt<
@@ -6435,6 +7296,7 @@ impl Digits for Const<857> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X3>;
 }
 impl Digits for Const<858> {
     type Bits = UInt<
@@ -6445,6 +7307,7 @@ impl Digits for Const<858> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X3>;
 }
 impl Digits for Const<859> {
     type Bits = UInt<
@@ -6455,6 +7318,7 @@ impl Digits for Const<859> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X3>;
 }
 impl Digits for Const<860> {
     type Bits = UInt<
@@ -6465,6 +7329,7 @@ impl Digits for Const<860> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X3>;
 }
 impl Digits for Const<861> {
     type Bits = UInt<
@@ -6475,6 +7340,7 @@ impl Digits for Const<861> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X3>;
 }
 impl Digits for Const<862> {
     type Bits = UInt<
@@ -6485,6 +7351,7 @@ impl Digits for Const<862> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X3>;
 }
 impl Digits for Const<863> {
     type Bits = UInt<
@@ -6495,6 +7362,7 @@ impl Digits for Const<863> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X3>;
 }
 impl Digits for Const<864> {
     type Bits = UInt<
@@ -6505,6 +7373,7 @@ impl Digits for Const<864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X3>;
 }
 impl Digits for Const<865> {
     type Bits = UInt<
@@ -6515,6 +7384,7 @@ impl Digits for Const<865> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X3>;
 }
 impl Digits for Const<866> {
     type Bits = UInt<
@@ -6525,6 +7395,7 @@ impl Digits for Const<866> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X3>;
 }
 impl Digits for Const<867> {
     type Bits = UInt<
@@ -6535,6 +7406,7 @@ impl Digits for Const<867> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X3>;
 }
 impl Digits for Const<868> {
     type Bits = UInt<
@@ -6545,6 +7417,7 @@ impl Digits for Const<868> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X3>;
 }
 impl Digits for Const<869> {
     type Bits = UInt<
@@ -6555,6 +7428,7 @@ impl Digits for Const<869> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X3>;
 }
 impl Digits for Const<870> {
     type Bits = UInt<
@@ -6565,6 +7439,7 @@ impl Digits for Const<870> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X3>;
 }
 impl Digits for Const<871> {
     type Bits = UInt<
@@ -6575,6 +7450,7 @@ impl Digits for Const<871> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X3>;
 }
 impl Digits for Const<872> {
     type Bits = UInt<
@@ -6585,6 +7461,7 @@ impl Digits for Const<872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X3>;
 }
 impl Digits for Const<873> {
     type Bits = UInt<
@@ -6595,6 +7472,7 @@ impl Digits for Const<873> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X3>;
 }
 impl Digits for Const<874> {
     type Bits = UInt<
@@ -6605,6 +7483,7 @@ impl Digits for Const<874> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X3>;
 }
 impl Digits for Const<875> {
     type Bits = UInt<
@@ -6615,6 +7494,7 @@ impl Digits for Const<875> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X3>;
 }
 impl Digits for Const<876> {
     type Bits = UInt<
@@ -6625,6 +7505,7 @@ impl Digits for Const<876> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X3>;
 }
 impl Digits for Const<877> {
     type Bits = UInt<
@@ -6635,6 +7516,7 @@ impl Digits for Const<877> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X3>;
 }
 impl Digits for Const<878> {
     type Bits = UInt<
@@ -6645,6 +7527,7 @@ impl Digits for Const<878> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X3>;
 }
 impl Digits for Const<879> {
     type Bits = UInt<
@@ -6655,6 +7538,7 @@ impl Digits for Const<879> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X3>;
 }
 impl Digits for Const<880> {
     type Bits = UInt<
@@ -6665,6 +7549,7 @@ impl Digits for Const<880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X3>;
 }
 impl Digits for Const<881> {
     type Bits = UInt<
@@ -6675,6 +7560,7 @@ impl Digits for Const<881> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X3>;
 }
 impl Digits for Const<882> {
     type Bits = UInt<
@@ -6685,6 +7571,7 @@ impl Digits for Const<882> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X3>;
 }
 impl Digits for Const<883> {
     type Bits = UInt<
@@ -6695,6 +7582,7 @@ impl Digits for Const<883> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X3>;
 }
 impl Digits for Const<884> {
     type Bits = UInt<
@@ -6705,6 +7593,7 @@ impl Digits for Const<884> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X3>;
 }
 impl Digits for Const<885> {
     type Bits = UInt<
@@ -6715,6 +7604,7 @@ impl Digits for Const<885> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X3>;
 }
 impl Digits for Const<886> {
     type Bits = UInt<
@@ -6725,6 +7615,7 @@ impl Digits for Const<886> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X3>;
 }
 impl Digits for Const<887> {
     type Bits = UInt<
@@ -6735,6 +7626,7 @@ impl Digits for Const<887> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X3>;
 }
 impl Digits for Const<888> {
     type Bits = UInt<
@@ -6745,6 +7637,7 @@ impl Digits for Const<888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X3>;
 }
 impl Digits for Const<889> {
     type Bits = UInt<
@@ -6755,6 +7648,7 @@ impl Digits for Const<889> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X3>;
 }
 impl Digits for Const<890> {
     type Bits = UInt<
@@ -6765,6 +7659,7 @@ impl Digits for Const<890> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X3>;
 }
 impl Digits for Const<891> {
     type Bits = UInt<
@@ -6775,6 +7670,7 @@ impl Digits for Const<891> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X3>;
 }
 impl Digits for Const<892> {
     type Bits = UInt<
@@ -6785,6 +7681,7 @@ impl Digits for Const<892> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X3>;
 }
 impl Digits for Const<893> {
     type Bits = UInt<
@@ -6795,6 +7692,7 @@ impl Digits for Const<893> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X3>;
 }
 impl Digits for Const<894> {
     type Bits = UInt<
@@ -6805,6 +7703,7 @@ impl Digits for Const<894> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X3>;
 }
 impl Digits for Const<895> {
     type Bits = UInt<
@@ -6815,6 +7714,7 @@ impl Digits for Const<895> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X3>;
 }
 impl Digits for Const<896> {
     type Bits = UInt<
@@ -6825,6 +7725,7 @@ impl Digits for Const<896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X3>;
 }
 impl Digits for Const<897> {
     type Bits = UInt<
@@ -6835,6 +7736,7 @@ impl Digits for Const<897> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X3>;
 }
 impl Digits for Const<898> {
     type Bits = UInt<
@@ -6845,6 +7747,7 @@ impl Digits for Const<898> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X3>;
 }
 impl Digits for Const<899> {
     type Bits = UInt<
@@ -6855,6 +7758,7 @@ impl Digits for Const<899> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X3>;
 }
 impl Digits for Const<900> {
     type Bits = UInt<
@@ -6865,6 +7769,7 @@ impl Digits for Const<900> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X3>;
 }
 impl Digits for Const<901> {
     type Bits = UInt<
@@ -6875,6 +7780,7 @@ impl Digits for Const<901> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X3>;
 }
 impl Digits for Const<902> {
     type Bits = UInt<
@@ -6885,6 +7791,7 @@ impl Digits for Const<902> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X3>;
 }
 impl Digits for Const<903> {
     type Bits = UInt<
@@ -6895,6 +7802,7 @@ impl Digits for Const<903> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X3>;
 }
 impl Digits for Const<904> {
     type Bits = UInt<
@@ -6905,6 +7813,7 @@ impl Digits for Const<904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X3>;
 }
 impl Digits for Const<905> {
     type Bits = UInt<
@@ -6915,6 +7824,7 @@ impl Digits for Const<905> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X3>;
 }
 impl Digits for Const<906> {
     type Bits = UInt<
@@ -6925,6 +7835,7 @@ impl Digits for Const<906> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X3>;
 }
 impl Digits for Const<907> {
     type Bits = UInt<
@@ -6935,6 +7846,7 @@ impl Digits for Const<907> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X3>;
 }
 impl Digits for Const<908> {
     type Bits = UInt<
@@ -6945,6 +7857,7 @@ impl Digits for Const<908> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X3>;
 }
 impl Digits for Const<909> {
     type Bits = UInt<
@@ -6955,6 +7868,7 @@ impl Digits for Const<909> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X3>;
 }
 impl Digits for Const<910> {
     type Bits = UInt<
@@ -6965,6 +7879,7 @@ impl Digits for Const<910> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X3>;
 }
 impl Digits for Const<911> {
     type Bits = UInt<
@@ -6975,6 +7890,7 @@ impl Digits for Const<911> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X3>;
 }
 impl Digits for Const<912> {
     type Bits = UInt<
@@ -6985,6 +7901,7 @@ impl Digits for Const<912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X3>;
 }
 impl Digits for Const<913> {
     type Bits = UInt<
@@ -6995,6 +7912,7 @@ impl Digits for Const<913> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X3>;
 }
 impl Digits for Const<914> {
     type Bits = UInt<
@@ -7005,6 +7923,7 @@ impl Digits for Const<914> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X3>;
 }
 impl Digits for Const<915> {
     type Bits = UInt<
@@ -7015,6 +7934,7 @@ impl Digits for Const<915> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X3>;
 }
 impl Digits for Const<916> {
     type Bits = UInt<
@@ -7025,6 +7945,7 @@ impl Digits for Const<916> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X3>;
 }
 impl Digits for Const<917> {
     type Bits = UInt<
@@ -7035,6 +7956,7 @@ impl Digits for Const<917> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X3>;
 }
 impl Digits for Const<918> {
     type Bits = UInt<
@@ -7045,6 +7967,7 @@ impl Digits for Const<918> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X3>;
 }
 impl Digits for Const<919> {
     type Bits = UInt<
@@ -7055,6 +7978,7 @@ impl Digits for Const<919> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X3>;
 }
 impl Digits for Const<920> {
     type Bits = UInt<
@@ -7065,6 +7989,7 @@ impl Digits for Const<920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X3>;
 }
 impl Digits for Const<921> {
     type Bits = UInt<
@@ -7075,6 +8000,7 @@ impl Digits for Const<921> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X3>;
 }
 impl Digits for Const<922> {
     type Bits = UInt<
@@ -7085,6 +8011,7 @@ impl Digits for Const<922> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X3>;
 }
 impl Digits for Const<923> {
     type Bits = UInt<
@@ -7095,6 +8022,7 @@ impl Digits for Const<923> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X3>;
 }
 impl Digits for Const<924> {
     type Bits = UInt<
@@ -7105,6 +8033,7 @@ impl Digits for Const<924> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X3>;
 }
 impl Digits for Const<925> {
     type Bits = UInt<
@@ -7115,6 +8044,7 @@ impl Digits for Const<925> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X3>;
 }
 impl Digits for Const<926> {
     type Bits = UInt<
@@ -7125,6 +8055,7 @@ impl Digits for Const<926> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X3>;
 }
 impl Digits for Const<927> {
     type Bits = UInt<
@@ -7135,6 +8066,7 @@ impl Digits for Const<927> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X3>;
 }
 impl Digits for Const<928> {
     type Bits = UInt<
@@ -7145,6 +8077,7 @@ impl Digits for Const<928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X3>;
 }
 impl Digits for Const<929> {
     type Bits = UInt<
@@ -7155,6 +8088,7 @@ impl Digits for Const<929> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X3>;
 }
 impl Digits for Const<930> {
     type Bits = UInt<
@@ -7165,6 +8099,7 @@ impl Digits for Const<930> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X3>;
 }
 impl Digits for Const<931> {
     type Bits = UInt<
@@ -7175,6 +8110,7 @@ impl Digits for Const<931> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X3>;
 }
 impl Digits for Const<932> {
     type Bits = UInt<
@@ -7185,6 +8121,7 @@ impl Digits for Const<932> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X3>;
 }
 impl Digits for Const<933> {
     type Bits = UInt<
@@ -7195,6 +8132,7 @@ impl Digits for Const<933> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X3>;
 }
 impl Digits for Const<934> {
     type Bits = UInt<
@@ -7205,6 +8143,7 @@ impl Digits for Const<934> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X3>;
 }
 impl Digits for Const<935> {
     type Bits = UInt<
@@ -7215,6 +8154,7 @@ impl Digits for Const<935> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X3>;
 }
 impl Digits for Const<936> {
     type Bits = UInt<
@@ -7225,6 +8165,7 @@ impl Digits for Const<936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X3>;
 }
 impl Digits for Const<937> {
     type Bits = UInt<
@@ -7235,6 +8176,7 @@ impl Digits for Const<937> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X3>;
 }
 impl Digits for Const<938> {
     type Bits = UInt<
@@ -7245,6 +8187,7 @@ impl Digits for Const<938> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X3>;
 }
 impl Digits for Const<939> {
     type Bits = UInt<
@@ -7255,6 +8198,7 @@ impl Digits for Const<939> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X3>;
 }
 impl Digits for Const<940> {
     type Bits = UInt<
@@ -7265,6 +8209,7 @@ impl Digits for Const<940> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X3>;
 }
 impl Digits for Const<941> {
     type Bits = UInt<
@@ -7275,6 +8220,7 @@ impl Digits for Const<941> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X3>;
 }
 impl Digits for Const<942> {
     type Bits = UInt<
@@ -7285,6 +8231,7 @@ impl Digits for Const<942> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X3>;
 }
 impl Digits for Const<943> {
     type Bits = UInt<
@@ -7295,6 +8242,7 @@ impl Digits for Const<943> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X3>;
 }
 impl Digits for Const<944> {
     type Bits = UInt<
@@ -7305,6 +8253,7 @@ impl Digits for Const<944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X3>;
 }
 impl Digits for Const<945> {
     type Bits = UInt<
@@ -7315,6 +8264,7 @@ impl Digits for Const<945> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X3>;
 }
 impl Digits for Const<946> {
     type Bits = UInt<
@@ -7325,6 +8275,7 @@ impl Digits for Const<946> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X3>;
 }
 impl Digits for Const<947> {
     type Bits = UInt<
@@ -7335,6 +8286,7 @@ impl Digits for Const<947> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X3>;
 }
 impl Digits for Const<948> {
     type Bits = UInt<
@@ -7345,6 +8297,7 @@ impl Digits for Const<948> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X3>;
 }
 impl Digits for Const<949> {
     type Bits = UInt<
@@ -7355,6 +8308,7 @@ impl Digits for Const<949> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X3>;
 }
 impl Digits for Const<950> {
     type Bits = UInt<
@@ -7365,6 +8319,7 @@ impl Digits for Const<950> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X3>;
 }
 impl Digits for Const<951> {
     type Bits = UInt<
@@ -7375,6 +8330,7 @@ impl Digits for Const<951> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X3>;
 }
 impl Digits for Const<952> {
     type Bits = UInt<
@@ -7385,6 +8341,7 @@ impl Digits for Const<952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X3>;
 }
 impl Digits for Const<953> {
     type Bits = UInt<
@@ -7395,6 +8352,7 @@ impl Digits for Const<953> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X3>;
 }
 impl Digits for Const<954> {
     type Bits = UInt<
@@ -7405,6 +8363,7 @@ impl Digits for Const<954> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X3>;
 }
 impl Digits for Const<955> {
     type Bits = UInt<
@@ -7415,6 +8374,7 @@ impl Digits for Const<955> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X3>;
 }
 impl Digits for Const<956> {
     type Bits = UInt<
@@ -7425,6 +8385,7 @@ impl Digits for Const<956> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X3>;
 }
 impl Digits for Const<957> {
     type Bits = UInt<
@@ -7435,6 +8396,7 @@ impl Digits for Const<957> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X3>;
 }
 impl Digits for Const<958> {
     type Bits = UInt<
@@ -7445,6 +8407,7 @@ impl Digits for Const<958> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X3>;
 }
 impl Digits for Const<959> {
     type Bits = UInt<
@@ -7455,6 +8418,7 @@ impl Digits for Const<959> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X3>;
 }
 impl Digits for Const<960> {
     type Bits = UInt<
@@ -7465,6 +8429,7 @@ impl Digits for Const<960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X3>;
 }
 impl Digits for Const<961> {
     type Bits = UInt<
@@ -7475,6 +8440,7 @@ impl Digits for Const<961> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X3>;
 }
 impl Digits for Const<962> {
     type Bits = UInt<
@@ -7485,6 +8451,7 @@ impl Digits for Const<962> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X3>;
 }
 impl Digits for Const<963> {
     type Bits = UInt<
@@ -7495,6 +8462,7 @@ impl Digits for Const<963> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X3>;
 }
 impl Digits for Const<964> {
     type Bits = UInt<
@@ -7505,6 +8473,7 @@ impl Digits for Const<964> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X3>;
 }
 impl Digits for Const<965> {
     type Bits = UInt<
@@ -7515,6 +8484,7 @@ impl Digits for Const<965> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X3>;
 }
 impl Digits for Const<966> {
     type Bits = UInt<
@@ -7525,6 +8495,7 @@ impl Digits for Const<966> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X3>;
 }
 impl Digits for Const<967> {
     type Bits = UInt<
@@ -7535,6 +8506,7 @@ impl Digits for Const<967> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X3>;
 }
 impl Digits for Const<968> {
     type Bits = UInt<
@@ -7545,6 +8517,7 @@ impl Digits for Const<968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X3>;
 }
 impl Digits for Const<969> {
     type Bits = UInt<
@@ -7555,6 +8528,7 @@ impl Digits for Const<969> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X3>;
 }
 impl Digits for Const<970> {
     type Bits = UInt<
@@ -7565,6 +8539,7 @@ impl Digits for Const<970> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X3>;
 }
 impl Digits for Const<971> {
     type Bits = UInt<
@@ -7575,6 +8550,7 @@ impl Digits for Const<971> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X3>;
 }
 impl Digits for Const<972> {
     type Bits = UInt<
@@ -7585,6 +8561,7 @@ impl Digits for Const<972> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X3>;
 }
 impl Digits for Const<973> {
     type Bits = UInt<
@@ -7595,6 +8572,7 @@ impl Digits for Const<973> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X3>;
 }
 impl Digits for Const<974> {
     type Bits = UInt<
@@ -7605,6 +8583,7 @@ impl Digits for Const<974> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X3>;
 }
 impl Digits for Const<975> {
     type Bits = UInt<
@@ -7615,6 +8594,7 @@ impl Digits for Const<975> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X3>;
 }
 impl Digits for Const<976> {
     type Bits = UInt<
@@ -7625,6 +8605,7 @@ impl Digits for Const<976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X3>;
 }
 impl Digits for Const<977> {
     type Bits = UInt<
@@ -7635,6 +8616,7 @@ impl Digits for Const<977> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X3>;
 }
 impl Digits for Const<978> {
     type Bits = UInt<
@@ -7645,6 +8627,7 @@ impl Digits for Const<978> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X3>;
 }
 impl Digits for Const<979> {
     type Bits = UInt<
@@ -7655,6 +8638,7 @@ impl Digits for Const<979> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X3>;
 }
 impl Digits for Const<980> {
     type Bits = UInt<
@@ -7665,6 +8649,7 @@ impl Digits for Const<980> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X3>;
 }
 impl Digits for Const<981> {
     type Bits = UInt<
@@ -7675,6 +8660,7 @@ impl Digits for Const<981> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X3>;
 }
 impl Digits for Const<982> {
     type Bits = UInt<
@@ -7685,6 +8671,7 @@ impl Digits for Const<982> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X3>;
 }
 impl Digits for Const<983> {
     type Bits = UInt<
@@ -7695,6 +8682,7 @@ impl Digits for Const<983> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X3>;
 }
 impl Digits for Const<984> {
     type Bits = UInt<
@@ -7705,6 +8693,7 @@ impl Digits for Const<984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X3>;
 }
 impl Digits for Const<985> {
     type Bits = UInt<
@@ -7715,6 +8704,7 @@ impl Digits for Const<985> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X3>;
 }
 impl Digits for Const<986> {
     type Bits = UInt<
@@ -7725,6 +8715,7 @@ impl Digits for Const<986> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X3>;
 }
 impl Digits for Const<987> {
     type Bits = UInt<
@@ -7735,6 +8726,7 @@ impl Digits for Const<987> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X3>;
 }
 impl Digits for Const<988> {
     type Bits = UInt<
@@ -7745,6 +8737,7 @@ impl Digits for Const<988> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X3>;
 }
 impl Digits for Const<989> {
     type Bits = UInt<
@@ -7755,6 +8748,7 @@ impl Digits for Const<989> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X3>;
 }
 impl Digits for Const<990> {
     type Bits = UInt<
@@ -7765,6 +8759,7 @@ impl Digits for Const<990> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X3>;
 }
 impl Digits for Const<991> {
     type Bits = UInt<
@@ -7775,6 +8770,7 @@ impl Digits for Const<991> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X3>;
 }
 impl Digits for Const<992> {
     type Bits = UInt<
@@ -7785,6 +8781,7 @@ impl Digits for Const<992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X3>;
 }
 impl Digits for Const<993> {
     type Bits = UInt<
@@ -7795,6 +8792,7 @@ impl Digits for Const<993> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X3>;
 }
 impl Digits for Const<994> {
     type Bits = UInt<
@@ -7805,6 +8803,7 @@ impl Digits for Const<994> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X3>;
 }
 impl Digits for Const<995> {
     type Bits = UInt<
@@ -7815,6 +8814,7 @@ impl Digits for Const<995> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X3>;
 }
 impl Digits for Const<996> {
     type Bits = UInt<
@@ -7825,6 +8825,7 @@ impl Digits for Const<996> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X3>;
 }
 impl Digits for Const<997> {
     type Bits = UInt<
@@ -7835,6 +8836,7 @@ impl Digits for Const<997> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X3>;
 }
 impl Digits for Const<998> {
     type Bits = UInt<
@@ -7845,6 +8847,7 @@ impl Digits for Const<998> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X3>;
 }
 impl Digits for Const<999> {
     type Bits = UInt<
@@ -7855,6 +8858,7 @@ impl Digits for Const<999> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X3>;
 }
 impl Digits for Const<1000> {
     type Bits = UInt<
@@ -7865,6 +8869,7 @@ impl Digits for Const<1000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X3>;
 }
 impl Digits for Const<1001> {
     type Bits = UInt<
@@ -7875,6 +8880,7 @@ impl Digits for Const<1001> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X3>;
 }
 impl Digits for Const<1002> {
     type Bits = UInt<
@@ -7885,6 +8891,7 @@ impl Digits for Const<1002> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X3>;
 }
 impl Digits for Const<1003> {
     type Bits = UInt<
@@ -7895,6 +8902,7 @@ impl Digits for Const<1003> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X3>;
 }
 impl Digits for Const<1004> {
     type Bits = UInt<
@@ -7905,6 +8913,7 @@ impl Digits for Const<1004> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X3>;
 }
 impl Digits for Const<1005> {
     type Bits = UInt<
@@ -7915,6 +8924,7 @@ impl Digits for Const<1005> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X3>;
 }
 impl Digits for Const<1006> {
     type Bits = UInt<
@@ -7925,6 +8935,7 @@ impl Digits for Const<1006> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X3>;
 }
 impl Digits for Const<1007> {
     type Bits = UInt<
@@ -7935,6 +8946,7 @@ impl Digits for Const<1007> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X3>;
 }
 impl Digits for Const<1008> {
     type Bits = UInt<
@@ -7945,6 +8957,7 @@ impl Digits for Const<1008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X3>;
 }
 impl Digits for Const<1009> {
     type Bits = UInt<
@@ -7955,6 +8968,7 @@ impl Digits for Const<1009> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X3>;
 }
 impl Digits for Const<1010> {
     type Bits = UInt<
@@ -7965,6 +8979,7 @@ impl Digits for Const<1010> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X3>;
 }
 impl Digits for Const<1011> {
     type Bits = UInt<
@@ -7975,6 +8990,7 @@ impl Digits for Const<1011> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X3>;
 }
 impl Digits for Const<1012> {
     type Bits = UInt<
@@ -7985,6 +9001,7 @@ impl Digits for Const<1012> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X3>;
 }
 impl Digits for Const<1013> {
     type Bits = UInt<
@@ -7995,6 +9012,7 @@ impl Digits for Const<1013> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X3>;
 }
 impl Digits for Const<1014> {
     type Bits = UInt<
@@ -8005,6 +9023,7 @@ impl Digits for Const<1014> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X3>;
 }
 impl Digits for Const<1015> {
     type Bits = UInt<
@@ -8015,6 +9034,7 @@ impl Digits for Const<1015> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X3>;
 }
 impl Digits for Const<1016> {
     type Bits = UInt<
@@ -8025,6 +9045,7 @@ impl Digits for Const<1016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X3>;
 }
 impl Digits for Const<1017> {
     type Bits = UInt<
@@ -8035,6 +9056,7 @@ impl Digits for Const<1017> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X3>;
 }
 impl Digits for Const<1018> {
     type Bits = UInt<
@@ -8045,6 +9067,7 @@ impl Digits for Const<1018> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X3>;
 }
 impl Digits for Const<1019> {
     type Bits = UInt<
@@ -8055,6 +9078,7 @@ impl Digits for Const<1019> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X3>;
 }
 impl Digits for Const<1020> {
     type Bits = UInt<
@@ -8065,6 +9089,7 @@ impl Digits for Const<1020> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X3>;
 }
 impl Digits for Const<1021> {
     type Bits = UInt<
@@ -8075,6 +9100,7 @@ impl Digits for Const<1021> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X3>;
 }
 impl Digits for Const<1022> {
     type Bits = UInt<
@@ -8085,6 +9111,7 @@ impl Digits for Const<1022> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X3>;
 }
 impl Digits for Const<1023> {
     type Bits = UInt<
@@ -8095,6 +9122,7 @@ impl Digits for Const<1023> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X3>;
 }
 impl Digits for Const<1024> {
     type Bits = UInt<
@@ -8111,6 +9139,7 @@ impl Digits for Const<1024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X4>;
 }
 impl Digits for Const<1025> {
     type Bits = UInt<
@@ -8127,6 +9156,7 @@ impl Digits for Const<1025> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X4>;
 }
 impl Digits for Const<1026> {
     type Bits = UInt<
@@ -8143,6 +9173,7 @@ impl Digits for Const<1026> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X4>;
 }
 impl Digits for Const<1027> {
     type Bits = UInt<
@@ -8159,6 +9190,7 @@ impl Digits for Const<1027> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X4>;
 }
 impl Digits for Const<1028> {
     type Bits = UInt<
@@ -8175,6 +9207,7 @@ impl Digits for Const<1028> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X4>;
 }
 impl Digits for Const<1029> {
     type Bits = UInt<
@@ -8191,6 +9224,7 @@ impl Digits for Const<1029> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X4>;
 }
 impl Digits for Const<1030> {
     type Bits = UInt<
@@ -8207,6 +9241,7 @@ impl Digits for Const<1030> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X4>;
 }
 impl Digits for Const<1031> {
     type Bits = UInt<
@@ -8223,6 +9258,7 @@ impl Digits for Const<1031> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X4>;
 }
 impl Digits for Const<1032> {
     type Bits = UInt<
@@ -8239,6 +9275,7 @@ impl Digits for Const<1032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X4>;
 }
 impl Digits for Const<1033> {
     type Bits = UInt<
@@ -8255,6 +9292,7 @@ impl Digits for Const<1033> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X4>;
 }
 impl Digits for Const<1034> {
     type Bits = UInt<
@@ -8271,6 +9309,7 @@ impl Digits for Const<1034> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X4>;
 }
 impl Digits for Const<1035> {
     type Bits = UInt<
@@ -8287,6 +9326,7 @@ impl Digits for Const<1035> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X4>;
 }
 impl Digits for Const<1036> {
     type Bits = UInt<
@@ -8303,6 +9343,7 @@ impl Digits for Const<1036> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X4>;
 }
 impl Digits for Const<1037> {
     type Bits = UInt<
@@ -8319,6 +9360,7 @@ impl Digits for Const<1037> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X4>;
 }
 impl Digits for Const<1038> {
     type Bits = UInt<
@@ -8335,6 +9377,7 @@ impl Digits for Const<1038> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X4>;
 }
 impl Digits for Const<1039> {
     type Bits = UInt<
@@ -8351,6 +9394,7 @@ impl Digits for Const<1039> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X4>;
 }
 impl Digits for Const<1040> {
     type Bits = UInt<
@@ -8367,6 +9411,7 @@ impl Digits for Const<1040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X4>;
 }
 impl Digits for Const<1041> {
     type Bits = UInt<
@@ -8383,6 +9428,7 @@ impl Digits for Const<1041> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X4>;
 }
 impl Digits for Const<1042> {
     type Bits = UInt<
@@ -8399,6 +9445,7 @@ impl Digits for Const<1042> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X4>;
 }
 impl Digits for Const<1043> {
     type Bits = UInt<
@@ -8415,6 +9462,7 @@ impl Digits for Const<1043> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X4>;
 }
 impl Digits for Const<1044> {
     type Bits = UInt<
@@ -8431,6 +9479,7 @@ impl Digits for Const<1044> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X4>;
 }
 impl Digits for Const<1045> {
     type Bits = UInt<
@@ -8447,6 +9496,7 @@ impl Digits for Const<1045> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X4>;
 }
 impl Digits for Const<1046> {
     type Bits = UInt<
@@ -8463,6 +9513,7 @@ impl Digits for Const<1046> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X4>;
 }
 impl Digits for Const<1047> {
     type Bits = UInt<
@@ -8479,6 +9530,7 @@ impl Digits for Const<1047> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X4>;
 }
 impl Digits for Const<1048> {
     type Bits = UInt<
@@ -8495,6 +9547,7 @@ impl Digits for Const<1048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X4>;
 }
 impl Digits for Const<1049> {
     type Bits = UInt<
@@ -8511,6 +9564,7 @@ impl Digits for Const<1049> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X4>;
 }
 impl Digits for Const<1050> {
     type Bits = UInt<
@@ -8527,6 +9581,7 @@ impl Digits for Const<1050> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X4>;
 }
 impl Digits for Const<1051> {
     type Bits = UInt<
@@ -8543,6 +9598,7 @@ impl Digits for Const<1051> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X4>;
 }
 impl Digits for Const<1052> {
     type Bits = UInt<
@@ -8559,6 +9615,7 @@ impl Digits for Const<1052> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X4>;
 }
 impl Digits for Const<1053> {
     type Bits = UInt<
@@ -8575,6 +9632,7 @@ impl Digits for Const<1053> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X4>;
 }
 impl Digits for Const<1054> {
     type Bits = UInt<
@@ -8591,6 +9649,7 @@ impl Digits for Const<1054> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X4>;
 }
 impl Digits for Const<1055> {
     type Bits = UInt<
@@ -8607,6 +9666,7 @@ impl Digits for Const<1055> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X4>;
 }
 impl Digits for Const<1056> {
     type Bits = UInt<
@@ -8623,6 +9683,7 @@ impl Digits for Const<1056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X4>;
 }
 impl Digits for Const<1057> {
     type Bits = UInt<
@@ -8639,6 +9700,7 @@ impl Digits for Const<1057> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X4>;
 }
 impl Digits for Const<1058> {
     type Bits = UInt<
@@ -8655,6 +9717,7 @@ impl Digits for Const<1058> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X4>;
 }
 impl Digits for Const<1059> {
     type Bits = UInt<
@@ -8671,6 +9734,7 @@ impl Digits for Const<1059> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X4>;
 }
 impl Digits for Const<1060> {
     type Bits = UInt<
@@ -8687,6 +9751,7 @@ impl Digits for Const<1060> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X4>;
 }
 impl Digits for Const<1061> {
     type Bits = UInt<
@@ -8703,6 +9768,7 @@ impl Digits for Const<1061> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X4>;
 }
 impl Digits for Const<1062> {
     type Bits = UInt<
@@ -8719,6 +9785,7 @@ impl Digits for Const<1062> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X4>;
 }
 impl Digits for Const<1063> {
     type Bits = UInt<
@@ -8735,6 +9802,7 @@ impl Digits for Const<1063> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X4>;
 }
 impl Digits for Const<1064> {
     type Bits = UInt<
@@ -8751,6 +9819,7 @@ impl Digits for Const<1064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X4>;
 }
 impl Digits for Const<1065> {
     type Bits = UInt<
@@ -8767,6 +9836,7 @@ impl Digits for Const<1065> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X4>;
 }
 impl Digits for Const<1066> {
     type Bits = UInt<
@@ -8783,6 +9853,7 @@ impl Digits for Const<1066> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X4>;
 }
 impl Digits for Const<1067> {
     type Bits = UInt<
@@ -8799,6 +9870,7 @@ impl Digits for Const<1067> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X4>;
 }
 impl Digits for Const<1068> {
     type Bits = UInt<
@@ -8815,6 +9887,7 @@ impl Digits for Const<1068> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X4>;
 }
 impl Digits for Const<1069> {
     type Bits = UInt<
@@ -8831,6 +9904,7 @@ impl Digits for Const<1069> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X4>;
 }
 impl Digits for Const<1070> {
     type Bits = UInt<
@@ -8847,6 +9921,7 @@ impl Digits for Const<1070> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X4>;
 }
 impl Digits for Const<1071> {
     type Bits = UInt<
@@ -8863,6 +9938,7 @@ impl Digits for Const<1071> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X4>;
 }
 impl Digits for Const<1072> {
     type Bits = UInt<
@@ -8879,6 +9955,7 @@ impl Digits for Const<1072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X4>;
 }
 impl Digits for Const<1073> {
     type Bits = UInt<
@@ -8895,6 +9972,7 @@ impl Digits for Const<1073> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X4>;
 }
 impl Digits for Const<1074> {
     type Bits = UInt<
@@ -8911,6 +9989,7 @@ impl Digits for Const<1074> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X4>;
 }
 impl Digits for Const<1075> {
     type Bits = UInt<
@@ -8927,6 +10006,7 @@ impl Digits for Const<1075> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X4>;
 }
 impl Digits for Const<1076> {
     type Bits = UInt<
@@ -8943,6 +10023,7 @@ impl Digits for Const<1076> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X4>;
 }
 impl Digits for Const<1077> {
     type Bits = UInt<
@@ -8959,6 +10040,7 @@ impl Digits for Const<1077> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X4>;
 }
 impl Digits for Const<1078> {
     type Bits = UInt<
@@ -8975,6 +10057,7 @@ impl Digits for Const<1078> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X4>;
 }
 impl Digits for Const<1079> {
     type Bits = UInt<
@@ -8991,6 +10074,7 @@ impl Digits for Const<1079> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X4>;
 }
 impl Digits for Const<1080> {
     type Bits = UInt<
@@ -9007,6 +10091,7 @@ impl Digits for Const<1080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X4>;
 }
 impl Digits for Const<1081> {
     type Bits = UInt<
@@ -9023,6 +10108,7 @@ impl Digits for Const<1081> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X4>;
 }
 impl Digits for Const<1082> {
     type Bits = UInt<
@@ -9039,6 +10125,7 @@ impl Digits for Const<1082> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X4>;
 }
 impl Digits for Const<1083> {
     type Bits = UInt<
@@ -9055,6 +10142,7 @@ impl Digits for Const<1083> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X4>;
 }
 impl Digits for Const<1084> {
     type Bits = UInt<
@@ -9071,6 +10159,7 @@ impl Digits for Const<1084> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X4>;
 }
 impl Digits for Const<1085> {
     type Bits = UInt<
@@ -9087,6 +10176,7 @@ impl Digits for Const<1085> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X4>;
 }
 impl Digits for Const<1086> {
     type Bits = UInt<
@@ -9103,6 +10193,7 @@ impl Digits for Const<1086> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X4>;
 }
 impl Digits for Const<1087> {
     type Bits = UInt<
@@ -9119,6 +10210,7 @@ impl Digits for Const<1087> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X4>;
 }
 impl Digits for Const<1088> {
     type Bits = UInt<
@@ -9135,6 +10227,7 @@ impl Digits for Const<1088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X4>;
 }
 impl Digits for Const<1089> {
     type Bits = UInt<
@@ -9151,6 +10244,7 @@ impl Digits for Const<1089> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X4>;
 }
 impl Digits for Const<1090> {
     type Bits = UInt<
@@ -9167,6 +10261,7 @@ impl Digits for Const<1090> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X4>;
 }
 impl Digits for Const<1091> {
     type Bits = UInt<
@@ -9183,6 +10278,7 @@ impl Digits for Const<1091> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X4>;
 }
 impl Digits for Const<1092> {
     type Bits = UInt<
@@ -9199,6 +10295,7 @@ impl Digits for Const<1092> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X4>;
 }
 impl Digits for Const<1093> {
     type Bits = UInt<
@@ -9215,6 +10312,7 @@ impl Digits for Const<1093> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X4>;
 }
 impl Digits for Const<1094> {
     type Bits = UInt<
@@ -9231,6 +10329,7 @@ impl Digits for Const<1094> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X4>;
 }
 impl Digits for Const<1095> {
     type Bits = UInt<
@@ -9247,6 +10346,7 @@ impl Digits for Const<1095> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X4>;
 }
 impl Digits for Const<1096> {
     type Bits = UInt<
@@ -9263,6 +10363,7 @@ impl Digits for Const<1096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X4>;
 }
 impl Digits for Const<1097> {
     type Bits = UInt<
@@ -9279,6 +10380,7 @@ impl Digits for Const<1097> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X4>;
 }
 impl Digits for Const<1098> {
     type Bits = UInt<
@@ -9295,6 +10397,7 @@ impl Digits for Const<1098> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X4>;
 }
 impl Digits for Const<1099> {
     type Bits = UInt<
@@ -9311,6 +10414,7 @@ impl Digits for Const<1099> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X4>;
 }
 impl Digits for Const<1100> {
     type Bits = UInt<
@@ -9327,6 +10431,7 @@ impl Digits for Const<1100> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X4>;
 }
 impl Digits for Const<1101> {
     type Bits = UInt<
@@ -9343,6 +10448,7 @@ impl Digits for Const<1101> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X4>;
 }
 impl Digits for Const<1102> {
     type Bits = UInt<
@@ -9359,6 +10465,7 @@ impl Digits for Const<1102> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X4>;
 }
 impl Digits for Const<1103> {
     type Bits = UInt<
@@ -9375,6 +10482,7 @@ impl Digits for Const<1103> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X4>;
 }
 impl Digits for Const<1104> {
     type Bits = UInt<
@@ -9391,6 +10499,7 @@ impl Digits for Const<1104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X4>;
 }
 impl Digits for Const<1105> {
     type Bits = UInt<
@@ -9407,6 +10516,7 @@ impl Digits for Const<1105> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X4>;
 }
 impl Digits for Const<1106> {
     type Bits = UInt<
@@ -9423,6 +10533,7 @@ impl Digits for Const<1106> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X4>;
 }
 impl Digits for Const<1107> {
     type Bits = UInt<
@@ -9439,6 +10550,7 @@ impl Digits for Const<1107> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X4>;
 }
 impl Digits for Const<1108> {
     type Bits = UInt<
@@ -9455,6 +10567,7 @@ impl Digits for Const<1108> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X4>;
 }
 impl Digits for Const<1109> {
     type Bits = UInt<
@@ -9471,6 +10584,7 @@ impl Digits for Const<1109> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X4>;
 }
 impl Digits for Const<1110> {
     type Bits = UInt<
@@ -9487,6 +10601,7 @@ impl Digits for Const<1110> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X4>;
 }
 impl Digits for Const<1111> {
     type Bits = UInt<
@@ -9503,6 +10618,7 @@ impl Digits for Const<1111> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X4>;
 }
 impl Digits for Const<1112> {
     type Bits = UInt<
@@ -9519,6 +10635,7 @@ impl Digits for Const<1112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X4>;
 }
 impl Digits for Const<1113> {
     type Bits = UInt<
@@ -9535,6 +10652,7 @@ impl Digits for Const<1113> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X4>;
 }
 impl Digits for Const<1114> {
     type Bits = UInt<
@@ -9551,6 +10669,7 @@ impl Digits for Const<1114> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X4>;
 }
 impl Digits for Const<1115> {
     type Bits = UInt<
@@ -9567,6 +10686,7 @@ impl Digits for Const<1115> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X4>;
 }
 impl Digits for Const<1116> {
     type Bits = UInt<
@@ -9583,6 +10703,7 @@ impl Digits for Const<1116> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X4>;
 }
 impl Digits for Const<1117> {
     type Bits = UInt<
@@ -9599,6 +10720,7 @@ impl Digits for Const<1117> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X4>;
 }
 impl Digits for Const<1118> {
     type Bits = UInt<
@@ -9615,6 +10737,7 @@ impl Digits for Const<1118> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X4>;
 }
 impl Digits for Const<1119> {
     type Bits = UInt<
@@ -9631,6 +10754,7 @@ impl Digits for Const<1119> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X4>;
 }
 impl Digits for Const<1120> {
     type Bits = UInt<
@@ -9647,6 +10771,7 @@ impl Digits for Const<1120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X4>;
 }
 impl Digits for Const<1121> {
     type Bits = UInt<
@@ -9663,6 +10788,7 @@ impl Digits for Const<1121> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X4>;
 }
 impl Digits for Const<1122> {
     type Bits = UInt<
@@ -9679,6 +10805,7 @@ impl Digits for Const<1122> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X4>;
 }
 impl Digits for Const<1123> {
     type Bits = UInt<
@@ -9695,6 +10822,7 @@ impl Digits for Const<1123> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X4>;
 }
 impl Digits for Const<1124> {
     type Bits = UInt<
@@ -9711,6 +10839,7 @@ impl Digits for Const<1124> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X4>;
 }
 impl Digits for Const<1125> {
     type Bits = UInt<
@@ -9727,6 +10856,7 @@ impl Digits for Const<1125> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X4>;
 }
 impl Digits for Const<1126> {
     type Bits = UInt<
@@ -9743,6 +10873,7 @@ impl Digits for Const<1126> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X4>;
 }
 impl Digits for Const<1127> {
     type Bits = UInt<
@@ -9759,6 +10890,7 @@ impl Digits for Const<1127> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X4>;
 }
 impl Digits for Const<1128> {
     type Bits = UInt<
@@ -9775,6 +10907,7 @@ impl Digits for Const<1128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X4>;
 }
 impl Digits for Const<1129> {
     type Bits = UInt<
@@ -9791,6 +10924,7 @@ impl Digits for Const<1129> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X4>;
 }
 impl Digits for Const<1130> {
     type Bits = UInt<
@@ -9807,6 +10941,7 @@ impl Digits for Const<1130> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X4>;
 }
 impl Digits for Const<1131> {
     type Bits = UInt<
@@ -9823,6 +10958,7 @@ impl Digits for Const<1131> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X4>;
 }
 impl Digits for Const<1132> {
     type Bits = UInt<
@@ -9839,6 +10975,7 @@ impl Digits for Const<1132> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X4>;
 }
 impl Digits for Const<1133> {
     type Bits = UInt<
@@ -9855,6 +10992,7 @@ impl Digits for Const<1133> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X4>;
 }
 impl Digits for Const<1134> {
     type Bits = UInt<
@@ -9871,6 +11009,7 @@ impl Digits for Const<1134> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X4>;
 }
 impl Digits for Const<1135> {
     type Bits = UInt<
@@ -9887,6 +11026,7 @@ impl Digits for Const<1135> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X4>;
 }
 impl Digits for Const<1136> {
     type Bits = UInt<
@@ -9903,6 +11043,7 @@ impl Digits for Const<1136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X4>;
 }
 impl Digits for Const<1137> {
     type Bits = UInt<
@@ -9919,6 +11060,7 @@ impl Digits for Const<1137> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X4>;
 }
 impl Digits for Const<1138> {
     type Bits = UInt<
@@ -9935,6 +11077,7 @@ impl Digits for Const<1138> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X4>;
 }
 impl Digits for Const<1139> {
     type Bits = UInt<
@@ -9951,6 +11094,7 @@ impl Digits for Const<1139> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X4>;
 }
 impl Digits for Const<1140> {
     type Bits = UInt<
@@ -9967,6 +11111,7 @@ impl Digits for Const<1140> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X4>;
 }
 impl Digits for Const<1141> {
     type Bits = UInt<
@@ -9983,6 +11128,7 @@ impl Digits for Const<1141> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X4>;
 }
 impl Digits for Const<1142> {
     type Bits = UInt<
@@ -9999,6 +11145,7 @@ impl Digits for Const<1142> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X4>;
 }
 impl Digits for Const<1143> {
     type Bits = UInt<
@@ -10015,6 +11162,7 @@ impl Digits for Const<1143> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X4>;
 }
 impl Digits for Const<1144> {
     type Bits = UInt<
@@ -10031,6 +11179,7 @@ impl Digits for Const<1144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X4>;
 }
 impl Digits for Const<1145> {
     type Bits = UInt<
@@ -10047,6 +11196,7 @@ impl Digits for Const<1145> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X4>;
 }
 impl Digits for Const<1146> {
     type Bits = UInt<
@@ -10063,6 +11213,7 @@ impl Digits for Const<1146> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X4>;
 }
 impl Digits for Const<1147> {
     type Bits = UInt<
@@ -10079,6 +11230,7 @@ impl Digits for Const<1147> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X4>;
 }
 impl Digits for Const<1148> {
     type Bits = UInt<
@@ -10095,6 +11247,7 @@ impl Digits for Const<1148> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X4>;
 }
 impl Digits for Const<1149> {
     type Bits = UInt<
@@ -10111,6 +11264,7 @@ impl Digits for Const<1149> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X4>;
 }
 impl Digits for Const<1150> {
     type Bits = UInt<
@@ -10127,6 +11281,7 @@ impl Digits for Const<1150> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X4>;
 }
 impl Digits for Const<1151> {
     type Bits = UInt<
@@ -10143,6 +11298,7 @@ impl Digits for Const<1151> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X4>;
 }
 impl Digits for Const<1152> {
     type Bits = UInt<
@@ -10159,6 +11315,7 @@ impl Digits for Const<1152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X4>;
 }
 impl Digits for Const<1153> {
     type Bits = UInt<
@@ -10175,6 +11332,7 @@ impl Digits for Const<1153> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X4>;
 }
 impl Digits for Const<1154> {
     type Bits = UInt<
@@ -10191,6 +11349,7 @@ impl Digits for Const<1154> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X4>;
 }
 impl Digits for Const<1155> {
     type Bits = UInt<
@@ -10207,6 +11366,7 @@ impl Digits for Const<1155> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X4>;
 }
 impl Digits for Const<1156> {
     type Bits = UInt<
@@ -10223,6 +11383,7 @@ impl Digits for Const<1156> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X4>;
 }
 impl Digits for Const<1157> {
     type Bits = UInt<
@@ -10239,6 +11400,7 @@ impl Digits for Const<1157> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X4>;
 }
 impl Digits for Const<1158> {
     type Bits = UInt<
@@ -10255,6 +11417,7 @@ impl Digits for Const<1158> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X4>;
 }
 impl Digits for Const<1159> {
     type Bits = UInt<
@@ -10271,6 +11434,7 @@ impl Digits for Const<1159> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X4>;
 }
 impl Digits for Const<1160> {
     type Bits = UInt<
@@ -10287,6 +11451,7 @@ impl Digits for Const<1160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X4>;
 }
 impl Digits for Const<1161> {
     type Bits = UInt<
@@ -10303,6 +11468,7 @@ impl Digits for Const<1161> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X4>;
 }
 impl Digits for Const<1162> {
     type Bits = UInt<
@@ -10319,6 +11485,7 @@ impl Digits for Const<1162> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X4>;
 }
 impl Digits for Const<1163> {
     type Bits = UInt<
@@ -10335,6 +11502,7 @@ impl Digits for Const<1163> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X4>;
 }
 impl Digits for Const<1164> {
     type Bits = UInt<
@@ -10351,6 +11519,7 @@ impl Digits for Const<1164> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X4>;
 }
 impl Digits for Const<1165> {
     type Bits = UInt<
@@ -10367,6 +11536,7 @@ impl Digits for Const<1165> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X4>;
 }
 impl Digits for Const<1166> {
     type Bits = UInt<
@@ -10383,6 +11553,7 @@ impl Digits for Const<1166> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X4>;
 }
 impl Digits for Const<1167> {
     type Bits = UInt<
@@ -10399,6 +11570,7 @@ impl Digits for Const<1167> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X4>;
 }
 impl Digits for Const<1168> {
     type Bits = UInt<
@@ -10415,6 +11587,7 @@ impl Digits for Const<1168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X4>;
 }
 impl Digits for Const<1169> {
     type Bits = UInt<
@@ -10431,6 +11604,7 @@ impl Digits for Const<1169> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X4>;
 }
 impl Digits for Const<1170> {
     type Bits = UInt<
@@ -10447,6 +11621,7 @@ impl Digits for Const<1170> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X4>;
 }
 impl Digits for Const<1171> {
     type Bits = UInt<
@@ -10463,6 +11638,7 @@ impl Digits for Const<1171> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X4>;
 }
 impl Digits for Const<1172> {
     type Bits = UInt<
@@ -10479,6 +11655,7 @@ impl Digits for Const<1172> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X4>;
 }
 impl Digits for Const<1173> {
     type Bits = UInt<
@@ -10495,6 +11672,7 @@ impl Digits for Const<1173> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X4>;
 }
 impl Digits for Const<1174> {
     type Bits = UInt<
@@ -10511,6 +11689,7 @@ impl Digits for Const<1174> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X4>;
 }
 impl Digits for Const<1175> {
     type Bits = UInt<
@@ -10527,6 +11706,7 @@ impl Digits for Const<1175> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X4>;
 }
 impl Digits for Const<1176> {
     type Bits = UInt<
@@ -10543,6 +11723,7 @@ impl Digits for Const<1176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X4>;
 }
 impl Digits for Const<1177> {
     type Bits = UInt<
@@ -10559,6 +11740,7 @@ impl Digits for Const<1177> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X4>;
 }
 impl Digits for Const<1178> {
     type Bits = UInt<
@@ -10575,6 +11757,7 @@ impl Digits for Const<1178> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X4>;
 }
 impl Digits for Const<1179> {
     type Bits = UInt<
@@ -10591,6 +11774,7 @@ impl Digits for Const<1179> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X4>;
 }
 impl Digits for Const<1180> {
     type Bits = UInt<
@@ -10607,6 +11791,7 @@ impl Digits for Const<1180> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X4>;
 }
 impl Digits for Const<1181> {
     type Bits = UInt<
@@ -10623,6 +11808,7 @@ impl Digits for Const<1181> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X4>;
 }
 impl Digits for Const<1182> {
     type Bits = UInt<
@@ -10639,6 +11825,7 @@ impl Digits for Const<1182> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X4>;
 }
 impl Digits for Const<1183> {
     type Bits = UInt<
@@ -10655,6 +11842,7 @@ impl Digits for Const<1183> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X4>;
 }
 impl Digits for Const<1184> {
     type Bits = UInt<
@@ -10671,6 +11859,7 @@ impl Digits for Const<1184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X4>;
 }
 impl Digits for Const<1185> {
     type Bits = UInt<
@@ -10687,6 +11876,7 @@ impl Digits for Const<1185> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X4>;
 }
 impl Digits for Const<1186> {
     type Bits = UInt<
@@ -10703,6 +11893,7 @@ impl Digits for Const<1186> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X4>;
 }
 impl Digits for Const<1187> {
     type Bits = UInt<
@@ -10719,6 +11910,7 @@ impl Digits for Const<1187> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X4>;
 }
 impl Digits for Const<1188> {
     type Bits = UInt<
@@ -10735,6 +11927,7 @@ impl Digits for Const<1188> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X4>;
 }
 impl Digits for Const<1189> {
     type Bits = UInt<
@@ -10751,6 +11944,7 @@ impl Digits for Const<1189> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X4>;
 }
 impl Digits for Const<1190> {
     type Bits = UInt<
@@ -10767,6 +11961,7 @@ impl Digits for Const<1190> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X4>;
 }
 impl Digits for Const<1191> {
     type Bits = UInt<
@@ -10783,6 +11978,7 @@ impl Digits for Const<1191> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X4>;
 }
 impl Digits for Const<1192> {
     type Bits = UInt<
@@ -10799,6 +11995,7 @@ impl Digits for Const<1192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X4>;
 }
 impl Digits for Const<1193> {
     type Bits = UInt<
@@ -10815,6 +12012,7 @@ impl Digits for Const<1193> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X4>;
 }
 impl Digits for Const<1194> {
     type Bits = UInt<
@@ -10831,6 +12029,7 @@ impl Digits for Const<1194> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X4>;
 }
 impl Digits for Const<1195> {
     type Bits = UInt<
@@ -10847,6 +12046,7 @@ impl Digits for Const<1195> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X4>;
 }
 impl Digits for Const<1196> {
     type Bits = UInt<
@@ -10863,6 +12063,7 @@ impl Digits for Const<1196> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X4>;
 }
 impl Digits for Const<1197> {
     type Bits = UInt<
@@ -10879,6 +12080,7 @@ impl Digits for Const<1197> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X4>;
 }
 impl Digits for Const<1198> {
     type Bits = UInt<
@@ -10895,6 +12097,7 @@ impl Digits for Const<1198> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X4>;
 }
 impl Digits for Const<1199> {
     type Bits = UInt<
@@ -10911,6 +12114,7 @@ impl Digits for Const<1199> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X4>;
 }
 impl Digits for Const<1200> {
     type Bits = UInt<
@@ -10927,6 +12131,7 @@ impl Digits for Const<1200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X4>;
 }
 impl Digits for Const<1201> {
     type Bits = UInt<
@@ -10943,6 +12148,7 @@ impl Digits for Const<1201> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X4>;
 }
 impl Digits for Const<1202> {
     type Bits = UInt<
@@ -10959,6 +12165,7 @@ impl Digits for Const<1202> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X4>;
 }
 impl Digits for Const<1203> {
     type Bits = UInt<
@@ -10975,6 +12182,7 @@ impl Digits for Const<1203> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X4>;
 }
 impl Digits for Const<1204> {
     type Bits = UInt<
@@ -10991,6 +12199,7 @@ impl Digits for Const<1204> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X4>;
 }
 impl Digits for Const<1205> {
     type Bits = UInt<
@@ -11007,6 +12216,7 @@ impl Digits for Const<1205> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X4>;
 }
 impl Digits for Const<1206> {
     type Bits = UInt<
@@ -11023,6 +12233,7 @@ impl Digits for Const<1206> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X4>;
 }
 impl Digits for Const<1207> {
     type Bits = UInt<
@@ -11039,6 +12250,7 @@ impl Digits for Const<1207> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X4>;
 }
 impl Digits for Const<1208> {
     type Bits = UInt<
@@ -11055,6 +12267,7 @@ impl Digits for Const<1208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X4>;
 }
 impl Digits for Const<1209> {
     type Bits = UInt<
@@ -11071,6 +12284,7 @@ impl Digits for Const<1209> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X4>;
 }
 impl Digits for Const<1210> {
     type Bits = UInt<
@@ -11087,6 +12301,7 @@ impl Digits for Const<1210> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X4>;
 }
 impl Digits for Const<1211> {
     type Bits = UInt<
@@ -11103,6 +12318,7 @@ impl Digits for Const<1211> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X4>;
 }
 impl Digits for Const<1212> {
     type Bits = UInt<
@@ -11119,6 +12335,7 @@ impl Digits for Const<1212> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X4>;
 }
 impl Digits for Const<1213> {
     type Bits = UInt<
@@ -11135,6 +12352,7 @@ impl Digits for Const<1213> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X4>;
 }
 impl Digits for Const<1214> {
     type Bits = UInt<
@@ -11151,6 +12369,7 @@ impl Digits for Const<1214> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X4>;
 }
 impl Digits for Const<1215> {
     type Bits = UInt<
@@ -11167,6 +12386,7 @@ impl Digits for Const<1215> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X4>;
 }
 impl Digits for Const<1216> {
     type Bits = UInt<
@@ -11183,6 +12403,7 @@ impl Digits for Const<1216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X4>;
 }
 impl Digits for Const<1217> {
     type Bits = UInt<
@@ -11199,6 +12420,7 @@ impl Digits for Const<1217> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X4>;
 }
 impl Digits for Const<1218> {
     type Bits = UInt<
@@ -11215,6 +12437,7 @@ impl Digits for Const<1218> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X4>;
 }
 impl Digits for Const<1219> {
     type Bits = UInt<
@@ -11231,6 +12454,7 @@ impl Digits for Const<1219> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X4>;
 }
 impl Digits for Const<1220> {
     type Bits = UInt<
@@ -11247,6 +12471,7 @@ impl Digits for Const<1220> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X4>;
 }
 impl Digits for Const<1221> {
     type Bits = UInt<
@@ -11263,6 +12488,7 @@ impl Digits for Const<1221> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X4>;
 }
 impl Digits for Const<1222> {
     type Bits = UInt<
@@ -11279,6 +12505,7 @@ impl Digits for Const<1222> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X4>;
 }
 impl Digits for Const<1223> {
     type Bits = UInt<
@@ -11295,6 +12522,7 @@ impl Digits for Const<1223> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X4>;
 }
 impl Digits for Const<1224> {
     type Bits = UInt<
@@ -11311,6 +12539,7 @@ impl Digits for Const<1224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X4>;
 }
 impl Digits for Const<1225> {
     type Bits = UInt<
@@ -11327,6 +12556,7 @@ impl Digits for Const<1225> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X4>;
 }
 impl Digits for Const<1226> {
     type Bits = UInt<
@@ -11343,6 +12573,7 @@ impl Digits for Const<1226> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X4>;
 }
 impl Digits for Const<1227> {
     type Bits = UInt<
@@ -11359,6 +12590,7 @@ impl Digits for Const<1227> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X4>;
 }
 impl Digits for Const<1228> {
     type Bits = UInt<
@@ -11375,6 +12607,7 @@ impl Digits for Const<1228> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X4>;
 }
 impl Digits for Const<1229> {
     type Bits = UInt<
@@ -11391,6 +12624,7 @@ impl Digits for Const<1229> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X4>;
 }
 impl Digits for Const<1230> {
     type Bits = UInt<
@@ -11407,6 +12641,7 @@ impl Digits for Const<1230> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X4>;
 }
 impl Digits for Const<1231> {
     type Bits = UInt<
@@ -11423,6 +12658,7 @@ impl Digits for Const<1231> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X4>;
 }
 impl Digits for Const<1232> {
     type Bits = UInt<
@@ -11439,6 +12675,7 @@ impl Digits for Const<1232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X4>;
 }
 impl Digits for Const<1233> {
     type Bits = UInt<
@@ -11455,6 +12692,7 @@ impl Digits for Const<1233> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X4>;
 }
 impl Digits for Const<1234> {
     type Bits = UInt<
@@ -11471,6 +12709,7 @@ impl Digits for Const<1234> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X4>;
 }
 impl Digits for Const<1235> {
     type Bits = UInt<
@@ -11487,6 +12726,7 @@ impl Digits for Const<1235> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X4>;
 }
 impl Digits for Const<1236> {
     type Bits = UInt<
@@ -11503,6 +12743,7 @@ impl Digits for Const<1236> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X4>;
 }
 impl Digits for Const<1237> {
     type Bits = UInt<
@@ -11519,6 +12760,7 @@ impl Digits for Const<1237> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X4>;
 }
 impl Digits for Const<1238> {
     type Bits = UInt<
@@ -11535,6 +12777,7 @@ impl Digits for Const<1238> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X4>;
 }
 impl Digits for Const<1239> {
     type Bits = UInt<
@@ -11551,6 +12794,7 @@ impl Digits for Const<1239> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X4>;
 }
 impl Digits for Const<1240> {
     type Bits = UInt<
@@ -11567,6 +12811,7 @@ impl Digits for Const<1240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X4>;
 }
 impl Digits for Const<1241> {
     type Bits = UInt<
@@ -11583,6 +12828,7 @@ impl Digits for Const<1241> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X4>;
 }
 impl Digits for Const<1242> {
     type Bits = UInt<
@@ -11599,6 +12845,7 @@ impl Digits for Const<1242> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X4>;
 }
 impl Digits for Const<1243> {
     type Bits = UInt<
@@ -11615,6 +12862,7 @@ impl Digits for Const<1243> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X4>;
 }
 impl Digits for Const<1244> {
     type Bits = UInt<
@@ -11631,6 +12879,7 @@ impl Digits for Const<1244> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X4>;
 }
 impl Digits for Const<1245> {
     type Bits = UInt<
@@ -11647,6 +12896,7 @@ impl Digits for Const<1245> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X4>;
 }
 impl Digits for Const<1246> {
     type Bits = UInt<
@@ -11663,6 +12913,7 @@ impl Digits for Const<1246> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X4>;
 }
 impl Digits for Const<1247> {
     type Bits = UInt<
@@ -11679,6 +12930,7 @@ impl Digits for Const<1247> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X4>;
 }
 impl Digits for Const<1248> {
     type Bits = UInt<
@@ -11695,6 +12947,7 @@ impl Digits for Const<1248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X4>;
 }
 impl Digits for Const<1249> {
     type Bits = UInt<
@@ -11711,6 +12964,7 @@ impl Digits for Const<1249> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X4>;
 }
 impl Digits for Const<1250> {
     type Bits = UInt<
@@ -11727,6 +12981,7 @@ impl Digits for Const<1250> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X4>;
 }
 impl Digits for Const<1251> {
     type Bits = UInt<
@@ -11743,6 +12998,7 @@ impl Digits for Const<1251> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X4>;
 }
 impl Digits for Const<1252> {
     type Bits = UInt<
@@ -11759,6 +13015,7 @@ impl Digits for Const<1252> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X4>;
 }
 impl Digits for Const<1253> {
     type Bits = UInt<
@@ -11775,6 +13032,7 @@ impl Digits for Const<1253> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X4>;
 }
 impl Digits for Const<1254> {
     type Bits = UInt<
@@ -11791,6 +13049,7 @@ impl Digits for Const<1254> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X4>;
 }
 impl Digits for Const<1255> {
     type Bits = UInt<
@@ -11807,6 +13066,7 @@ impl Digits for Const<1255> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X4>;
 }
 impl Digits for Const<1256> {
     type Bits = UInt<
@@ -11823,6 +13083,7 @@ impl Digits for Const<1256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X4>;
 }
 impl Digits for Const<1257> {
     type Bits = UInt<
@@ -11839,6 +13100,7 @@ impl Digits for Const<1257> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X4>;
 }
 impl Digits for Const<1258> {
     type Bits = UInt<
@@ -11855,6 +13117,7 @@ impl Digits for Const<1258> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X4>;
 }
 impl Digits for Const<1259> {
     type Bits = UInt<
@@ -11871,6 +13134,7 @@ impl Digits for Const<1259> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X4>;
 }
 impl Digits for Const<1260> {
     type Bits = UInt<
@@ -11887,6 +13151,7 @@ impl Digits for Const<1260> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X4>;
 }
 impl Digits for Const<1261> {
     type Bits = UInt<
@@ -11903,6 +13168,7 @@ impl Digits for Const<1261> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X4>;
 }
 impl Digits for Const<1262> {
     type Bits = UInt<
@@ -11919,6 +13185,7 @@ impl Digits for Const<1262> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X4>;
 }
 impl Digits for Const<1263> {
     type Bits = UInt<
@@ -11935,6 +13202,7 @@ impl Digits for Const<1263> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X4>;
 }
 impl Digits for Const<1264> {
     type Bits = UInt<
@@ -11951,6 +13219,7 @@ impl Digits for Const<1264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X4>;
 }
 impl Digits for Const<1265> {
     type Bits = UInt<
@@ -11967,6 +13236,7 @@ impl Digits for Const<1265> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X4>;
 }
 impl Digits for Const<1266> {
     type Bits = UInt<
@@ -11983,6 +13253,7 @@ impl Digits for Const<1266> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X4>;
 }
 impl Digits for Const<1267> {
     type Bits = UInt<
@@ -11999,6 +13270,7 @@ impl Digits for Const<1267> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X4>;
 }
 impl Digits for Const<1268> {
     type Bits = UInt<
@@ -12015,6 +13287,7 @@ impl Digits for Const<1268> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X4>;
 }
 impl Digits for Const<1269> {
     type Bits = UInt<
@@ -12031,6 +13304,7 @@ impl Digits for Const<1269> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X4>;
 }
 impl Digits for Const<1270> {
     type Bits = UInt<
@@ -12047,6 +13321,7 @@ impl Digits for Const<1270> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X4>;
 }
 impl Digits for Const<1271> {
     type Bits = UInt<
@@ -12063,6 +13338,7 @@ impl Digits for Const<1271> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X4>;
 }
 impl Digits for Const<1272> {
     type Bits = UInt<
@@ -12079,6 +13355,7 @@ impl Digits for Const<1272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X4>;
 }
 impl Digits for Const<1273> {
     type Bits = UInt<
@@ -12095,6 +13372,7 @@ impl Digits for Const<1273> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X4>;
 }
 impl Digits for Const<1274> {
     type Bits = UInt<
@@ -12111,6 +13389,7 @@ impl Digits for Const<1274> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X4>;
 }
 impl Digits for Const<1275> {
     type Bits = UInt<
@@ -12127,6 +13406,7 @@ impl Digits for Const<1275> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X4>;
 }
 impl Digits for Const<1276> {
     type Bits = UInt<
@@ -12143,6 +13423,7 @@ impl Digits for Const<1276> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X4>;
 }
 impl Digits for Const<1277> {
     type Bits = UInt<
@@ -12159,6 +13440,7 @@ impl Digits for Const<1277> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X4>;
 }
 impl Digits for Const<1278> {
     type Bits = UInt<
@@ -12175,6 +13457,7 @@ impl Digits for Const<1278> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X4>;
 }
 impl Digits for Const<1279> {
     type Bits = UInt<
@@ -12191,6 +13474,7 @@ impl Digits for Const<1279> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X4>;
 }
 impl Digits for Const<1280> {
     type Bits = UInt<
@@ -12207,6 +13491,7 @@ impl Digits for Const<1280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X5>;
 }
 impl Digits for Const<1281> {
     type Bits = UInt<
@@ -12223,6 +13508,7 @@ impl Digits for Const<1281> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X5>;
 }
 impl Digits for Const<1282> {
     type Bits = UInt<
@@ -12239,6 +13525,7 @@ impl Digits for Const<1282> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X5>;
 }
 impl Digits for Const<1283> {
     type Bits = UInt<
@@ -12255,6 +13542,7 @@ impl Digits for Const<1283> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X5>;
 }
 impl Digits for Const<1284> {
     type Bits = UInt<
@@ -12271,6 +13559,7 @@ impl Digits for Const<1284> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X5>;
 }
 impl Digits for Const<1285> {
     type Bits = UInt<
@@ -12287,6 +13576,7 @@ impl Digits for Const<1285> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X5>;
 }
 impl Digits for Const<1286> {
     type Bits = UInt<
@@ -12303,6 +13593,7 @@ impl Digits for Const<1286> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X5>;
 }
 impl Digits for Const<1287> {
     type Bits = UInt<
@@ -12319,6 +13610,7 @@ impl Digits for Const<1287> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X5>;
 }
 impl Digits for Const<1288> {
     type Bits = UInt<
@@ -12335,6 +13627,7 @@ impl Digits for Const<1288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X5>;
 }
 impl Digits for Const<1289> {
     type Bits = UInt<
@@ -12351,6 +13644,7 @@ impl Digits for Const<1289> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X5>;
 }
 impl Digits for Const<1290> {
     type Bits = UInt<
@@ -12367,6 +13661,7 @@ impl Digits for Const<1290> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X5>;
 }
 impl Digits for Const<1291> {
     type Bits = UInt<
@@ -12383,6 +13678,7 @@ impl Digits for Const<1291> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X5>;
 }
 impl Digits for Const<1292> {
     type Bits = UInt<
@@ -12399,6 +13695,7 @@ impl Digits for Const<1292> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X5>;
 }
 impl Digits for Const<1293> {
     type Bits = UInt<
@@ -12415,6 +13712,7 @@ impl Digits for Const<1293> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X5>;
 }
 impl Digits for Const<1294> {
     type Bits = UInt<
@@ -12431,6 +13729,7 @@ impl Digits for Const<1294> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X5>;
 }
 impl Digits for Const<1295> {
     type Bits = UInt<
@@ -12447,6 +13746,7 @@ impl Digits for Const<1295> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X5>;
 }
 impl Digits for Const<1296> {
     type Bits = UInt<
@@ -12463,6 +13763,7 @@ impl Digits for Const<1296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X5>;
 }
 impl Digits for Const<1297> {
     type Bits = UInt<
@@ -12479,6 +13780,7 @@ impl Digits for Const<1297> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X5>;
 }
 impl Digits for Const<1298> {
     type Bits = UInt<
@@ -12495,6 +13797,7 @@ impl Digits for Const<1298> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X5>;
 }
 impl Digits for Const<1299> {
     type Bits = UInt<
@@ -12511,6 +13814,7 @@ impl Digits for Const<1299> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X5>;
 }
 impl Digits for Const<1300> {
     type Bits = UInt<
@@ -12527,6 +13831,7 @@ impl Digits for Const<1300> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X5>;
 }
 impl Digits for Const<1301> {
     type Bits = UInt<
@@ -12543,6 +13848,7 @@ impl Digits for Const<1301> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X5>;
 }
 impl Digits for Const<1302> {
     type Bits = UInt<
@@ -12559,6 +13865,7 @@ impl Digits for Const<1302> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X5>;
 }
 impl Digits for Const<1303> {
     type Bits = UInt<
@@ -12575,6 +13882,7 @@ impl Digits for Const<1303> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X5>;
 }
 impl Digits for Const<1304> {
     type Bits = UInt<
@@ -12591,6 +13899,7 @@ impl Digits for Const<1304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X5>;
 }
 impl Digits for Const<1305> {
     type Bits = UInt<
@@ -12607,6 +13916,7 @@ impl Digits for Const<1305> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X5>;
 }
 impl Digits for Const<1306> {
     type Bits = UInt<
@@ -12623,6 +13933,7 @@ impl Digits for Const<1306> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X5>;
 }
 impl Digits for Const<1307> {
     type Bits = UInt<
@@ -12639,6 +13950,7 @@ impl Digits for Const<1307> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X5>;
 }
 impl Digits for Const<1308> {
     type Bits = UInt<
@@ -12655,6 +13967,7 @@ impl Digits for Const<1308> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X5>;
 }
 impl Digits for Const<1309> {
     type Bits = UInt<
@@ -12671,6 +13984,7 @@ impl Digits for Const<1309> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X5>;
 }
 impl Digits for Const<1310> {
     type Bits = UInt<
@@ -12687,6 +14001,7 @@ impl Digits for Const<1310> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X5>;
 }
 impl Digits for Const<1311> {
     type Bits = UInt<
@@ -12703,6 +14018,7 @@ impl Digits for Const<1311> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X5>;
 }
 impl Digits for Const<1312> {
     type Bits = UInt<
@@ -12719,6 +14035,7 @@ impl Digits for Const<1312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X5>;
 }
 impl Digits for Const<1313> {
     type Bits = UInt<
@@ -12735,6 +14052,7 @@ impl Digits for Const<1313> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X5>;
 }
 impl Digits for Const<1314> {
     type Bits = UInt<
@@ -12751,6 +14069,7 @@ impl Digits for Const<1314> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X5>;
 }
 impl Digits for Const<1315> {
     type Bits = UInt<
@@ -12767,6 +14086,7 @@ impl Digits for Const<1315> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X5>;
 }
 impl Digits for Const<1316> {
     type Bits = UInt<
@@ -12783,6 +14103,7 @@ impl Digits for Const<1316> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X5>;
 }
 impl Digits for Const<1317> {
     type Bits = UInt<
@@ -12799,6 +14120,7 @@ impl Digits for Const<1317> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X5>;
 }
 impl Digits for Const<1318> {
     type Bits = UInt<
@@ -12815,6 +14137,7 @@ impl Digits for Const<1318> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X5>;
 }
 impl Digits for Const<1319> {
     type Bits = UInt<
@@ -12831,6 +14154,7 @@ impl Digits for Const<1319> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X5>;
 }
 impl Digits for Const<1320> {
     type Bits = UInt<
@@ -12847,6 +14171,7 @@ impl Digits for Const<1320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X5>;
 }
 impl Digits for Const<1321> {
     type Bits = UInt<
@@ -12863,6 +14188,7 @@ impl Digits for Const<1321> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X5>;
 }
 impl Digits for Const<1322> {
     type Bits = UInt<
@@ -12879,6 +14205,7 @@ impl Digits for Const<1322> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X5>;
 }
 impl Digits for Const<1323> {
     type Bits = UInt<
@@ -12895,6 +14222,7 @@ impl Digits for Const<1323> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X5>;
 }
 impl Digits for Const<1324> {
     type Bits = UInt<
@@ -12911,6 +14239,7 @@ impl Digits for Const<1324> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X5>;
 }
 impl Digits for Const<1325> {
     type Bits = UInt<
@@ -12927,6 +14256,7 @@ impl Digits for Const<1325> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X5>;
 }
 impl Digits for Const<1326> {
     type Bits = UInt<
@@ -12943,6 +14273,7 @@ impl Digits for Const<1326> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X5>;
 }
 impl Digits for Const<1327> {
     type Bits = UInt<
@@ -12959,6 +14290,7 @@ impl Digits for Const<1327> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X5>;
 }
 impl Digits for Const<1328> {
     type Bits = UInt<
@@ -12975,6 +14307,7 @@ impl Digits for Const<1328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X5>;
 }
 impl Digits for Const<1329> {
     type Bits = UInt<
@@ -12991,6 +14324,7 @@ impl Digits for Const<1329> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X5>;
 }
 impl Digits for Const<1330> {
     type Bits = UInt<
@@ -13007,6 +14341,7 @@ impl Digits for Const<1330> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X5>;
 }
 impl Digits for Const<1331> {
     type Bits = UInt<
@@ -13023,6 +14358,7 @@ impl Digits for Const<1331> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X5>;
 }
 impl Digits for Const<1332> {
     type Bits = UInt<
@@ -13039,6 +14375,7 @@ impl Digits for Const<1332> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X5>;
 }
 impl Digits for Const<1333> {
     type Bits = UInt<
@@ -13055,6 +14392,7 @@ impl Digits for Const<1333> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X5>;
 }
 impl Digits for Const<1334> {
     type Bits = UInt<
@@ -13071,6 +14409,7 @@ impl Digits for Const<1334> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X5>;
 }
 impl Digits for Const<1335> {
     type Bits = UInt<
@@ -13087,6 +14426,7 @@ impl Digits for Const<1335> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X5>;
 }
 impl Digits for Const<1336> {
     type Bits = UInt<
@@ -13103,6 +14443,7 @@ impl Digits for Const<1336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X5>;
 }
 impl Digits for Const<1337> {
     type Bits = UInt<
@@ -13119,6 +14460,7 @@ impl Digits for Const<1337> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X5>;
 }
 impl Digits for Const<1338> {
     type Bits = UInt<
@@ -13135,6 +14477,7 @@ impl Digits for Const<1338> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X5>;
 }
 impl Digits for Const<1339> {
     type Bits = UInt<
@@ -13151,6 +14494,7 @@ impl Digits for Const<1339> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X5>;
 }
 impl Digits for Const<1340> {
     type Bits = UInt<
@@ -13167,6 +14511,7 @@ impl Digits for Const<1340> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X5>;
 }
 impl Digits for Const<1341> {
     type Bits = UInt<
@@ -13183,6 +14528,7 @@ impl Digits for Const<1341> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X5>;
 }
 impl Digits for Const<1342> {
     type Bits = UInt<
@@ -13199,6 +14545,7 @@ impl Digits for Const<1342> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X5>;
 }
 impl Digits for Const<1343> {
     type Bits = UInt<
@@ -13215,6 +14562,7 @@ impl Digits for Const<1343> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X5>;
 }
 impl Digits for Const<1344> {
     type Bits = UInt<
@@ -13231,6 +14579,7 @@ impl Digits for Const<1344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X5>;
 }
 impl Digits for Const<1345> {
     type Bits = UInt<
@@ -13247,6 +14596,7 @@ impl Digits for Const<1345> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X5>;
 }
 impl Digits for Const<1346> {
     type Bits = UInt<
@@ -13263,6 +14613,7 @@ impl Digits for Const<1346> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X5>;
 }
 impl Digits for Const<1347> {
     type Bits = UInt<
@@ -13279,6 +14630,7 @@ impl Digits for Const<1347> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X5>;
 }
 impl Digits for Const<1348> {
     type Bits = UInt<
@@ -13295,6 +14647,7 @@ impl Digits for Const<1348> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X5>;
 }
 impl Digits for Const<1349> {
     type Bits = UInt<
@@ -13311,6 +14664,7 @@ impl Digits for Const<1349> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X5>;
 }
 impl Digits for Const<1350> {
     type Bits = UInt<
@@ -13327,6 +14681,7 @@ impl Digits for Const<1350> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X5>;
 }
 impl Digits for Const<1351> {
     type Bits = UInt<
@@ -13343,6 +14698,7 @@ impl Digits for Const<1351> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X5>;
 }
 impl Digits for Const<1352> {
     type Bits = UInt<
@@ -13359,6 +14715,7 @@ impl Digits for Const<1352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X5>;
 }
 impl Digits for Const<1353> {
     type Bits = UInt<
@@ -13375,6 +14732,7 @@ impl Digits for Const<1353> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X5>;
 }
 impl Digits for Const<1354> {
     type Bits = UInt<
@@ -13391,6 +14749,7 @@ impl Digits for Const<1354> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X5>;
 }
 impl Digits for Const<1355> {
     type Bits = UInt<
@@ -13407,6 +14766,7 @@ impl Digits for Const<1355> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X5>;
 }
 impl Digits for Const<1356> {
     type Bits = UInt<
@@ -13423,6 +14783,7 @@ impl Digits for Const<1356> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X5>;
 }
 impl Digits for Const<1357> {
     type Bits = UInt<
@@ -13439,6 +14800,7 @@ impl Digits for Const<1357> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X5>;
 }
 impl Digits for Const<1358> {
     type Bits = UInt<
@@ -13455,6 +14817,7 @@ impl Digits for Const<1358> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X5>;
 }
 impl Digits for Const<1359> {
     type Bits = UInt<
@@ -13471,6 +14834,7 @@ impl Digits for Const<1359> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X5>;
 }
 impl Digits for Const<1360> {
     type Bits = UInt<
@@ -13487,6 +14851,7 @@ impl Digits for Const<1360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X5>;
 }
 impl Digits for Const<1361> {
     type Bits = UInt<
@@ -13503,6 +14868,7 @@ impl Digits for Const<1361> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X5>;
 }
 impl Digits for Const<1362> {
     type Bits = UInt<
@@ -13519,6 +14885,7 @@ impl Digits for Const<1362> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X5>;
 }
 impl Digits for Const<1363> {
     type Bits = UInt<
@@ -13535,6 +14902,7 @@ impl Digits for Const<1363> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X5>;
 }
 impl Digits for Const<1364> {
     type Bits = UInt<
@@ -13551,6 +14919,7 @@ impl Digits for Const<1364> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X5>;
 }
 impl Digits for Const<1365> {
     type Bits = UInt<
@@ -13567,6 +14936,7 @@ impl Digits for Const<1365> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X5>;
 }
 impl Digits for Const<1366> {
     type Bits = UInt<
@@ -13583,6 +14953,7 @@ impl Digits for Const<1366> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X5>;
 }
 impl Digits for Const<1367> {
     type Bits = UInt<
@@ -13599,6 +14970,7 @@ impl Digits for Const<1367> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X5>;
 }
 impl Digits for Const<1368> {
     type Bits = UInt<
@@ -13615,6 +14987,7 @@ impl Digits for Const<1368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X5>;
 }
 impl Digits for Const<1369> {
     type Bits = UInt<
@@ -13631,6 +15004,7 @@ impl Digits for Const<1369> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X5>;
 }
 impl Digits for Const<1370> {
     type Bits = UInt<
@@ -13647,6 +15021,7 @@ impl Digits for Const<1370> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X5>;
 }
 impl Digits for Const<1371> {
     type Bits = UInt<
@@ -13663,6 +15038,7 @@ impl Digits for Const<1371> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X5>;
 }
 impl Digits for Const<1372> {
     type Bits = UInt<
@@ -13679,6 +15055,7 @@ impl Digits for Const<1372> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X5>;
 }
 impl Digits for Const<1373> {
     type Bits = UInt<
@@ -13695,6 +15072,7 @@ impl Digits for Const<1373> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X5>;
 }
 impl Digits for Const<1374> {
     type Bits = UInt<
@@ -13711,6 +15089,7 @@ impl Digits for Const<1374> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X5>;
 }
 impl Digits for Const<1375> {
     type Bits = UInt<
@@ -13727,6 +15106,7 @@ impl Digits for Const<1375> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X5>;
 }
 impl Digits for Const<1376> {
     type Bits = UInt<
@@ -13743,6 +15123,7 @@ impl Digits for Const<1376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X5>;
 }
 impl Digits for Const<1377> {
     type Bits = UInt<
@@ -13759,6 +15140,7 @@ impl Digits for Const<1377> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X5>;
 }
 impl Digits for Const<1378> {
     type Bits = UInt<
@@ -13775,6 +15157,7 @@ impl Digits for Const<1378> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X5>;
 }
 impl Digits for Const<1379> {
     type Bits = UInt<
@@ -13791,6 +15174,7 @@ impl Digits for Const<1379> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X5>;
 }
 impl Digits for Const<1380> {
     type Bits = UInt<
@@ -13807,6 +15191,7 @@ impl Digits for Const<1380> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X5>;
 }
 impl Digits for Const<1381> {
     type Bits = UInt<
@@ -13823,6 +15208,7 @@ impl Digits for Const<1381> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X5>;
 }
 impl Digits for Const<1382> {
     type Bits = UInt<
@@ -13839,6 +15225,7 @@ impl Digits for Const<1382> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X5>;
 }
 impl Digits for Const<1383> {
     type Bits = UInt<
@@ -13855,6 +15242,7 @@ impl Digits for Const<1383> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X5>;
 }
 impl Digits for Const<1384> {
     type Bits = UInt<
@@ -13871,6 +15259,7 @@ impl Digits for Const<1384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X5>;
 }
 impl Digits for Const<1385> {
     type Bits = UInt<
@@ -13887,6 +15276,7 @@ impl Digits for Const<1385> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X5>;
 }
 impl Digits for Const<1386> {
     type Bits = UInt<
@@ -13903,6 +15293,7 @@ impl Digits for Const<1386> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X5>;
 }
 impl Digits for Const<1387> {
     type Bits = UInt<
@@ -13919,6 +15310,7 @@ impl Digits for Const<1387> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X5>;
 }
 impl Digits for Const<1388> {
     type Bits = UInt<
@@ -13935,6 +15327,7 @@ impl Digits for Const<1388> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X5>;
 }
 impl Digits for Const<1389> {
     type Bits = UInt<
@@ -13951,6 +15344,7 @@ impl Digits for Const<1389> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X5>;
 }
 impl Digits for Const<1390> {
     type Bits = UInt<
@@ -13967,6 +15361,7 @@ impl Digits for Const<1390> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X5>;
 }
 impl Digits for Const<1391> {
     type Bits = UInt<
@@ -13983,6 +15378,7 @@ impl Digits for Const<1391> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X5>;
 }
 impl Digits for Const<1392> {
     type Bits = UInt<
@@ -13999,6 +15395,7 @@ impl Digits for Const<1392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X5>;
 }
 impl Digits for Const<1393> {
     type Bits = UInt<
@@ -14015,6 +15412,7 @@ impl Digits for Const<1393> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X5>;
 }
 impl Digits for Const<1394> {
     type Bits = UInt<
@@ -14031,6 +15429,7 @@ impl Digits for Const<1394> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X5>;
 }
 impl Digits for Const<1395> {
     type Bits = UInt<
@@ -14047,6 +15446,7 @@ impl Digits for Const<1395> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X5>;
 }
 impl Digits for Const<1396> {
     type Bits = UInt<
@@ -14063,6 +15463,7 @@ impl Digits for Const<1396> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X5>;
 }
 impl Digits for Const<1397> {
     type Bits = UInt<
@@ -14079,6 +15480,7 @@ impl Digits for Const<1397> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X5>;
 }
 impl Digits for Const<1398> {
     type Bits = UInt<
@@ -14095,6 +15497,7 @@ impl Digits for Const<1398> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X5>;
 }
 impl Digits for Const<1399> {
     type Bits = UInt<
@@ -14111,6 +15514,7 @@ impl Digits for Const<1399> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X5>;
 }
 impl Digits for Const<1400> {
     type Bits = UInt<
@@ -14127,6 +15531,7 @@ impl Digits for Const<1400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X5>;
 }
 impl Digits for Const<1401> {
     type Bits = UInt<
@@ -14143,6 +15548,7 @@ impl Digits for Const<1401> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X5>;
 }
 impl Digits for Const<1402> {
     type Bits = UInt<
@@ -14159,6 +15565,7 @@ impl Digits for Const<1402> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X5>;
 }
 impl Digits for Const<1403> {
     type Bits = UInt<
@@ -14175,6 +15582,7 @@ impl Digits for Const<1403> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X5>;
 }
 impl Digits for Const<1404> {
     type Bits = UInt<
@@ -14191,6 +15599,7 @@ impl Digits for Const<1404> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X5>;
 }
 impl Digits for Const<1405> {
     type Bits = UInt<
@@ -14207,6 +15616,7 @@ impl Digits for Const<1405> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X5>;
 }
 impl Digits for Const<1406> {
     type Bits = UInt<
@@ -14223,6 +15633,7 @@ impl Digits for Const<1406> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X5>;
 }
 impl Digits for Const<1407> {
     type Bits = UInt<
@@ -14239,6 +15650,7 @@ impl Digits for Const<1407> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X5>;
 }
 impl Digits for Const<1408> {
     type Bits = UInt<
@@ -14255,6 +15667,7 @@ impl Digits for Const<1408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X5>;
 }
 impl Digits for Const<1409> {
     type Bits = UInt<
@@ -14271,6 +15684,7 @@ impl Digits for Const<1409> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X5>;
 }
 impl Digits for Const<1410> {
     type Bits = UInt<
@@ -14287,6 +15701,7 @@ impl Digits for Const<1410> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X5>;
 }
 impl Digits for Const<1411> {
     type Bits = UInt<
@@ -14303,6 +15718,7 @@ impl Digits for Const<1411> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X5>;
 }
 impl Digits for Const<1412> {
     type Bits = UInt<
@@ -14319,6 +15735,7 @@ impl Digits for Const<1412> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X5>;
 }
 impl Digits for Const<1413> {
     type Bits = UInt<
@@ -14335,6 +15752,7 @@ impl Digits for Const<1413> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X5>;
 }
 impl Digits for Const<1414> {
     type Bits = UInt<
@@ -14351,6 +15769,7 @@ impl Digits for Const<1414> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X5>;
 }
 impl Digits for Const<1415> {
     type Bits = UInt<
@@ -14367,6 +15786,7 @@ impl Digits for Const<1415> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X5>;
 }
 impl Digits for Const<1416> {
     type Bits = UInt<
@@ -14383,6 +15803,7 @@ impl Digits for Const<1416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X5>;
 }
 impl Digits for Const<1417> {
     type Bits = UInt<
@@ -14399,6 +15820,7 @@ impl Digits for Const<1417> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X5>;
 }
 impl Digits for Const<1418> {
     type Bits = UInt<
@@ -14415,6 +15837,7 @@ impl Digits for Const<1418> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X5>;
 }
 impl Digits for Const<1419> {
     type Bits = UInt<
@@ -14431,6 +15854,7 @@ impl Digits for Const<1419> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X5>;
 }
 impl Digits for Const<1420> {
     type Bits = UInt<
@@ -14447,6 +15871,7 @@ impl Digits for Const<1420> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X5>;
 }
 impl Digits for Const<1421> {
     type Bits = UInt<
@@ -14463,6 +15888,7 @@ impl Digits for Const<1421> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X5>;
 }
 impl Digits for Const<1422> {
     type Bits = UInt<
@@ -14479,6 +15905,7 @@ impl Digits for Const<1422> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X5>;
 }
 impl Digits for Const<1423> {
     type Bits = UInt<
@@ -14495,6 +15922,7 @@ impl Digits for Const<1423> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X5>;
 }
 impl Digits for Const<1424> {
     type Bits = UInt<
@@ -14511,6 +15939,7 @@ impl Digits for Const<1424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X5>;
 }
 impl Digits for Const<1425> {
     type Bits = UInt<
@@ -14527,6 +15956,7 @@ impl Digits for Const<1425> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X5>;
 }
 impl Digits for Const<1426> {
     type Bits = UInt<
@@ -14543,6 +15973,7 @@ impl Digits for Const<1426> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X5>;
 }
 impl Digits for Const<1427> {
     type Bits = UInt<
@@ -14559,6 +15990,7 @@ impl Digits for Const<1427> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X5>;
 }
 impl Digits for Const<1428> {
     type Bits = UInt<
@@ -14575,6 +16007,7 @@ impl Digits for Const<1428> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X5>;
 }
 impl Digits for Const<1429> {
     type Bits = UInt<
@@ -14591,6 +16024,7 @@ impl Digits for Const<1429> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X5>;
 }
 impl Digits for Const<1430> {
     type Bits = UInt<
@@ -14607,6 +16041,7 @@ impl Digits for Const<1430> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X5>;
 }
 impl Digits for Const<1431> {
     type Bits = UInt<
@@ -14623,6 +16058,7 @@ impl Digits for Const<1431> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X5>;
 }
 impl Digits for Const<1432> {
     type Bits = UInt<
@@ -14639,6 +16075,7 @@ impl Digits for Const<1432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X5>;
 }
 impl Digits for Const<1433> {
     type Bits = UInt<
@@ -14655,6 +16092,7 @@ impl Digits for Const<1433> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X5>;
 }
 impl Digits for Const<1434> {
     type Bits = UInt<
@@ -14671,6 +16109,7 @@ impl Digits for Const<1434> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X5>;
 }
 impl Digits for Const<1435> {
     type Bits = UInt<
@@ -14687,6 +16126,7 @@ impl Digits for Const<1435> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X5>;
 }
 impl Digits for Const<1436> {
     type Bits = UInt<
@@ -14703,6 +16143,7 @@ impl Digits for Const<1436> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X5>;
 }
 impl Digits for Const<1437> {
     type Bits = UInt<
@@ -14719,6 +16160,7 @@ impl Digits for Const<1437> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X5>;
 }
 impl Digits for Const<1438> {
     type Bits = UInt<
@@ -14735,6 +16177,7 @@ impl Digits for Const<1438> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X5>;
 }
 impl Digits for Const<1439> {
     type Bits = UInt<
@@ -14751,6 +16194,7 @@ impl Digits for Const<1439> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X5>;
 }
 impl Digits for Const<1440> {
     type Bits = UInt<
@@ -14767,6 +16211,7 @@ impl Digits for Const<1440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X5>;
 }
 impl Digits for Const<1441> {
     type Bits = UInt<
@@ -14783,6 +16228,7 @@ impl Digits for Const<1441> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X5>;
 }
 impl Digits for Const<1442> {
     type Bits = UInt<
@@ -14799,6 +16245,7 @@ impl Digits for Const<1442> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X5>;
 }
 impl Digits for Const<1443> {
     type Bits = UInt<
@@ -14815,6 +16262,7 @@ impl Digits for Const<1443> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X5>;
 }
 impl Digits for Const<1444> {
     type Bits = UInt<
@@ -14831,6 +16279,7 @@ impl Digits for Const<1444> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X5>;
 }
 impl Digits for Const<1445> {
     type Bits = UInt<
@@ -14847,6 +16296,7 @@ impl Digits for Const<1445> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X5>;
 }
 impl Digits for Const<1446> {
     type Bits = UInt<
@@ -14863,6 +16313,7 @@ impl Digits for Const<1446> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X5>;
 }
 impl Digits for Const<1447> {
     type Bits = UInt<
@@ -14879,6 +16330,7 @@ impl Digits for Const<1447> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X5>;
 }
 impl Digits for Const<1448> {
     type Bits = UInt<
@@ -14895,6 +16347,7 @@ impl Digits for Const<1448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X5>;
 }
 impl Digits for Const<1449> {
     type Bits = UInt<
@@ -14911,6 +16364,7 @@ impl Digits for Const<1449> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X5>;
 }
 impl Digits for Const<1450> {
     type Bits = UInt<
@@ -14927,6 +16381,7 @@ impl Digits for Const<1450> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X5>;
 }
 impl Digits for Const<1451> {
     type Bits = UInt<
@@ -14943,6 +16398,7 @@ impl Digits for Const<1451> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X5>;
 }
 impl Digits for Const<1452> {
     type Bits = UInt<
@@ -14959,6 +16415,7 @@ impl Digits for Const<1452> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X5>;
 }
 impl Digits for Const<1453> {
     type Bits = UInt<
@@ -14975,6 +16432,7 @@ impl Digits for Const<1453> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X5>;
 }
 impl Digits for Const<1454> {
     type Bits = UInt<
@@ -14991,6 +16449,7 @@ impl Digits for Const<1454> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X5>;
 }
 impl Digits for Const<1455> {
     type Bits = UInt<
@@ -15007,6 +16466,7 @@ impl Digits for Const<1455> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X5>;
 }
 impl Digits for Const<1456> {
     type Bits = UInt<
@@ -15023,6 +16483,7 @@ impl Digits for Const<1456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X5>;
 }
 impl Digits for Const<1457> {
     type Bits = UInt<
@@ -15039,6 +16500,7 @@ impl Digits for Const<1457> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X5>;
 }
 impl Digits for Const<1458> {
     type Bits = UInt<
@@ -15055,6 +16517,7 @@ impl Digits for Const<1458> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X5>;
 }
 impl Digits for Const<1459> {
     type Bits = UInt<
@@ -15071,6 +16534,7 @@ impl Digits for Const<1459> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X5>;
 }
 impl Digits for Const<1460> {
     type Bits = UInt<
@@ -15087,6 +16551,7 @@ impl Digits for Const<1460> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X5>;
 }
 impl Digits for Const<1461> {
     type Bits = UInt<
@@ -15103,6 +16568,7 @@ impl Digits for Const<1461> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X5>;
 }
 impl Digits for Const<1462> {
     type Bits = UInt<
@@ -15119,6 +16585,7 @@ impl Digits for Const<1462> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X5>;
 }
 impl Digits for Const<1463> {
     type Bits = UInt<
@@ -15135,6 +16602,7 @@ impl Digits for Const<1463> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X5>;
 }
 impl Digits for Const<1464> {
     type Bits = UInt<
@@ -15151,6 +16619,7 @@ impl Digits for Const<1464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X5>;
 }
 impl Digits for Const<1465> {
     type Bits = UInt<
@@ -15167,6 +16636,7 @@ impl Digits for Const<1465> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X5>;
 }
 impl Digits for Const<1466> {
     type Bits = UInt<
@@ -15183,6 +16653,7 @@ impl Digits for Const<1466> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X5>;
 }
 impl Digits for Const<1467> {
     type Bits = UInt<
@@ -15199,6 +16670,7 @@ impl Digits for Const<1467> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X5>;
 }
 impl Digits for Const<1468> {
     type Bits = UInt<
@@ -15215,6 +16687,7 @@ impl Digits for Const<1468> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X5>;
 }
 impl Digits for Const<1469> {
     type Bits = UInt<
@@ -15231,6 +16704,7 @@ impl Digits for Const<1469> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X5>;
 }
 impl Digits for Const<1470> {
     type Bits = UInt<
@@ -15247,6 +16721,7 @@ impl Digits for Const<1470> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X5>;
 }
 impl Digits for Const<1471> {
     type Bits = UInt<
@@ -15263,6 +16738,7 @@ impl Digits for Const<1471> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X5>;
 }
 impl Digits for Const<1472> {
     type Bits = UInt<
@@ -15279,6 +16755,7 @@ impl Digits for Const<1472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X5>;
 }
 impl Digits for Const<1473> {
     type Bits = UInt<
@@ -15295,6 +16772,7 @@ impl Digits for Const<1473> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X5>;
 }
 impl Digits for Const<1474> {
     type Bits = UInt<
@@ -15311,6 +16789,7 @@ impl Digits for Const<1474> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X5>;
 }
 impl Digits for Const<1475> {
     type Bits = UInt<
@@ -15327,6 +16806,7 @@ impl Digits for Const<1475> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X5>;
 }
 impl Digits for Const<1476> {
     type Bits = UInt<
@@ -15343,6 +16823,7 @@ impl Digits for Const<1476> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X5>;
 }
 impl Digits for Const<1477> {
     type Bits = UInt<
@@ -15359,6 +16840,7 @@ impl Digits for Const<1477> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X5>;
 }
 impl Digits for Const<1478> {
     type Bits = UInt<
@@ -15375,6 +16857,7 @@ impl Digits for Const<1478> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X5>;
 }
 impl Digits for Const<1479> {
     type Bits = UInt<
@@ -15391,6 +16874,7 @@ impl Digits for Const<1479> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X5>;
 }
 impl Digits for Const<1480> {
     type Bits = UInt<
@@ -15407,6 +16891,7 @@ impl Digits for Const<1480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X5>;
 }
 impl Digits for Const<1481> {
     type Bits = UInt<
@@ -15423,6 +16908,7 @@ impl Digits for Const<1481> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X5>;
 }
 impl Digits for Const<1482> {
     type Bits = UInt<
@@ -15439,6 +16925,7 @@ impl Digits for Const<1482> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X5>;
 }
 impl Digits for Const<1483> {
     type Bits = UInt<
@@ -15455,6 +16942,7 @@ impl Digits for Const<1483> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X5>;
 }
 impl Digits for Const<1484> {
     type Bits = UInt<
@@ -15471,6 +16959,7 @@ impl Digits for Const<1484> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X5>;
 }
 impl Digits for Const<1485> {
     type Bits = UInt<
@@ -15487,6 +16976,7 @@ impl Digits for Const<1485> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X5>;
 }
 impl Digits for Const<1486> {
     type Bits = UInt<
@@ -15503,6 +16993,7 @@ impl Digits for Const<1486> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X5>;
 }
 impl Digits for Const<1487> {
     type Bits = UInt<
@@ -15519,6 +17010,7 @@ impl Digits for Const<1487> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X5>;
 }
 impl Digits for Const<1488> {
     type Bits = UInt<
@@ -15535,6 +17027,7 @@ impl Digits for Const<1488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X5>;
 }
 impl Digits for Const<1489> {
     type Bits = UInt<
@@ -15551,6 +17044,7 @@ impl Digits for Const<1489> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X5>;
 }
 impl Digits for Const<1490> {
     type Bits = UInt<
@@ -15567,6 +17061,7 @@ impl Digits for Const<1490> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X5>;
 }
 impl Digits for Const<1491> {
     type Bits = UInt<
@@ -15583,6 +17078,7 @@ impl Digits for Const<1491> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X5>;
 }
 impl Digits for Const<1492> {
     type Bits = UInt<
@@ -15599,6 +17095,7 @@ impl Digits for Const<1492> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X5>;
 }
 impl Digits for Const<1493> {
     type Bits = UInt<
@@ -15615,6 +17112,7 @@ impl Digits for Const<1493> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X5>;
 }
 impl Digits for Const<1494> {
     type Bits = UInt<
@@ -15631,6 +17129,7 @@ impl Digits for Const<1494> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X5>;
 }
 impl Digits for Const<1495> {
     type Bits = UInt<
@@ -15647,6 +17146,7 @@ impl Digits for Const<1495> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X5>;
 }
 impl Digits for Const<1496> {
     type Bits = UInt<
@@ -15663,6 +17163,7 @@ impl Digits for Const<1496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X5>;
 }
 impl Digits for Const<1497> {
     type Bits = UInt<
@@ -15679,6 +17180,7 @@ impl Digits for Const<1497> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X5>;
 }
 impl Digits for Const<1498> {
     type Bits = UInt<
@@ -15695,6 +17197,7 @@ impl Digits for Const<1498> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X5>;
 }
 impl Digits for Const<1499> {
     type Bits = UInt<
@@ -15711,6 +17214,7 @@ impl Digits for Const<1499> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X5>;
 }
 impl Digits for Const<1500> {
     type Bits = UInt<
@@ -15727,6 +17231,7 @@ impl Digits for Const<1500> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X5>;
 }
 impl Digits for Const<1501> {
     type Bits = UInt<
@@ -15743,6 +17248,7 @@ impl Digits for Const<1501> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X5>;
 }
 impl Digits for Const<1502> {
     type Bits = UInt<
@@ -15759,6 +17265,7 @@ impl Digits for Const<1502> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X5>;
 }
 impl Digits for Const<1503> {
     type Bits = UInt<
@@ -15775,6 +17282,7 @@ impl Digits for Const<1503> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X5>;
 }
 impl Digits for Const<1504> {
     type Bits = UInt<
@@ -15791,6 +17299,7 @@ impl Digits for Const<1504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X5>;
 }
 impl Digits for Const<1505> {
     type Bits = UInt<
@@ -15807,6 +17316,7 @@ impl Digits for Const<1505> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X5>;
 }
 impl Digits for Const<1506> {
     type Bits = UInt<
@@ -15823,6 +17333,7 @@ impl Digits for Const<1506> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X5>;
 }
 impl Digits for Const<1507> {
     type Bits = UInt<
@@ -15839,6 +17350,7 @@ impl Digits for Const<1507> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X5>;
 }
 impl Digits for Const<1508> {
     type Bits = UInt<
@@ -15855,6 +17367,7 @@ impl Digits for Const<1508> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X5>;
 }
 impl Digits for Const<1509> {
     type Bits = UInt<
@@ -15871,6 +17384,7 @@ impl Digits for Const<1509> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X5>;
 }
 impl Digits for Const<1510> {
     type Bits = UInt<
@@ -15887,6 +17401,7 @@ impl Digits for Const<1510> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X5>;
 }
 impl Digits for Const<1511> {
     type Bits = UInt<
@@ -15903,6 +17418,7 @@ impl Digits for Const<1511> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X5>;
 }
 impl Digits for Const<1512> {
     type Bits = UInt<
@@ -15919,6 +17435,7 @@ impl Digits for Const<1512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X5>;
 }
 impl Digits for Const<1513> {
     type Bits = UInt<
@@ -15935,6 +17452,7 @@ impl Digits for Const<1513> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X5>;
 }
 impl Digits for Const<1514> {
     type Bits = UInt<
@@ -15951,6 +17469,7 @@ impl Digits for Const<1514> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X5>;
 }
 impl Digits for Const<1515> {
     type Bits = UInt<
@@ -15967,6 +17486,7 @@ impl Digits for Const<1515> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X5>;
 }
 impl Digits for Const<1516> {
     type Bits = UInt<
@@ -15983,6 +17503,7 @@ impl Digits for Const<1516> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X5>;
 }
 impl Digits for Const<1517> {
     type Bits = UInt<
@@ -15999,6 +17520,7 @@ impl Digits for Const<1517> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X5>;
 }
 impl Digits for Const<1518> {
     type Bits = UInt<
@@ -16015,6 +17537,7 @@ impl Digits for Const<1518> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X5>;
 }
 impl Digits for Const<1519> {
     type Bits = UInt<
@@ -16031,6 +17554,7 @@ impl Digits for Const<1519> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X5>;
 }
 impl Digits for Const<1520> {
     type Bits = UInt<
@@ -16047,6 +17571,7 @@ impl Digits for Const<1520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X5>;
 }
 impl Digits for Const<1521> {
     type Bits = UInt<
@@ -16063,6 +17588,7 @@ impl Digits for Const<1521> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X5>;
 }
 impl Digits for Const<1522> {
     type Bits = UInt<
@@ -16079,6 +17605,7 @@ impl Digits for Const<1522> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X5>;
 }
 impl Digits for Const<1523> {
     type Bits = UInt<
@@ -16095,6 +17622,7 @@ impl Digits for Const<1523> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X5>;
 }
 impl Digits for Const<1524> {
     type Bits = UInt<
@@ -16111,6 +17639,7 @@ impl Digits for Const<1524> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X5>;
 }
 impl Digits for Const<1525> {
     type Bits = UInt<
@@ -16127,6 +17656,7 @@ impl Digits for Const<1525> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X5>;
 }
 impl Digits for Const<1526> {
     type Bits = UInt<
@@ -16143,6 +17673,7 @@ impl Digits for Const<1526> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X5>;
 }
 impl Digits for Const<1527> {
     type Bits = UInt<
@@ -16159,6 +17690,7 @@ impl Digits for Const<1527> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X5>;
 }
 impl Digits for Const<1528> {
     type Bits = UInt<
@@ -16175,6 +17707,7 @@ impl Digits for Const<1528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X5>;
 }
 impl Digits for Const<1529> {
     type Bits = UInt<
@@ -16191,6 +17724,7 @@ impl Digits for Const<1529> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X5>;
 }
 impl Digits for Const<1530> {
     type Bits = UInt<
@@ -16207,6 +17741,7 @@ impl Digits for Const<1530> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X5>;
 }
 impl Digits for Const<1531> {
     type Bits = UInt<
@@ -16223,6 +17758,7 @@ impl Digits for Const<1531> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X5>;
 }
 impl Digits for Const<1532> {
     type Bits = UInt<
@@ -16239,6 +17775,7 @@ impl Digits for Const<1532> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X5>;
 }
 impl Digits for Const<1533> {
     type Bits = UInt<
@@ -16255,6 +17792,7 @@ impl Digits for Const<1533> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X5>;
 }
 impl Digits for Const<1534> {
     type Bits = UInt<
@@ -16271,6 +17809,7 @@ impl Digits for Const<1534> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X5>;
 }
 impl Digits for Const<1535> {
     type Bits = UInt<
@@ -16287,6 +17826,7 @@ impl Digits for Const<1535> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X5>;
 }
 impl Digits for Const<1536> {
     type Bits = UInt<
@@ -16303,6 +17843,7 @@ impl Digits for Const<1536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X6>;
 }
 impl Digits for Const<1537> {
     type Bits = UInt<
@@ -16319,6 +17860,7 @@ impl Digits for Const<1537> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X6>;
 }
 impl Digits for Const<1538> {
     type Bits = UInt<
@@ -16335,6 +17877,7 @@ impl Digits for Const<1538> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X6>;
 }
 impl Digits for Const<1539> {
     type Bits = UInt<
@@ -16351,6 +17894,7 @@ impl Digits for Const<1539> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X6>;
 }
 impl Digits for Const<1540> {
     type Bits = UInt<
@@ -16367,6 +17911,7 @@ impl Digits for Const<1540> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X6>;
 }
 impl Digits for Const<1541> {
     type Bits = UInt<
@@ -16383,6 +17928,7 @@ impl Digits for Const<1541> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X6>;
 }
 impl Digits for Const<1542> {
     type Bits = UInt<
@@ -16399,6 +17945,7 @@ impl Digits for Const<1542> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X6>;
 }
 impl Digits for Const<1543> {
     type Bits = UInt<
@@ -16415,6 +17962,7 @@ impl Digits for Const<1543> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X6>;
 }
 impl Digits for Const<1544> {
     type Bits = UInt<
@@ -16431,6 +17979,7 @@ impl Digits for Const<1544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X6>;
 }
 impl Digits for Const<1545> {
     type Bits = UInt<
@@ -16447,6 +17996,7 @@ impl Digits for Const<1545> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X6>;
 }
 impl Digits for Const<1546> {
     type Bits = UInt<
@@ -16463,6 +18013,7 @@ impl Digits for Const<1546> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X6>;
 }
 impl Digits for Const<1547> {
     type Bits = UInt<
@@ -16479,6 +18030,7 @@ impl Digits for Const<1547> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X6>;
 }
 impl Digits for Const<1548> {
     type Bits = UInt<
@@ -16495,6 +18047,7 @@ impl Digits for Const<1548> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X6>;
 }
 impl Digits for Const<1549> {
     type Bits = UInt<
@@ -16511,6 +18064,7 @@ impl Digits for Const<1549> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X6>;
 }
 impl Digits for Const<1550> {
     type Bits = UInt<
@@ -16527,6 +18081,7 @@ impl Digits for Const<1550> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X6>;
 }
 impl Digits for Const<1551> {
     type Bits = UInt<
@@ -16543,6 +18098,7 @@ impl Digits for Const<1551> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X6>;
 }
 impl Digits for Const<1552> {
     type Bits = UInt<
@@ -16559,6 +18115,7 @@ impl Digits for Const<1552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X6>;
 }
 impl Digits for Const<1553> {
     type Bits = UInt<
@@ -16575,6 +18132,7 @@ impl Digits for Const<1553> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X6>;
 }
 impl Digits for Const<1554> {
     type Bits = UInt<
@@ -16591,6 +18149,7 @@ impl Digits for Const<1554> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X6>;
 }
 impl Digits for Const<1555> {
     type Bits = UInt<
@@ -16607,6 +18166,7 @@ impl Digits for Const<1555> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X6>;
 }
 impl Digits for Const<1556> {
     type Bits = UInt<
@@ -16623,6 +18183,7 @@ impl Digits for Const<1556> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X6>;
 }
 impl Digits for Const<1557> {
     type Bits = UInt<
@@ -16639,6 +18200,7 @@ impl Digits for Const<1557> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X6>;
 }
 impl Digits for Const<1558> {
     type Bits = UInt<
@@ -16655,6 +18217,7 @@ impl Digits for Const<1558> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X6>;
 }
 impl Digits for Const<1559> {
     type Bits = UInt<
@@ -16671,6 +18234,7 @@ impl Digits for Const<1559> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X6>;
 }
 impl Digits for Const<1560> {
     type Bits = UInt<
@@ -16687,6 +18251,7 @@ impl Digits for Const<1560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X6>;
 }
 impl Digits for Const<1561> {
     type Bits = UInt<
@@ -16703,6 +18268,7 @@ impl Digits for Const<1561> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X6>;
 }
 impl Digits for Const<1562> {
     type Bits = UInt<
@@ -16719,6 +18285,7 @@ impl Digits for Const<1562> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X6>;
 }
 impl Digits for Const<1563> {
     type Bits = UInt<
@@ -16735,6 +18302,7 @@ impl Digits for Const<1563> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X6>;
 }
 impl Digits for Const<1564> {
     type Bits = UInt<
@@ -16751,6 +18319,7 @@ impl Digits for Const<1564> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X6>;
 }
 impl Digits for Const<1565> {
     type Bits = UInt<
@@ -16767,6 +18336,7 @@ impl Digits for Const<1565> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X6>;
 }
 impl Digits for Const<1566> {
     type Bits = UInt<
@@ -16783,6 +18353,7 @@ impl Digits for Const<1566> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X6>;
 }
 impl Digits for Const<1567> {
     type Bits = UInt<
@@ -16799,6 +18370,7 @@ impl Digits for Const<1567> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X6>;
 }
 impl Digits for Const<1568> {
     type Bits = UInt<
@@ -16815,6 +18387,7 @@ impl Digits for Const<1568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X6>;
 }
 impl Digits for Const<1569> {
     type Bits = UInt<
@@ -16831,6 +18404,7 @@ impl Digits for Const<1569> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X6>;
 }
 impl Digits for Const<1570> {
     type Bits = UInt<
@@ -16847,6 +18421,7 @@ impl Digits for Const<1570> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X6>;
 }
 impl Digits for Const<1571> {
     type Bits = UInt<
@@ -16863,6 +18438,7 @@ impl Digits for Const<1571> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X6>;
 }
 impl Digits for Const<1572> {
     type Bits = UInt<
@@ -16879,6 +18455,7 @@ impl Digits for Const<1572> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X6>;
 }
 impl Digits for Const<1573> {
     type Bits = UInt<
@@ -16895,6 +18472,7 @@ impl Digits for Const<1573> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X6>;
 }
 impl Digits for Const<1574> {
     type Bits = UInt<
@@ -16911,6 +18489,7 @@ impl Digits for Const<1574> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X6>;
 }
 impl Digits for Const<1575> {
     type Bits = UInt<
@@ -16927,6 +18506,7 @@ impl Digits for Const<1575> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X6>;
 }
 impl Digits for Const<1576> {
     type Bits = UInt<
@@ -16943,6 +18523,7 @@ impl Digits for Const<1576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X6>;
 }
 impl Digits for Const<1577> {
     type Bits = UInt<
@@ -16959,6 +18540,7 @@ impl Digits for Const<1577> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X6>;
 }
 impl Digits for Const<1578> {
     type Bits = UInt<
@@ -16975,6 +18557,7 @@ impl Digits for Const<1578> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X6>;
 }
 impl Digits for Const<1579> {
     type Bits = UInt<
@@ -16991,6 +18574,7 @@ impl Digits for Const<1579> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X6>;
 }
 impl Digits for Const<1580> {
     type Bits = UInt<
@@ -17007,6 +18591,7 @@ impl Digits for Const<1580> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X6>;
 }
 impl Digits for Const<1581> {
     type Bits = UInt<
@@ -17023,6 +18608,7 @@ impl Digits for Const<1581> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X6>;
 }
 impl Digits for Const<1582> {
     type Bits = UInt<
@@ -17039,6 +18625,7 @@ impl Digits for Const<1582> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X6>;
 }
 impl Digits for Const<1583> {
     type Bits = UInt<
@@ -17055,6 +18642,7 @@ impl Digits for Const<1583> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X6>;
 }
 impl Digits for Const<1584> {
     type Bits = UInt<
@@ -17071,6 +18659,7 @@ impl Digits for Const<1584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X6>;
 }
 impl Digits for Const<1585> {
     type Bits = UInt<
@@ -17087,6 +18676,7 @@ impl Digits for Const<1585> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X6>;
 }
 impl Digits for Const<1586> {
     type Bits = UInt<
@@ -17103,6 +18693,7 @@ impl Digits for Const<1586> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X6>;
 }
 impl Digits for Const<1587> {
     type Bits = UInt<
@@ -17119,6 +18710,7 @@ impl Digits for Const<1587> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X6>;
 }
 impl Digits for Const<1588> {
     type Bits = UInt<
@@ -17135,6 +18727,7 @@ impl Digits for Const<1588> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X6>;
 }
 impl Digits for Const<1589> {
     type Bits = UInt<
@@ -17151,6 +18744,7 @@ impl Digits for Const<1589> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X6>;
 }
 impl Digits for Const<1590> {
     type Bits = UInt<
@@ -17167,6 +18761,7 @@ impl Digits for Const<1590> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X6>;
 }
 impl Digits for Const<1591> {
     type Bits = UInt<
@@ -17183,6 +18778,7 @@ impl Digits for Const<1591> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X6>;
 }
 impl Digits for Const<1592> {
     type Bits = UInt<
@@ -17199,6 +18795,7 @@ impl Digits for Const<1592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X6>;
 }
 impl Digits for Const<1593> {
     type Bits = UInt<
@@ -17215,6 +18812,7 @@ impl Digits for Const<1593> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X6>;
 }
 impl Digits for Const<1594> {
     type Bits = UInt<
@@ -17231,6 +18829,7 @@ impl Digits for Const<1594> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X6>;
 }
 impl Digits for Const<1595> {
     type Bits = UInt<
@@ -17247,6 +18846,7 @@ impl Digits for Const<1595> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X6>;
 }
 impl Digits for Const<1596> {
     type Bits = UInt<
@@ -17263,6 +18863,7 @@ impl Digits for Const<1596> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X6>;
 }
 impl Digits for Const<1597> {
     type Bits = UInt<
@@ -17279,6 +18880,7 @@ impl Digits for Const<1597> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X6>;
 }
 impl Digits for Const<1598> {
     type Bits = UInt<
@@ -17295,6 +18897,7 @@ impl Digits for Const<1598> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X6>;
 }
 impl Digits for Const<1599> {
     type Bits = UInt<
@@ -17311,6 +18914,7 @@ impl Digits for Const<1599> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X6>;
 }
 impl Digits for Const<1600> {
     type Bits = UInt<
@@ -17327,6 +18931,7 @@ impl Digits for Const<1600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X6>;
 }
 impl Digits for Const<1601> {
     type Bits = UInt<
@@ -17343,6 +18948,7 @@ impl Digits for Const<1601> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X6>;
 }
 impl Digits for Const<1602> {
     type Bits = UInt<
@@ -17359,6 +18965,7 @@ impl Digits for Const<1602> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X6>;
 }
 impl Digits for Const<1603> {
     type Bits = UInt<
@@ -17375,6 +18982,7 @@ impl Digits for Const<1603> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X6>;
 }
 impl Digits for Const<1604> {
     type Bits = UInt<
@@ -17391,6 +18999,7 @@ impl Digits for Const<1604> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X6>;
 }
 impl Digits for Const<1605> {
     type Bits = UInt<
@@ -17407,6 +19016,7 @@ impl Digits for Const<1605> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X6>;
 }
 impl Digits for Const<1606> {
     type Bits = UInt<
@@ -17423,6 +19033,7 @@ impl Digits for Const<1606> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X6>;
 }
 impl Digits for Const<1607> {
     type Bits = UInt<
@@ -17439,6 +19050,7 @@ impl Digits for Const<1607> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X6>;
 }
 impl Digits for Const<1608> {
     type Bits = UInt<
@@ -17455,6 +19067,7 @@ impl Digits for Const<1608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X6>;
 }
 impl Digits for Const<1609> {
     type Bits = UInt<
@@ -17471,6 +19084,7 @@ impl Digits for Const<1609> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X6>;
 }
 impl Digits for Const<1610> {
     type Bits = UInt<
@@ -17487,6 +19101,7 @@ impl Digits for Const<1610> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X6>;
 }
 impl Digits for Const<1611> {
     type Bits = UInt<
@@ -17503,6 +19118,7 @@ impl Digits for Const<1611> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X6>;
 }
 impl Digits for Const<1612> {
     type Bits = UInt<
@@ -17519,6 +19135,7 @@ impl Digits for Const<1612> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X6>;
 }
 impl Digits for Const<1613> {
     type Bits = UInt<
@@ -17535,6 +19152,7 @@ impl Digits for Const<1613> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X6>;
 }
 impl Digits for Const<1614> {
     type Bits = UInt<
@@ -17551,6 +19169,7 @@ impl Digits for Const<1614> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X6>;
 }
 impl Digits for Const<1615> {
     type Bits = UInt<
@@ -17567,6 +19186,7 @@ impl Digits for Const<1615> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X6>;
 }
 impl Digits for Const<1616> {
     type Bits = UInt<
@@ -17583,6 +19203,7 @@ impl Digits for Const<1616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X6>;
 }
 impl Digits for Const<1617> {
     type Bits = UInt<
@@ -17599,6 +19220,7 @@ impl Digits for Const<1617> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X6>;
 }
 impl Digits for Const<1618> {
     type Bits = UInt<
@@ -17615,6 +19237,7 @@ impl Digits for Const<1618> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X6>;
 }
 impl Digits for Const<1619> {
     type Bits = UInt<
@@ -17631,6 +19254,7 @@ impl Digits for Const<1619> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X6>;
 }
 impl Digits for Const<1620> {
     type Bits = UInt<
@@ -17647,6 +19271,7 @@ impl Digits for Const<1620> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X6>;
 }
 impl Digits for Const<1621> {
     type Bits = UInt<
@@ -17663,6 +19288,7 @@ impl Digits for Const<1621> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X6>;
 }
 impl Digits for Const<1622> {
     type Bits = UInt<
@@ -17679,6 +19305,7 @@ impl Digits for Const<1622> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X6>;
 }
 impl Digits for Const<1623> {
     type Bits = UInt<
@@ -17695,6 +19322,7 @@ impl Digits for Const<1623> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X6>;
 }
 impl Digits for Const<1624> {
     type Bits = UInt<
@@ -17711,6 +19339,7 @@ impl Digits for Const<1624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X6>;
 }
 impl Digits for Const<1625> {
     type Bits = UInt<
@@ -17727,6 +19356,7 @@ impl Digits for Const<1625> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X6>;
 }
 impl Digits for Const<1626> {
     type Bits = UInt<
@@ -17743,6 +19373,7 @@ impl Digits for Const<1626> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X6>;
 }
 impl Digits for Const<1627> {
     type Bits = UInt<
@@ -17759,6 +19390,7 @@ impl Digits for Const<1627> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X6>;
 }
 impl Digits for Const<1628> {
     type Bits = UInt<
@@ -17775,6 +19407,7 @@ impl Digits for Const<1628> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X6>;
 }
 impl Digits for Const<1629> {
     type Bits = UInt<
@@ -17791,6 +19424,7 @@ impl Digits for Const<1629> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X6>;
 }
 impl Digits for Const<1630> {
     type Bits = UInt<
@@ -17807,6 +19441,7 @@ impl Digits for Const<1630> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X6>;
 }
 impl Digits for Const<1631> {
     type Bits = UInt<
@@ -17823,6 +19458,7 @@ impl Digits for Const<1631> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X6>;
 }
 impl Digits for Const<1632> {
     type Bits = UInt<
@@ -17839,6 +19475,7 @@ impl Digits for Const<1632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X6>;
 }
 impl Digits for Const<1633> {
     type Bits = UInt<
@@ -17855,6 +19492,7 @@ impl Digits for Const<1633> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X6>;
 }
 impl Digits for Const<1634> {
     type Bits = UInt<
@@ -17871,6 +19509,7 @@ impl Digits for Const<1634> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X6>;
 }
 impl Digits for Const<1635> {
     type Bits = UInt<
@@ -17887,6 +19526,7 @@ impl Digits for Const<1635> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X6>;
 }
 impl Digits for Const<1636> {
     type Bits = UInt<
@@ -17903,6 +19543,7 @@ impl Digits for Const<1636> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X6>;
 }
 impl Digits for Const<1637> {
     type Bits = UInt<
@@ -17919,6 +19560,7 @@ impl Digits for Const<1637> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X6>;
 }
 impl Digits for Const<1638> {
     type Bits = UInt<
@@ -17935,6 +19577,7 @@ impl Digits for Const<1638> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X6>;
 }
 impl Digits for Const<1639> {
     type Bits = UInt<
@@ -17951,6 +19594,7 @@ impl Digits for Const<1639> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X6>;
 }
 impl Digits for Const<1640> {
     type Bits = UInt<
@@ -17967,6 +19611,7 @@ impl Digits for Const<1640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X6>;
 }
 impl Digits for Const<1641> {
     type Bits = UInt<
@@ -17983,6 +19628,7 @@ impl Digits for Const<1641> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X6>;
 }
 impl Digits for Const<1642> {
     type Bits = UInt<
@@ -17999,6 +19645,7 @@ impl Digits for Const<1642> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X6>;
 }
 impl Digits for Const<1643> {
     type Bits = UInt<
@@ -18015,6 +19662,7 @@ impl Digits for Const<1643> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X6>;
 }
 impl Digits for Const<1644> {
     type Bits = UInt<
@@ -18031,6 +19679,7 @@ impl Digits for Const<1644> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X6>;
 }
 impl Digits for Const<1645> {
     type Bits = UInt<
@@ -18047,6 +19696,7 @@ impl Digits for Const<1645> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X6>;
 }
 impl Digits for Const<1646> {
     type Bits = UInt<
@@ -18063,6 +19713,7 @@ impl Digits for Const<1646> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X6>;
 }
 impl Digits for Const<1647> {
     type Bits = UInt<
@@ -18079,6 +19730,7 @@ impl Digits for Const<1647> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X6>;
 }
 impl Digits for Const<1648> {
     type Bits = UInt<
@@ -18095,6 +19747,7 @@ impl Digits for Const<1648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X6>;
 }
 impl Digits for Const<1649> {
     type Bits = UInt<
@@ -18111,6 +19764,7 @@ impl Digits for Const<1649> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X6>;
 }
 impl Digits for Const<1650> {
     type Bits = UInt<
@@ -18127,6 +19781,7 @@ impl Digits for Const<1650> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X6>;
 }
 impl Digits for Const<1651> {
     type Bits = UInt<
@@ -18143,6 +19798,7 @@ impl Digits for Const<1651> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X6>;
 }
 impl Digits for Const<1652> {
     type Bits = UInt<
@@ -18159,6 +19815,7 @@ impl Digits for Const<1652> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X6>;
 }
 impl Digits for Const<1653> {
     type Bits = UInt<
@@ -18175,6 +19832,7 @@ impl Digits for Const<1653> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X6>;
 }
 impl Digits for Const<1654> {
     type Bits = UInt<
@@ -18191,6 +19849,7 @@ impl Digits for Const<1654> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X6>;
 }
 impl Digits for Const<1655> {
     type Bits = UInt<
@@ -18207,6 +19866,7 @@ impl Digits for Const<1655> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X6>;
 }
 impl Digits for Const<1656> {
     type Bits = UInt<
@@ -18223,6 +19883,7 @@ impl Digits for Const<1656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X6>;
 }
 impl Digits for Const<1657> {
     type Bits = UInt<
@@ -18239,6 +19900,7 @@ impl Digits for Const<1657> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X6>;
 }
 impl Digits for Const<1658> {
     type Bits = UInt<
@@ -18255,6 +19917,7 @@ impl Digits for Const<1658> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X6>;
 }
 impl Digits for Const<1659> {
     type Bits = UInt<
@@ -18271,6 +19934,7 @@ impl Digits for Const<1659> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X6>;
 }
 impl Digits for Const<1660> {
     type Bits = UInt<
@@ -18287,6 +19951,7 @@ impl Digits for Const<1660> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X6>;
 }
 impl Digits for Const<1661> {
     type Bits = UInt<
@@ -18303,6 +19968,7 @@ impl Digits for Const<1661> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X6>;
 }
 impl Digits for Const<1662> {
     type Bits = UInt<
@@ -18319,6 +19985,7 @@ impl Digits for Const<1662> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X6>;
 }
 impl Digits for Const<1663> {
     type Bits = UInt<
@@ -18335,6 +20002,7 @@ impl Digits for Const<1663> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X6>;
 }
 impl Digits for Const<1664> {
     type Bits = UInt<
@@ -18351,6 +20019,7 @@ impl Digits for Const<1664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X6>;
 }
 impl Digits for Const<1665> {
     type Bits = UInt<
@@ -18367,6 +20036,7 @@ impl Digits for Const<1665> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X6>;
 }
 impl Digits for Const<1666> {
     type Bits = UInt<
@@ -18383,6 +20053,7 @@ impl Digits for Const<1666> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X6>;
 }
 impl Digits for Const<1667> {
     type Bits = UInt<
@@ -18399,6 +20070,7 @@ impl Digits for Const<1667> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X6>;
 }
 impl Digits for Const<1668> {
     type Bits = UInt<
@@ -18415,6 +20087,7 @@ impl Digits for Const<1668> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X6>;
 }
 impl Digits for Const<1669> {
     type Bits = UInt<
@@ -18431,6 +20104,7 @@ impl Digits for Const<1669> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X6>;
 }
 impl Digits for Const<1670> {
     type Bits = UInt<
@@ -18447,6 +20121,7 @@ impl Digits for Const<1670> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X6>;
 }
 impl Digits for Const<1671> {
     type Bits = UInt<
@@ -18463,6 +20138,7 @@ impl Digits for Const<1671> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X6>;
 }
 impl Digits for Const<1672> {
     type Bits = UInt<
@@ -18479,6 +20155,7 @@ impl Digits for Const<1672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X6>;
 }
 impl Digits for Const<1673> {
     type Bits = UInt<
@@ -18495,6 +20172,7 @@ impl Digits for Const<1673> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X6>;
 }
 impl Digits for Const<1674> {
     type Bits = UInt<
@@ -18511,6 +20189,7 @@ impl Digits for Const<1674> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X6>;
 }
 impl Digits for Const<1675> {
     type Bits = UInt<
@@ -18527,6 +20206,7 @@ impl Digits for Const<1675> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X6>;
 }
 impl Digits for Const<1676> {
     type Bits = UInt<
@@ -18543,6 +20223,7 @@ impl Digits for Const<1676> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X6>;
 }
 impl Digits for Const<1677> {
     type Bits = UInt<
@@ -18559,6 +20240,7 @@ impl Digits for Const<1677> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X6>;
 }
 impl Digits for Const<1678> {
     type Bits = UInt<
@@ -18575,6 +20257,7 @@ impl Digits for Const<1678> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X6>;
 }
 impl Digits for Const<1679> {
     type Bits = UInt<
@@ -18591,6 +20274,7 @@ impl Digits for Const<1679> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X6>;
 }
 impl Digits for Const<1680> {
     type Bits = UInt<
@@ -18607,6 +20291,7 @@ impl Digits for Const<1680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X6>;
 }
 impl Digits for Const<1681> {
     type Bits = UInt<
@@ -18623,6 +20308,7 @@ impl Digits for Const<1681> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X6>;
 }
 impl Digits for Const<1682> {
     type Bits = UInt<
@@ -18639,6 +20325,7 @@ impl Digits for Const<1682> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X6>;
 }
 impl Digits for Const<1683> {
     type Bits = UInt<
@@ -18655,6 +20342,7 @@ impl Digits for Const<1683> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X6>;
 }
 impl Digits for Const<1684> {
     type Bits = UInt<
@@ -18671,6 +20359,7 @@ impl Digits for Const<1684> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X6>;
 }
 impl Digits for Const<1685> {
     type Bits = UInt<
@@ -18687,6 +20376,7 @@ impl Digits for Const<1685> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X6>;
 }
 impl Digits for Const<1686> {
     type Bits = UInt<
@@ -18703,6 +20393,7 @@ impl Digits for Const<1686> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X6>;
 }
 impl Digits for Const<1687> {
     type Bits = UInt<
@@ -18719,6 +20410,7 @@ impl Digits for Const<1687> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X6>;
 }
 impl Digits for Const<1688> {
     type Bits = UInt<
@@ -18735,6 +20427,7 @@ impl Digits for Const<1688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X6>;
 }
 impl Digits for Const<1689> {
     type Bits = UInt<
@@ -18751,6 +20444,7 @@ impl Digits for Const<1689> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X6>;
 }
 impl Digits for Const<1690> {
     type Bits = UInt<
@@ -18767,6 +20461,7 @@ impl Digits for Const<1690> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X6>;
 }
 impl Digits for Const<1691> {
     type Bits = UInt<
@@ -18783,6 +20478,7 @@ impl Digits for Const<1691> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X6>;
 }
 impl Digits for Const<1692> {
     type Bits = UInt<
@@ -18799,6 +20495,7 @@ impl Digits for Const<1692> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X6>;
 }
 impl Digits for Const<1693> {
     type Bits = UInt<
@@ -18815,6 +20512,7 @@ impl Digits for Const<1693> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X6>;
 }
 impl Digits for Const<1694> {
     type Bits = UInt<
@@ -18831,6 +20529,7 @@ impl Digits for Const<1694> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X6>;
 }
 impl Digits for Const<1695> {
     type Bits = UInt<
@@ -18847,6 +20546,7 @@ impl Digits for Const<1695> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X6>;
 }
 impl Digits for Const<1696> {
     type Bits = UInt<
@@ -18863,6 +20563,7 @@ impl Digits for Const<1696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X6>;
 }
 impl Digits for Const<1697> {
     type Bits = UInt<
@@ -18879,6 +20580,7 @@ impl Digits for Const<1697> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X6>;
 }
 impl Digits for Const<1698> {
     type Bits = UInt<
@@ -18895,6 +20597,7 @@ impl Digits for Const<1698> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X6>;
 }
 impl Digits for Const<1699> {
     type Bits = UInt<
@@ -18911,6 +20614,7 @@ impl Digits for Const<1699> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X6>;
 }
 impl Digits for Const<1700> {
     type Bits = UInt<
@@ -18927,6 +20631,7 @@ impl Digits for Const<1700> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X6>;
 }
 impl Digits for Const<1701> {
     type Bits = UInt<
@@ -18943,6 +20648,7 @@ impl Digits for Const<1701> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X6>;
 }
 impl Digits for Const<1702> {
     type Bits = UInt<
@@ -18959,6 +20665,7 @@ impl Digits for Const<1702> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X6>;
 }
 impl Digits for Const<1703> {
     type Bits = UInt<
@@ -18975,6 +20682,7 @@ impl Digits for Const<1703> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X6>;
 }
 impl Digits for Const<1704> {
     type Bits = UInt<
@@ -18991,6 +20699,7 @@ impl Digits for Const<1704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X6>;
 }
 impl Digits for Const<1705> {
     type Bits = UInt<
@@ -19007,6 +20716,7 @@ impl Digits for Const<1705> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X6>;
 }
 impl Digits for Const<1706> {
     type Bits = UInt<
@@ -19023,6 +20733,7 @@ impl Digits for Const<1706> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X6>;
 }
 impl Digits for Const<1707> {
     type Bits = UInt<
@@ -19039,6 +20750,7 @@ impl Digits for Const<1707> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X6>;
 }
 impl Digits for Const<1708> {
     type Bits = UInt<
@@ -19055,6 +20767,7 @@ impl Digits for Const<1708> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X6>;
 }
 impl Digits for Const<1709> {
     type Bits = UInt<
@@ -19071,6 +20784,7 @@ impl Digits for Const<1709> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X6>;
 }
 impl Digits for Const<1710> {
     type Bits = UInt<
@@ -19087,6 +20801,7 @@ impl Digits for Const<1710> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X6>;
 }
 impl Digits for Const<1711> {
     type Bits = UInt<
@@ -19103,6 +20818,7 @@ impl Digits for Const<1711> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X6>;
 }
 impl Digits for Const<1712> {
     type Bits = UInt<
@@ -19119,6 +20835,7 @@ impl Digits for Const<1712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X6>;
 }
 impl Digits for Const<1713> {
     type Bits = UInt<
@@ -19135,6 +20852,7 @@ impl Digits for Const<1713> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X6>;
 }
 impl Digits for Const<1714> {
     type Bits = UInt<
@@ -19151,6 +20869,7 @@ impl Digits for Const<1714> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X6>;
 }
 impl Digits for Const<1715> {
     type Bits = UInt<
@@ -19167,6 +20886,7 @@ impl Digits for Const<1715> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X6>;
 }
 impl Digits for Const<1716> {
     type Bits = UInt<
@@ -19183,6 +20903,7 @@ impl Digits for Const<1716> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X6>;
 }
 impl Digits for Const<1717> {
     type Bits = UInt<
@@ -19199,6 +20920,7 @@ impl Digits for Const<1717> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X6>;
 }
 impl Digits for Const<1718> {
     type Bits = UInt<
@@ -19215,6 +20937,7 @@ impl Digits for Const<1718> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X6>;
 }
 impl Digits for Const<1719> {
     type Bits = UInt<
@@ -19231,6 +20954,7 @@ impl Digits for Const<1719> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X6>;
 }
 impl Digits for Const<1720> {
     type Bits = UInt<
@@ -19247,6 +20971,7 @@ impl Digits for Const<1720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X6>;
 }
 impl Digits for Const<1721> {
     type Bits = UInt<
@@ -19263,6 +20988,7 @@ impl Digits for Const<1721> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X6>;
 }
 impl Digits for Const<1722> {
     type Bits = UInt<
@@ -19279,6 +21005,7 @@ impl Digits for Const<1722> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X6>;
 }
 impl Digits for Const<1723> {
     type Bits = UInt<
@@ -19295,6 +21022,7 @@ impl Digits for Const<1723> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X6>;
 }
 impl Digits for Const<1724> {
     type Bits = UInt<
@@ -19311,6 +21039,7 @@ impl Digits for Const<1724> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X6>;
 }
 impl Digits for Const<1725> {
     type Bits = UInt<
@@ -19327,6 +21056,7 @@ impl Digits for Const<1725> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X6>;
 }
 impl Digits for Const<1726> {
     type Bits = UInt<
@@ -19343,6 +21073,7 @@ impl Digits for Const<1726> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X6>;
 }
 impl Digits for Const<1727> {
     type Bits = UInt<
@@ -19359,6 +21090,7 @@ impl Digits for Const<1727> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X6>;
 }
 impl Digits for Const<1728> {
     type Bits = UInt<
@@ -19375,6 +21107,7 @@ impl Digits for Const<1728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X6>;
 }
 impl Digits for Const<1729> {
     type Bits = UInt<
@@ -19391,6 +21124,7 @@ impl Digits for Const<1729> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X6>;
 }
 impl Digits for Const<1730> {
     type Bits = UInt<
@@ -19407,6 +21141,7 @@ impl Digits for Const<1730> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X6>;
 }
 impl Digits for Const<1731> {
     type Bits = UInt<
@@ -19423,6 +21158,7 @@ impl Digits for Const<1731> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X6>;
 }
 impl Digits for Const<1732> {
     type Bits = UInt<
@@ -19439,6 +21175,7 @@ impl Digits for Const<1732> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X6>;
 }
 impl Digits for Const<1733> {
     type Bits = UInt<
@@ -19455,6 +21192,7 @@ impl Digits for Const<1733> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X6>;
 }
 impl Digits for Const<1734> {
     type Bits = UInt<
@@ -19471,6 +21209,7 @@ impl Digits for Const<1734> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X6>;
 }
 impl Digits for Const<1735> {
     type Bits = UInt<
@@ -19487,6 +21226,7 @@ impl Digits for Const<1735> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X6>;
 }
 impl Digits for Const<1736> {
     type Bits = UInt<
@@ -19503,6 +21243,7 @@ impl Digits for Const<1736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X6>;
 }
 impl Digits for Const<1737> {
     type Bits = UInt<
@@ -19519,6 +21260,7 @@ impl Digits for Const<1737> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X6>;
 }
 impl Digits for Const<1738> {
     type Bits = UInt<
@@ -19535,6 +21277,7 @@ impl Digits for Const<1738> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X6>;
 }
 impl Digits for Const<1739> {
     type Bits = UInt<
@@ -19551,6 +21294,7 @@ impl Digits for Const<1739> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X6>;
 }
 impl Digits for Const<1740> {
     type Bits = UInt<
@@ -19567,6 +21311,7 @@ impl Digits for Const<1740> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X6>;
 }
 impl Digits for Const<1741> {
     type Bits = UInt<
@@ -19583,6 +21328,7 @@ impl Digits for Const<1741> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X6>;
 }
 impl Digits for Const<1742> {
     type Bits = UInt<
@@ -19599,6 +21345,7 @@ impl Digits for Const<1742> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X6>;
 }
 impl Digits for Const<1743> {
     type Bits = UInt<
@@ -19615,6 +21362,7 @@ impl Digits for Const<1743> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X6>;
 }
 impl Digits for Const<1744> {
     type Bits = UInt<
@@ -19631,6 +21379,7 @@ impl Digits for Const<1744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X6>;
 }
 impl Digits for Const<1745> {
     type Bits = UInt<
@@ -19647,6 +21396,7 @@ impl Digits for Const<1745> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X6>;
 }
 impl Digits for Const<1746> {
     type Bits = UInt<
@@ -19663,6 +21413,7 @@ impl Digits for Const<1746> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X6>;
 }
 impl Digits for Const<1747> {
     type Bits = UInt<
@@ -19679,6 +21430,7 @@ impl Digits for Const<1747> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X6>;
 }
 impl Digits for Const<1748> {
     type Bits = UInt<
@@ -19695,6 +21447,7 @@ impl Digits for Const<1748> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X6>;
 }
 impl Digits for Const<1749> {
     type Bits = UInt<
@@ -19711,6 +21464,7 @@ impl Digits for Const<1749> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X6>;
 }
 impl Digits for Const<1750> {
     type Bits = UInt<
@@ -19727,6 +21481,7 @@ impl Digits for Const<1750> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X6>;
 }
 impl Digits for Const<1751> {
     type Bits = UInt<
@@ -19743,6 +21498,7 @@ impl Digits for Const<1751> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X6>;
 }
 impl Digits for Const<1752> {
     type Bits = UInt<
@@ -19759,6 +21515,7 @@ impl Digits for Const<1752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X6>;
 }
 impl Digits for Const<1753> {
     type Bits = UInt<
@@ -19775,6 +21532,7 @@ impl Digits for Const<1753> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X6>;
 }
 impl Digits for Const<1754> {
     type Bits = UInt<
@@ -19791,6 +21549,7 @@ impl Digits for Const<1754> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X6>;
 }
 impl Digits for Const<1755> {
     type Bits = UInt<
@@ -19807,6 +21566,7 @@ impl Digits for Const<1755> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X6>;
 }
 impl Digits for Const<1756> {
     type Bits = UInt<
@@ -19823,6 +21583,7 @@ impl Digits for Const<1756> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X6>;
 }
 impl Digits for Const<1757> {
     type Bits = UInt<
@@ -19839,6 +21600,7 @@ impl Digits for Const<1757> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X6>;
 }
 impl Digits for Const<1758> {
     type Bits = UInt<
@@ -19855,6 +21617,7 @@ impl Digits for Const<1758> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X6>;
 }
 impl Digits for Const<1759> {
     type Bits = UInt<
@@ -19871,6 +21634,7 @@ impl Digits for Const<1759> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X6>;
 }
 impl Digits for Const<1760> {
     type Bits = UInt<
@@ -19887,6 +21651,7 @@ impl Digits for Const<1760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X6>;
 }
 impl Digits for Const<1761> {
     type Bits = UInt<
@@ -19903,6 +21668,7 @@ impl Digits for Const<1761> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X6>;
 }
 impl Digits for Const<1762> {
     type Bits = UInt<
@@ -19919,6 +21685,7 @@ impl Digits for Const<1762> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X6>;
 }
 impl Digits for Const<1763> {
     type Bits = UInt<
@@ -19935,6 +21702,7 @@ impl Digits for Const<1763> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X6>;
 }
 impl Digits for Const<1764> {
     type Bits = UInt<
@@ -19951,6 +21719,7 @@ impl Digits for Const<1764> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X6>;
 }
 impl Digits for Const<1765> {
     type Bits = UInt<
@@ -19967,6 +21736,7 @@ impl Digits for Const<1765> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X6>;
 }
 impl Digits for Const<1766> {
     type Bits = UInt<
@@ -19983,6 +21753,7 @@ impl Digits for Const<1766> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X6>;
 }
 impl Digits for Const<1767> {
     type Bits = UInt<
@@ -19999,6 +21770,7 @@ impl Digits for Const<1767> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X6>;
 }
 impl Digits for Const<1768> {
     type Bits = UInt<
@@ -20015,6 +21787,7 @@ impl Digits for Const<1768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X6>;
 }
 impl Digits for Const<1769> {
     type Bits = UInt<
@@ -20031,6 +21804,7 @@ impl Digits for Const<1769> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X6>;
 }
 impl Digits for Const<1770> {
     type Bits = UInt<
@@ -20047,6 +21821,7 @@ impl Digits for Const<1770> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X6>;
 }
 impl Digits for Const<1771> {
     type Bits = UInt<
@@ -20063,6 +21838,7 @@ impl Digits for Const<1771> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X6>;
 }
 impl Digits for Const<1772> {
     type Bits = UInt<
@@ -20079,6 +21855,7 @@ impl Digits for Const<1772> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X6>;
 }
 impl Digits for Const<1773> {
     type Bits = UInt<
@@ -20095,6 +21872,7 @@ impl Digits for Const<1773> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X6>;
 }
 impl Digits for Const<1774> {
     type Bits = UInt<
@@ -20111,6 +21889,7 @@ impl Digits for Const<1774> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X6>;
 }
 impl Digits for Const<1775> {
     type Bits = UInt<
@@ -20127,6 +21906,7 @@ impl Digits for Const<1775> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X6>;
 }
 impl Digits for Const<1776> {
     type Bits = UInt<
@@ -20143,6 +21923,7 @@ impl Digits for Const<1776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X6>;
 }
 impl Digits for Const<1777> {
     type Bits = UInt<
@@ -20159,6 +21940,7 @@ impl Digits for Const<1777> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X6>;
 }
 impl Digits for Const<1778> {
     type Bits = UInt<
@@ -20175,6 +21957,7 @@ impl Digits for Const<1778> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X6>;
 }
 impl Digits for Const<1779> {
     type Bits = UInt<
@@ -20191,6 +21974,7 @@ impl Digits for Const<1779> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X6>;
 }
 impl Digits for Const<1780> {
     type Bits = UInt<
@@ -20207,6 +21991,7 @@ impl Digits for Const<1780> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X6>;
 }
 impl Digits for Const<1781> {
     type Bits = UInt<
@@ -20223,6 +22008,7 @@ impl Digits for Const<1781> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X6>;
 }
 impl Digits for Const<1782> {
     type Bits = UInt<
@@ -20239,6 +22025,7 @@ impl Digits for Const<1782> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X6>;
 }
 impl Digits for Const<1783> {
     type Bits = UInt<
@@ -20255,6 +22042,7 @@ impl Digits for Const<1783> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X6>;
 }
 impl Digits for Const<1784> {
     type Bits = UInt<
@@ -20271,6 +22059,7 @@ impl Digits for Const<1784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X6>;
 }
 impl Digits for Const<1785> {
     type Bits = UInt<
@@ -20287,6 +22076,7 @@ impl Digits for Const<1785> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X6>;
 }
 impl Digits for Const<1786> {
     type Bits = UInt<
@@ -20303,6 +22093,7 @@ impl Digits for Const<1786> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X6>;
 }
 impl Digits for Const<1787> {
     type Bits = UInt<
@@ -20319,6 +22110,7 @@ impl Digits for Const<1787> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X6>;
 }
 impl Digits for Const<1788> {
     type Bits = UInt<
@@ -20335,6 +22127,7 @@ impl Digits for Const<1788> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X6>;
 }
 impl Digits for Const<1789> {
     type Bits = UInt<
@@ -20351,6 +22144,7 @@ impl Digits for Const<1789> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X6>;
 }
 impl Digits for Const<1790> {
     type Bits = UInt<
@@ -20367,6 +22161,7 @@ impl Digits for Const<1790> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X6>;
 }
 impl Digits for Const<1791> {
     type Bits = UInt<
@@ -20383,6 +22178,7 @@ impl Digits for Const<1791> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X6>;
 }
 impl Digits for Const<1792> {
     type Bits = UInt<
@@ -20399,6 +22195,7 @@ impl Digits for Const<1792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X7>;
 }
 impl Digits for Const<1793> {
     type Bits = UInt<
@@ -20415,6 +22212,7 @@ impl Digits for Const<1793> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X0, X7>;
 }
 impl Digits for Const<1794> {
     type Bits = UInt<
@@ -20431,6 +22229,7 @@ impl Digits for Const<1794> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X0, X7>;
 }
 impl Digits for Const<1795> {
     type Bits = UInt<
@@ -20447,6 +22246,7 @@ impl Digits for Const<1795> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X0, X7>;
 }
 impl Digits for Const<1796> {
     type Bits = UInt<
@@ -20463,6 +22263,7 @@ impl Digits for Const<1796> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X0, X7>;
 }
 impl Digits for Const<1797> {
     type Bits = UInt<
@@ -20479,6 +22280,7 @@ impl Digits for Const<1797> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X0, X7>;
 }
 impl Digits for Const<1798> {
     type Bits = UInt<
@@ -20495,6 +22297,7 @@ impl Digits for Const<1798> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X0, X7>;
 }
 impl Digits for Const<1799> {
     type Bits = UInt<
@@ -20511,6 +22314,7 @@ impl Digits for Const<1799> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X0, X7>;
 }
 impl Digits for Const<1800> {
     type Bits = UInt<
@@ -20527,6 +22331,7 @@ impl Digits for Const<1800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X0, X7>;
 }
 impl Digits for Const<1801> {
     type Bits = UInt<
@@ -20543,6 +22348,7 @@ impl Digits for Const<1801> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X0, X7>;
 }
 impl Digits for Const<1802> {
     type Bits = UInt<
@@ -20559,6 +22365,7 @@ impl Digits for Const<1802> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X0, X7>;
 }
 impl Digits for Const<1803> {
     type Bits = UInt<
@@ -20575,6 +22382,7 @@ impl Digits for Const<1803> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X0, X7>;
 }
 impl Digits for Const<1804> {
     type Bits = UInt<
@@ -20591,6 +22399,7 @@ impl Digits for Const<1804> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X0, X7>;
 }
 impl Digits for Const<1805> {
     type Bits = UInt<
@@ -20607,6 +22416,7 @@ impl Digits for Const<1805> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X0, X7>;
 }
 impl Digits for Const<1806> {
     type Bits = UInt<
@@ -20623,6 +22433,7 @@ impl Digits for Const<1806> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X0, X7>;
 }
 impl Digits for Const<1807> {
     type Bits = UInt<
@@ -20639,6 +22450,7 @@ impl Digits for Const<1807> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X0, X7>;
 }
 impl Digits for Const<1808> {
     type Bits = UInt<
@@ -20655,6 +22467,7 @@ impl Digits for Const<1808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X1, X7>;
 }
 impl Digits for Const<1809> {
     type Bits = UInt<
@@ -20671,6 +22484,7 @@ impl Digits for Const<1809> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X1, X7>;
 }
 impl Digits for Const<1810> {
     type Bits = UInt<
@@ -20687,6 +22501,7 @@ impl Digits for Const<1810> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X1, X7>;
 }
 impl Digits for Const<1811> {
     type Bits = UInt<
@@ -20703,6 +22518,7 @@ impl Digits for Const<1811> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X1, X7>;
 }
 impl Digits for Const<1812> {
     type Bits = UInt<
@@ -20719,6 +22535,7 @@ impl Digits for Const<1812> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X1, X7>;
 }
 impl Digits for Const<1813> {
     type Bits = UInt<
@@ -20735,6 +22552,7 @@ impl Digits for Const<1813> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X1, X7>;
 }
 impl Digits for Const<1814> {
     type Bits = UInt<
@@ -20751,6 +22569,7 @@ impl Digits for Const<1814> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X1, X7>;
 }
 impl Digits for Const<1815> {
     type Bits = UInt<
@@ -20767,6 +22586,7 @@ impl Digits for Const<1815> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X1, X7>;
 }
 impl Digits for Const<1816> {
     type Bits = UInt<
@@ -20783,6 +22603,7 @@ impl Digits for Const<1816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X1, X7>;
 }
 impl Digits for Const<1817> {
     type Bits = UInt<
@@ -20799,6 +22620,7 @@ impl Digits for Const<1817> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X1, X7>;
 }
 impl Digits for Const<1818> {
     type Bits = UInt<
@@ -20815,6 +22637,7 @@ impl Digits for Const<1818> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X1, X7>;
 }
 impl Digits for Const<1819> {
     type Bits = UInt<
@@ -20831,6 +22654,7 @@ impl Digits for Const<1819> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X1, X7>;
 }
 impl Digits for Const<1820> {
     type Bits = UInt<
@@ -20847,6 +22671,7 @@ impl Digits for Const<1820> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X1, X7>;
 }
 impl Digits for Const<1821> {
     type Bits = UInt<
@@ -20863,6 +22688,7 @@ impl Digits for Const<1821> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X1, X7>;
 }
 impl Digits for Const<1822> {
     type Bits = UInt<
@@ -20879,6 +22705,7 @@ impl Digits for Const<1822> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X1, X7>;
 }
 impl Digits for Const<1823> {
     type Bits = UInt<
@@ -20895,6 +22722,7 @@ impl Digits for Const<1823> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X1, X7>;
 }
 impl Digits for Const<1824> {
     type Bits = UInt<
@@ -20911,6 +22739,7 @@ impl Digits for Const<1824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X2, X7>;
 }
 impl Digits for Const<1825> {
     type Bits = UInt<
@@ -20927,6 +22756,7 @@ impl Digits for Const<1825> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X2, X7>;
 }
 impl Digits for Const<1826> {
     type Bits = UInt<
@@ -20943,6 +22773,7 @@ impl Digits for Const<1826> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X2, X7>;
 }
 impl Digits for Const<1827> {
     type Bits = UInt<
@@ -20959,6 +22790,7 @@ impl Digits for Const<1827> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X2, X7>;
 }
 impl Digits for Const<1828> {
     type Bits = UInt<
@@ -20975,6 +22807,7 @@ impl Digits for Const<1828> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X2, X7>;
 }
 impl Digits for Const<1829> {
     type Bits = UInt<
@@ -20991,6 +22824,7 @@ impl Digits for Const<1829> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X2, X7>;
 }
 impl Digits for Const<1830> {
     type Bits = UInt<
@@ -21007,6 +22841,7 @@ impl Digits for Const<1830> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X2, X7>;
 }
 impl Digits for Const<1831> {
     type Bits = UInt<
@@ -21023,6 +22858,7 @@ impl Digits for Const<1831> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X2, X7>;
 }
 impl Digits for Const<1832> {
     type Bits = UInt<
@@ -21039,6 +22875,7 @@ impl Digits for Const<1832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X2, X7>;
 }
 impl Digits for Const<1833> {
     type Bits = UInt<
@@ -21055,6 +22892,7 @@ impl Digits for Const<1833> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X2, X7>;
 }
 impl Digits for Const<1834> {
     type Bits = UInt<
@@ -21071,6 +22909,7 @@ impl Digits for Const<1834> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X2, X7>;
 }
 impl Digits for Const<1835> {
     type Bits = UInt<
@@ -21087,6 +22926,7 @@ impl Digits for Const<1835> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X2, X7>;
 }
 impl Digits for Const<1836> {
     type Bits = UInt<
@@ -21103,6 +22943,7 @@ impl Digits for Const<1836> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X2, X7>;
 }
 impl Digits for Const<1837> {
     type Bits = UInt<
@@ -21119,6 +22960,7 @@ impl Digits for Const<1837> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X2, X7>;
 }
 impl Digits for Const<1838> {
     type Bits = UInt<
@@ -21135,6 +22977,7 @@ impl Digits for Const<1838> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X2, X7>;
 }
 impl Digits for Const<1839> {
     type Bits = UInt<
@@ -21151,6 +22994,7 @@ impl Digits for Const<1839> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X2, X7>;
 }
 impl Digits for Const<1840> {
     type Bits = UInt<
@@ -21167,6 +23011,7 @@ impl Digits for Const<1840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X3, X7>;
 }
 impl Digits for Const<1841> {
     type Bits = UInt<
@@ -21183,6 +23028,7 @@ impl Digits for Const<1841> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X3, X7>;
 }
 impl Digits for Const<1842> {
     type Bits = UInt<
@@ -21199,6 +23045,7 @@ impl Digits for Const<1842> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X3, X7>;
 }
 impl Digits for Const<1843> {
     type Bits = UInt<
@@ -21215,6 +23062,7 @@ impl Digits for Const<1843> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X3, X7>;
 }
 impl Digits for Const<1844> {
     type Bits = UInt<
@@ -21231,6 +23079,7 @@ impl Digits for Const<1844> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X3, X7>;
 }
 impl Digits for Const<1845> {
     type Bits = UInt<
@@ -21247,6 +23096,7 @@ impl Digits for Const<1845> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X3, X7>;
 }
 impl Digits for Const<1846> {
     type Bits = UInt<
@@ -21263,6 +23113,7 @@ impl Digits for Const<1846> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X3, X7>;
 }
 impl Digits for Const<1847> {
     type Bits = UInt<
@@ -21279,6 +23130,7 @@ impl Digits for Const<1847> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X3, X7>;
 }
 impl Digits for Const<1848> {
     type Bits = UInt<
@@ -21295,6 +23147,7 @@ impl Digits for Const<1848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X3, X7>;
 }
 impl Digits for Const<1849> {
     type Bits = UInt<
@@ -21311,6 +23164,7 @@ impl Digits for Const<1849> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X3, X7>;
 }
 impl Digits for Const<1850> {
     type Bits = UInt<
@@ -21327,6 +23181,7 @@ impl Digits for Const<1850> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X3, X7>;
 }
 impl Digits for Const<1851> {
     type Bits = UInt<
@@ -21343,6 +23198,7 @@ impl Digits for Const<1851> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X3, X7>;
 }
 impl Digits for Const<1852> {
     type Bits = UInt<
@@ -21359,6 +23215,7 @@ impl Digits for Const<1852> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X3, X7>;
 }
 impl Digits for Const<1853> {
     type Bits = UInt<
@@ -21375,6 +23232,7 @@ impl Digits for Const<1853> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X3, X7>;
 }
 impl Digits for Const<1854> {
     type Bits = UInt<
@@ -21391,6 +23249,7 @@ impl Digits for Const<1854> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X3, X7>;
 }
 impl Digits for Const<1855> {
     type Bits = UInt<
@@ -21407,6 +23266,7 @@ impl Digits for Const<1855> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X3, X7>;
 }
 impl Digits for Const<1856> {
     type Bits = UInt<
@@ -21423,6 +23283,7 @@ impl Digits for Const<1856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X7>;
 }
 impl Digits for Const<1857> {
     type Bits = UInt<
@@ -21439,6 +23300,7 @@ impl Digits for Const<1857> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X4, X7>;
 }
 impl Digits for Const<1858> {
     type Bits = UInt<
@@ -21455,6 +23317,7 @@ impl Digits for Const<1858> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X4, X7>;
 }
 impl Digits for Const<1859> {
     type Bits = UInt<
@@ -21471,6 +23334,7 @@ impl Digits for Const<1859> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X4, X7>;
 }
 impl Digits for Const<1860> {
     type Bits = UInt<
@@ -21487,6 +23351,7 @@ impl Digits for Const<1860> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X4, X7>;
 }
 impl Digits for Const<1861> {
     type Bits = UInt<
@@ -21503,6 +23368,7 @@ impl Digits for Const<1861> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X4, X7>;
 }
 impl Digits for Const<1862> {
     type Bits = UInt<
@@ -21519,6 +23385,7 @@ impl Digits for Const<1862> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X4, X7>;
 }
 impl Digits for Const<1863> {
     type Bits = UInt<
@@ -21535,6 +23402,7 @@ impl Digits for Const<1863> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X4, X7>;
 }
 impl Digits for Const<1864> {
     type Bits = UInt<
@@ -21551,6 +23419,7 @@ impl Digits for Const<1864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X4, X7>;
 }
 impl Digits for Const<1865> {
     type Bits = UInt<
@@ -21567,6 +23436,7 @@ impl Digits for Const<1865> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X4, X7>;
 }
 impl Digits for Const<1866> {
     type Bits = UInt<
@@ -21583,6 +23453,7 @@ impl Digits for Const<1866> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X4, X7>;
 }
 impl Digits for Const<1867> {
     type Bits = UInt<
@@ -21599,6 +23470,7 @@ impl Digits for Const<1867> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X4, X7>;
 }
 impl Digits for Const<1868> {
     type Bits = UInt<
@@ -21615,6 +23487,7 @@ impl Digits for Const<1868> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X4, X7>;
 }
 impl Digits for Const<1869> {
     type Bits = UInt<
@@ -21631,6 +23504,7 @@ impl Digits for Const<1869> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X4, X7>;
 }
 impl Digits for Const<1870> {
     type Bits = UInt<
@@ -21647,6 +23521,7 @@ impl Digits for Const<1870> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X4, X7>;
 }
 impl Digits for Const<1871> {
     type Bits = UInt<
@@ -21663,6 +23538,7 @@ impl Digits for Const<1871> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X4, X7>;
 }
 impl Digits for Const<1872> {
     type Bits = UInt<
@@ -21679,6 +23555,7 @@ impl Digits for Const<1872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X5, X7>;
 }
 impl Digits for Const<1873> {
     type Bits = UInt<
@@ -21695,6 +23572,7 @@ impl Digits for Const<1873> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X5, X7>;
 }
 impl Digits for Const<1874> {
     type Bits = UInt<
@@ -21711,6 +23589,7 @@ impl Digits for Const<1874> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X5, X7>;
 }
 impl Digits for Const<1875> {
     type Bits = UInt<
@@ -21727,6 +23606,7 @@ impl Digits for Const<1875> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X5, X7>;
 }
 impl Digits for Const<1876> {
     type Bits = UInt<
@@ -21743,6 +23623,7 @@ impl Digits for Const<1876> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X5, X7>;
 }
 impl Digits for Const<1877> {
     type Bits = UInt<
@@ -21759,6 +23640,7 @@ impl Digits for Const<1877> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X5, X7>;
 }
 impl Digits for Const<1878> {
     type Bits = UInt<
@@ -21775,6 +23657,7 @@ impl Digits for Const<1878> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X5, X7>;
 }
 impl Digits for Const<1879> {
     type Bits = UInt<
@@ -21791,6 +23674,7 @@ impl Digits for Const<1879> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X5, X7>;
 }
 impl Digits for Const<1880> {
     type Bits = UInt<
@@ -21807,6 +23691,7 @@ impl Digits for Const<1880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X5, X7>;
 }
 impl Digits for Const<1881> {
     type Bits = UInt<
@@ -21823,6 +23708,7 @@ impl Digits for Const<1881> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X5, X7>;
 }
 impl Digits for Const<1882> {
     type Bits = UInt<
@@ -21839,6 +23725,7 @@ impl Digits for Const<1882> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X5, X7>;
 }
 impl Digits for Const<1883> {
     type Bits = UInt<
@@ -21855,6 +23742,7 @@ impl Digits for Const<1883> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X5, X7>;
 }
 impl Digits for Const<1884> {
     type Bits = UInt<
@@ -21871,6 +23759,7 @@ impl Digits for Const<1884> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X5, X7>;
 }
 impl Digits for Const<1885> {
     type Bits = UInt<
@@ -21887,6 +23776,7 @@ impl Digits for Const<1885> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X5, X7>;
 }
 impl Digits for Const<1886> {
     type Bits = UInt<
@@ -21903,6 +23793,7 @@ impl Digits for Const<1886> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X5, X7>;
 }
 impl Digits for Const<1887> {
     type Bits = UInt<
@@ -21919,6 +23810,7 @@ impl Digits for Const<1887> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X5, X7>;
 }
 impl Digits for Const<1888> {
     type Bits = UInt<
@@ -21935,6 +23827,7 @@ impl Digits for Const<1888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X6, X7>;
 }
 impl Digits for Const<1889> {
     type Bits = UInt<
@@ -21951,6 +23844,7 @@ impl Digits for Const<1889> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X6, X7>;
 }
 impl Digits for Const<1890> {
     type Bits = UInt<
@@ -21967,6 +23861,7 @@ impl Digits for Const<1890> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X6, X7>;
 }
 impl Digits for Const<1891> {
     type Bits = UInt<
@@ -21983,6 +23878,7 @@ impl Digits for Const<1891> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X6, X7>;
 }
 impl Digits for Const<1892> {
     type Bits = UInt<
@@ -21999,6 +23895,7 @@ impl Digits for Const<1892> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X6, X7>;
 }
 impl Digits for Const<1893> {
     type Bits = UInt<
@@ -22015,6 +23912,7 @@ impl Digits for Const<1893> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X6, X7>;
 }
 impl Digits for Const<1894> {
     type Bits = UInt<
@@ -22031,6 +23929,7 @@ impl Digits for Const<1894> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X6, X7>;
 }
 impl Digits for Const<1895> {
     type Bits = UInt<
@@ -22047,6 +23946,7 @@ impl Digits for Const<1895> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X6, X7>;
 }
 impl Digits for Const<1896> {
     type Bits = UInt<
@@ -22063,6 +23963,7 @@ impl Digits for Const<1896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X6, X7>;
 }
 impl Digits for Const<1897> {
     type Bits = UInt<
@@ -22079,6 +23980,7 @@ impl Digits for Const<1897> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X6, X7>;
 }
 impl Digits for Const<1898> {
     type Bits = UInt<
@@ -22095,6 +23997,7 @@ impl Digits for Const<1898> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X6, X7>;
 }
 impl Digits for Const<1899> {
     type Bits = UInt<
@@ -22111,6 +24014,7 @@ impl Digits for Const<1899> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X6, X7>;
 }
 impl Digits for Const<1900> {
     type Bits = UInt<
@@ -22127,6 +24031,7 @@ impl Digits for Const<1900> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X6, X7>;
 }
 impl Digits for Const<1901> {
     type Bits = UInt<
@@ -22143,6 +24048,7 @@ impl Digits for Const<1901> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X6, X7>;
 }
 impl Digits for Const<1902> {
     type Bits = UInt<
@@ -22159,6 +24065,7 @@ impl Digits for Const<1902> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X6, X7>;
 }
 impl Digits for Const<1903> {
     type Bits = UInt<
@@ -22175,6 +24082,7 @@ impl Digits for Const<1903> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X6, X7>;
 }
 impl Digits for Const<1904> {
     type Bits = UInt<
@@ -22191,6 +24099,7 @@ impl Digits for Const<1904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X7, X7>;
 }
 impl Digits for Const<1905> {
     type Bits = UInt<
@@ -22207,6 +24116,7 @@ impl Digits for Const<1905> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X7, X7>;
 }
 impl Digits for Const<1906> {
     type Bits = UInt<
@@ -22223,6 +24133,7 @@ impl Digits for Const<1906> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X7, X7>;
 }
 impl Digits for Const<1907> {
     type Bits = UInt<
@@ -22239,6 +24150,7 @@ impl Digits for Const<1907> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X7, X7>;
 }
 impl Digits for Const<1908> {
     type Bits = UInt<
@@ -22255,6 +24167,7 @@ impl Digits for Const<1908> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X7, X7>;
 }
 impl Digits for Const<1909> {
     type Bits = UInt<
@@ -22271,6 +24184,7 @@ impl Digits for Const<1909> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X7, X7>;
 }
 impl Digits for Const<1910> {
     type Bits = UInt<
@@ -22287,6 +24201,7 @@ impl Digits for Const<1910> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X7, X7>;
 }
 impl Digits for Const<1911> {
     type Bits = UInt<
@@ -22303,6 +24218,7 @@ impl Digits for Const<1911> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X7, X7>;
 }
 impl Digits for Const<1912> {
     type Bits = UInt<
@@ -22319,6 +24235,7 @@ impl Digits for Const<1912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X7, X7>;
 }
 impl Digits for Const<1913> {
     type Bits = UInt<
@@ -22335,6 +24252,7 @@ impl Digits for Const<1913> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X7, X7>;
 }
 impl Digits for Const<1914> {
     type Bits = UInt<
@@ -22351,6 +24269,7 @@ impl Digits for Const<1914> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X7, X7>;
 }
 impl Digits for Const<1915> {
     type Bits = UInt<
@@ -22367,6 +24286,7 @@ impl Digits for Const<1915> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X7, X7>;
 }
 impl Digits for Const<1916> {
     type Bits = UInt<
@@ -22383,6 +24303,7 @@ impl Digits for Const<1916> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X7, X7>;
 }
 impl Digits for Const<1917> {
     type Bits = UInt<
@@ -22399,6 +24320,7 @@ impl Digits for Const<1917> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X7, X7>;
 }
 impl Digits for Const<1918> {
     type Bits = UInt<
@@ -22415,6 +24337,7 @@ impl Digits for Const<1918> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X7, X7>;
 }
 impl Digits for Const<1919> {
     type Bits = UInt<
@@ -22431,6 +24354,7 @@ impl Digits for Const<1919> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X7, X7>;
 }
 impl Digits for Const<1920> {
     type Bits = UInt<
@@ -22447,6 +24371,7 @@ impl Digits for Const<1920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X7>;
 }
 impl Digits for Const<1921> {
     type Bits = UInt<
@@ -22463,6 +24388,7 @@ impl Digits for Const<1921> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X8, X7>;
 }
 impl Digits for Const<1922> {
     type Bits = UInt<
@@ -22479,6 +24405,7 @@ impl Digits for Const<1922> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X8, X7>;
 }
 impl Digits for Const<1923> {
     type Bits = UInt<
@@ -22495,6 +24422,7 @@ impl Digits for Const<1923> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X8, X7>;
 }
 impl Digits for Const<1924> {
     type Bits = UInt<
@@ -22511,6 +24439,7 @@ impl Digits for Const<1924> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X8, X7>;
 }
 impl Digits for Const<1925> {
     type Bits = UInt<
@@ -22527,6 +24456,7 @@ impl Digits for Const<1925> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X8, X7>;
 }
 impl Digits for Const<1926> {
     type Bits = UInt<
@@ -22543,6 +24473,7 @@ impl Digits for Const<1926> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X8, X7>;
 }
 impl Digits for Const<1927> {
     type Bits = UInt<
@@ -22559,6 +24490,7 @@ impl Digits for Const<1927> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X8, X7>;
 }
 impl Digits for Const<1928> {
     type Bits = UInt<
@@ -22575,6 +24507,7 @@ impl Digits for Const<1928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X8, X7>;
 }
 impl Digits for Const<1929> {
     type Bits = UInt<
@@ -22591,6 +24524,7 @@ impl Digits for Const<1929> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X8, X7>;
 }
 impl Digits for Const<1930> {
     type Bits = UInt<
@@ -22607,6 +24541,7 @@ impl Digits for Const<1930> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X8, X7>;
 }
 impl Digits for Const<1931> {
     type Bits = UInt<
@@ -22623,6 +24558,7 @@ impl Digits for Const<1931> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X8, X7>;
 }
 impl Digits for Const<1932> {
     type Bits = UInt<
@@ -22639,6 +24575,7 @@ impl Digits for Const<1932> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X8, X7>;
 }
 impl Digits for Const<1933> {
     type Bits = UInt<
@@ -22655,6 +24592,7 @@ impl Digits for Const<1933> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X8, X7>;
 }
 impl Digits for Const<1934> {
     type Bits = UInt<
@@ -22671,6 +24609,7 @@ impl Digits for Const<1934> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X8, X7>;
 }
 impl Digits for Const<1935> {
     type Bits = UInt<
@@ -22687,6 +24626,7 @@ impl Digits for Const<1935> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X8, X7>;
 }
 impl Digits for Const<1936> {
     type Bits = UInt<
@@ -22703,6 +24643,7 @@ impl Digits for Const<1936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X9, X7>;
 }
 impl Digits for Const<1937> {
     type Bits = UInt<
@@ -22719,6 +24660,7 @@ impl Digits for Const<1937> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X9, X7>;
 }
 impl Digits for Const<1938> {
     type Bits = UInt<
@@ -22735,6 +24677,7 @@ impl Digits for Const<1938> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X9, X7>;
 }
 impl Digits for Const<1939> {
     type Bits = UInt<
@@ -22751,6 +24694,7 @@ impl Digits for Const<1939> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X9, X7>;
 }
 impl Digits for Const<1940> {
     type Bits = UInt<
@@ -22767,6 +24711,7 @@ impl Digits for Const<1940> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X9, X7>;
 }
 impl Digits for Const<1941> {
     type Bits = UInt<
@@ -22783,6 +24728,7 @@ impl Digits for Const<1941> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X9, X7>;
 }
 impl Digits for Const<1942> {
     type Bits = UInt<
@@ -22799,6 +24745,7 @@ impl Digits for Const<1942> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X9, X7>;
 }
 impl Digits for Const<1943> {
     type Bits = UInt<
@@ -22815,6 +24762,7 @@ impl Digits for Const<1943> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X9, X7>;
 }
 impl Digits for Const<1944> {
     type Bits = UInt<
@@ -22831,6 +24779,7 @@ impl Digits for Const<1944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X9, X7>;
 }
 impl Digits for Const<1945> {
     type Bits = UInt<
@@ -22847,6 +24796,7 @@ impl Digits for Const<1945> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X9, X7>;
 }
 impl Digits for Const<1946> {
     type Bits = UInt<
@@ -22863,6 +24813,7 @@ impl Digits for Const<1946> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X9, X7>;
 }
 impl Digits for Const<1947> {
     type Bits = UInt<
@@ -22879,6 +24830,7 @@ impl Digits for Const<1947> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X9, X7>;
 }
 impl Digits for Const<1948> {
     type Bits = UInt<
@@ -22895,6 +24847,7 @@ impl Digits for Const<1948> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X9, X7>;
 }
 impl Digits for Const<1949> {
     type Bits = UInt<
@@ -22911,6 +24864,7 @@ impl Digits for Const<1949> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X9, X7>;
 }
 impl Digits for Const<1950> {
     type Bits = UInt<
@@ -22927,6 +24881,7 @@ impl Digits for Const<1950> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X9, X7>;
 }
 impl Digits for Const<1951> {
     type Bits = UInt<
@@ -22943,6 +24898,7 @@ impl Digits for Const<1951> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X9, X7>;
 }
 impl Digits for Const<1952> {
     type Bits = UInt<
@@ -22959,6 +24915,7 @@ impl Digits for Const<1952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X7>;
 }
 impl Digits for Const<1953> {
     type Bits = UInt<
@@ -22975,6 +24932,7 @@ impl Digits for Const<1953> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X10, X7>;
 }
 impl Digits for Const<1954> {
     type Bits = UInt<
@@ -22991,6 +24949,7 @@ impl Digits for Const<1954> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X10, X7>;
 }
 impl Digits for Const<1955> {
     type Bits = UInt<
@@ -23007,6 +24966,7 @@ impl Digits for Const<1955> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X10, X7>;
 }
 impl Digits for Const<1956> {
     type Bits = UInt<
@@ -23023,6 +24983,7 @@ impl Digits for Const<1956> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X10, X7>;
 }
 impl Digits for Const<1957> {
     type Bits = UInt<
@@ -23039,6 +25000,7 @@ impl Digits for Const<1957> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X10, X7>;
 }
 impl Digits for Const<1958> {
     type Bits = UInt<
@@ -23055,6 +25017,7 @@ impl Digits for Const<1958> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X10, X7>;
 }
 impl Digits for Const<1959> {
     type Bits = UInt<
@@ -23071,6 +25034,7 @@ impl Digits for Const<1959> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X10, X7>;
 }
 impl Digits for Const<1960> {
     type Bits = UInt<
@@ -23087,6 +25051,7 @@ impl Digits for Const<1960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X10, X7>;
 }
 impl Digits for Const<1961> {
     type Bits = UInt<
@@ -23103,6 +25068,7 @@ impl Digits for Const<1961> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X10, X7>;
 }
 impl Digits for Const<1962> {
     type Bits = UInt<
@@ -23119,6 +25085,7 @@ impl Digits for Const<1962> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X10, X7>;
 }
 impl Digits for Const<1963> {
     type Bits = UInt<
@@ -23135,6 +25102,7 @@ impl Digits for Const<1963> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X10, X7>;
 }
 impl Digits for Const<1964> {
     type Bits = UInt<
@@ -23151,6 +25119,7 @@ impl Digits for Const<1964> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X10, X7>;
 }
 impl Digits for Const<1965> {
     type Bits = UInt<
@@ -23167,6 +25136,7 @@ impl Digits for Const<1965> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X10, X7>;
 }
 impl Digits for Const<1966> {
     type Bits = UInt<
@@ -23183,6 +25153,7 @@ impl Digits for Const<1966> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X10, X7>;
 }
 impl Digits for Const<1967> {
     type Bits = UInt<
@@ -23199,6 +25170,7 @@ impl Digits for Const<1967> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X10, X7>;
 }
 impl Digits for Const<1968> {
     type Bits = UInt<
@@ -23215,6 +25187,7 @@ impl Digits for Const<1968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X11, X7>;
 }
 impl Digits for Const<1969> {
     type Bits = UInt<
@@ -23231,6 +25204,7 @@ impl Digits for Const<1969> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X11, X7>;
 }
 impl Digits for Const<1970> {
     type Bits = UInt<
@@ -23247,6 +25221,7 @@ impl Digits for Const<1970> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X11, X7>;
 }
 impl Digits for Const<1971> {
     type Bits = UInt<
@@ -23263,6 +25238,7 @@ impl Digits for Const<1971> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X11, X7>;
 }
 impl Digits for Const<1972> {
     type Bits = UInt<
@@ -23279,6 +25255,7 @@ impl Digits for Const<1972> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X11, X7>;
 }
 impl Digits for Const<1973> {
     type Bits = UInt<
@@ -23295,6 +25272,7 @@ impl Digits for Const<1973> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X11, X7>;
 }
 impl Digits for Const<1974> {
     type Bits = UInt<
@@ -23311,6 +25289,7 @@ impl Digits for Const<1974> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X11, X7>;
 }
 impl Digits for Const<1975> {
     type Bits = UInt<
@@ -23327,6 +25306,7 @@ impl Digits for Const<1975> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X11, X7>;
 }
 impl Digits for Const<1976> {
     type Bits = UInt<
@@ -23343,6 +25323,7 @@ impl Digits for Const<1976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X7>;
 }
 impl Digits for Const<1977> {
     type Bits = UInt<
@@ -23359,6 +25340,7 @@ impl Digits for Const<1977> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X11, X7>;
 }
 impl Digits for Const<1978> {
     type Bits = UInt<
@@ -23375,6 +25357,7 @@ impl Digits for Const<1978> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X11, X7>;
 }
 impl Digits for Const<1979> {
     type Bits = UInt<
@@ -23391,6 +25374,7 @@ impl Digits for Const<1979> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X11, X7>;
 }
 impl Digits for Const<1980> {
     type Bits = UInt<
@@ -23407,6 +25391,7 @@ impl Digits for Const<1980> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X11, X7>;
 }
 impl Digits for Const<1981> {
     type Bits = UInt<
@@ -23423,6 +25408,7 @@ impl Digits for Const<1981> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X11, X7>;
 }
 impl Digits for Const<1982> {
     type Bits = UInt<
@@ -23439,6 +25425,7 @@ impl Digits for Const<1982> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X11, X7>;
 }
 impl Digits for Const<1983> {
     type Bits = UInt<
@@ -23455,6 +25442,7 @@ impl Digits for Const<1983> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X11, X7>;
 }
 impl Digits for Const<1984> {
     type Bits = UInt<
@@ -23471,6 +25459,7 @@ impl Digits for Const<1984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X7>;
 }
 impl Digits for Const<1985> {
     type Bits = UInt<
@@ -23487,6 +25476,7 @@ impl Digits for Const<1985> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X12, X7>;
 }
 impl Digits for Const<1986> {
     type Bits = UInt<
@@ -23503,6 +25493,7 @@ impl Digits for Const<1986> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X12, X7>;
 }
 impl Digits for Const<1987> {
     type Bits = UInt<
@@ -23519,6 +25510,7 @@ impl Digits for Const<1987> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X12, X7>;
 }
 impl Digits for Const<1988> {
     type Bits = UInt<
@@ -23535,6 +25527,7 @@ impl Digits for Const<1988> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X12, X7>;
 }
 impl Digits for Const<1989> {
     type Bits = UInt<
@@ -23551,6 +25544,7 @@ impl Digits for Const<1989> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X12, X7>;
 }
 impl Digits for Const<1990> {
     type Bits = UInt<
@@ -23567,6 +25561,7 @@ impl Digits for Const<1990> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X12, X7>;
 }
 impl Digits for Const<1991> {
     type Bits = UInt<
@@ -23583,6 +25578,7 @@ impl Digits for Const<1991> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X12, X7>;
 }
 impl Digits for Const<1992> {
     type Bits = UInt<
@@ -23599,6 +25595,7 @@ impl Digits for Const<1992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X12, X7>;
 }
 impl Digits for Const<1993> {
     type Bits = UInt<
@@ -23615,6 +25612,7 @@ impl Digits for Const<1993> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X12, X7>;
 }
 impl Digits for Const<1994> {
     type Bits = UInt<
@@ -23631,6 +25629,7 @@ impl Digits for Const<1994> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X12, X7>;
 }
 impl Digits for Const<1995> {
     type Bits = UInt<
@@ -23647,6 +25646,7 @@ impl Digits for Const<1995> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X12, X7>;
 }
 impl Digits for Const<1996> {
     type Bits = UInt<
@@ -23663,6 +25663,7 @@ impl Digits for Const<1996> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X12, X7>;
 }
 impl Digits for Const<1997> {
     type Bits = UInt<
@@ -23679,6 +25680,7 @@ impl Digits for Const<1997> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X12, X7>;
 }
 impl Digits for Const<1998> {
     type Bits = UInt<
@@ -23695,6 +25697,7 @@ impl Digits for Const<1998> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X12, X7>;
 }
 impl Digits for Const<1999> {
     type Bits = UInt<
@@ -23711,6 +25714,7 @@ impl Digits for Const<1999> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X12, X7>;
 }
 impl Digits for Const<2000> {
     type Bits = UInt<
@@ -23727,6 +25731,7 @@ impl Digits for Const<2000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X13, X7>;
 }
 impl Digits for Const<2001> {
     type Bits = UInt<
@@ -23743,6 +25748,7 @@ impl Digits for Const<2001> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X13, X7>;
 }
 impl Digits for Const<2002> {
     type Bits = UInt<
@@ -23759,6 +25765,7 @@ impl Digits for Const<2002> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X13, X7>;
 }
 impl Digits for Const<2003> {
     type Bits = UInt<
@@ -23775,6 +25782,7 @@ impl Digits for Const<2003> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X13, X7>;
 }
 impl Digits for Const<2004> {
     type Bits = UInt<
@@ -23791,6 +25799,7 @@ impl Digits for Const<2004> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X13, X7>;
 }
 impl Digits for Const<2005> {
     type Bits = UInt<
@@ -23807,6 +25816,7 @@ impl Digits for Const<2005> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X13, X7>;
 }
 impl Digits for Const<2006> {
     type Bits = UInt<
@@ -23823,6 +25833,7 @@ impl Digits for Const<2006> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X13, X7>;
 }
 impl Digits for Const<2007> {
     type Bits = UInt<
@@ -23839,6 +25850,7 @@ impl Digits for Const<2007> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X13, X7>;
 }
 impl Digits for Const<2008> {
     type Bits = UInt<
@@ -23855,6 +25867,7 @@ impl Digits for Const<2008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X13, X7>;
 }
 impl Digits for Const<2009> {
     type Bits = UInt<
@@ -23871,6 +25884,7 @@ impl Digits for Const<2009> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X13, X7>;
 }
 impl Digits for Const<2010> {
     type Bits = UInt<
@@ -23887,6 +25901,7 @@ impl Digits for Const<2010> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X13, X7>;
 }
 impl Digits for Const<2011> {
     type Bits = UInt<
@@ -23903,6 +25918,7 @@ impl Digits for Const<2011> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X13, X7>;
 }
 impl Digits for Const<2012> {
     type Bits = UInt<
@@ -23919,6 +25935,7 @@ impl Digits for Const<2012> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X13, X7>;
 }
 impl Digits for Const<2013> {
     type Bits = UInt<
@@ -23935,6 +25952,7 @@ impl Digits for Const<2013> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X13, X7>;
 }
 impl Digits for Const<2014> {
     type Bits = UInt<
@@ -23951,6 +25969,7 @@ impl Digits for Const<2014> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X13, X7>;
 }
 impl Digits for Const<2015> {
     type Bits = UInt<
@@ -23967,6 +25986,7 @@ impl Digits for Const<2015> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X13, X7>;
 }
 impl Digits for Const<2016> {
     type Bits = UInt<
@@ -23983,6 +26003,7 @@ impl Digits for Const<2016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X14, X7>;
 }
 impl Digits for Const<2017> {
     type Bits = UInt<
@@ -23999,6 +26020,7 @@ impl Digits for Const<2017> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X14, X7>;
 }
 impl Digits for Const<2018> {
     type Bits = UInt<
@@ -24015,6 +26037,7 @@ impl Digits for Const<2018> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X14, X7>;
 }
 impl Digits for Const<2019> {
     type Bits = UInt<
@@ -24031,6 +26054,7 @@ impl Digits for Const<2019> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X14, X7>;
 }
 impl Digits for Const<2020> {
     type Bits = UInt<
@@ -24047,6 +26071,7 @@ impl Digits for Const<2020> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X14, X7>;
 }
 impl Digits for Const<2021> {
     type Bits = UInt<
@@ -24063,6 +26088,7 @@ impl Digits for Const<2021> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X14, X7>;
 }
 impl Digits for Const<2022> {
     type Bits = UInt<
@@ -24079,6 +26105,7 @@ impl Digits for Const<2022> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X14, X7>;
 }
 impl Digits for Const<2023> {
     type Bits = UInt<
@@ -24095,6 +26122,7 @@ impl Digits for Const<2023> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X14, X7>;
 }
 impl Digits for Const<2024> {
     type Bits = UInt<
@@ -24111,6 +26139,7 @@ impl Digits for Const<2024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X14, X7>;
 }
 impl Digits for Const<2025> {
     type Bits = UInt<
@@ -24127,6 +26156,7 @@ impl Digits for Const<2025> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X14, X7>;
 }
 impl Digits for Const<2026> {
     type Bits = UInt<
@@ -24143,6 +26173,7 @@ impl Digits for Const<2026> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X14, X7>;
 }
 impl Digits for Const<2027> {
     type Bits = UInt<
@@ -24159,6 +26190,7 @@ impl Digits for Const<2027> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X14, X7>;
 }
 impl Digits for Const<2028> {
     type Bits = UInt<
@@ -24175,6 +26207,7 @@ impl Digits for Const<2028> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X14, X7>;
 }
 impl Digits for Const<2029> {
     type Bits = UInt<
@@ -24191,6 +26224,7 @@ impl Digits for Const<2029> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X14, X7>;
 }
 impl Digits for Const<2030> {
     type Bits = UInt<
@@ -24207,6 +26241,7 @@ impl Digits for Const<2030> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X14, X7>;
 }
 impl Digits for Const<2031> {
     type Bits = UInt<
@@ -24223,6 +26258,7 @@ impl Digits for Const<2031> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X14, X7>;
 }
 impl Digits for Const<2032> {
     type Bits = UInt<
@@ -24239,6 +26275,7 @@ impl Digits for Const<2032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X15, X7>;
 }
 impl Digits for Const<2033> {
     type Bits = UInt<
@@ -24255,6 +26292,7 @@ impl Digits for Const<2033> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X1, X15, X7>;
 }
 impl Digits for Const<2034> {
     type Bits = UInt<
@@ -24271,6 +26309,7 @@ impl Digits for Const<2034> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X2, X15, X7>;
 }
 impl Digits for Const<2035> {
     type Bits = UInt<
@@ -24287,6 +26326,7 @@ impl Digits for Const<2035> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X3, X15, X7>;
 }
 impl Digits for Const<2036> {
     type Bits = UInt<
@@ -24303,6 +26343,7 @@ impl Digits for Const<2036> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X4, X15, X7>;
 }
 impl Digits for Const<2037> {
     type Bits = UInt<
@@ -24319,6 +26360,7 @@ impl Digits for Const<2037> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X5, X15, X7>;
 }
 impl Digits for Const<2038> {
     type Bits = UInt<
@@ -24335,6 +26377,7 @@ impl Digits for Const<2038> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X6, X15, X7>;
 }
 impl Digits for Const<2039> {
     type Bits = UInt<
@@ -24351,6 +26394,7 @@ impl Digits for Const<2039> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X7, X15, X7>;
 }
 impl Digits for Const<2040> {
     type Bits = UInt<
@@ -24367,6 +26411,7 @@ impl Digits for Const<2040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X15, X7>;
 }
 impl Digits for Const<2041> {
     type Bits = UInt<
@@ -24383,6 +26428,7 @@ impl Digits for Const<2041> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X9, X15, X7>;
 }
 impl Digits for Const<2042> {
     type Bits = UInt<
@@ -24399,6 +26445,7 @@ impl Digits for Const<2042> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X10, X15, X7>;
 }
 impl Digits for Const<2043> {
     type Bits = UInt<
@@ -24415,6 +26462,7 @@ impl Digits for Const<2043> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X11, X15, X7>;
 }
 impl Digits for Const<2044> {
     type Bits = UInt<
@@ -24431,6 +26479,7 @@ impl Digits for Const<2044> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X12, X15, X7>;
 }
 impl Digits for Const<2045> {
     type Bits = UInt<
@@ -24447,6 +26496,7 @@ impl Digits for Const<2045> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X13, X15, X7>;
 }
 impl Digits for Const<2046> {
     type Bits = UInt<
@@ -24463,6 +26513,7 @@ impl Digits for Const<2046> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X14, X15, X7>;
 }
 impl Digits for Const<2047> {
     type Bits = UInt<
@@ -24479,6 +26530,7 @@ impl Digits for Const<2047> {
         B1,
     >;
     type Small = Big;
+    type Hex = H3<X15, X15, X7>;
 }
 impl Digits for Const<2048> {
     type Bits = UInt<
@@ -24498,6 +26550,7 @@ impl Digits for Const<2048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X8>;
 }
 impl SizeOfDigits for UTerm {
     type Size = super::size::S<0>;
@@ -50634,482 +52687,602 @@ impl SizeOfDigits
 impl Digits for Const<4095> {
     type Bits = <Const<4095> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H3<X15, X15, X15>;
 }
 impl Digits for Const<4096> {
     type Bits = <Const<4096> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X1>;
 }
 impl Digits for Const<8191> {
     type Bits = <Const<8191> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X15, X15, X15, X1>;
 }
 impl Digits for Const<8192> {
     type Bits = <Const<8192> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X2>;
 }
 impl Digits for Const<10000> {
     type Bits = <Const<10000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X0, X1, X7, X2>;
 }
 impl Digits for Const<16383> {
     type Bits = <Const<16383> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X15, X15, X15, X3>;
 }
 impl Digits for Const<16384> {
     type Bits = <Const<16384> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X4>;
 }
 impl Digits for Const<32767> {
     type Bits = <Const<32767> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X15, X15, X15, X7>;
 }
 impl Digits for Const<32768> {
     type Bits = <Const<32768> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X8>;
 }
 impl Digits for Const<65535> {
     type Bits = <Const<65535> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H4<X15, X15, X15, X15>;
 }
 impl Digits for Const<65536> {
     type Bits = <Const<65536> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<100000> {
     type Bits = <Const<100000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X10, X6, X8, X1>;
 }
 impl Digits for Const<131071> {
     type Bits = <Const<131071> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<131072> {
     type Bits = <Const<131072> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<262143> {
     type Bits = <Const<262143> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<262144> {
     type Bits = <Const<262144> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<524287> {
     type Bits = <Const<524287> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<524288> {
     type Bits = <Const<524288> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<1000000> {
     type Bits = <Const<1000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X0, X4, X2, X4, X15>;
 }
 impl Digits for Const<1048575> {
     type Bits = <Const<1048575> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H5<X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<1048576> {
     type Bits = <Const<1048576> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<2097151> {
     type Bits = <Const<2097151> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<2097152> {
     type Bits = <Const<2097152> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<4194303> {
     type Bits = <Const<4194303> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<4194304> {
     type Bits = <Const<4194304> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<8388607> {
     type Bits = <Const<8388607> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<8388608> {
     type Bits = <Const<8388608> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<10000000> {
     type Bits = <Const<10000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X0, X8, X6, X9, X8, X9>;
 }
 impl Digits for Const<16777215> {
     type Bits = <Const<16777215> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H6<X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<16777216> {
     type Bits = <Const<16777216> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<33554431> {
     type Bits = <Const<33554431> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<33554432> {
     type Bits = <Const<33554432> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<67108863> {
     type Bits = <Const<67108863> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<67108864> {
     type Bits = <Const<67108864> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<100000000> {
     type Bits = <Const<100000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X0, X0, X1, X14, X5, X15, X5>;
 }
 impl Digits for Const<134217727> {
     type Bits = <Const<134217727> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<134217728> {
     type Bits = <Const<134217728> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<268435455> {
     type Bits = <Const<268435455> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H7<X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<268435456> {
     type Bits = <Const<268435456> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<536870911> {
     type Bits = <Const<536870911> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<536870912> {
     type Bits = <Const<536870912> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<1000000000> {
     type Bits = <Const<1000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X0, X0, X10, X12, X10, X9, X11, X3>;
 }
 impl Digits for Const<1073741823> {
     type Bits = <Const<1073741823> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<1073741824> {
     type Bits = <Const<1073741824> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<2147483647> {
     type Bits = <Const<2147483647> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<2147483648> {
     type Bits = <Const<2147483648> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<4294967295> {
     type Bits = <Const<4294967295> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H8<X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<4294967296> {
     type Bits = <Const<4294967296> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<8589934591> {
     type Bits = <Const<8589934591> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<8589934592> {
     type Bits = <Const<8589934592> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<10000000000> {
     type Bits = <Const<10000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X0, X0, X4, X14, X11, X0, X4, X5, X2>;
 }
 impl Digits for Const<17179869183> {
     type Bits = <Const<17179869183> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<17179869184> {
     type Bits = <Const<17179869184> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<34359738367> {
     type Bits = <Const<34359738367> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<34359738368> {
     type Bits = <Const<34359738368> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<68719476735> {
     type Bits = <Const<68719476735> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H9<X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<68719476736> {
     type Bits = <Const<68719476736> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<100000000000> {
     type Bits = <Const<100000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X8, X14, X6, X7, X8, X4, X7, X1>;
 }
 impl Digits for Const<137438953471> {
     type Bits = <Const<137438953471> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<137438953472> {
     type Bits = <Const<137438953472> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<274877906943> {
     type Bits = <Const<274877906943> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<274877906944> {
     type Bits = <Const<274877906944> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<549755813887> {
     type Bits = <Const<549755813887> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<549755813888> {
     type Bits = <Const<549755813888> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<1000000000000> {
     type Bits = <Const<1000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X0, X0, X0, X1, X5, X10, X4, X13, X8, X14>;
 }
 impl Digits for Const<1099511627775> {
     type Bits = <Const<1099511627775> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H10<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<1099511627776> {
     type Bits = <Const<1099511627776> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<2199023255551> {
     type Bits = <Const<2199023255551> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<2199023255552> {
     type Bits = <Const<2199023255552> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<4398046511103> {
     type Bits = <Const<4398046511103> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<4398046511104> {
     type Bits = <Const<4398046511104> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<8796093022207> {
     type Bits = <Const<8796093022207> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<8796093022208> {
     type Bits = <Const<8796093022208> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<10000000000000> {
     type Bits = <Const<10000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X0, X0, X0, X10, X2, X7, X14, X4, X8, X1, X9>;
 }
 impl Digits for Const<17592186044415> {
     type Bits = <Const<17592186044415> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H11<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<17592186044416> {
     type Bits = <Const<17592186044416> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<35184372088831> {
     type Bits = <Const<35184372088831> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<35184372088832> {
     type Bits = <Const<35184372088832> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<70368744177663> {
     type Bits = <Const<70368744177663> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<70368744177664> {
     type Bits = <Const<70368744177664> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<100000000000000> {
     type Bits = <Const<100000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X0, X0, X0, X4, X10, X7, X0, X1, X3, X15, X10, X5>;
 }
 impl Digits for Const<140737488355327> {
     type Bits = <Const<140737488355327> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<140737488355328> {
     type Bits = <Const<140737488355328> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<281474976710655> {
     type Bits = <Const<281474976710655> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H12<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<281474976710656> {
     type Bits = <Const<281474976710656> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<562949953421311> {
     type Bits = <Const<562949953421311> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<562949953421312> {
     type Bits = <Const<562949953421312> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<1000000000000000> {
     type Bits = <Const<1000000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X0, X0, X0, X8, X6, X12, X4, X10, X14, X7, X13, X8, X3>;
 }
 impl Digits for Const<1125899906842623> {
     type Bits = <Const<1125899906842623> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<1125899906842624> {
     type Bits = <Const<1125899906842624> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<2251799813685247> {
     type Bits = <Const<2251799813685247> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<2251799813685248> {
     type Bits = <Const<2251799813685248> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<4503599627370495> {
     type Bits = <Const<4503599627370495> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H13<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<4503599627370496> {
     type Bits = <Const<4503599627370496> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<9007199254740991> {
     type Bits = <Const<9007199254740991> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<9007199254740992> {
     type Bits = <Const<9007199254740992> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<10000000000000000> {
     type Bits = <Const<10000000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X0, X0, X0, X0, X1, X12, X15, X6, X2, X15, X6, X8, X3, X2>;
 }
 impl Digits for Const<18014398509481983> {
     type Bits = <Const<18014398509481983> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<18014398509481984> {
     type Bits = <Const<18014398509481984> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<36028797018963967> {
     type Bits = <Const<36028797018963967> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<36028797018963968> {
     type Bits = <Const<36028797018963968> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<72057594037927935> {
     type Bits = <Const<72057594037927935> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H14<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<72057594037927936> {
     type Bits = <Const<72057594037927936> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<100000000000000000> {
     type Bits = <Const<100000000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X10, X8, X13, X5, X8, X7, X5, X4, X3, X6, X1>;
 }
 impl Digits for Const<144115188075855871> {
     type Bits = <Const<144115188075855871> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<144115188075855872> {
     type Bits = <Const<144115188075855872> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<288230376151711743> {
     type Bits = <Const<288230376151711743> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<288230376151711744> {
     type Bits = <Const<288230376151711744> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<576460752303423487> {
     type Bits = <Const<576460752303423487> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<576460752303423488> {
     type Bits = <Const<576460752303423488> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<1000000000000000000> {
     type Bits = <Const<1000000000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X0, X0, X0, X0, X4, X6, X7, X10, X3, X11, X6, X11, X0, X14, X13>;
 }
 impl Digits for Const<1152921504606846975> {
     type Bits = <Const<1152921504606846975> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H15<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15>;
 }
 impl Digits for Const<1152921504606846976> {
     type Bits = <Const<1152921504606846976> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X1>;
 }
 impl Digits for Const<2305843009213693951> {
     type Bits = <Const<2305843009213693951> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X1>;
 }
 impl Digits for Const<2305843009213693952> {
     type Bits = <Const<2305843009213693952> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X2>;
 }
 impl Digits for Const<4611686018427387903> {
     type Bits = <Const<4611686018427387903> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X3>;
 }
 impl Digits for Const<4611686018427387904> {
     type Bits = <Const<4611686018427387904> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X4>;
 }
 impl Digits for Const<9223372036854775807> {
     type Bits = <Const<9223372036854775807> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X15, X7>;
 }
 impl Digits for Const<9223372036854775808> {
     type Bits = <Const<9223372036854775808> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X0, X8>;
 }
 impl Digits for Const<10000000000000000000> {
     type Bits = <Const<10000000000000000000> as ToUInt>::Output;
     type Small = Big;
+    type Hex = H16<X0, X0, X0, X0, X8, X14, X9, X8, X4, X0, X3, X2, X7, X12, X10, X8>;
 }
 impl Digits for Const<2112> {
     type Bits = UInt<
@@ -51129,6 +53302,7 @@ impl Digits for Const<2112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X8>;
 }
 impl Digits for Const<2176> {
     type Bits = UInt<
@@ -51148,6 +53322,7 @@ impl Digits for Const<2176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X8>;
 }
 impl Digits for Const<2240> {
     type Bits = UInt<
@@ -51167,6 +53342,7 @@ impl Digits for Const<2240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X8>;
 }
 impl Digits for Const<2304> {
     type Bits = UInt<
@@ -51186,6 +53362,7 @@ impl Digits for Const<2304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X9>;
 }
 impl Digits for Const<2368> {
     type Bits = UInt<
@@ -51205,6 +53382,7 @@ impl Digits for Const<2368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X9>;
 }
 impl Digits for Const<2432> {
     type Bits = UInt<
@@ -51224,6 +53402,7 @@ impl Digits for Const<2432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X9>;
 }
 impl Digits for Const<2496> {
     type Bits = UInt<
@@ -51243,6 +53422,7 @@ impl Digits for Const<2496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X9>;
 }
 impl Digits for Const<2560> {
     type Bits = UInt<
@@ -51262,6 +53442,7 @@ impl Digits for Const<2560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X10>;
 }
 impl Digits for Const<2624> {
     type Bits = UInt<
@@ -51281,6 +53462,7 @@ impl Digits for Const<2624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X10>;
 }
 impl Digits for Const<2688> {
     type Bits = UInt<
@@ -51300,6 +53482,7 @@ impl Digits for Const<2688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X10>;
 }
 impl Digits for Const<2752> {
     type Bits = UInt<
@@ -51319,6 +53502,7 @@ impl Digits for Const<2752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X10>;
 }
 impl Digits for Const<2816> {
     type Bits = UInt<
@@ -51338,6 +53522,7 @@ impl Digits for Const<2816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X11>;
 }
 impl Digits for Const<2880> {
     type Bits = UInt<
@@ -51357,6 +53542,7 @@ impl Digits for Const<2880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X11>;
 }
 impl Digits for Const<2944> {
     type Bits = UInt<
@@ -51376,6 +53562,7 @@ impl Digits for Const<2944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X11>;
 }
 impl Digits for Const<3000> {
     type Bits = UInt<
@@ -51395,6 +53582,7 @@ impl Digits for Const<3000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X8, X11, X11>;
 }
 impl Digits for Const<3008> {
     type Bits = UInt<
@@ -51414,6 +53602,7 @@ impl Digits for Const<3008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X11>;
 }
 impl Digits for Const<3072> {
     type Bits = UInt<
@@ -51433,6 +53622,7 @@ impl Digits for Const<3072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X12>;
 }
 impl Digits for Const<3136> {
     type Bits = UInt<
@@ -51452,6 +53642,7 @@ impl Digits for Const<3136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X12>;
 }
 impl Digits for Const<3200> {
     type Bits = UInt<
@@ -51471,6 +53662,7 @@ impl Digits for Const<3200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X12>;
 }
 impl Digits for Const<3264> {
     type Bits = UInt<
@@ -51490,6 +53682,7 @@ impl Digits for Const<3264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X12>;
 }
 impl Digits for Const<3328> {
     type Bits = UInt<
@@ -51509,6 +53702,7 @@ impl Digits for Const<3328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X13>;
 }
 impl Digits for Const<3392> {
     type Bits = UInt<
@@ -51528,6 +53722,7 @@ impl Digits for Const<3392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X13>;
 }
 impl Digits for Const<3456> {
     type Bits = UInt<
@@ -51547,6 +53742,7 @@ impl Digits for Const<3456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X13>;
 }
 impl Digits for Const<3520> {
     type Bits = UInt<
@@ -51566,6 +53762,7 @@ impl Digits for Const<3520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X13>;
 }
 impl Digits for Const<3584> {
     type Bits = UInt<
@@ -51585,6 +53782,7 @@ impl Digits for Const<3584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X14>;
 }
 impl Digits for Const<3648> {
     type Bits = UInt<
@@ -51604,6 +53802,7 @@ impl Digits for Const<3648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X14>;
 }
 impl Digits for Const<3712> {
     type Bits = UInt<
@@ -51623,6 +53822,7 @@ impl Digits for Const<3712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X14>;
 }
 impl Digits for Const<3776> {
     type Bits = UInt<
@@ -51642,6 +53842,7 @@ impl Digits for Const<3776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X14>;
 }
 impl Digits for Const<3840> {
     type Bits = UInt<
@@ -51661,6 +53862,7 @@ impl Digits for Const<3840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X0, X15>;
 }
 impl Digits for Const<3904> {
     type Bits = UInt<
@@ -51680,6 +53882,7 @@ impl Digits for Const<3904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X4, X15>;
 }
 impl Digits for Const<3968> {
     type Bits = UInt<
@@ -51699,6 +53902,7 @@ impl Digits for Const<3968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X8, X15>;
 }
 impl Digits for Const<4000> {
     type Bits = UInt<
@@ -51718,6 +53922,7 @@ impl Digits for Const<4000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X10, X15>;
 }
 impl Digits for Const<4032> {
     type Bits = UInt<
@@ -51737,6 +53942,7 @@ impl Digits for Const<4032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H3<X0, X12, X15>;
 }
 impl Digits for Const<4160> {
     type Bits = UInt<
@@ -51762,6 +53968,7 @@ impl Digits for Const<4160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X1>;
 }
 impl Digits for Const<4224> {
     type Bits = UInt<
@@ -51787,6 +53994,7 @@ impl Digits for Const<4224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X1>;
 }
 impl Digits for Const<4288> {
     type Bits = UInt<
@@ -51812,6 +54020,7 @@ impl Digits for Const<4288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X1>;
 }
 impl Digits for Const<4352> {
     type Bits = UInt<
@@ -51837,6 +54046,7 @@ impl Digits for Const<4352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X1>;
 }
 impl Digits for Const<4416> {
     type Bits = UInt<
@@ -51862,6 +54072,7 @@ impl Digits for Const<4416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X1>;
 }
 impl Digits for Const<4480> {
     type Bits = UInt<
@@ -51887,6 +54098,7 @@ impl Digits for Const<4480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X1>;
 }
 impl Digits for Const<4544> {
     type Bits = UInt<
@@ -51912,6 +54124,7 @@ impl Digits for Const<4544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X1>;
 }
 impl Digits for Const<4608> {
     type Bits = UInt<
@@ -51937,6 +54150,7 @@ impl Digits for Const<4608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X1>;
 }
 impl Digits for Const<4672> {
     type Bits = UInt<
@@ -51962,6 +54176,7 @@ impl Digits for Const<4672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X1>;
 }
 impl Digits for Const<4736> {
     type Bits = UInt<
@@ -51987,6 +54202,7 @@ impl Digits for Const<4736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X1>;
 }
 impl Digits for Const<4800> {
     type Bits = UInt<
@@ -52012,6 +54228,7 @@ impl Digits for Const<4800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X1>;
 }
 impl Digits for Const<4864> {
     type Bits = UInt<
@@ -52037,6 +54254,7 @@ impl Digits for Const<4864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X1>;
 }
 impl Digits for Const<4928> {
     type Bits = UInt<
@@ -52062,6 +54280,7 @@ impl Digits for Const<4928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X1>;
 }
 impl Digits for Const<4992> {
     type Bits = UInt<
@@ -52087,6 +54306,7 @@ impl Digits for Const<4992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X1>;
 }
 impl Digits for Const<5000> {
     type Bits = UInt<
@@ -52112,6 +54332,7 @@ impl Digits for Const<5000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X8, X3, X1>;
 }
 impl Digits for Const<5056> {
     type Bits = UInt<
@@ -52137,6 +54358,7 @@ impl Digits for Const<5056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X1>;
 }
 impl Digits for Const<5120> {
     type Bits = UInt<
@@ -52162,6 +54384,7 @@ impl Digits for Const<5120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X1>;
 }
 impl Digits for Const<5184> {
     type Bits = UInt<
@@ -52187,6 +54410,7 @@ impl Digits for Const<5184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X1>;
 }
 impl Digits for Const<5248> {
     type Bits = UInt<
@@ -52212,6 +54436,7 @@ impl Digits for Const<5248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X1>;
 }
 impl Digits for Const<5312> {
     type Bits = UInt<
@@ -52237,6 +54462,7 @@ impl Digits for Const<5312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X1>;
 }
 impl Digits for Const<5376> {
     type Bits = UInt<
@@ -52262,6 +54488,7 @@ impl Digits for Const<5376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X1>;
 }
 impl Digits for Const<5440> {
     type Bits = UInt<
@@ -52287,6 +54514,7 @@ impl Digits for Const<5440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X1>;
 }
 impl Digits for Const<5504> {
     type Bits = UInt<
@@ -52312,6 +54540,7 @@ impl Digits for Const<5504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X1>;
 }
 impl Digits for Const<5568> {
     type Bits = UInt<
@@ -52337,6 +54566,7 @@ impl Digits for Const<5568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X1>;
 }
 impl Digits for Const<5632> {
     type Bits = UInt<
@@ -52362,6 +54592,7 @@ impl Digits for Const<5632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X1>;
 }
 impl Digits for Const<5696> {
     type Bits = UInt<
@@ -52387,6 +54618,7 @@ impl Digits for Const<5696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X1>;
 }
 impl Digits for Const<5760> {
     type Bits = UInt<
@@ -52412,6 +54644,7 @@ impl Digits for Const<5760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X1>;
 }
 impl Digits for Const<5824> {
     type Bits = UInt<
@@ -52437,6 +54670,7 @@ impl Digits for Const<5824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X1>;
 }
 impl Digits for Const<5888> {
     type Bits = UInt<
@@ -52462,6 +54696,7 @@ impl Digits for Const<5888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X1>;
 }
 impl Digits for Const<5952> {
     type Bits = UInt<
@@ -52487,6 +54722,7 @@ impl Digits for Const<5952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X1>;
 }
 impl Digits for Const<6000> {
     type Bits = UInt<
@@ -52512,6 +54748,7 @@ impl Digits for Const<6000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X7, X7, X1>;
 }
 impl Digits for Const<6016> {
     type Bits = UInt<
@@ -52537,6 +54774,7 @@ impl Digits for Const<6016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X1>;
 }
 impl Digits for Const<6080> {
     type Bits = UInt<
@@ -52562,6 +54800,7 @@ impl Digits for Const<6080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X1>;
 }
 impl Digits for Const<6144> {
     type Bits = UInt<
@@ -52587,6 +54826,7 @@ impl Digits for Const<6144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X1>;
 }
 impl Digits for Const<6208> {
     type Bits = UInt<
@@ -52612,6 +54852,7 @@ impl Digits for Const<6208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X1>;
 }
 impl Digits for Const<6272> {
     type Bits = UInt<
@@ -52637,6 +54878,7 @@ impl Digits for Const<6272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X1>;
 }
 impl Digits for Const<6336> {
     type Bits = UInt<
@@ -52662,6 +54904,7 @@ impl Digits for Const<6336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X1>;
 }
 impl Digits for Const<6400> {
     type Bits = UInt<
@@ -52687,6 +54930,7 @@ impl Digits for Const<6400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X1>;
 }
 impl Digits for Const<6464> {
     type Bits = UInt<
@@ -52712,6 +54956,7 @@ impl Digits for Const<6464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X1>;
 }
 impl Digits for Const<6528> {
     type Bits = UInt<
@@ -52737,6 +54982,7 @@ impl Digits for Const<6528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X1>;
 }
 impl Digits for Const<6592> {
     type Bits = UInt<
@@ -52762,6 +55008,7 @@ impl Digits for Const<6592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X1>;
 }
 impl Digits for Const<6656> {
     type Bits = UInt<
@@ -52787,6 +55034,7 @@ impl Digits for Const<6656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X1>;
 }
 impl Digits for Const<6720> {
     type Bits = UInt<
@@ -52812,6 +55060,7 @@ impl Digits for Const<6720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X1>;
 }
 impl Digits for Const<6784> {
     type Bits = UInt<
@@ -52837,6 +55086,7 @@ impl Digits for Const<6784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X1>;
 }
 impl Digits for Const<6848> {
     type Bits = UInt<
@@ -52862,6 +55112,7 @@ impl Digits for Const<6848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X1>;
 }
 impl Digits for Const<6912> {
     type Bits = UInt<
@@ -52887,6 +55138,7 @@ impl Digits for Const<6912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X1>;
 }
 impl Digits for Const<6976> {
     type Bits = UInt<
@@ -52912,6 +55164,7 @@ impl Digits for Const<6976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X1>;
 }
 impl Digits for Const<7000> {
     type Bits = UInt<
@@ -52937,6 +55190,7 @@ impl Digits for Const<7000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X5, X11, X1>;
 }
 impl Digits for Const<7040> {
     type Bits = UInt<
@@ -52962,6 +55216,7 @@ impl Digits for Const<7040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X1>;
 }
 impl Digits for Const<7104> {
     type Bits = UInt<
@@ -52987,6 +55242,7 @@ impl Digits for Const<7104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X1>;
 }
 impl Digits for Const<7168> {
     type Bits = UInt<
@@ -53012,6 +55268,7 @@ impl Digits for Const<7168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X1>;
 }
 impl Digits for Const<7232> {
     type Bits = UInt<
@@ -53037,6 +55294,7 @@ impl Digits for Const<7232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X1>;
 }
 impl Digits for Const<7296> {
     type Bits = UInt<
@@ -53062,6 +55320,7 @@ impl Digits for Const<7296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X1>;
 }
 impl Digits for Const<7360> {
     type Bits = UInt<
@@ -53087,6 +55346,7 @@ impl Digits for Const<7360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X1>;
 }
 impl Digits for Const<7424> {
     type Bits = UInt<
@@ -53112,6 +55372,7 @@ impl Digits for Const<7424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X1>;
 }
 impl Digits for Const<7488> {
     type Bits = UInt<
@@ -53137,6 +55398,7 @@ impl Digits for Const<7488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X1>;
 }
 impl Digits for Const<7552> {
     type Bits = UInt<
@@ -53162,6 +55424,7 @@ impl Digits for Const<7552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X1>;
 }
 impl Digits for Const<7616> {
     type Bits = UInt<
@@ -53187,6 +55450,7 @@ impl Digits for Const<7616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X1>;
 }
 impl Digits for Const<7680> {
     type Bits = UInt<
@@ -53212,6 +55476,7 @@ impl Digits for Const<7680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X1>;
 }
 impl Digits for Const<7744> {
     type Bits = UInt<
@@ -53237,6 +55502,7 @@ impl Digits for Const<7744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X1>;
 }
 impl Digits for Const<7808> {
     type Bits = UInt<
@@ -53262,6 +55528,7 @@ impl Digits for Const<7808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X1>;
 }
 impl Digits for Const<7872> {
     type Bits = UInt<
@@ -53287,6 +55554,7 @@ impl Digits for Const<7872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X1>;
 }
 impl Digits for Const<7936> {
     type Bits = UInt<
@@ -53312,6 +55580,7 @@ impl Digits for Const<7936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X1>;
 }
 impl Digits for Const<8000> {
     type Bits = UInt<
@@ -53337,6 +55606,7 @@ impl Digits for Const<8000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X1>;
 }
 impl Digits for Const<8064> {
     type Bits = UInt<
@@ -53362,6 +55632,7 @@ impl Digits for Const<8064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X1>;
 }
 impl Digits for Const<8128> {
     type Bits = UInt<
@@ -53387,6 +55658,7 @@ impl Digits for Const<8128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X1>;
 }
 impl Digits for Const<8256> {
     type Bits = UInt<
@@ -53418,6 +55690,7 @@ impl Digits for Const<8256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X2>;
 }
 impl Digits for Const<8320> {
     type Bits = UInt<
@@ -53449,6 +55722,7 @@ impl Digits for Const<8320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X2>;
 }
 impl Digits for Const<8384> {
     type Bits = UInt<
@@ -53480,6 +55754,7 @@ impl Digits for Const<8384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X2>;
 }
 impl Digits for Const<8448> {
     type Bits = UInt<
@@ -53511,6 +55786,7 @@ impl Digits for Const<8448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X2>;
 }
 impl Digits for Const<8512> {
     type Bits = UInt<
@@ -53542,6 +55818,7 @@ impl Digits for Const<8512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X2>;
 }
 impl Digits for Const<8576> {
     type Bits = UInt<
@@ -53573,6 +55850,7 @@ impl Digits for Const<8576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X2>;
 }
 impl Digits for Const<8640> {
     type Bits = UInt<
@@ -53604,6 +55882,7 @@ impl Digits for Const<8640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X2>;
 }
 impl Digits for Const<8704> {
     type Bits = UInt<
@@ -53635,6 +55914,7 @@ impl Digits for Const<8704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X2>;
 }
 impl Digits for Const<8768> {
     type Bits = UInt<
@@ -53666,6 +55946,7 @@ impl Digits for Const<8768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X2>;
 }
 impl Digits for Const<8832> {
     type Bits = UInt<
@@ -53697,6 +55978,7 @@ impl Digits for Const<8832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X2>;
 }
 impl Digits for Const<8896> {
     type Bits = UInt<
@@ -53728,6 +56010,7 @@ impl Digits for Const<8896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X2>;
 }
 impl Digits for Const<8960> {
     type Bits = UInt<
@@ -53759,6 +56042,7 @@ impl Digits for Const<8960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X2>;
 }
 impl Digits for Const<9000> {
     type Bits = UInt<
@@ -53790,6 +56074,7 @@ impl Digits for Const<9000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X2, X3, X2>;
 }
 impl Digits for Const<9024> {
     type Bits = UInt<
@@ -53821,6 +56106,7 @@ impl Digits for Const<9024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X2>;
 }
 impl Digits for Const<9088> {
     type Bits = UInt<
@@ -53852,6 +56138,7 @@ impl Digits for Const<9088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X2>;
 }
 impl Digits for Const<9152> {
     type Bits = UInt<
@@ -53883,6 +56170,7 @@ impl Digits for Const<9152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X2>;
 }
 impl Digits for Const<9216> {
     type Bits = UInt<
@@ -53914,6 +56202,7 @@ impl Digits for Const<9216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X2>;
 }
 impl Digits for Const<9280> {
     type Bits = UInt<
@@ -53945,6 +56234,7 @@ impl Digits for Const<9280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X2>;
 }
 impl Digits for Const<9344> {
     type Bits = UInt<
@@ -53976,6 +56266,7 @@ impl Digits for Const<9344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X2>;
 }
 impl Digits for Const<9408> {
     type Bits = UInt<
@@ -54007,6 +56298,7 @@ impl Digits for Const<9408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X2>;
 }
 impl Digits for Const<9472> {
     type Bits = UInt<
@@ -54038,6 +56330,7 @@ impl Digits for Const<9472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X2>;
 }
 impl Digits for Const<9536> {
     type Bits = UInt<
@@ -54069,6 +56362,7 @@ impl Digits for Const<9536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X2>;
 }
 impl Digits for Const<9600> {
     type Bits = UInt<
@@ -54100,6 +56394,7 @@ impl Digits for Const<9600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X2>;
 }
 impl Digits for Const<9664> {
     type Bits = UInt<
@@ -54131,6 +56426,7 @@ impl Digits for Const<9664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X2>;
 }
 impl Digits for Const<9728> {
     type Bits = UInt<
@@ -54162,6 +56458,7 @@ impl Digits for Const<9728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X2>;
 }
 impl Digits for Const<9792> {
     type Bits = UInt<
@@ -54193,6 +56490,7 @@ impl Digits for Const<9792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X2>;
 }
 impl Digits for Const<9856> {
     type Bits = UInt<
@@ -54224,6 +56522,7 @@ impl Digits for Const<9856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X2>;
 }
 impl Digits for Const<9920> {
     type Bits = UInt<
@@ -54255,6 +56554,7 @@ impl Digits for Const<9920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X2>;
 }
 impl Digits for Const<9984> {
     type Bits = UInt<
@@ -54286,6 +56586,7 @@ impl Digits for Const<9984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X2>;
 }
 impl Digits for Const<10048> {
     type Bits = UInt<
@@ -54317,6 +56618,7 @@ impl Digits for Const<10048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X2>;
 }
 impl Digits for Const<10112> {
     type Bits = UInt<
@@ -54348,6 +56650,7 @@ impl Digits for Const<10112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X2>;
 }
 impl Digits for Const<10176> {
     type Bits = UInt<
@@ -54379,6 +56682,7 @@ impl Digits for Const<10176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X2>;
 }
 impl Digits for Const<10240> {
     type Bits = UInt<
@@ -54410,6 +56714,7 @@ impl Digits for Const<10240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X2>;
 }
 impl Digits for Const<10304> {
     type Bits = UInt<
@@ -54441,6 +56746,7 @@ impl Digits for Const<10304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X2>;
 }
 impl Digits for Const<10368> {
     type Bits = UInt<
@@ -54472,6 +56778,7 @@ impl Digits for Const<10368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X2>;
 }
 impl Digits for Const<10432> {
     type Bits = UInt<
@@ -54503,6 +56810,7 @@ impl Digits for Const<10432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X2>;
 }
 impl Digits for Const<10496> {
     type Bits = UInt<
@@ -54534,6 +56842,7 @@ impl Digits for Const<10496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X2>;
 }
 impl Digits for Const<10560> {
     type Bits = UInt<
@@ -54565,6 +56874,7 @@ impl Digits for Const<10560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X2>;
 }
 impl Digits for Const<10624> {
     type Bits = UInt<
@@ -54596,6 +56906,7 @@ impl Digits for Const<10624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X2>;
 }
 impl Digits for Const<10688> {
     type Bits = UInt<
@@ -54627,6 +56938,7 @@ impl Digits for Const<10688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X2>;
 }
 impl Digits for Const<10752> {
     type Bits = UInt<
@@ -54658,6 +56970,7 @@ impl Digits for Const<10752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X2>;
 }
 impl Digits for Const<10816> {
     type Bits = UInt<
@@ -54689,6 +57002,7 @@ impl Digits for Const<10816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X2>;
 }
 impl Digits for Const<10880> {
     type Bits = UInt<
@@ -54720,6 +57034,7 @@ impl Digits for Const<10880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X2>;
 }
 impl Digits for Const<10944> {
     type Bits = UInt<
@@ -54751,6 +57066,7 @@ impl Digits for Const<10944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X2>;
 }
 impl Digits for Const<11000> {
     type Bits = UInt<
@@ -54782,6 +57098,7 @@ impl Digits for Const<11000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X15, X10, X2>;
 }
 impl Digits for Const<11008> {
     type Bits = UInt<
@@ -54813,6 +57130,7 @@ impl Digits for Const<11008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X2>;
 }
 impl Digits for Const<11072> {
     type Bits = UInt<
@@ -54844,6 +57162,7 @@ impl Digits for Const<11072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X2>;
 }
 impl Digits for Const<11136> {
     type Bits = UInt<
@@ -54875,6 +57194,7 @@ impl Digits for Const<11136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X2>;
 }
 impl Digits for Const<11200> {
     type Bits = UInt<
@@ -54906,6 +57226,7 @@ impl Digits for Const<11200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X2>;
 }
 impl Digits for Const<11264> {
     type Bits = UInt<
@@ -54937,6 +57258,7 @@ impl Digits for Const<11264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X2>;
 }
 impl Digits for Const<11328> {
     type Bits = UInt<
@@ -54968,6 +57290,7 @@ impl Digits for Const<11328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X2>;
 }
 impl Digits for Const<11392> {
     type Bits = UInt<
@@ -54999,6 +57322,7 @@ impl Digits for Const<11392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X2>;
 }
 impl Digits for Const<11456> {
     type Bits = UInt<
@@ -55030,6 +57354,7 @@ impl Digits for Const<11456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X2>;
 }
 impl Digits for Const<11520> {
     type Bits = UInt<
@@ -55061,6 +57386,7 @@ impl Digits for Const<11520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X2>;
 }
 impl Digits for Const<11584> {
     type Bits = UInt<
@@ -55092,6 +57418,7 @@ impl Digits for Const<11584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X2>;
 }
 impl Digits for Const<11648> {
     type Bits = UInt<
@@ -55123,6 +57450,7 @@ impl Digits for Const<11648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X2>;
 }
 impl Digits for Const<11712> {
     type Bits = UInt<
@@ -55154,6 +57482,7 @@ impl Digits for Const<11712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X2>;
 }
 impl Digits for Const<11776> {
     type Bits = UInt<
@@ -55185,6 +57514,7 @@ impl Digits for Const<11776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X2>;
 }
 impl Digits for Const<11840> {
     type Bits = UInt<
@@ -55216,6 +57546,7 @@ impl Digits for Const<11840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X2>;
 }
 impl Digits for Const<11904> {
     type Bits = UInt<
@@ -55247,6 +57578,7 @@ impl Digits for Const<11904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X2>;
 }
 impl Digits for Const<11968> {
     type Bits = UInt<
@@ -55278,6 +57610,7 @@ impl Digits for Const<11968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X2>;
 }
 impl Digits for Const<12000> {
     type Bits = UInt<
@@ -55309,6 +57642,7 @@ impl Digits for Const<12000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X14, X14, X2>;
 }
 impl Digits for Const<12032> {
     type Bits = UInt<
@@ -55340,6 +57674,7 @@ impl Digits for Const<12032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X2>;
 }
 impl Digits for Const<12096> {
     type Bits = UInt<
@@ -55371,6 +57706,7 @@ impl Digits for Const<12096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X2>;
 }
 impl Digits for Const<12160> {
     type Bits = UInt<
@@ -55402,6 +57738,7 @@ impl Digits for Const<12160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X2>;
 }
 impl Digits for Const<12224> {
     type Bits = UInt<
@@ -55433,6 +57770,7 @@ impl Digits for Const<12224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X2>;
 }
 impl Digits for Const<12288> {
     type Bits = UInt<
@@ -55464,6 +57802,7 @@ impl Digits for Const<12288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X3>;
 }
 impl Digits for Const<12352> {
     type Bits = UInt<
@@ -55495,6 +57834,7 @@ impl Digits for Const<12352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X3>;
 }
 impl Digits for Const<12416> {
     type Bits = UInt<
@@ -55526,6 +57866,7 @@ impl Digits for Const<12416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X3>;
 }
 impl Digits for Const<12480> {
     type Bits = UInt<
@@ -55557,6 +57898,7 @@ impl Digits for Const<12480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X3>;
 }
 impl Digits for Const<12544> {
     type Bits = UInt<
@@ -55588,6 +57930,7 @@ impl Digits for Const<12544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X3>;
 }
 impl Digits for Const<12608> {
     type Bits = UInt<
@@ -55619,6 +57962,7 @@ impl Digits for Const<12608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X3>;
 }
 impl Digits for Const<12672> {
     type Bits = UInt<
@@ -55650,6 +57994,7 @@ impl Digits for Const<12672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X3>;
 }
 impl Digits for Const<12736> {
     type Bits = UInt<
@@ -55681,6 +58026,7 @@ impl Digits for Const<12736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X3>;
 }
 impl Digits for Const<12800> {
     type Bits = UInt<
@@ -55712,6 +58058,7 @@ impl Digits for Const<12800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X3>;
 }
 impl Digits for Const<12864> {
     type Bits = UInt<
@@ -55743,6 +58090,7 @@ impl Digits for Const<12864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X3>;
 }
 impl Digits for Const<12928> {
     type Bits = UInt<
@@ -55774,6 +58122,7 @@ impl Digits for Const<12928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X3>;
 }
 impl Digits for Const<12992> {
     type Bits = UInt<
@@ -55805,6 +58154,7 @@ impl Digits for Const<12992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X3>;
 }
 impl Digits for Const<13000> {
     type Bits = UInt<
@@ -55836,6 +58186,7 @@ impl Digits for Const<13000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X12, X2, X3>;
 }
 impl Digits for Const<13056> {
     type Bits = UInt<
@@ -55867,6 +58218,7 @@ impl Digits for Const<13056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X3>;
 }
 impl Digits for Const<13120> {
     type Bits = UInt<
@@ -55898,6 +58250,7 @@ impl Digits for Const<13120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X3>;
 }
 impl Digits for Const<13184> {
     type Bits = UInt<
@@ -55929,6 +58282,7 @@ impl Digits for Const<13184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X3>;
 }
 impl Digits for Const<13248> {
     type Bits = UInt<
@@ -55960,6 +58314,7 @@ impl Digits for Const<13248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X3>;
 }
 impl Digits for Const<13312> {
     type Bits = UInt<
@@ -55991,6 +58346,7 @@ impl Digits for Const<13312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X3>;
 }
 impl Digits for Const<13376> {
     type Bits = UInt<
@@ -56022,6 +58378,7 @@ impl Digits for Const<13376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X3>;
 }
 impl Digits for Const<13440> {
     type Bits = UInt<
@@ -56053,6 +58410,7 @@ impl Digits for Const<13440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X3>;
 }
 impl Digits for Const<13504> {
     type Bits = UInt<
@@ -56084,6 +58442,7 @@ impl Digits for Const<13504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X3>;
 }
 impl Digits for Const<13568> {
     type Bits = UInt<
@@ -56115,6 +58474,7 @@ impl Digits for Const<13568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X3>;
 }
 impl Digits for Const<13632> {
     type Bits = UInt<
@@ -56146,6 +58506,7 @@ impl Digits for Const<13632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X3>;
 }
 impl Digits for Const<13696> {
     type Bits = UInt<
@@ -56177,6 +58538,7 @@ impl Digits for Const<13696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X3>;
 }
 impl Digits for Const<13760> {
     type Bits = UInt<
@@ -56208,6 +58570,7 @@ impl Digits for Const<13760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X3>;
 }
 impl Digits for Const<13824> {
     type Bits = UInt<
@@ -56239,6 +58602,7 @@ impl Digits for Const<13824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X3>;
 }
 impl Digits for Const<13888> {
     type Bits = UInt<
@@ -56270,6 +58634,7 @@ impl Digits for Const<13888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X3>;
 }
 impl Digits for Const<13952> {
     type Bits = UInt<
@@ -56301,6 +58666,7 @@ impl Digits for Const<13952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X3>;
 }
 impl Digits for Const<14000> {
     type Bits = UInt<
@@ -56332,6 +58698,7 @@ impl Digits for Const<14000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X11, X6, X3>;
 }
 impl Digits for Const<14016> {
     type Bits = UInt<
@@ -56363,6 +58730,7 @@ impl Digits for Const<14016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X3>;
 }
 impl Digits for Const<14080> {
     type Bits = UInt<
@@ -56394,6 +58762,7 @@ impl Digits for Const<14080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X3>;
 }
 impl Digits for Const<14144> {
     type Bits = UInt<
@@ -56425,6 +58794,7 @@ impl Digits for Const<14144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X3>;
 }
 impl Digits for Const<14208> {
     type Bits = UInt<
@@ -56456,6 +58826,7 @@ impl Digits for Const<14208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X3>;
 }
 impl Digits for Const<14272> {
     type Bits = UInt<
@@ -56487,6 +58858,7 @@ impl Digits for Const<14272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X3>;
 }
 impl Digits for Const<14336> {
     type Bits = UInt<
@@ -56518,6 +58890,7 @@ impl Digits for Const<14336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X3>;
 }
 impl Digits for Const<14400> {
     type Bits = UInt<
@@ -56549,6 +58922,7 @@ impl Digits for Const<14400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X3>;
 }
 impl Digits for Const<14464> {
     type Bits = UInt<
@@ -56580,6 +58954,7 @@ impl Digits for Const<14464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X3>;
 }
 impl Digits for Const<14528> {
     type Bits = UInt<
@@ -56611,6 +58986,7 @@ impl Digits for Const<14528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X3>;
 }
 impl Digits for Const<14592> {
     type Bits = UInt<
@@ -56642,6 +59018,7 @@ impl Digits for Const<14592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X3>;
 }
 impl Digits for Const<14656> {
     type Bits = UInt<
@@ -56673,6 +59050,7 @@ impl Digits for Const<14656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X3>;
 }
 impl Digits for Const<14720> {
     type Bits = UInt<
@@ -56704,6 +59082,7 @@ impl Digits for Const<14720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X3>;
 }
 impl Digits for Const<14784> {
     type Bits = UInt<
@@ -56735,6 +59114,7 @@ impl Digits for Const<14784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X3>;
 }
 impl Digits for Const<14848> {
     type Bits = UInt<
@@ -56766,6 +59146,7 @@ impl Digits for Const<14848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X3>;
 }
 impl Digits for Const<14912> {
     type Bits = UInt<
@@ -56797,6 +59178,7 @@ impl Digits for Const<14912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X3>;
 }
 impl Digits for Const<14976> {
     type Bits = UInt<
@@ -56828,6 +59210,7 @@ impl Digits for Const<14976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X3>;
 }
 impl Digits for Const<15000> {
     type Bits = UInt<
@@ -56859,6 +59242,7 @@ impl Digits for Const<15000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X9, X10, X3>;
 }
 impl Digits for Const<15040> {
     type Bits = UInt<
@@ -56890,6 +59274,7 @@ impl Digits for Const<15040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X3>;
 }
 impl Digits for Const<15104> {
     type Bits = UInt<
@@ -56921,6 +59306,7 @@ impl Digits for Const<15104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X3>;
 }
 impl Digits for Const<15168> {
     type Bits = UInt<
@@ -56952,6 +59338,7 @@ impl Digits for Const<15168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X3>;
 }
 impl Digits for Const<15232> {
     type Bits = UInt<
@@ -56983,6 +59370,7 @@ impl Digits for Const<15232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X3>;
 }
 impl Digits for Const<15296> {
     type Bits = UInt<
@@ -57014,6 +59402,7 @@ impl Digits for Const<15296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X3>;
 }
 impl Digits for Const<15360> {
     type Bits = UInt<
@@ -57045,6 +59434,7 @@ impl Digits for Const<15360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X3>;
 }
 impl Digits for Const<15424> {
     type Bits = UInt<
@@ -57076,6 +59466,7 @@ impl Digits for Const<15424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X3>;
 }
 impl Digits for Const<15488> {
     type Bits = UInt<
@@ -57107,6 +59498,7 @@ impl Digits for Const<15488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X3>;
 }
 impl Digits for Const<15552> {
     type Bits = UInt<
@@ -57138,6 +59530,7 @@ impl Digits for Const<15552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X3>;
 }
 impl Digits for Const<15616> {
     type Bits = UInt<
@@ -57169,6 +59562,7 @@ impl Digits for Const<15616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X3>;
 }
 impl Digits for Const<15680> {
     type Bits = UInt<
@@ -57200,6 +59594,7 @@ impl Digits for Const<15680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X3>;
 }
 impl Digits for Const<15744> {
     type Bits = UInt<
@@ -57231,6 +59626,7 @@ impl Digits for Const<15744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X3>;
 }
 impl Digits for Const<15808> {
     type Bits = UInt<
@@ -57262,6 +59658,7 @@ impl Digits for Const<15808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X3>;
 }
 impl Digits for Const<15872> {
     type Bits = UInt<
@@ -57293,6 +59690,7 @@ impl Digits for Const<15872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X3>;
 }
 impl Digits for Const<15936> {
     type Bits = UInt<
@@ -57324,6 +59722,7 @@ impl Digits for Const<15936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X3>;
 }
 impl Digits for Const<16000> {
     type Bits = UInt<
@@ -57355,6 +59754,7 @@ impl Digits for Const<16000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X3>;
 }
 impl Digits for Const<16064> {
     type Bits = UInt<
@@ -57386,6 +59786,7 @@ impl Digits for Const<16064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X3>;
 }
 impl Digits for Const<16128> {
     type Bits = UInt<
@@ -57417,6 +59818,7 @@ impl Digits for Const<16128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X3>;
 }
 impl Digits for Const<16192> {
     type Bits = UInt<
@@ -57448,6 +59850,7 @@ impl Digits for Const<16192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X3>;
 }
 impl Digits for Const<16256> {
     type Bits = UInt<
@@ -57479,6 +59882,7 @@ impl Digits for Const<16256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X3>;
 }
 impl Digits for Const<16320> {
     type Bits = UInt<
@@ -57510,6 +59914,7 @@ impl Digits for Const<16320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X3>;
 }
 impl Digits for Const<16448> {
     type Bits = UInt<
@@ -57544,6 +59949,7 @@ impl Digits for Const<16448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X4>;
 }
 impl Digits for Const<16512> {
     type Bits = UInt<
@@ -57578,6 +59984,7 @@ impl Digits for Const<16512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X4>;
 }
 impl Digits for Const<16576> {
     type Bits = UInt<
@@ -57612,6 +60019,7 @@ impl Digits for Const<16576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X4>;
 }
 impl Digits for Const<16640> {
     type Bits = UInt<
@@ -57646,6 +60054,7 @@ impl Digits for Const<16640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X4>;
 }
 impl Digits for Const<16704> {
     type Bits = UInt<
@@ -57680,6 +60089,7 @@ impl Digits for Const<16704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X4>;
 }
 impl Digits for Const<16768> {
     type Bits = UInt<
@@ -57714,6 +60124,7 @@ impl Digits for Const<16768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X4>;
 }
 impl Digits for Const<16832> {
     type Bits = UInt<
@@ -57748,6 +60159,7 @@ impl Digits for Const<16832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X4>;
 }
 impl Digits for Const<16896> {
     type Bits = UInt<
@@ -57782,6 +60194,7 @@ impl Digits for Const<16896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X4>;
 }
 impl Digits for Const<16960> {
     type Bits = UInt<
@@ -57816,6 +60229,7 @@ impl Digits for Const<16960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X4>;
 }
 impl Digits for Const<17000> {
     type Bits = UInt<
@@ -57850,6 +60264,7 @@ impl Digits for Const<17000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X6, X2, X4>;
 }
 impl Digits for Const<17024> {
     type Bits = UInt<
@@ -57884,6 +60299,7 @@ impl Digits for Const<17024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X4>;
 }
 impl Digits for Const<17088> {
     type Bits = UInt<
@@ -57918,6 +60334,7 @@ impl Digits for Const<17088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X4>;
 }
 impl Digits for Const<17152> {
     type Bits = UInt<
@@ -57952,6 +60369,7 @@ impl Digits for Const<17152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X4>;
 }
 impl Digits for Const<17216> {
     type Bits = UInt<
@@ -57986,6 +60404,7 @@ impl Digits for Const<17216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X4>;
 }
 impl Digits for Const<17280> {
     type Bits = UInt<
@@ -58020,6 +60439,7 @@ impl Digits for Const<17280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X4>;
 }
 impl Digits for Const<17344> {
     type Bits = UInt<
@@ -58054,6 +60474,7 @@ impl Digits for Const<17344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X4>;
 }
 impl Digits for Const<17408> {
     type Bits = UInt<
@@ -58088,6 +60509,7 @@ impl Digits for Const<17408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X4>;
 }
 impl Digits for Const<17472> {
     type Bits = UInt<
@@ -58122,6 +60544,7 @@ impl Digits for Const<17472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X4>;
 }
 impl Digits for Const<17536> {
     type Bits = UInt<
@@ -58156,6 +60579,7 @@ impl Digits for Const<17536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X4>;
 }
 impl Digits for Const<17600> {
     type Bits = UInt<
@@ -58190,6 +60614,7 @@ impl Digits for Const<17600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X4>;
 }
 impl Digits for Const<17664> {
     type Bits = UInt<
@@ -58224,6 +60649,7 @@ impl Digits for Const<17664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X4>;
 }
 impl Digits for Const<17728> {
     type Bits = UInt<
@@ -58258,6 +60684,7 @@ impl Digits for Const<17728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X4>;
 }
 impl Digits for Const<17792> {
     type Bits = UInt<
@@ -58292,6 +60719,7 @@ impl Digits for Const<17792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X4>;
 }
 impl Digits for Const<17856> {
     type Bits = UInt<
@@ -58326,6 +60754,7 @@ impl Digits for Const<17856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X4>;
 }
 impl Digits for Const<17920> {
     type Bits = UInt<
@@ -58360,6 +60789,7 @@ impl Digits for Const<17920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X4>;
 }
 impl Digits for Const<17984> {
     type Bits = UInt<
@@ -58394,6 +60824,7 @@ impl Digits for Const<17984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X4>;
 }
 impl Digits for Const<18000> {
     type Bits = UInt<
@@ -58428,6 +60859,7 @@ impl Digits for Const<18000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X5, X6, X4>;
 }
 impl Digits for Const<18048> {
     type Bits = UInt<
@@ -58462,6 +60894,7 @@ impl Digits for Const<18048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X4>;
 }
 impl Digits for Const<18112> {
     type Bits = UInt<
@@ -58496,6 +60929,7 @@ impl Digits for Const<18112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X4>;
 }
 impl Digits for Const<18176> {
     type Bits = UInt<
@@ -58530,6 +60964,7 @@ impl Digits for Const<18176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X4>;
 }
 impl Digits for Const<18240> {
     type Bits = UInt<
@@ -58564,6 +60999,7 @@ impl Digits for Const<18240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X4>;
 }
 impl Digits for Const<18304> {
     type Bits = UInt<
@@ -58598,6 +61034,7 @@ impl Digits for Const<18304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X4>;
 }
 impl Digits for Const<18368> {
     type Bits = UInt<
@@ -58632,6 +61069,7 @@ impl Digits for Const<18368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X4>;
 }
 impl Digits for Const<18432> {
     type Bits = UInt<
@@ -58666,6 +61104,7 @@ impl Digits for Const<18432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X4>;
 }
 impl Digits for Const<18496> {
     type Bits = UInt<
@@ -58700,6 +61139,7 @@ impl Digits for Const<18496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X4>;
 }
 impl Digits for Const<18560> {
     type Bits = UInt<
@@ -58734,6 +61174,7 @@ impl Digits for Const<18560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X4>;
 }
 impl Digits for Const<18624> {
     type Bits = UInt<
@@ -58768,6 +61209,7 @@ impl Digits for Const<18624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X4>;
 }
 impl Digits for Const<18688> {
     type Bits = UInt<
@@ -58802,6 +61244,7 @@ impl Digits for Const<18688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X4>;
 }
 impl Digits for Const<18752> {
     type Bits = UInt<
@@ -58836,6 +61279,7 @@ impl Digits for Const<18752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X4>;
 }
 impl Digits for Const<18816> {
     type Bits = UInt<
@@ -58870,6 +61314,7 @@ impl Digits for Const<18816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X4>;
 }
 impl Digits for Const<18880> {
     type Bits = UInt<
@@ -58904,6 +61349,7 @@ impl Digits for Const<18880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X4>;
 }
 impl Digits for Const<18944> {
     type Bits = UInt<
@@ -58938,6 +61384,7 @@ impl Digits for Const<18944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X4>;
 }
 impl Digits for Const<19000> {
     type Bits = UInt<
@@ -58972,6 +61419,7 @@ impl Digits for Const<19000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X3, X10, X4>;
 }
 impl Digits for Const<19008> {
     type Bits = UInt<
@@ -59006,6 +61454,7 @@ impl Digits for Const<19008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X4>;
 }
 impl Digits for Const<19072> {
     type Bits = UInt<
@@ -59040,6 +61489,7 @@ impl Digits for Const<19072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X4>;
 }
 impl Digits for Const<19136> {
     type Bits = UInt<
@@ -59074,6 +61524,7 @@ impl Digits for Const<19136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X4>;
 }
 impl Digits for Const<19200> {
     type Bits = UInt<
@@ -59108,6 +61559,7 @@ impl Digits for Const<19200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X4>;
 }
 impl Digits for Const<19264> {
     type Bits = UInt<
@@ -59142,6 +61594,7 @@ impl Digits for Const<19264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X4>;
 }
 impl Digits for Const<19328> {
     type Bits = UInt<
@@ -59176,6 +61629,7 @@ impl Digits for Const<19328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X4>;
 }
 impl Digits for Const<19392> {
     type Bits = UInt<
@@ -59210,6 +61664,7 @@ impl Digits for Const<19392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X4>;
 }
 impl Digits for Const<19456> {
     type Bits = UInt<
@@ -59244,6 +61699,7 @@ impl Digits for Const<19456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X4>;
 }
 impl Digits for Const<19520> {
     type Bits = UInt<
@@ -59278,6 +61734,7 @@ impl Digits for Const<19520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X4>;
 }
 impl Digits for Const<19584> {
     type Bits = UInt<
@@ -59312,6 +61769,7 @@ impl Digits for Const<19584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X4>;
 }
 impl Digits for Const<19648> {
     type Bits = UInt<
@@ -59346,6 +61804,7 @@ impl Digits for Const<19648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X4>;
 }
 impl Digits for Const<19712> {
     type Bits = UInt<
@@ -59380,6 +61839,7 @@ impl Digits for Const<19712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X4>;
 }
 impl Digits for Const<19776> {
     type Bits = UInt<
@@ -59414,6 +61874,7 @@ impl Digits for Const<19776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X4>;
 }
 impl Digits for Const<19840> {
     type Bits = UInt<
@@ -59448,6 +61909,7 @@ impl Digits for Const<19840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X4>;
 }
 impl Digits for Const<19904> {
     type Bits = UInt<
@@ -59482,6 +61944,7 @@ impl Digits for Const<19904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X4>;
 }
 impl Digits for Const<19968> {
     type Bits = UInt<
@@ -59516,6 +61979,7 @@ impl Digits for Const<19968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X4>;
 }
 impl Digits for Const<20000> {
     type Bits = UInt<
@@ -59550,6 +62014,7 @@ impl Digits for Const<20000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X2, X14, X4>;
 }
 impl Digits for Const<20032> {
     type Bits = UInt<
@@ -59584,6 +62049,7 @@ impl Digits for Const<20032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X4>;
 }
 impl Digits for Const<20096> {
     type Bits = UInt<
@@ -59618,6 +62084,7 @@ impl Digits for Const<20096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X4>;
 }
 impl Digits for Const<20160> {
     type Bits = UInt<
@@ -59652,6 +62119,7 @@ impl Digits for Const<20160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X4>;
 }
 impl Digits for Const<20224> {
     type Bits = UInt<
@@ -59686,6 +62154,7 @@ impl Digits for Const<20224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X4>;
 }
 impl Digits for Const<20288> {
     type Bits = UInt<
@@ -59720,6 +62189,7 @@ impl Digits for Const<20288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X4>;
 }
 impl Digits for Const<20352> {
     type Bits = UInt<
@@ -59754,6 +62224,7 @@ impl Digits for Const<20352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X4>;
 }
 impl Digits for Const<20416> {
     type Bits = UInt<
@@ -59788,6 +62259,7 @@ impl Digits for Const<20416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X4>;
 }
 impl Digits for Const<20480> {
     type Bits = UInt<
@@ -59822,6 +62294,7 @@ impl Digits for Const<20480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X5>;
 }
 impl Digits for Const<20544> {
     type Bits = UInt<
@@ -59856,6 +62329,7 @@ impl Digits for Const<20544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X5>;
 }
 impl Digits for Const<20608> {
     type Bits = UInt<
@@ -59890,6 +62364,7 @@ impl Digits for Const<20608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X5>;
 }
 impl Digits for Const<20672> {
     type Bits = UInt<
@@ -59924,6 +62399,7 @@ impl Digits for Const<20672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X5>;
 }
 impl Digits for Const<20736> {
     type Bits = UInt<
@@ -59958,6 +62434,7 @@ impl Digits for Const<20736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X5>;
 }
 impl Digits for Const<20800> {
     type Bits = UInt<
@@ -59992,6 +62469,7 @@ impl Digits for Const<20800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X5>;
 }
 impl Digits for Const<20864> {
     type Bits = UInt<
@@ -60026,6 +62504,7 @@ impl Digits for Const<20864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X5>;
 }
 impl Digits for Const<20928> {
     type Bits = UInt<
@@ -60060,6 +62539,7 @@ impl Digits for Const<20928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X5>;
 }
 impl Digits for Const<20992> {
     type Bits = UInt<
@@ -60094,6 +62574,7 @@ impl Digits for Const<20992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X5>;
 }
 impl Digits for Const<21000> {
     type Bits = UInt<
@@ -60128,6 +62609,7 @@ impl Digits for Const<21000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X0, X2, X5>;
 }
 impl Digits for Const<21056> {
     type Bits = UInt<
@@ -60162,6 +62644,7 @@ impl Digits for Const<21056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X5>;
 }
 impl Digits for Const<21120> {
     type Bits = UInt<
@@ -60196,6 +62679,7 @@ impl Digits for Const<21120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X5>;
 }
 impl Digits for Const<21184> {
     type Bits = UInt<
@@ -60230,6 +62714,7 @@ impl Digits for Const<21184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X5>;
 }
 impl Digits for Const<21248> {
     type Bits = UInt<
@@ -60264,6 +62749,7 @@ impl Digits for Const<21248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X5>;
 }
 impl Digits for Const<21312> {
     type Bits = UInt<
@@ -60298,6 +62784,7 @@ impl Digits for Const<21312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X5>;
 }
 impl Digits for Const<21376> {
     type Bits = UInt<
@@ -60332,6 +62819,7 @@ impl Digits for Const<21376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X5>;
 }
 impl Digits for Const<21440> {
     type Bits = UInt<
@@ -60366,6 +62854,7 @@ impl Digits for Const<21440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X5>;
 }
 impl Digits for Const<21504> {
     type Bits = UInt<
@@ -60400,6 +62889,7 @@ impl Digits for Const<21504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X5>;
 }
 impl Digits for Const<21568> {
     type Bits = UInt<
@@ -60434,6 +62924,7 @@ impl Digits for Const<21568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X5>;
 }
 impl Digits for Const<21632> {
     type Bits = UInt<
@@ -60468,6 +62959,7 @@ impl Digits for Const<21632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X5>;
 }
 impl Digits for Const<21696> {
     type Bits = UInt<
@@ -60502,6 +62994,7 @@ impl Digits for Const<21696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X5>;
 }
 impl Digits for Const<21760> {
     type Bits = UInt<
@@ -60536,6 +63029,7 @@ impl Digits for Const<21760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X5>;
 }
 impl Digits for Const<21824> {
     type Bits = UInt<
@@ -60570,6 +63064,7 @@ impl Digits for Const<21824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X5>;
 }
 impl Digits for Const<21888> {
     type Bits = UInt<
@@ -60604,6 +63099,7 @@ impl Digits for Const<21888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X5>;
 }
 impl Digits for Const<21952> {
     type Bits = UInt<
@@ -60638,6 +63134,7 @@ impl Digits for Const<21952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X5>;
 }
 impl Digits for Const<22000> {
     type Bits = UInt<
@@ -60672,6 +63169,7 @@ impl Digits for Const<22000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X15, X5, X5>;
 }
 impl Digits for Const<22016> {
     type Bits = UInt<
@@ -60706,6 +63204,7 @@ impl Digits for Const<22016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X5>;
 }
 impl Digits for Const<22080> {
     type Bits = UInt<
@@ -60740,6 +63239,7 @@ impl Digits for Const<22080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X5>;
 }
 impl Digits for Const<22144> {
     type Bits = UInt<
@@ -60774,6 +63274,7 @@ impl Digits for Const<22144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X5>;
 }
 impl Digits for Const<22208> {
     type Bits = UInt<
@@ -60808,6 +63309,7 @@ impl Digits for Const<22208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X5>;
 }
 impl Digits for Const<22272> {
     type Bits = UInt<
@@ -60842,6 +63344,7 @@ impl Digits for Const<22272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X5>;
 }
 impl Digits for Const<22336> {
     type Bits = UInt<
@@ -60876,6 +63379,7 @@ impl Digits for Const<22336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X5>;
 }
 impl Digits for Const<22400> {
     type Bits = UInt<
@@ -60910,6 +63414,7 @@ impl Digits for Const<22400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X5>;
 }
 impl Digits for Const<22464> {
     type Bits = UInt<
@@ -60944,6 +63449,7 @@ impl Digits for Const<22464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X5>;
 }
 impl Digits for Const<22528> {
     type Bits = UInt<
@@ -60978,6 +63484,7 @@ impl Digits for Const<22528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X5>;
 }
 impl Digits for Const<22592> {
     type Bits = UInt<
@@ -61012,6 +63519,7 @@ impl Digits for Const<22592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X5>;
 }
 impl Digits for Const<22656> {
     type Bits = UInt<
@@ -61046,6 +63554,7 @@ impl Digits for Const<22656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X5>;
 }
 impl Digits for Const<22720> {
     type Bits = UInt<
@@ -61080,6 +63589,7 @@ impl Digits for Const<22720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X5>;
 }
 impl Digits for Const<22784> {
     type Bits = UInt<
@@ -61114,6 +63624,7 @@ impl Digits for Const<22784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X5>;
 }
 impl Digits for Const<22848> {
     type Bits = UInt<
@@ -61148,6 +63659,7 @@ impl Digits for Const<22848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X5>;
 }
 impl Digits for Const<22912> {
     type Bits = UInt<
@@ -61182,6 +63694,7 @@ impl Digits for Const<22912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X5>;
 }
 impl Digits for Const<22976> {
     type Bits = UInt<
@@ -61216,6 +63729,7 @@ impl Digits for Const<22976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X5>;
 }
 impl Digits for Const<23000> {
     type Bits = UInt<
@@ -61250,6 +63764,7 @@ impl Digits for Const<23000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X13, X9, X5>;
 }
 impl Digits for Const<23040> {
     type Bits = UInt<
@@ -61284,6 +63799,7 @@ impl Digits for Const<23040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X5>;
 }
 impl Digits for Const<23104> {
     type Bits = UInt<
@@ -61318,6 +63834,7 @@ impl Digits for Const<23104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X5>;
 }
 impl Digits for Const<23168> {
     type Bits = UInt<
@@ -61352,6 +63869,7 @@ impl Digits for Const<23168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X5>;
 }
 impl Digits for Const<23232> {
     type Bits = UInt<
@@ -61386,6 +63904,7 @@ impl Digits for Const<23232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X5>;
 }
 impl Digits for Const<23296> {
     type Bits = UInt<
@@ -61420,6 +63939,7 @@ impl Digits for Const<23296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X5>;
 }
 impl Digits for Const<23360> {
     type Bits = UInt<
@@ -61454,6 +63974,7 @@ impl Digits for Const<23360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X5>;
 }
 impl Digits for Const<23424> {
     type Bits = UInt<
@@ -61488,6 +64009,7 @@ impl Digits for Const<23424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X5>;
 }
 impl Digits for Const<23488> {
     type Bits = UInt<
@@ -61522,6 +64044,7 @@ impl Digits for Const<23488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X5>;
 }
 impl Digits for Const<23552> {
     type Bits = UInt<
@@ -61556,6 +64079,7 @@ impl Digits for Const<23552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X5>;
 }
 impl Digits for Const<23616> {
     type Bits = UInt<
@@ -61590,6 +64114,7 @@ impl Digits for Const<23616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X5>;
 }
 impl Digits for Const<23680> {
     type Bits = UInt<
@@ -61624,6 +64149,7 @@ impl Digits for Const<23680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X5>;
 }
 impl Digits for Const<23744> {
     type Bits = UInt<
@@ -61658,6 +64184,7 @@ impl Digits for Const<23744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X5>;
 }
 impl Digits for Const<23808> {
     type Bits = UInt<
@@ -61692,6 +64219,7 @@ impl Digits for Const<23808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X5>;
 }
 impl Digits for Const<23872> {
     type Bits = UInt<
@@ -61726,6 +64254,7 @@ impl Digits for Const<23872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X5>;
 }
 impl Digits for Const<23936> {
     type Bits = UInt<
@@ -61760,6 +64289,7 @@ impl Digits for Const<23936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X5>;
 }
 impl Digits for Const<24000> {
     type Bits = UInt<
@@ -61794,6 +64324,7 @@ impl Digits for Const<24000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X5>;
 }
 impl Digits for Const<24064> {
     type Bits = UInt<
@@ -61828,6 +64359,7 @@ impl Digits for Const<24064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X5>;
 }
 impl Digits for Const<24128> {
     type Bits = UInt<
@@ -61862,6 +64394,7 @@ impl Digits for Const<24128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X5>;
 }
 impl Digits for Const<24192> {
     type Bits = UInt<
@@ -61896,6 +64429,7 @@ impl Digits for Const<24192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X5>;
 }
 impl Digits for Const<24256> {
     type Bits = UInt<
@@ -61930,6 +64464,7 @@ impl Digits for Const<24256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X5>;
 }
 impl Digits for Const<24320> {
     type Bits = UInt<
@@ -61964,6 +64499,7 @@ impl Digits for Const<24320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X5>;
 }
 impl Digits for Const<24384> {
     type Bits = UInt<
@@ -61998,6 +64534,7 @@ impl Digits for Const<24384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X5>;
 }
 impl Digits for Const<24448> {
     type Bits = UInt<
@@ -62032,6 +64569,7 @@ impl Digits for Const<24448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X5>;
 }
 impl Digits for Const<24512> {
     type Bits = UInt<
@@ -62066,6 +64604,7 @@ impl Digits for Const<24512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X5>;
 }
 impl Digits for Const<24576> {
     type Bits = UInt<
@@ -62100,6 +64639,7 @@ impl Digits for Const<24576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X6>;
 }
 impl Digits for Const<24640> {
     type Bits = UInt<
@@ -62134,6 +64674,7 @@ impl Digits for Const<24640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X6>;
 }
 impl Digits for Const<24704> {
     type Bits = UInt<
@@ -62168,6 +64709,7 @@ impl Digits for Const<24704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X6>;
 }
 impl Digits for Const<24768> {
     type Bits = UInt<
@@ -62202,6 +64744,7 @@ impl Digits for Const<24768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X6>;
 }
 impl Digits for Const<24832> {
     type Bits = UInt<
@@ -62236,6 +64779,7 @@ impl Digits for Const<24832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X6>;
 }
 impl Digits for Const<24896> {
     type Bits = UInt<
@@ -62270,6 +64814,7 @@ impl Digits for Const<24896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X6>;
 }
 impl Digits for Const<24960> {
     type Bits = UInt<
@@ -62304,6 +64849,7 @@ impl Digits for Const<24960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X6>;
 }
 impl Digits for Const<25000> {
     type Bits = UInt<
@@ -62338,6 +64884,7 @@ impl Digits for Const<25000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X10, X1, X6>;
 }
 impl Digits for Const<25024> {
     type Bits = UInt<
@@ -62372,6 +64919,7 @@ impl Digits for Const<25024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X6>;
 }
 impl Digits for Const<25088> {
     type Bits = UInt<
@@ -62406,6 +64954,7 @@ impl Digits for Const<25088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X6>;
 }
 impl Digits for Const<25152> {
     type Bits = UInt<
@@ -62440,6 +64989,7 @@ impl Digits for Const<25152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X6>;
 }
 impl Digits for Const<25216> {
     type Bits = UInt<
@@ -62474,6 +65024,7 @@ impl Digits for Const<25216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X6>;
 }
 impl Digits for Const<25280> {
     type Bits = UInt<
@@ -62508,6 +65059,7 @@ impl Digits for Const<25280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X6>;
 }
 impl Digits for Const<25344> {
     type Bits = UInt<
@@ -62542,6 +65094,7 @@ impl Digits for Const<25344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X6>;
 }
 impl Digits for Const<25408> {
     type Bits = UInt<
@@ -62576,6 +65129,7 @@ impl Digits for Const<25408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X6>;
 }
 impl Digits for Const<25472> {
     type Bits = UInt<
@@ -62610,6 +65164,7 @@ impl Digits for Const<25472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X6>;
 }
 impl Digits for Const<25536> {
     type Bits = UInt<
@@ -62644,6 +65199,7 @@ impl Digits for Const<25536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X6>;
 }
 impl Digits for Const<25600> {
     type Bits = UInt<
@@ -62678,6 +65234,7 @@ impl Digits for Const<25600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X6>;
 }
 impl Digits for Const<25664> {
     type Bits = UInt<
@@ -62712,6 +65269,7 @@ impl Digits for Const<25664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X6>;
 }
 impl Digits for Const<25728> {
     type Bits = UInt<
@@ -62746,6 +65304,7 @@ impl Digits for Const<25728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X6>;
 }
 impl Digits for Const<25792> {
     type Bits = UInt<
@@ -62780,6 +65339,7 @@ impl Digits for Const<25792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X6>;
 }
 impl Digits for Const<25856> {
     type Bits = UInt<
@@ -62814,6 +65374,7 @@ impl Digits for Const<25856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X6>;
 }
 impl Digits for Const<25920> {
     type Bits = UInt<
@@ -62848,6 +65409,7 @@ impl Digits for Const<25920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X6>;
 }
 impl Digits for Const<25984> {
     type Bits = UInt<
@@ -62882,6 +65444,7 @@ impl Digits for Const<25984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X6>;
 }
 impl Digits for Const<26000> {
     type Bits = UInt<
@@ -62916,6 +65479,7 @@ impl Digits for Const<26000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X9, X5, X6>;
 }
 impl Digits for Const<26048> {
     type Bits = UInt<
@@ -62950,6 +65514,7 @@ impl Digits for Const<26048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X6>;
 }
 impl Digits for Const<26112> {
     type Bits = UInt<
@@ -62984,6 +65549,7 @@ impl Digits for Const<26112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X6>;
 }
 impl Digits for Const<26176> {
     type Bits = UInt<
@@ -63018,6 +65584,7 @@ impl Digits for Const<26176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X6>;
 }
 impl Digits for Const<26240> {
     type Bits = UInt<
@@ -63052,6 +65619,7 @@ impl Digits for Const<26240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X6>;
 }
 impl Digits for Const<26304> {
     type Bits = UInt<
@@ -63086,6 +65654,7 @@ impl Digits for Const<26304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X6>;
 }
 impl Digits for Const<26368> {
     type Bits = UInt<
@@ -63120,6 +65689,7 @@ impl Digits for Const<26368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X6>;
 }
 impl Digits for Const<26432> {
     type Bits = UInt<
@@ -63154,6 +65724,7 @@ impl Digits for Const<26432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X6>;
 }
 impl Digits for Const<26496> {
     type Bits = UInt<
@@ -63188,6 +65759,7 @@ impl Digits for Const<26496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X6>;
 }
 impl Digits for Const<26560> {
     type Bits = UInt<
@@ -63222,6 +65794,7 @@ impl Digits for Const<26560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X6>;
 }
 impl Digits for Const<26624> {
     type Bits = UInt<
@@ -63256,6 +65829,7 @@ impl Digits for Const<26624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X6>;
 }
 impl Digits for Const<26688> {
     type Bits = UInt<
@@ -63290,6 +65864,7 @@ impl Digits for Const<26688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X6>;
 }
 impl Digits for Const<26752> {
     type Bits = UInt<
@@ -63324,6 +65899,7 @@ impl Digits for Const<26752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X6>;
 }
 impl Digits for Const<26816> {
     type Bits = UInt<
@@ -63358,6 +65934,7 @@ impl Digits for Const<26816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X6>;
 }
 impl Digits for Const<26880> {
     type Bits = UInt<
@@ -63392,6 +65969,7 @@ impl Digits for Const<26880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X6>;
 }
 impl Digits for Const<26944> {
     type Bits = UInt<
@@ -63426,6 +66004,7 @@ impl Digits for Const<26944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X6>;
 }
 impl Digits for Const<27000> {
     type Bits = UInt<
@@ -63460,6 +66039,7 @@ impl Digits for Const<27000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X7, X9, X6>;
 }
 impl Digits for Const<27008> {
     type Bits = UInt<
@@ -63494,6 +66074,7 @@ impl Digits for Const<27008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X6>;
 }
 impl Digits for Const<27072> {
     type Bits = UInt<
@@ -63528,6 +66109,7 @@ impl Digits for Const<27072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X6>;
 }
 impl Digits for Const<27136> {
     type Bits = UInt<
@@ -63562,6 +66144,7 @@ impl Digits for Const<27136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X6>;
 }
 impl Digits for Const<27200> {
     type Bits = UInt<
@@ -63596,6 +66179,7 @@ impl Digits for Const<27200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X6>;
 }
 impl Digits for Const<27264> {
     type Bits = UInt<
@@ -63630,6 +66214,7 @@ impl Digits for Const<27264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X6>;
 }
 impl Digits for Const<27328> {
     type Bits = UInt<
@@ -63664,6 +66249,7 @@ impl Digits for Const<27328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X6>;
 }
 impl Digits for Const<27392> {
     type Bits = UInt<
@@ -63698,6 +66284,7 @@ impl Digits for Const<27392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X6>;
 }
 impl Digits for Const<27456> {
     type Bits = UInt<
@@ -63732,6 +66319,7 @@ impl Digits for Const<27456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X6>;
 }
 impl Digits for Const<27520> {
     type Bits = UInt<
@@ -63766,6 +66354,7 @@ impl Digits for Const<27520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X6>;
 }
 impl Digits for Const<27584> {
     type Bits = UInt<
@@ -63800,6 +66389,7 @@ impl Digits for Const<27584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X6>;
 }
 impl Digits for Const<27648> {
     type Bits = UInt<
@@ -63834,6 +66424,7 @@ impl Digits for Const<27648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X6>;
 }
 impl Digits for Const<27712> {
     type Bits = UInt<
@@ -63868,6 +66459,7 @@ impl Digits for Const<27712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X6>;
 }
 impl Digits for Const<27776> {
     type Bits = UInt<
@@ -63902,6 +66494,7 @@ impl Digits for Const<27776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X6>;
 }
 impl Digits for Const<27840> {
     type Bits = UInt<
@@ -63936,6 +66529,7 @@ impl Digits for Const<27840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X6>;
 }
 impl Digits for Const<27904> {
     type Bits = UInt<
@@ -63970,6 +66564,7 @@ impl Digits for Const<27904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X6>;
 }
 impl Digits for Const<27968> {
     type Bits = UInt<
@@ -64004,6 +66599,7 @@ impl Digits for Const<27968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X6>;
 }
 impl Digits for Const<28000> {
     type Bits = UInt<
@@ -64038,6 +66634,7 @@ impl Digits for Const<28000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X6, X13, X6>;
 }
 impl Digits for Const<28032> {
     type Bits = UInt<
@@ -64072,6 +66669,7 @@ impl Digits for Const<28032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X6>;
 }
 impl Digits for Const<28096> {
     type Bits = UInt<
@@ -64106,6 +66704,7 @@ impl Digits for Const<28096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X6>;
 }
 impl Digits for Const<28160> {
     type Bits = UInt<
@@ -64140,6 +66739,7 @@ impl Digits for Const<28160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X6>;
 }
 impl Digits for Const<28224> {
     type Bits = UInt<
@@ -64174,6 +66774,7 @@ impl Digits for Const<28224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X6>;
 }
 impl Digits for Const<28288> {
     type Bits = UInt<
@@ -64208,6 +66809,7 @@ impl Digits for Const<28288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X6>;
 }
 impl Digits for Const<28352> {
     type Bits = UInt<
@@ -64242,6 +66844,7 @@ impl Digits for Const<28352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X6>;
 }
 impl Digits for Const<28416> {
     type Bits = UInt<
@@ -64276,6 +66879,7 @@ impl Digits for Const<28416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X6>;
 }
 impl Digits for Const<28480> {
     type Bits = UInt<
@@ -64310,6 +66914,7 @@ impl Digits for Const<28480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X6>;
 }
 impl Digits for Const<28544> {
     type Bits = UInt<
@@ -64344,6 +66949,7 @@ impl Digits for Const<28544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X6>;
 }
 impl Digits for Const<28608> {
     type Bits = UInt<
@@ -64378,6 +66984,7 @@ impl Digits for Const<28608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X6>;
 }
 impl Digits for Const<28672> {
     type Bits = UInt<
@@ -64412,6 +67019,7 @@ impl Digits for Const<28672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X7>;
 }
 impl Digits for Const<28736> {
     type Bits = UInt<
@@ -64446,6 +67054,7 @@ impl Digits for Const<28736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X7>;
 }
 impl Digits for Const<28800> {
     type Bits = UInt<
@@ -64480,6 +67089,7 @@ impl Digits for Const<28800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X7>;
 }
 impl Digits for Const<28864> {
     type Bits = UInt<
@@ -64514,6 +67124,7 @@ impl Digits for Const<28864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X7>;
 }
 impl Digits for Const<28928> {
     type Bits = UInt<
@@ -64548,6 +67159,7 @@ impl Digits for Const<28928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X7>;
 }
 impl Digits for Const<28992> {
     type Bits = UInt<
@@ -64582,6 +67194,7 @@ impl Digits for Const<28992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X7>;
 }
 impl Digits for Const<29000> {
     type Bits = UInt<
@@ -64616,6 +67229,7 @@ impl Digits for Const<29000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X4, X1, X7>;
 }
 impl Digits for Const<29056> {
     type Bits = UInt<
@@ -64650,6 +67264,7 @@ impl Digits for Const<29056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X7>;
 }
 impl Digits for Const<29120> {
     type Bits = UInt<
@@ -64684,6 +67299,7 @@ impl Digits for Const<29120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X7>;
 }
 impl Digits for Const<29184> {
     type Bits = UInt<
@@ -64718,6 +67334,7 @@ impl Digits for Const<29184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X7>;
 }
 impl Digits for Const<29248> {
     type Bits = UInt<
@@ -64752,6 +67369,7 @@ impl Digits for Const<29248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X7>;
 }
 impl Digits for Const<29312> {
     type Bits = UInt<
@@ -64786,6 +67404,7 @@ impl Digits for Const<29312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X7>;
 }
 impl Digits for Const<29376> {
     type Bits = UInt<
@@ -64820,6 +67439,7 @@ impl Digits for Const<29376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X7>;
 }
 impl Digits for Const<29440> {
     type Bits = UInt<
@@ -64854,6 +67474,7 @@ impl Digits for Const<29440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X7>;
 }
 impl Digits for Const<29504> {
     type Bits = UInt<
@@ -64888,6 +67509,7 @@ impl Digits for Const<29504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X7>;
 }
 impl Digits for Const<29568> {
     type Bits = UInt<
@@ -64922,6 +67544,7 @@ impl Digits for Const<29568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X7>;
 }
 impl Digits for Const<29632> {
     type Bits = UInt<
@@ -64956,6 +67579,7 @@ impl Digits for Const<29632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X7>;
 }
 impl Digits for Const<29696> {
     type Bits = UInt<
@@ -64990,6 +67614,7 @@ impl Digits for Const<29696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X7>;
 }
 impl Digits for Const<29760> {
     type Bits = UInt<
@@ -65024,6 +67649,7 @@ impl Digits for Const<29760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X7>;
 }
 impl Digits for Const<29824> {
     type Bits = UInt<
@@ -65058,6 +67684,7 @@ impl Digits for Const<29824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X7>;
 }
 impl Digits for Const<29888> {
     type Bits = UInt<
@@ -65092,6 +67719,7 @@ impl Digits for Const<29888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X7>;
 }
 impl Digits for Const<29952> {
     type Bits = UInt<
@@ -65126,6 +67754,7 @@ impl Digits for Const<29952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X7>;
 }
 impl Digits for Const<30000> {
     type Bits = UInt<
@@ -65160,6 +67789,7 @@ impl Digits for Const<30000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X3, X5, X7>;
 }
 impl Digits for Const<30016> {
     type Bits = UInt<
@@ -65194,6 +67824,7 @@ impl Digits for Const<30016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X7>;
 }
 impl Digits for Const<30080> {
     type Bits = UInt<
@@ -65228,6 +67859,7 @@ impl Digits for Const<30080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X7>;
 }
 impl Digits for Const<30144> {
     type Bits = UInt<
@@ -65262,6 +67894,7 @@ impl Digits for Const<30144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X7>;
 }
 impl Digits for Const<30208> {
     type Bits = UInt<
@@ -65296,6 +67929,7 @@ impl Digits for Const<30208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X7>;
 }
 impl Digits for Const<30272> {
     type Bits = UInt<
@@ -65330,6 +67964,7 @@ impl Digits for Const<30272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X7>;
 }
 impl Digits for Const<30336> {
     type Bits = UInt<
@@ -65364,6 +67999,7 @@ impl Digits for Const<30336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X7>;
 }
 impl Digits for Const<30400> {
     type Bits = UInt<
@@ -65398,6 +68034,7 @@ impl Digits for Const<30400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X7>;
 }
 impl Digits for Const<30464> {
     type Bits = UInt<
@@ -65432,6 +68069,7 @@ impl Digits for Const<30464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X7>;
 }
 impl Digits for Const<30522> {
     type Bits = UInt<
@@ -65466,6 +68104,7 @@ impl Digits for Const<30522> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X10, X3, X7, X7>;
 }
 impl Digits for Const<30528> {
     type Bits = UInt<
@@ -65500,6 +68139,7 @@ impl Digits for Const<30528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X7>;
 }
 impl Digits for Const<30592> {
     type Bits = UInt<
@@ -65534,6 +68174,7 @@ impl Digits for Const<30592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X7>;
 }
 impl Digits for Const<30656> {
     type Bits = UInt<
@@ -65568,6 +68209,7 @@ impl Digits for Const<30656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X7>;
 }
 impl Digits for Const<30720> {
     type Bits = UInt<
@@ -65602,6 +68244,7 @@ impl Digits for Const<30720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X7>;
 }
 impl Digits for Const<30784> {
     type Bits = UInt<
@@ -65636,6 +68279,7 @@ impl Digits for Const<30784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X7>;
 }
 impl Digits for Const<30848> {
     type Bits = UInt<
@@ -65670,6 +68314,7 @@ impl Digits for Const<30848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X7>;
 }
 impl Digits for Const<30912> {
     type Bits = UInt<
@@ -65704,6 +68349,7 @@ impl Digits for Const<30912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X7>;
 }
 impl Digits for Const<30976> {
     type Bits = UInt<
@@ -65738,6 +68384,7 @@ impl Digits for Const<30976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X7>;
 }
 impl Digits for Const<31000> {
     type Bits = UInt<
@@ -65772,6 +68419,7 @@ impl Digits for Const<31000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X1, X9, X7>;
 }
 impl Digits for Const<31040> {
     type Bits = UInt<
@@ -65806,6 +68454,7 @@ impl Digits for Const<31040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X7>;
 }
 impl Digits for Const<31104> {
     type Bits = UInt<
@@ -65840,6 +68489,7 @@ impl Digits for Const<31104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X7>;
 }
 impl Digits for Const<31168> {
     type Bits = UInt<
@@ -65874,6 +68524,7 @@ impl Digits for Const<31168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X7>;
 }
 impl Digits for Const<31232> {
     type Bits = UInt<
@@ -65908,6 +68559,7 @@ impl Digits for Const<31232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X7>;
 }
 impl Digits for Const<31296> {
     type Bits = UInt<
@@ -65942,6 +68594,7 @@ impl Digits for Const<31296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X7>;
 }
 impl Digits for Const<31360> {
     type Bits = UInt<
@@ -65976,6 +68629,7 @@ impl Digits for Const<31360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X7>;
 }
 impl Digits for Const<31424> {
     type Bits = UInt<
@@ -66010,6 +68664,7 @@ impl Digits for Const<31424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X7>;
 }
 impl Digits for Const<31488> {
     type Bits = UInt<
@@ -66044,6 +68699,7 @@ impl Digits for Const<31488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X7>;
 }
 impl Digits for Const<31552> {
     type Bits = UInt<
@@ -66078,6 +68734,7 @@ impl Digits for Const<31552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X7>;
 }
 impl Digits for Const<31616> {
     type Bits = UInt<
@@ -66112,6 +68769,7 @@ impl Digits for Const<31616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X7>;
 }
 impl Digits for Const<31680> {
     type Bits = UInt<
@@ -66146,6 +68804,7 @@ impl Digits for Const<31680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X7>;
 }
 impl Digits for Const<31744> {
     type Bits = UInt<
@@ -66180,6 +68839,7 @@ impl Digits for Const<31744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X7>;
 }
 impl Digits for Const<31808> {
     type Bits = UInt<
@@ -66214,6 +68874,7 @@ impl Digits for Const<31808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X7>;
 }
 impl Digits for Const<31872> {
     type Bits = UInt<
@@ -66248,6 +68909,7 @@ impl Digits for Const<31872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X7>;
 }
 impl Digits for Const<31936> {
     type Bits = UInt<
@@ -66282,6 +68944,7 @@ impl Digits for Const<31936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X7>;
 }
 impl Digits for Const<32000> {
     type Bits = UInt<
@@ -66316,6 +68979,7 @@ impl Digits for Const<32000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X7>;
 }
 impl Digits for Const<32064> {
     type Bits = UInt<
@@ -66350,6 +69014,7 @@ impl Digits for Const<32064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X7>;
 }
 impl Digits for Const<32100> {
     type Bits = UInt<
@@ -66384,6 +69049,7 @@ impl Digits for Const<32100> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X4, X6, X13, X7>;
 }
 impl Digits for Const<32128> {
     type Bits = UInt<
@@ -66418,6 +69084,7 @@ impl Digits for Const<32128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X7>;
 }
 impl Digits for Const<32192> {
     type Bits = UInt<
@@ -66452,6 +69119,7 @@ impl Digits for Const<32192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X7>;
 }
 impl Digits for Const<32256> {
     type Bits = UInt<
@@ -66486,6 +69154,7 @@ impl Digits for Const<32256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X7>;
 }
 impl Digits for Const<32320> {
     type Bits = UInt<
@@ -66520,6 +69189,7 @@ impl Digits for Const<32320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X7>;
 }
 impl Digits for Const<32384> {
     type Bits = UInt<
@@ -66554,6 +69224,7 @@ impl Digits for Const<32384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X7>;
 }
 impl Digits for Const<32448> {
     type Bits = UInt<
@@ -66588,6 +69259,7 @@ impl Digits for Const<32448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X7>;
 }
 impl Digits for Const<32512> {
     type Bits = UInt<
@@ -66622,6 +69294,7 @@ impl Digits for Const<32512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X7>;
 }
 impl Digits for Const<32576> {
     type Bits = UInt<
@@ -66656,6 +69329,7 @@ impl Digits for Const<32576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X7>;
 }
 impl Digits for Const<32640> {
     type Bits = UInt<
@@ -66690,6 +69364,7 @@ impl Digits for Const<32640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X7>;
 }
 impl Digits for Const<32704> {
     type Bits = UInt<
@@ -66724,6 +69399,7 @@ impl Digits for Const<32704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X7>;
 }
 impl Digits for Const<32832> {
     type Bits = UInt<
@@ -66764,6 +69440,7 @@ impl Digits for Const<32832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X8>;
 }
 impl Digits for Const<32896> {
     type Bits = UInt<
@@ -66804,6 +69481,7 @@ impl Digits for Const<32896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X8>;
 }
 impl Digits for Const<32960> {
     type Bits = UInt<
@@ -66844,6 +69522,7 @@ impl Digits for Const<32960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X8>;
 }
 impl Digits for Const<33000> {
     type Bits = UInt<
@@ -66884,6 +69563,7 @@ impl Digits for Const<33000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X14, X0, X8>;
 }
 impl Digits for Const<33024> {
     type Bits = UInt<
@@ -66924,6 +69604,7 @@ impl Digits for Const<33024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X8>;
 }
 impl Digits for Const<33088> {
     type Bits = UInt<
@@ -66964,6 +69645,7 @@ impl Digits for Const<33088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X8>;
 }
 impl Digits for Const<33152> {
     type Bits = UInt<
@@ -67004,6 +69686,7 @@ impl Digits for Const<33152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X8>;
 }
 impl Digits for Const<33216> {
     type Bits = UInt<
@@ -67044,6 +69727,7 @@ impl Digits for Const<33216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X8>;
 }
 impl Digits for Const<33280> {
     type Bits = UInt<
@@ -67084,6 +69768,7 @@ impl Digits for Const<33280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X8>;
 }
 impl Digits for Const<33344> {
     type Bits = UInt<
@@ -67124,6 +69809,7 @@ impl Digits for Const<33344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X8>;
 }
 impl Digits for Const<33408> {
     type Bits = UInt<
@@ -67164,6 +69850,7 @@ impl Digits for Const<33408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X8>;
 }
 impl Digits for Const<33472> {
     type Bits = UInt<
@@ -67204,6 +69891,7 @@ impl Digits for Const<33472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X8>;
 }
 impl Digits for Const<33536> {
     type Bits = UInt<
@@ -67244,6 +69932,7 @@ impl Digits for Const<33536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X8>;
 }
 impl Digits for Const<33600> {
     type Bits = UInt<
@@ -67284,6 +69973,7 @@ impl Digits for Const<33600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X8>;
 }
 impl Digits for Const<33664> {
     type Bits = UInt<
@@ -67324,6 +70014,7 @@ impl Digits for Const<33664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X8>;
 }
 impl Digits for Const<33728> {
     type Bits = UInt<
@@ -67364,6 +70055,7 @@ impl Digits for Const<33728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X8>;
 }
 impl Digits for Const<33792> {
     type Bits = UInt<
@@ -67404,6 +70096,7 @@ impl Digits for Const<33792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X8>;
 }
 impl Digits for Const<33856> {
     type Bits = UInt<
@@ -67444,6 +70137,7 @@ impl Digits for Const<33856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X8>;
 }
 impl Digits for Const<33920> {
     type Bits = UInt<
@@ -67484,6 +70178,7 @@ impl Digits for Const<33920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X8>;
 }
 impl Digits for Const<33984> {
     type Bits = UInt<
@@ -67524,6 +70219,7 @@ impl Digits for Const<33984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X8>;
 }
 impl Digits for Const<34000> {
     type Bits = UInt<
@@ -67564,6 +70260,7 @@ impl Digits for Const<34000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X13, X4, X8>;
 }
 impl Digits for Const<34048> {
     type Bits = UInt<
@@ -67604,6 +70301,7 @@ impl Digits for Const<34048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X8>;
 }
 impl Digits for Const<34112> {
     type Bits = UInt<
@@ -67644,6 +70342,7 @@ impl Digits for Const<34112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X8>;
 }
 impl Digits for Const<34176> {
     type Bits = UInt<
@@ -67684,6 +70383,7 @@ impl Digits for Const<34176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X8>;
 }
 impl Digits for Const<34240> {
     type Bits = UInt<
@@ -67724,6 +70424,7 @@ impl Digits for Const<34240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X8>;
 }
 impl Digits for Const<34304> {
     type Bits = UInt<
@@ -67764,6 +70465,7 @@ impl Digits for Const<34304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X8>;
 }
 impl Digits for Const<34368> {
     type Bits = UInt<
@@ -67804,6 +70506,7 @@ impl Digits for Const<34368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X8>;
 }
 impl Digits for Const<34432> {
     type Bits = UInt<
@@ -67844,6 +70547,7 @@ impl Digits for Const<34432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X8>;
 }
 impl Digits for Const<34496> {
     type Bits = UInt<
@@ -67884,6 +70588,7 @@ impl Digits for Const<34496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X8>;
 }
 impl Digits for Const<34560> {
     type Bits = UInt<
@@ -67924,6 +70629,7 @@ impl Digits for Const<34560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X8>;
 }
 impl Digits for Const<34624> {
     type Bits = UInt<
@@ -67964,6 +70670,7 @@ impl Digits for Const<34624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X8>;
 }
 impl Digits for Const<34688> {
     type Bits = UInt<
@@ -68004,6 +70711,7 @@ impl Digits for Const<34688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X8>;
 }
 impl Digits for Const<34752> {
     type Bits = UInt<
@@ -68044,6 +70752,7 @@ impl Digits for Const<34752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X8>;
 }
 impl Digits for Const<34816> {
     type Bits = UInt<
@@ -68084,6 +70793,7 @@ impl Digits for Const<34816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X8>;
 }
 impl Digits for Const<34880> {
     type Bits = UInt<
@@ -68124,6 +70834,7 @@ impl Digits for Const<34880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X8>;
 }
 impl Digits for Const<34944> {
     type Bits = UInt<
@@ -68164,6 +70875,7 @@ impl Digits for Const<34944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X8>;
 }
 impl Digits for Const<35000> {
     type Bits = UInt<
@@ -68204,6 +70916,7 @@ impl Digits for Const<35000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X11, X8, X8>;
 }
 impl Digits for Const<35008> {
     type Bits = UInt<
@@ -68244,6 +70957,7 @@ impl Digits for Const<35008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X8>;
 }
 impl Digits for Const<35072> {
     type Bits = UInt<
@@ -68284,6 +70998,7 @@ impl Digits for Const<35072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X8>;
 }
 impl Digits for Const<35136> {
     type Bits = UInt<
@@ -68324,6 +71039,7 @@ impl Digits for Const<35136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X8>;
 }
 impl Digits for Const<35200> {
     type Bits = UInt<
@@ -68364,6 +71080,7 @@ impl Digits for Const<35200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X8>;
 }
 impl Digits for Const<35264> {
     type Bits = UInt<
@@ -68404,6 +71121,7 @@ impl Digits for Const<35264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X8>;
 }
 impl Digits for Const<35328> {
     type Bits = UInt<
@@ -68444,6 +71162,7 @@ impl Digits for Const<35328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X8>;
 }
 impl Digits for Const<35392> {
     type Bits = UInt<
@@ -68484,6 +71203,7 @@ impl Digits for Const<35392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X8>;
 }
 impl Digits for Const<35456> {
     type Bits = UInt<
@@ -68524,6 +71244,7 @@ impl Digits for Const<35456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X8>;
 }
 impl Digits for Const<35520> {
     type Bits = UInt<
@@ -68564,6 +71285,7 @@ impl Digits for Const<35520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X8>;
 }
 impl Digits for Const<35584> {
     type Bits = UInt<
@@ -68604,6 +71326,7 @@ impl Digits for Const<35584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X8>;
 }
 impl Digits for Const<35648> {
     type Bits = UInt<
@@ -68644,6 +71367,7 @@ impl Digits for Const<35648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X8>;
 }
 impl Digits for Const<35712> {
     type Bits = UInt<
@@ -68684,6 +71408,7 @@ impl Digits for Const<35712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X8>;
 }
 impl Digits for Const<35776> {
     type Bits = UInt<
@@ -68724,6 +71449,7 @@ impl Digits for Const<35776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X8>;
 }
 impl Digits for Const<35840> {
     type Bits = UInt<
@@ -68764,6 +71490,7 @@ impl Digits for Const<35840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X8>;
 }
 impl Digits for Const<35904> {
     type Bits = UInt<
@@ -68804,6 +71531,7 @@ impl Digits for Const<35904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X8>;
 }
 impl Digits for Const<35968> {
     type Bits = UInt<
@@ -68844,6 +71572,7 @@ impl Digits for Const<35968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X8>;
 }
 impl Digits for Const<36000> {
     type Bits = UInt<
@@ -68884,6 +71613,7 @@ impl Digits for Const<36000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X10, X12, X8>;
 }
 impl Digits for Const<36032> {
     type Bits = UInt<
@@ -68924,6 +71654,7 @@ impl Digits for Const<36032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X8>;
 }
 impl Digits for Const<36096> {
     type Bits = UInt<
@@ -68964,6 +71695,7 @@ impl Digits for Const<36096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X8>;
 }
 impl Digits for Const<36160> {
     type Bits = UInt<
@@ -69004,6 +71736,7 @@ impl Digits for Const<36160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X8>;
 }
 impl Digits for Const<36224> {
     type Bits = UInt<
@@ -69044,6 +71777,7 @@ impl Digits for Const<36224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X8>;
 }
 impl Digits for Const<36288> {
     type Bits = UInt<
@@ -69084,6 +71818,7 @@ impl Digits for Const<36288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X8>;
 }
 impl Digits for Const<36352> {
     type Bits = UInt<
@@ -69124,6 +71859,7 @@ impl Digits for Const<36352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X8>;
 }
 impl Digits for Const<36416> {
     type Bits = UInt<
@@ -69164,6 +71900,7 @@ impl Digits for Const<36416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X8>;
 }
 impl Digits for Const<36480> {
     type Bits = UInt<
@@ -69204,6 +71941,7 @@ impl Digits for Const<36480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X8>;
 }
 impl Digits for Const<36544> {
     type Bits = UInt<
@@ -69244,6 +71982,7 @@ impl Digits for Const<36544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X8>;
 }
 impl Digits for Const<36608> {
     type Bits = UInt<
@@ -69284,6 +72023,7 @@ impl Digits for Const<36608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X8>;
 }
 impl Digits for Const<36672> {
     type Bits = UInt<
@@ -69324,6 +72064,7 @@ impl Digits for Const<36672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X8>;
 }
 impl Digits for Const<36736> {
     type Bits = UInt<
@@ -69364,6 +72105,7 @@ impl Digits for Const<36736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X8>;
 }
 impl Digits for Const<36800> {
     type Bits = UInt<
@@ -69404,6 +72146,7 @@ impl Digits for Const<36800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X8>;
 }
 impl Digits for Const<36864> {
     type Bits = UInt<
@@ -69444,6 +72187,7 @@ impl Digits for Const<36864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X9>;
 }
 impl Digits for Const<36928> {
     type Bits = UInt<
@@ -69484,6 +72228,7 @@ impl Digits for Const<36928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X9>;
 }
 impl Digits for Const<36992> {
     type Bits = UInt<
@@ -69524,6 +72269,7 @@ impl Digits for Const<36992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X9>;
 }
 impl Digits for Const<37000> {
     type Bits = UInt<
@@ -69564,6 +72310,7 @@ impl Digits for Const<37000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X8, X0, X9>;
 }
 impl Digits for Const<37056> {
     type Bits = UInt<
@@ -69604,6 +72351,7 @@ impl Digits for Const<37056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X9>;
 }
 impl Digits for Const<37120> {
     type Bits = UInt<
@@ -69644,6 +72392,7 @@ impl Digits for Const<37120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X9>;
 }
 impl Digits for Const<37184> {
     type Bits = UInt<
@@ -69684,6 +72433,7 @@ impl Digits for Const<37184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X9>;
 }
 impl Digits for Const<37248> {
     type Bits = UInt<
@@ -69724,6 +72474,7 @@ impl Digits for Const<37248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X9>;
 }
 impl Digits for Const<37312> {
     type Bits = UInt<
@@ -69764,6 +72515,7 @@ impl Digits for Const<37312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X9>;
 }
 impl Digits for Const<37376> {
     type Bits = UInt<
@@ -69804,6 +72556,7 @@ impl Digits for Const<37376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X9>;
 }
 impl Digits for Const<37440> {
     type Bits = UInt<
@@ -69844,6 +72597,7 @@ impl Digits for Const<37440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X9>;
 }
 impl Digits for Const<37504> {
     type Bits = UInt<
@@ -69884,6 +72638,7 @@ impl Digits for Const<37504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X9>;
 }
 impl Digits for Const<37568> {
     type Bits = UInt<
@@ -69924,6 +72679,7 @@ impl Digits for Const<37568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X9>;
 }
 impl Digits for Const<37632> {
     type Bits = UInt<
@@ -69964,6 +72720,7 @@ impl Digits for Const<37632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X9>;
 }
 impl Digits for Const<37696> {
     type Bits = UInt<
@@ -70004,6 +72761,7 @@ impl Digits for Const<37696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X9>;
 }
 impl Digits for Const<37760> {
     type Bits = UInt<
@@ -70044,6 +72802,7 @@ impl Digits for Const<37760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X9>;
 }
 impl Digits for Const<37824> {
     type Bits = UInt<
@@ -70084,6 +72843,7 @@ impl Digits for Const<37824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X9>;
 }
 impl Digits for Const<37888> {
     type Bits = UInt<
@@ -70124,6 +72884,7 @@ impl Digits for Const<37888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X9>;
 }
 impl Digits for Const<37952> {
     type Bits = UInt<
@@ -70164,6 +72925,7 @@ impl Digits for Const<37952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X9>;
 }
 impl Digits for Const<38000> {
     type Bits = UInt<
@@ -70204,6 +72966,7 @@ impl Digits for Const<38000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X7, X4, X9>;
 }
 impl Digits for Const<38016> {
     type Bits = UInt<
@@ -70244,6 +73007,7 @@ impl Digits for Const<38016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X9>;
 }
 impl Digits for Const<38080> {
     type Bits = UInt<
@@ -70284,6 +73048,7 @@ impl Digits for Const<38080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X9>;
 }
 impl Digits for Const<38144> {
     type Bits = UInt<
@@ -70324,6 +73089,7 @@ impl Digits for Const<38144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X9>;
 }
 impl Digits for Const<38208> {
     type Bits = UInt<
@@ -70364,6 +73130,7 @@ impl Digits for Const<38208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X9>;
 }
 impl Digits for Const<38272> {
     type Bits = UInt<
@@ -70404,6 +73171,7 @@ impl Digits for Const<38272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X9>;
 }
 impl Digits for Const<38336> {
     type Bits = UInt<
@@ -70444,6 +73212,7 @@ impl Digits for Const<38336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X9>;
 }
 impl Digits for Const<38400> {
     type Bits = UInt<
@@ -70484,6 +73253,7 @@ impl Digits for Const<38400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X9>;
 }
 impl Digits for Const<38464> {
     type Bits = UInt<
@@ -70524,6 +73294,7 @@ impl Digits for Const<38464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X9>;
 }
 impl Digits for Const<38528> {
     type Bits = UInt<
@@ -70564,6 +73335,7 @@ impl Digits for Const<38528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X9>;
 }
 impl Digits for Const<38592> {
     type Bits = UInt<
@@ -70604,6 +73376,7 @@ impl Digits for Const<38592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X9>;
 }
 impl Digits for Const<38656> {
     type Bits = UInt<
@@ -70644,6 +73417,7 @@ impl Digits for Const<38656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X9>;
 }
 impl Digits for Const<38720> {
     type Bits = UInt<
@@ -70684,6 +73458,7 @@ impl Digits for Const<38720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X9>;
 }
 impl Digits for Const<38784> {
     type Bits = UInt<
@@ -70724,6 +73499,7 @@ impl Digits for Const<38784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X9>;
 }
 impl Digits for Const<38848> {
     type Bits = UInt<
@@ -70764,6 +73540,7 @@ impl Digits for Const<38848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X9>;
 }
 impl Digits for Const<38912> {
     type Bits = UInt<
@@ -70804,6 +73581,7 @@ impl Digits for Const<38912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X9>;
 }
 impl Digits for Const<38976> {
     type Bits = UInt<
@@ -70844,6 +73622,7 @@ impl Digits for Const<38976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X9>;
 }
 impl Digits for Const<39000> {
     type Bits = UInt<
@@ -70884,6 +73663,7 @@ impl Digits for Const<39000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X5, X8, X9>;
 }
 impl Digits for Const<39040> {
     type Bits = UInt<
@@ -70924,6 +73704,7 @@ impl Digits for Const<39040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X9>;
 }
 impl Digits for Const<39104> {
     type Bits = UInt<
@@ -70964,6 +73745,7 @@ impl Digits for Const<39104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X9>;
 }
 impl Digits for Const<39168> {
     type Bits = UInt<
@@ -71004,6 +73786,7 @@ impl Digits for Const<39168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X9>;
 }
 impl Digits for Const<39232> {
     type Bits = UInt<
@@ -71044,6 +73827,7 @@ impl Digits for Const<39232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X9>;
 }
 impl Digits for Const<39296> {
     type Bits = UInt<
@@ -71084,6 +73868,7 @@ impl Digits for Const<39296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X9>;
 }
 impl Digits for Const<39360> {
     type Bits = UInt<
@@ -71124,6 +73909,7 @@ impl Digits for Const<39360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X9>;
 }
 impl Digits for Const<39424> {
     type Bits = UInt<
@@ -71164,6 +73950,7 @@ impl Digits for Const<39424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X9>;
 }
 impl Digits for Const<39488> {
     type Bits = UInt<
@@ -71204,6 +73991,7 @@ impl Digits for Const<39488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X9>;
 }
 impl Digits for Const<39552> {
     type Bits = UInt<
@@ -71244,6 +74032,7 @@ impl Digits for Const<39552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X9>;
 }
 impl Digits for Const<39616> {
     type Bits = UInt<
@@ -71284,6 +74073,7 @@ impl Digits for Const<39616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X9>;
 }
 impl Digits for Const<39680> {
     type Bits = UInt<
@@ -71324,6 +74114,7 @@ impl Digits for Const<39680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X9>;
 }
 impl Digits for Const<39744> {
     type Bits = UInt<
@@ -71364,6 +74155,7 @@ impl Digits for Const<39744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X9>;
 }
 impl Digits for Const<39808> {
     type Bits = UInt<
@@ -71404,6 +74196,7 @@ impl Digits for Const<39808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X9>;
 }
 impl Digits for Const<39872> {
     type Bits = UInt<
@@ -71444,6 +74237,7 @@ impl Digits for Const<39872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X9>;
 }
 impl Digits for Const<39936> {
     type Bits = UInt<
@@ -71484,6 +74278,7 @@ impl Digits for Const<39936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X9>;
 }
 impl Digits for Const<40000> {
     type Bits = UInt<
@@ -71524,6 +74319,7 @@ impl Digits for Const<40000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X9>;
 }
 impl Digits for Const<40064> {
     type Bits = UInt<
@@ -71564,6 +74360,7 @@ impl Digits for Const<40064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X9>;
 }
 impl Digits for Const<40128> {
     type Bits = UInt<
@@ -71604,6 +74401,7 @@ impl Digits for Const<40128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X9>;
 }
 impl Digits for Const<40192> {
     type Bits = UInt<
@@ -71644,6 +74442,7 @@ impl Digits for Const<40192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X9>;
 }
 impl Digits for Const<40256> {
     type Bits = UInt<
@@ -71684,6 +74483,7 @@ impl Digits for Const<40256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X9>;
 }
 impl Digits for Const<40320> {
     type Bits = UInt<
@@ -71724,6 +74524,7 @@ impl Digits for Const<40320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X9>;
 }
 impl Digits for Const<40384> {
     type Bits = UInt<
@@ -71764,6 +74565,7 @@ impl Digits for Const<40384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X9>;
 }
 impl Digits for Const<40448> {
     type Bits = UInt<
@@ -71804,6 +74606,7 @@ impl Digits for Const<40448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X9>;
 }
 impl Digits for Const<40512> {
     type Bits = UInt<
@@ -71844,6 +74647,7 @@ impl Digits for Const<40512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X9>;
 }
 impl Digits for Const<40576> {
     type Bits = UInt<
@@ -71884,6 +74688,7 @@ impl Digits for Const<40576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X9>;
 }
 impl Digits for Const<40640> {
     type Bits = UInt<
@@ -71924,6 +74729,7 @@ impl Digits for Const<40640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X9>;
 }
 impl Digits for Const<40704> {
     type Bits = UInt<
@@ -71964,6 +74770,7 @@ impl Digits for Const<40704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X9>;
 }
 impl Digits for Const<40768> {
     type Bits = UInt<
@@ -72004,6 +74811,7 @@ impl Digits for Const<40768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X9>;
 }
 impl Digits for Const<40832> {
     type Bits = UInt<
@@ -72044,6 +74852,7 @@ impl Digits for Const<40832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X9>;
 }
 impl Digits for Const<40896> {
     type Bits = UInt<
@@ -72084,6 +74893,7 @@ impl Digits for Const<40896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X9>;
 }
 impl Digits for Const<40960> {
     type Bits = UInt<
@@ -72124,6 +74934,7 @@ impl Digits for Const<40960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X10>;
 }
 impl Digits for Const<41000> {
     type Bits = UInt<
@@ -72164,6 +74975,7 @@ impl Digits for Const<41000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X2, X0, X10>;
 }
 impl Digits for Const<41024> {
     type Bits = UInt<
@@ -72204,6 +75016,7 @@ impl Digits for Const<41024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X10>;
 }
 impl Digits for Const<41088> {
     type Bits = UInt<
@@ -72244,6 +75057,7 @@ impl Digits for Const<41088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X10>;
 }
 impl Digits for Const<41152> {
     type Bits = UInt<
@@ -72284,6 +75098,7 @@ impl Digits for Const<41152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X10>;
 }
 impl Digits for Const<41216> {
     type Bits = UInt<
@@ -72324,6 +75139,7 @@ impl Digits for Const<41216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X10>;
 }
 impl Digits for Const<41280> {
     type Bits = UInt<
@@ -72364,6 +75180,7 @@ impl Digits for Const<41280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X10>;
 }
 impl Digits for Const<41344> {
     type Bits = UInt<
@@ -72404,6 +75221,7 @@ impl Digits for Const<41344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X10>;
 }
 impl Digits for Const<41408> {
     type Bits = UInt<
@@ -72444,6 +75262,7 @@ impl Digits for Const<41408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X10>;
 }
 impl Digits for Const<41472> {
     type Bits = UInt<
@@ -72484,6 +75303,7 @@ impl Digits for Const<41472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X10>;
 }
 impl Digits for Const<41536> {
     type Bits = UInt<
@@ -72524,6 +75344,7 @@ impl Digits for Const<41536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X10>;
 }
 impl Digits for Const<41600> {
     type Bits = UInt<
@@ -72564,6 +75385,7 @@ impl Digits for Const<41600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X10>;
 }
 impl Digits for Const<41664> {
     type Bits = UInt<
@@ -72604,6 +75426,7 @@ impl Digits for Const<41664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X10>;
 }
 impl Digits for Const<41728> {
     type Bits = UInt<
@@ -72644,6 +75467,7 @@ impl Digits for Const<41728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X10>;
 }
 impl Digits for Const<41792> {
     type Bits = UInt<
@@ -72684,6 +75508,7 @@ impl Digits for Const<41792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X10>;
 }
 impl Digits for Const<41856> {
     type Bits = UInt<
@@ -72724,6 +75549,7 @@ impl Digits for Const<41856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X10>;
 }
 impl Digits for Const<41920> {
     type Bits = UInt<
@@ -72764,6 +75590,7 @@ impl Digits for Const<41920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X10>;
 }
 impl Digits for Const<41984> {
     type Bits = UInt<
@@ -72804,6 +75631,7 @@ impl Digits for Const<41984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X10>;
 }
 impl Digits for Const<42000> {
     type Bits = UInt<
@@ -72844,6 +75672,7 @@ impl Digits for Const<42000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X1, X4, X10>;
 }
 impl Digits for Const<42048> {
     type Bits = UInt<
@@ -72884,6 +75713,7 @@ impl Digits for Const<42048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X10>;
 }
 impl Digits for Const<42112> {
     type Bits = UInt<
@@ -72924,6 +75754,7 @@ impl Digits for Const<42112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X10>;
 }
 impl Digits for Const<42176> {
     type Bits = UInt<
@@ -72964,6 +75795,7 @@ impl Digits for Const<42176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X10>;
 }
 impl Digits for Const<42240> {
     type Bits = UInt<
@@ -73004,6 +75836,7 @@ impl Digits for Const<42240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X10>;
 }
 impl Digits for Const<42304> {
     type Bits = UInt<
@@ -73044,6 +75877,7 @@ impl Digits for Const<42304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X10>;
 }
 impl Digits for Const<42368> {
     type Bits = UInt<
@@ -73084,6 +75918,7 @@ impl Digits for Const<42368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X10>;
 }
 impl Digits for Const<42432> {
     type Bits = UInt<
@@ -73124,6 +75959,7 @@ impl Digits for Const<42432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X10>;
 }
 impl Digits for Const<42496> {
     type Bits = UInt<
@@ -73164,6 +76000,7 @@ impl Digits for Const<42496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X10>;
 }
 impl Digits for Const<42560> {
     type Bits = UInt<
@@ -73204,6 +76041,7 @@ impl Digits for Const<42560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X10>;
 }
 impl Digits for Const<42624> {
     type Bits = UInt<
@@ -73244,6 +76082,7 @@ impl Digits for Const<42624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X10>;
 }
 impl Digits for Const<42688> {
     type Bits = UInt<
@@ -73284,6 +76123,7 @@ impl Digits for Const<42688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X10>;
 }
 impl Digits for Const<42752> {
     type Bits = UInt<
@@ -73324,6 +76164,7 @@ impl Digits for Const<42752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X10>;
 }
 impl Digits for Const<42816> {
     type Bits = UInt<
@@ -73364,6 +76205,7 @@ impl Digits for Const<42816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X10>;
 }
 impl Digits for Const<42880> {
     type Bits = UInt<
@@ -73404,6 +76246,7 @@ impl Digits for Const<42880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X10>;
 }
 impl Digits for Const<42944> {
     type Bits = UInt<
@@ -73444,6 +76287,7 @@ impl Digits for Const<42944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X10>;
 }
 impl Digits for Const<43000> {
     type Bits = UInt<
@@ -73484,6 +76328,7 @@ impl Digits for Const<43000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X15, X7, X10>;
 }
 impl Digits for Const<43008> {
     type Bits = UInt<
@@ -73524,6 +76369,7 @@ impl Digits for Const<43008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X10>;
 }
 impl Digits for Const<43072> {
     type Bits = UInt<
@@ -73564,6 +76410,7 @@ impl Digits for Const<43072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X10>;
 }
 impl Digits for Const<43136> {
     type Bits = UInt<
@@ -73604,6 +76451,7 @@ impl Digits for Const<43136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X10>;
 }
 impl Digits for Const<43200> {
     type Bits = UInt<
@@ -73644,6 +76492,7 @@ impl Digits for Const<43200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X10>;
 }
 impl Digits for Const<43264> {
     type Bits = UInt<
@@ -73684,6 +76533,7 @@ impl Digits for Const<43264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X10>;
 }
 impl Digits for Const<43328> {
     type Bits = UInt<
@@ -73724,6 +76574,7 @@ impl Digits for Const<43328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X10>;
 }
 impl Digits for Const<43392> {
     type Bits = UInt<
@@ -73764,6 +76615,7 @@ impl Digits for Const<43392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X10>;
 }
 impl Digits for Const<43456> {
     type Bits = UInt<
@@ -73804,6 +76656,7 @@ impl Digits for Const<43456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X10>;
 }
 impl Digits for Const<43520> {
     type Bits = UInt<
@@ -73844,6 +76697,7 @@ impl Digits for Const<43520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X10>;
 }
 impl Digits for Const<43584> {
     type Bits = UInt<
@@ -73884,6 +76738,7 @@ impl Digits for Const<43584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X10>;
 }
 impl Digits for Const<43648> {
     type Bits = UInt<
@@ -73924,6 +76779,7 @@ impl Digits for Const<43648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X10>;
 }
 impl Digits for Const<43712> {
     type Bits = UInt<
@@ -73964,6 +76820,7 @@ impl Digits for Const<43712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X10>;
 }
 impl Digits for Const<43776> {
     type Bits = UInt<
@@ -74004,6 +76861,7 @@ impl Digits for Const<43776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X10>;
 }
 impl Digits for Const<43840> {
     type Bits = UInt<
@@ -74044,6 +76902,7 @@ impl Digits for Const<43840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X10>;
 }
 impl Digits for Const<43904> {
     type Bits = UInt<
@@ -74084,6 +76943,7 @@ impl Digits for Const<43904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X10>;
 }
 impl Digits for Const<43968> {
     type Bits = UInt<
@@ -74124,6 +76984,7 @@ impl Digits for Const<43968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X10>;
 }
 impl Digits for Const<44000> {
     type Bits = UInt<
@@ -74164,6 +77025,7 @@ impl Digits for Const<44000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X14, X11, X10>;
 }
 impl Digits for Const<44032> {
     type Bits = UInt<
@@ -74204,6 +77066,7 @@ impl Digits for Const<44032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X10>;
 }
 impl Digits for Const<44096> {
     type Bits = UInt<
@@ -74244,6 +77107,7 @@ impl Digits for Const<44096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X10>;
 }
 impl Digits for Const<44160> {
     type Bits = UInt<
@@ -74284,6 +77148,7 @@ impl Digits for Const<44160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X10>;
 }
 impl Digits for Const<44224> {
     type Bits = UInt<
@@ -74324,6 +77189,7 @@ impl Digits for Const<44224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X10>;
 }
 impl Digits for Const<44288> {
     type Bits = UInt<
@@ -74364,6 +77230,7 @@ impl Digits for Const<44288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X10>;
 }
 impl Digits for Const<44352> {
     type Bits = UInt<
@@ -74404,6 +77271,7 @@ impl Digits for Const<44352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X10>;
 }
 impl Digits for Const<44416> {
     type Bits = UInt<
@@ -74444,6 +77312,7 @@ impl Digits for Const<44416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X10>;
 }
 impl Digits for Const<44480> {
     type Bits = UInt<
@@ -74484,6 +77353,7 @@ impl Digits for Const<44480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X10>;
 }
 impl Digits for Const<44544> {
     type Bits = UInt<
@@ -74524,6 +77394,7 @@ impl Digits for Const<44544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X10>;
 }
 impl Digits for Const<44608> {
     type Bits = UInt<
@@ -74564,6 +77435,7 @@ impl Digits for Const<44608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X10>;
 }
 impl Digits for Const<44672> {
     type Bits = UInt<
@@ -74604,6 +77476,7 @@ impl Digits for Const<44672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X10>;
 }
 impl Digits for Const<44736> {
     type Bits = UInt<
@@ -74644,6 +77517,7 @@ impl Digits for Const<44736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X10>;
 }
 impl Digits for Const<44800> {
     type Bits = UInt<
@@ -74684,6 +77558,7 @@ impl Digits for Const<44800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X10>;
 }
 impl Digits for Const<44864> {
     type Bits = UInt<
@@ -74724,6 +77599,7 @@ impl Digits for Const<44864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X10>;
 }
 impl Digits for Const<44928> {
     type Bits = UInt<
@@ -74764,6 +77640,7 @@ impl Digits for Const<44928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X10>;
 }
 impl Digits for Const<44992> {
     type Bits = UInt<
@@ -74804,6 +77681,7 @@ impl Digits for Const<44992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X10>;
 }
 impl Digits for Const<45000> {
     type Bits = UInt<
@@ -74844,6 +77722,7 @@ impl Digits for Const<45000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X12, X15, X10>;
 }
 impl Digits for Const<45056> {
     type Bits = UInt<
@@ -74884,6 +77763,7 @@ impl Digits for Const<45056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X11>;
 }
 impl Digits for Const<45120> {
     type Bits = UInt<
@@ -74924,6 +77804,7 @@ impl Digits for Const<45120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X11>;
 }
 impl Digits for Const<45184> {
     type Bits = UInt<
@@ -74964,6 +77845,7 @@ impl Digits for Const<45184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X11>;
 }
 impl Digits for Const<45248> {
     type Bits = UInt<
@@ -75004,6 +77886,7 @@ impl Digits for Const<45248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X11>;
 }
 impl Digits for Const<45312> {
     type Bits = UInt<
@@ -75044,6 +77927,7 @@ impl Digits for Const<45312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X11>;
 }
 impl Digits for Const<45376> {
     type Bits = UInt<
@@ -75084,6 +77968,7 @@ impl Digits for Const<45376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X11>;
 }
 impl Digits for Const<45440> {
     type Bits = UInt<
@@ -75124,6 +78009,7 @@ impl Digits for Const<45440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X11>;
 }
 impl Digits for Const<45504> {
     type Bits = UInt<
@@ -75164,6 +78050,7 @@ impl Digits for Const<45504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X11>;
 }
 impl Digits for Const<45568> {
     type Bits = UInt<
@@ -75204,6 +78091,7 @@ impl Digits for Const<45568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X11>;
 }
 impl Digits for Const<45632> {
     type Bits = UInt<
@@ -75244,6 +78132,7 @@ impl Digits for Const<45632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X11>;
 }
 impl Digits for Const<45696> {
     type Bits = UInt<
@@ -75284,6 +78173,7 @@ impl Digits for Const<45696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X11>;
 }
 impl Digits for Const<45760> {
     type Bits = UInt<
@@ -75324,6 +78214,7 @@ impl Digits for Const<45760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X11>;
 }
 impl Digits for Const<45824> {
     type Bits = UInt<
@@ -75364,6 +78255,7 @@ impl Digits for Const<45824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X11>;
 }
 impl Digits for Const<45888> {
     type Bits = UInt<
@@ -75404,6 +78296,7 @@ impl Digits for Const<45888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X11>;
 }
 impl Digits for Const<45952> {
     type Bits = UInt<
@@ -75444,6 +78337,7 @@ impl Digits for Const<45952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X11>;
 }
 impl Digits for Const<46000> {
     type Bits = UInt<
@@ -75484,6 +78378,7 @@ impl Digits for Const<46000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X11, X3, X11>;
 }
 impl Digits for Const<46016> {
     type Bits = UInt<
@@ -75524,6 +78419,7 @@ impl Digits for Const<46016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X11>;
 }
 impl Digits for Const<46080> {
     type Bits = UInt<
@@ -75564,6 +78460,7 @@ impl Digits for Const<46080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X11>;
 }
 impl Digits for Const<46144> {
     type Bits = UInt<
@@ -75604,6 +78501,7 @@ impl Digits for Const<46144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X11>;
 }
 impl Digits for Const<46208> {
     type Bits = UInt<
@@ -75644,6 +78542,7 @@ impl Digits for Const<46208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X11>;
 }
 impl Digits for Const<46272> {
     type Bits = UInt<
@@ -75684,6 +78583,7 @@ impl Digits for Const<46272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X11>;
 }
 impl Digits for Const<46336> {
     type Bits = UInt<
@@ -75724,6 +78624,7 @@ impl Digits for Const<46336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X11>;
 }
 impl Digits for Const<46400> {
     type Bits = UInt<
@@ -75764,6 +78665,7 @@ impl Digits for Const<46400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X11>;
 }
 impl Digits for Const<46464> {
     type Bits = UInt<
@@ -75804,6 +78706,7 @@ impl Digits for Const<46464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X11>;
 }
 impl Digits for Const<46528> {
     type Bits = UInt<
@@ -75844,6 +78747,7 @@ impl Digits for Const<46528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X11>;
 }
 impl Digits for Const<46592> {
     type Bits = UInt<
@@ -75884,6 +78788,7 @@ impl Digits for Const<46592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X11>;
 }
 impl Digits for Const<46656> {
     type Bits = UInt<
@@ -75924,6 +78829,7 @@ impl Digits for Const<46656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X11>;
 }
 impl Digits for Const<46720> {
     type Bits = UInt<
@@ -75964,6 +78870,7 @@ impl Digits for Const<46720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X11>;
 }
 impl Digits for Const<46784> {
     type Bits = UInt<
@@ -76004,6 +78911,7 @@ impl Digits for Const<46784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X11>;
 }
 impl Digits for Const<46848> {
     type Bits = UInt<
@@ -76044,6 +78952,7 @@ impl Digits for Const<46848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X11>;
 }
 impl Digits for Const<46912> {
     type Bits = UInt<
@@ -76084,6 +78993,7 @@ impl Digits for Const<46912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X11>;
 }
 impl Digits for Const<46976> {
     type Bits = UInt<
@@ -76124,6 +79034,7 @@ impl Digits for Const<46976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X11>;
 }
 impl Digits for Const<47000> {
     type Bits = UInt<
@@ -76164,6 +79075,7 @@ impl Digits for Const<47000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X9, X7, X11>;
 }
 impl Digits for Const<47040> {
     type Bits = UInt<
@@ -76204,6 +79116,7 @@ impl Digits for Const<47040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X11>;
 }
 impl Digits for Const<47104> {
     type Bits = UInt<
@@ -76244,6 +79157,7 @@ impl Digits for Const<47104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X11>;
 }
 impl Digits for Const<47168> {
     type Bits = UInt<
@@ -76284,6 +79198,7 @@ impl Digits for Const<47168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X11>;
 }
 impl Digits for Const<47232> {
     type Bits = UInt<
@@ -76324,6 +79239,7 @@ impl Digits for Const<47232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X11>;
 }
 impl Digits for Const<47296> {
     type Bits = UInt<
@@ -76364,6 +79280,7 @@ impl Digits for Const<47296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X11>;
 }
 impl Digits for Const<47360> {
     type Bits = UInt<
@@ -76404,6 +79321,7 @@ impl Digits for Const<47360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X11>;
 }
 impl Digits for Const<47424> {
     type Bits = UInt<
@@ -76444,6 +79362,7 @@ impl Digits for Const<47424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X11>;
 }
 impl Digits for Const<47488> {
     type Bits = UInt<
@@ -76484,6 +79403,7 @@ impl Digits for Const<47488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X11>;
 }
 impl Digits for Const<47552> {
     type Bits = UInt<
@@ -76524,6 +79444,7 @@ impl Digits for Const<47552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X11>;
 }
 impl Digits for Const<47616> {
     type Bits = UInt<
@@ -76564,6 +79485,7 @@ impl Digits for Const<47616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X11>;
 }
 impl Digits for Const<47680> {
     type Bits = UInt<
@@ -76604,6 +79526,7 @@ impl Digits for Const<47680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X11>;
 }
 impl Digits for Const<47744> {
     type Bits = UInt<
@@ -76644,6 +79567,7 @@ impl Digits for Const<47744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X11>;
 }
 impl Digits for Const<47808> {
     type Bits = UInt<
@@ -76684,6 +79608,7 @@ impl Digits for Const<47808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X11>;
 }
 impl Digits for Const<47872> {
     type Bits = UInt<
@@ -76724,6 +79649,7 @@ impl Digits for Const<47872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X11>;
 }
 impl Digits for Const<47936> {
     type Bits = UInt<
@@ -76764,6 +79690,7 @@ impl Digits for Const<47936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X11>;
 }
 impl Digits for Const<48000> {
     type Bits = UInt<
@@ -76804,6 +79731,7 @@ impl Digits for Const<48000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X11>;
 }
 impl Digits for Const<48064> {
     type Bits = UInt<
@@ -76844,6 +79772,7 @@ impl Digits for Const<48064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X11>;
 }
 impl Digits for Const<48128> {
     type Bits = UInt<
@@ -76884,6 +79813,7 @@ impl Digits for Const<48128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X11>;
 }
 impl Digits for Const<48192> {
     type Bits = UInt<
@@ -76924,6 +79854,7 @@ impl Digits for Const<48192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X11>;
 }
 impl Digits for Const<48256> {
     type Bits = UInt<
@@ -76964,6 +79895,7 @@ impl Digits for Const<48256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X11>;
 }
 impl Digits for Const<48320> {
     type Bits = UInt<
@@ -77004,6 +79936,7 @@ impl Digits for Const<48320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X11>;
 }
 impl Digits for Const<48384> {
     type Bits = UInt<
@@ -77044,6 +79977,7 @@ impl Digits for Const<48384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X11>;
 }
 impl Digits for Const<48448> {
     type Bits = UInt<
@@ -77084,6 +80018,7 @@ impl Digits for Const<48448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X11>;
 }
 impl Digits for Const<48512> {
     type Bits = UInt<
@@ -77124,6 +80059,7 @@ impl Digits for Const<48512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X11>;
 }
 impl Digits for Const<48576> {
     type Bits = UInt<
@@ -77164,6 +80100,7 @@ impl Digits for Const<48576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X11>;
 }
 impl Digits for Const<48640> {
     type Bits = UInt<
@@ -77204,6 +80141,7 @@ impl Digits for Const<48640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X11>;
 }
 impl Digits for Const<48704> {
     type Bits = UInt<
@@ -77244,6 +80182,7 @@ impl Digits for Const<48704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X11>;
 }
 impl Digits for Const<48768> {
     type Bits = UInt<
@@ -77284,6 +80223,7 @@ impl Digits for Const<48768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X11>;
 }
 impl Digits for Const<48832> {
     type Bits = UInt<
@@ -77324,6 +80264,7 @@ impl Digits for Const<48832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X11>;
 }
 impl Digits for Const<48896> {
     type Bits = UInt<
@@ -77364,6 +80305,7 @@ impl Digits for Const<48896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X11>;
 }
 impl Digits for Const<48960> {
     type Bits = UInt<
@@ -77404,6 +80346,7 @@ impl Digits for Const<48960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X11>;
 }
 impl Digits for Const<49000> {
     type Bits = UInt<
@@ -77444,6 +80387,7 @@ impl Digits for Const<49000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X6, X15, X11>;
 }
 impl Digits for Const<49024> {
     type Bits = UInt<
@@ -77484,6 +80428,7 @@ impl Digits for Const<49024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X11>;
 }
 impl Digits for Const<49088> {
     type Bits = UInt<
@@ -77524,6 +80469,7 @@ impl Digits for Const<49088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X11>;
 }
 impl Digits for Const<49152> {
     type Bits = UInt<
@@ -77564,6 +80510,7 @@ impl Digits for Const<49152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X12>;
 }
 impl Digits for Const<49216> {
     type Bits = UInt<
@@ -77604,6 +80551,7 @@ impl Digits for Const<49216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X12>;
 }
 impl Digits for Const<49280> {
     type Bits = UInt<
@@ -77644,6 +80592,7 @@ impl Digits for Const<49280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X12>;
 }
 impl Digits for Const<49344> {
     type Bits = UInt<
@@ -77684,6 +80633,7 @@ impl Digits for Const<49344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X12>;
 }
 impl Digits for Const<49408> {
     type Bits = UInt<
@@ -77724,6 +80674,7 @@ impl Digits for Const<49408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X12>;
 }
 impl Digits for Const<49472> {
     type Bits = UInt<
@@ -77764,6 +80715,7 @@ impl Digits for Const<49472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X12>;
 }
 impl Digits for Const<49536> {
     type Bits = UInt<
@@ -77804,6 +80756,7 @@ impl Digits for Const<49536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X12>;
 }
 impl Digits for Const<49600> {
     type Bits = UInt<
@@ -77844,6 +80797,7 @@ impl Digits for Const<49600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X12>;
 }
 impl Digits for Const<49664> {
     type Bits = UInt<
@@ -77884,6 +80838,7 @@ impl Digits for Const<49664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X12>;
 }
 impl Digits for Const<49728> {
     type Bits = UInt<
@@ -77924,6 +80879,7 @@ impl Digits for Const<49728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X12>;
 }
 impl Digits for Const<49792> {
     type Bits = UInt<
@@ -77964,6 +80920,7 @@ impl Digits for Const<49792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X12>;
 }
 impl Digits for Const<49856> {
     type Bits = UInt<
@@ -78004,6 +80961,7 @@ impl Digits for Const<49856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X12>;
 }
 impl Digits for Const<49920> {
     type Bits = UInt<
@@ -78044,6 +81002,7 @@ impl Digits for Const<49920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X12>;
 }
 impl Digits for Const<49984> {
     type Bits = UInt<
@@ -78084,6 +81043,7 @@ impl Digits for Const<49984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X12>;
 }
 impl Digits for Const<50000> {
     type Bits = UInt<
@@ -78124,6 +81084,7 @@ impl Digits for Const<50000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X5, X3, X12>;
 }
 impl Digits for Const<50048> {
     type Bits = UInt<
@@ -78164,6 +81125,7 @@ impl Digits for Const<50048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X12>;
 }
 impl Digits for Const<50112> {
     type Bits = UInt<
@@ -78204,6 +81166,7 @@ impl Digits for Const<50112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X12>;
 }
 impl Digits for Const<50176> {
     type Bits = UInt<
@@ -78244,6 +81207,7 @@ impl Digits for Const<50176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X12>;
 }
 impl Digits for Const<50240> {
     type Bits = UInt<
@@ -78284,6 +81248,7 @@ impl Digits for Const<50240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X12>;
 }
 impl Digits for Const<50257> {
     type Bits = UInt<
@@ -78324,6 +81289,7 @@ impl Digits for Const<50257> {
         B1,
     >;
     type Small = Big;
+    type Hex = H4<X1, X5, X4, X12>;
 }
 impl Digits for Const<50272> {
     type Bits = UInt<
@@ -78364,6 +81330,7 @@ impl Digits for Const<50272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X6, X4, X12>;
 }
 impl Digits for Const<50304> {
     type Bits = UInt<
@@ -78404,6 +81371,7 @@ impl Digits for Const<50304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X12>;
 }
 impl Digits for Const<50368> {
     type Bits = UInt<
@@ -78444,6 +81412,7 @@ impl Digits for Const<50368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X12>;
 }
 impl Digits for Const<50432> {
     type Bits = UInt<
@@ -78484,6 +81453,7 @@ impl Digits for Const<50432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X12>;
 }
 impl Digits for Const<50496> {
     type Bits = UInt<
@@ -78524,6 +81494,7 @@ impl Digits for Const<50496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X12>;
 }
 impl Digits for Const<50560> {
     type Bits = UInt<
@@ -78564,6 +81535,7 @@ impl Digits for Const<50560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X12>;
 }
 impl Digits for Const<50624> {
     type Bits = UInt<
@@ -78604,6 +81576,7 @@ impl Digits for Const<50624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X12>;
 }
 impl Digits for Const<50688> {
     type Bits = UInt<
@@ -78644,6 +81617,7 @@ impl Digits for Const<50688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X12>;
 }
 impl Digits for Const<50752> {
     type Bits = UInt<
@@ -78684,6 +81658,7 @@ impl Digits for Const<50752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X12>;
 }
 impl Digits for Const<50816> {
     type Bits = UInt<
@@ -78724,6 +81699,7 @@ impl Digits for Const<50816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X12>;
 }
 impl Digits for Const<50880> {
     type Bits = UInt<
@@ -78764,6 +81740,7 @@ impl Digits for Const<50880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X12>;
 }
 impl Digits for Const<50944> {
     type Bits = UInt<
@@ -78804,6 +81781,7 @@ impl Digits for Const<50944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X12>;
 }
 impl Digits for Const<51000> {
     type Bits = UInt<
@@ -78844,6 +81822,7 @@ impl Digits for Const<51000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X3, X7, X12>;
 }
 impl Digits for Const<51008> {
     type Bits = UInt<
@@ -78884,6 +81863,7 @@ impl Digits for Const<51008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X12>;
 }
 impl Digits for Const<51072> {
     type Bits = UInt<
@@ -78924,6 +81904,7 @@ impl Digits for Const<51072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X12>;
 }
 impl Digits for Const<51136> {
     type Bits = UInt<
@@ -78964,6 +81945,7 @@ impl Digits for Const<51136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X12>;
 }
 impl Digits for Const<51200> {
     type Bits = UInt<
@@ -79004,6 +81986,7 @@ impl Digits for Const<51200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X12>;
 }
 impl Digits for Const<51264> {
     type Bits = UInt<
@@ -79044,6 +82027,7 @@ impl Digits for Const<51264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X12>;
 }
 impl Digits for Const<51328> {
     type Bits = UInt<
@@ -79084,6 +82068,7 @@ impl Digits for Const<51328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X12>;
 }
 impl Digits for Const<51392> {
     type Bits = UInt<
@@ -79124,6 +82109,7 @@ impl Digits for Const<51392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X12>;
 }
 impl Digits for Const<51456> {
     type Bits = UInt<
@@ -79164,6 +82150,7 @@ impl Digits for Const<51456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X12>;
 }
 impl Digits for Const<51520> {
     type Bits = UInt<
@@ -79204,6 +82191,7 @@ impl Digits for Const<51520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X12>;
 }
 impl Digits for Const<51584> {
     type Bits = UInt<
@@ -79244,6 +82232,7 @@ impl Digits for Const<51584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X12>;
 }
 impl Digits for Const<51648> {
     type Bits = UInt<
@@ -79284,6 +82273,7 @@ impl Digits for Const<51648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X12>;
 }
 impl Digits for Const<51712> {
     type Bits = UInt<
@@ -79324,6 +82314,7 @@ impl Digits for Const<51712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X12>;
 }
 impl Digits for Const<51776> {
     type Bits = UInt<
@@ -79364,6 +82355,7 @@ impl Digits for Const<51776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X12>;
 }
 impl Digits for Const<51840> {
     type Bits = UInt<
@@ -79404,6 +82396,7 @@ impl Digits for Const<51840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X12>;
 }
 impl Digits for Const<51865> {
     type Bits = UInt<
@@ -79444,6 +82437,7 @@ impl Digits for Const<51865> {
         B1,
     >;
     type Small = Big;
+    type Hex = H4<X9, X9, X10, X12>;
 }
 impl Digits for Const<51904> {
     type Bits = UInt<
@@ -79484,6 +82478,7 @@ impl Digits for Const<51904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X12>;
 }
 impl Digits for Const<51968> {
     type Bits = UInt<
@@ -79524,6 +82519,7 @@ impl Digits for Const<51968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X12>;
 }
 impl Digits for Const<52000> {
     type Bits = UInt<
@@ -79564,6 +82560,7 @@ impl Digits for Const<52000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X2, X11, X12>;
 }
 impl Digits for Const<52032> {
     type Bits = UInt<
@@ -79604,6 +82601,7 @@ impl Digits for Const<52032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X12>;
 }
 impl Digits for Const<52096> {
     type Bits = UInt<
@@ -79644,6 +82642,7 @@ impl Digits for Const<52096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X12>;
 }
 impl Digits for Const<52160> {
     type Bits = UInt<
@@ -79684,6 +82683,7 @@ impl Digits for Const<52160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X12>;
 }
 impl Digits for Const<52224> {
     type Bits = UInt<
@@ -79724,6 +82724,7 @@ impl Digits for Const<52224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X12>;
 }
 impl Digits for Const<52288> {
     type Bits = UInt<
@@ -79764,6 +82765,7 @@ impl Digits for Const<52288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X12>;
 }
 impl Digits for Const<52352> {
     type Bits = UInt<
@@ -79804,6 +82806,7 @@ impl Digits for Const<52352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X12>;
 }
 impl Digits for Const<52416> {
     type Bits = UInt<
@@ -79844,6 +82847,7 @@ impl Digits for Const<52416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X12>;
 }
 impl Digits for Const<52480> {
     type Bits = UInt<
@@ -79884,6 +82888,7 @@ impl Digits for Const<52480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X12>;
 }
 impl Digits for Const<52544> {
     type Bits = UInt<
@@ -79924,6 +82929,7 @@ impl Digits for Const<52544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X12>;
 }
 impl Digits for Const<52608> {
     type Bits = UInt<
@@ -79964,6 +82970,7 @@ impl Digits for Const<52608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X12>;
 }
 impl Digits for Const<52672> {
     type Bits = UInt<
@@ -80004,6 +83011,7 @@ impl Digits for Const<52672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X12>;
 }
 impl Digits for Const<52736> {
     type Bits = UInt<
@@ -80044,6 +83052,7 @@ impl Digits for Const<52736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X12>;
 }
 impl Digits for Const<52800> {
     type Bits = UInt<
@@ -80084,6 +83093,7 @@ impl Digits for Const<52800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X12>;
 }
 impl Digits for Const<52864> {
     type Bits = UInt<
@@ -80124,6 +83134,7 @@ impl Digits for Const<52864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X12>;
 }
 impl Digits for Const<52928> {
     type Bits = UInt<
@@ -80164,6 +83175,7 @@ impl Digits for Const<52928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X12>;
 }
 impl Digits for Const<52992> {
     type Bits = UInt<
@@ -80204,6 +83216,7 @@ impl Digits for Const<52992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X12>;
 }
 impl Digits for Const<53000> {
     type Bits = UInt<
@@ -80244,6 +83257,7 @@ impl Digits for Const<53000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X0, X15, X12>;
 }
 impl Digits for Const<53056> {
     type Bits = UInt<
@@ -80284,6 +83298,7 @@ impl Digits for Const<53056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X12>;
 }
 impl Digits for Const<53120> {
     type Bits = UInt<
@@ -80324,6 +83339,7 @@ impl Digits for Const<53120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X12>;
 }
 impl Digits for Const<53184> {
     type Bits = UInt<
@@ -80364,6 +83380,7 @@ impl Digits for Const<53184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X12>;
 }
 impl Digits for Const<53248> {
     type Bits = UInt<
@@ -80404,6 +83421,7 @@ impl Digits for Const<53248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X13>;
 }
 impl Digits for Const<53312> {
     type Bits = UInt<
@@ -80444,6 +83462,7 @@ impl Digits for Const<53312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X13>;
 }
 impl Digits for Const<53376> {
     type Bits = UInt<
@@ -80484,6 +83503,7 @@ impl Digits for Const<53376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X13>;
 }
 impl Digits for Const<53440> {
     type Bits = UInt<
@@ -80524,6 +83544,7 @@ impl Digits for Const<53440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X13>;
 }
 impl Digits for Const<53504> {
     type Bits = UInt<
@@ -80564,6 +83585,7 @@ impl Digits for Const<53504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X13>;
 }
 impl Digits for Const<53568> {
     type Bits = UInt<
@@ -80604,6 +83626,7 @@ impl Digits for Const<53568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X13>;
 }
 impl Digits for Const<53632> {
     type Bits = UInt<
@@ -80644,6 +83667,7 @@ impl Digits for Const<53632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X13>;
 }
 impl Digits for Const<53696> {
     type Bits = UInt<
@@ -80684,6 +83708,7 @@ impl Digits for Const<53696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X13>;
 }
 impl Digits for Const<53760> {
     type Bits = UInt<
@@ -80724,6 +83749,7 @@ impl Digits for Const<53760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X13>;
 }
 impl Digits for Const<53824> {
     type Bits = UInt<
@@ -80764,6 +83790,7 @@ impl Digits for Const<53824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X13>;
 }
 impl Digits for Const<53888> {
     type Bits = UInt<
@@ -80804,6 +83831,7 @@ impl Digits for Const<53888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X13>;
 }
 impl Digits for Const<53952> {
     type Bits = UInt<
@@ -80844,6 +83872,7 @@ impl Digits for Const<53952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X13>;
 }
 impl Digits for Const<54000> {
     type Bits = UInt<
@@ -80884,6 +83913,7 @@ impl Digits for Const<54000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X15, X2, X13>;
 }
 impl Digits for Const<54016> {
     type Bits = UInt<
@@ -80924,6 +83954,7 @@ impl Digits for Const<54016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X13>;
 }
 impl Digits for Const<54080> {
     type Bits = UInt<
@@ -80964,6 +83995,7 @@ impl Digits for Const<54080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X13>;
 }
 impl Digits for Const<54144> {
     type Bits = UInt<
@@ -81004,6 +84036,7 @@ impl Digits for Const<54144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X13>;
 }
 impl Digits for Const<54208> {
     type Bits = UInt<
@@ -81044,6 +84077,7 @@ impl Digits for Const<54208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X13>;
 }
 impl Digits for Const<54272> {
     type Bits = UInt<
@@ -81084,6 +84118,7 @@ impl Digits for Const<54272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X13>;
 }
 impl Digits for Const<54336> {
     type Bits = UInt<
@@ -81124,6 +84159,7 @@ impl Digits for Const<54336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X13>;
 }
 impl Digits for Const<54400> {
     type Bits = UInt<
@@ -81164,6 +84200,7 @@ impl Digits for Const<54400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X13>;
 }
 impl Digits for Const<54464> {
     type Bits = UInt<
@@ -81204,6 +84241,7 @@ impl Digits for Const<54464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X13>;
 }
 impl Digits for Const<54528> {
     type Bits = UInt<
@@ -81244,6 +84282,7 @@ impl Digits for Const<54528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X13>;
 }
 impl Digits for Const<54592> {
     type Bits = UInt<
@@ -81284,6 +84323,7 @@ impl Digits for Const<54592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X13>;
 }
 impl Digits for Const<54656> {
     type Bits = UInt<
@@ -81324,6 +84364,7 @@ impl Digits for Const<54656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X13>;
 }
 impl Digits for Const<54720> {
     type Bits = UInt<
@@ -81364,6 +84405,7 @@ impl Digits for Const<54720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X13>;
 }
 impl Digits for Const<54784> {
     type Bits = UInt<
@@ -81404,6 +84446,7 @@ impl Digits for Const<54784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X13>;
 }
 impl Digits for Const<54848> {
     type Bits = UInt<
@@ -81444,6 +84487,7 @@ impl Digits for Const<54848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X13>;
 }
 impl Digits for Const<54912> {
     type Bits = UInt<
@@ -81484,6 +84528,7 @@ impl Digits for Const<54912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X13>;
 }
 impl Digits for Const<54976> {
     type Bits = UInt<
@@ -81524,6 +84569,7 @@ impl Digits for Const<54976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X13>;
 }
 impl Digits for Const<55000> {
     type Bits = UInt<
@@ -81564,6 +84610,7 @@ impl Digits for Const<55000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X13, X6, X13>;
 }
 impl Digits for Const<55040> {
     type Bits = UInt<
@@ -81604,6 +84651,7 @@ impl Digits for Const<55040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X13>;
 }
 impl Digits for Const<55104> {
     type Bits = UInt<
@@ -81644,6 +84692,7 @@ impl Digits for Const<55104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X13>;
 }
 impl Digits for Const<55168> {
     type Bits = UInt<
@@ -81684,6 +84733,7 @@ impl Digits for Const<55168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X13>;
 }
 impl Digits for Const<55232> {
     type Bits = UInt<
@@ -81724,6 +84774,7 @@ impl Digits for Const<55232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X13>;
 }
 impl Digits for Const<55296> {
     type Bits = UInt<
@@ -81764,6 +84815,7 @@ impl Digits for Const<55296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X13>;
 }
 impl Digits for Const<55360> {
     type Bits = UInt<
@@ -81804,6 +84856,7 @@ impl Digits for Const<55360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X13>;
 }
 impl Digits for Const<55424> {
     type Bits = UInt<
@@ -81844,6 +84897,7 @@ impl Digits for Const<55424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X13>;
 }
 impl Digits for Const<55488> {
     type Bits = UInt<
@@ -81884,6 +84938,7 @@ impl Digits for Const<55488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X13>;
 }
 impl Digits for Const<55552> {
     type Bits = UInt<
@@ -81924,6 +84979,7 @@ impl Digits for Const<55552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X13>;
 }
 impl Digits for Const<55616> {
     type Bits = UInt<
@@ -81964,6 +85020,7 @@ impl Digits for Const<55616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X13>;
 }
 impl Digits for Const<55680> {
     type Bits = UInt<
@@ -82004,6 +85061,7 @@ impl Digits for Const<55680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X13>;
 }
 impl Digits for Const<55744> {
     type Bits = UInt<
@@ -82044,6 +85102,7 @@ impl Digits for Const<55744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X13>;
 }
 impl Digits for Const<55808> {
     type Bits = UInt<
@@ -82084,6 +85143,7 @@ impl Digits for Const<55808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X13>;
 }
 impl Digits for Const<55872> {
     type Bits = UInt<
@@ -82124,6 +85184,7 @@ impl Digits for Const<55872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X13>;
 }
 impl Digits for Const<55936> {
     type Bits = UInt<
@@ -82164,6 +85225,7 @@ impl Digits for Const<55936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X13>;
 }
 impl Digits for Const<56000> {
     type Bits = UInt<
@@ -82204,6 +85266,7 @@ impl Digits for Const<56000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X13>;
 }
 impl Digits for Const<56064> {
     type Bits = UInt<
@@ -82244,6 +85307,7 @@ impl Digits for Const<56064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X13>;
 }
 impl Digits for Const<56128> {
     type Bits = UInt<
@@ -82284,6 +85348,7 @@ impl Digits for Const<56128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X13>;
 }
 impl Digits for Const<56192> {
     type Bits = UInt<
@@ -82324,6 +85389,7 @@ impl Digits for Const<56192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X13>;
 }
 impl Digits for Const<56256> {
     type Bits = UInt<
@@ -82364,6 +85430,7 @@ impl Digits for Const<56256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X13>;
 }
 impl Digits for Const<56320> {
     type Bits = UInt<
@@ -82404,6 +85471,7 @@ impl Digits for Const<56320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X13>;
 }
 impl Digits for Const<56384> {
     type Bits = UInt<
@@ -82444,6 +85512,7 @@ impl Digits for Const<56384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X13>;
 }
 impl Digits for Const<56448> {
     type Bits = UInt<
@@ -82484,6 +85553,7 @@ impl Digits for Const<56448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X13>;
 }
 impl Digits for Const<56512> {
     type Bits = UInt<
@@ -82524,6 +85594,7 @@ impl Digits for Const<56512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X13>;
 }
 impl Digits for Const<56576> {
     type Bits = UInt<
@@ -82564,6 +85635,7 @@ impl Digits for Const<56576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X13>;
 }
 impl Digits for Const<56640> {
     type Bits = UInt<
@@ -82604,6 +85676,7 @@ impl Digits for Const<56640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X13>;
 }
 impl Digits for Const<56704> {
     type Bits = UInt<
@@ -82644,6 +85717,7 @@ impl Digits for Const<56704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X13>;
 }
 impl Digits for Const<56768> {
     type Bits = UInt<
@@ -82684,6 +85758,7 @@ impl Digits for Const<56768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X13>;
 }
 impl Digits for Const<56832> {
     type Bits = UInt<
@@ -82724,6 +85799,7 @@ impl Digits for Const<56832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X13>;
 }
 impl Digits for Const<56896> {
     type Bits = UInt<
@@ -82764,6 +85840,7 @@ impl Digits for Const<56896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X13>;
 }
 impl Digits for Const<56960> {
     type Bits = UInt<
@@ -82804,6 +85881,7 @@ impl Digits for Const<56960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X13>;
 }
 impl Digits for Const<57000> {
     type Bits = UInt<
@@ -82844,6 +85922,7 @@ impl Digits for Const<57000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X10, X14, X13>;
 }
 impl Digits for Const<57024> {
     type Bits = UInt<
@@ -82884,6 +85963,7 @@ impl Digits for Const<57024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X13>;
 }
 impl Digits for Const<57088> {
     type Bits = UInt<
@@ -82924,6 +86004,7 @@ impl Digits for Const<57088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X13>;
 }
 impl Digits for Const<57152> {
     type Bits = UInt<
@@ -82964,6 +86045,7 @@ impl Digits for Const<57152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X13>;
 }
 impl Digits for Const<57216> {
     type Bits = UInt<
@@ -83004,6 +86086,7 @@ impl Digits for Const<57216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X13>;
 }
 impl Digits for Const<57280> {
     type Bits = UInt<
@@ -83044,6 +86127,7 @@ impl Digits for Const<57280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X13>;
 }
 impl Digits for Const<57344> {
     type Bits = UInt<
@@ -83084,6 +86168,7 @@ impl Digits for Const<57344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X14>;
 }
 impl Digits for Const<57408> {
     type Bits = UInt<
@@ -83124,6 +86209,7 @@ impl Digits for Const<57408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X14>;
 }
 impl Digits for Const<57472> {
     type Bits = UInt<
@@ -83164,6 +86250,7 @@ impl Digits for Const<57472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X14>;
 }
 impl Digits for Const<57536> {
     type Bits = UInt<
@@ -83204,6 +86291,7 @@ impl Digits for Const<57536> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X14>;
 }
 impl Digits for Const<57600> {
     type Bits = UInt<
@@ -83244,6 +86332,7 @@ impl Digits for Const<57600> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X14>;
 }
 impl Digits for Const<57664> {
     type Bits = UInt<
@@ -83284,6 +86373,7 @@ impl Digits for Const<57664> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X14>;
 }
 impl Digits for Const<57728> {
     type Bits = UInt<
@@ -83324,6 +86414,7 @@ impl Digits for Const<57728> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X14>;
 }
 impl Digits for Const<57792> {
     type Bits = UInt<
@@ -83364,6 +86455,7 @@ impl Digits for Const<57792> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X14>;
 }
 impl Digits for Const<57856> {
     type Bits = UInt<
@@ -83404,6 +86496,7 @@ impl Digits for Const<57856> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X14>;
 }
 impl Digits for Const<57920> {
     type Bits = UInt<
@@ -83444,6 +86537,7 @@ impl Digits for Const<57920> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X14>;
 }
 impl Digits for Const<57984> {
     type Bits = UInt<
@@ -83484,6 +86578,7 @@ impl Digits for Const<57984> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X14>;
 }
 impl Digits for Const<58000> {
     type Bits = UInt<
@@ -83524,6 +86619,7 @@ impl Digits for Const<58000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X9, X2, X14>;
 }
 impl Digits for Const<58048> {
     type Bits = UInt<
@@ -83564,6 +86660,7 @@ impl Digits for Const<58048> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X14>;
 }
 impl Digits for Const<58112> {
     type Bits = UInt<
@@ -83604,6 +86701,7 @@ impl Digits for Const<58112> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X14>;
 }
 impl Digits for Const<58176> {
     type Bits = UInt<
@@ -83644,6 +86742,7 @@ impl Digits for Const<58176> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X14>;
 }
 impl Digits for Const<58240> {
     type Bits = UInt<
@@ -83684,6 +86783,7 @@ impl Digits for Const<58240> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X14>;
 }
 impl Digits for Const<58304> {
     type Bits = UInt<
@@ -83724,6 +86824,7 @@ impl Digits for Const<58304> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X14>;
 }
 impl Digits for Const<58368> {
     type Bits = UInt<
@@ -83764,6 +86865,7 @@ impl Digits for Const<58368> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X14>;
 }
 impl Digits for Const<58432> {
     type Bits = UInt<
@@ -83804,6 +86906,7 @@ impl Digits for Const<58432> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X14>;
 }
 impl Digits for Const<58496> {
     type Bits = UInt<
@@ -83844,6 +86947,7 @@ impl Digits for Const<58496> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X14>;
 }
 impl Digits for Const<58560> {
     type Bits = UInt<
@@ -83884,6 +86988,7 @@ impl Digits for Const<58560> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X14>;
 }
 impl Digits for Const<58624> {
     type Bits = UInt<
@@ -83924,6 +87029,7 @@ impl Digits for Const<58624> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X14>;
 }
 impl Digits for Const<58688> {
     type Bits = UInt<
@@ -83964,6 +87070,7 @@ impl Digits for Const<58688> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X14>;
 }
 impl Digits for Const<58752> {
     type Bits = UInt<
@@ -84004,6 +87111,7 @@ impl Digits for Const<58752> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X14>;
 }
 impl Digits for Const<58816> {
     type Bits = UInt<
@@ -84044,6 +87152,7 @@ impl Digits for Const<58816> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X14>;
 }
 impl Digits for Const<58880> {
     type Bits = UInt<
@@ -84084,6 +87193,7 @@ impl Digits for Const<58880> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X14>;
 }
 impl Digits for Const<58944> {
     type Bits = UInt<
@@ -84124,6 +87234,7 @@ impl Digits for Const<58944> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X14>;
 }
 impl Digits for Const<59000> {
     type Bits = UInt<
@@ -84164,6 +87275,7 @@ impl Digits for Const<59000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X7, X6, X14>;
 }
 impl Digits for Const<59008> {
     type Bits = UInt<
@@ -84204,6 +87316,7 @@ impl Digits for Const<59008> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X14>;
 }
 impl Digits for Const<59072> {
     type Bits = UInt<
@@ -84244,6 +87357,7 @@ impl Digits for Const<59072> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X14>;
 }
 impl Digits for Const<59136> {
     type Bits = UInt<
@@ -84284,6 +87398,7 @@ impl Digits for Const<59136> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X14>;
 }
 impl Digits for Const<59200> {
     type Bits = UInt<
@@ -84324,6 +87439,7 @@ impl Digits for Const<59200> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X14>;
 }
 impl Digits for Const<59264> {
     type Bits = UInt<
@@ -84364,6 +87480,7 @@ impl Digits for Const<59264> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X14>;
 }
 impl Digits for Const<59328> {
     type Bits = UInt<
@@ -84404,6 +87521,7 @@ impl Digits for Const<59328> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X14>;
 }
 impl Digits for Const<59392> {
     type Bits = UInt<
@@ -84444,6 +87562,7 @@ impl Digits for Const<59392> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X14>;
 }
 impl Digits for Const<59456> {
     type Bits = UInt<
@@ -84484,6 +87603,7 @@ impl Digits for Const<59456> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X14>;
 }
 impl Digits for Const<59520> {
     type Bits = UInt<
@@ -84524,6 +87644,7 @@ impl Digits for Const<59520> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X14>;
 }
 impl Digits for Const<59584> {
     type Bits = UInt<
@@ -84564,6 +87685,7 @@ impl Digits for Const<59584> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X14>;
 }
 impl Digits for Const<59648> {
     type Bits = UInt<
@@ -84604,6 +87726,7 @@ impl Digits for Const<59648> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X14>;
 }
 impl Digits for Const<59712> {
     type Bits = UInt<
@@ -84644,6 +87767,7 @@ impl Digits for Const<59712> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X14>;
 }
 impl Digits for Const<59776> {
     type Bits = UInt<
@@ -84684,6 +87808,7 @@ impl Digits for Const<59776> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X14>;
 }
 impl Digits for Const<59840> {
     type Bits = UInt<
@@ -84724,6 +87849,7 @@ impl Digits for Const<59840> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X14>;
 }
 impl Digits for Const<59904> {
     type Bits = UInt<
@@ -84764,6 +87890,7 @@ impl Digits for Const<59904> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X14>;
 }
 impl Digits for Const<59968> {
     type Bits = UInt<
@@ -84804,6 +87931,7 @@ impl Digits for Const<59968> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X14>;
 }
 impl Digits for Const<60000> {
     type Bits = UInt<
@@ -84844,6 +87972,7 @@ impl Digits for Const<60000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X6, X10, X14>;
 }
 impl Digits for Const<60032> {
     type Bits = UInt<
@@ -84884,6 +88013,7 @@ impl Digits for Const<60032> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X14>;
 }
 impl Digits for Const<60096> {
     type Bits = UInt<
@@ -84924,6 +88054,7 @@ impl Digits for Const<60096> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X14>;
 }
 impl Digits for Const<60160> {
     type Bits = UInt<
@@ -84964,6 +88095,7 @@ impl Digits for Const<60160> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X14>;
 }
 impl Digits for Const<60224> {
     type Bits = UInt<
@@ -85004,6 +88136,7 @@ impl Digits for Const<60224> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X14>;
 }
 impl Digits for Const<60288> {
     type Bits = UInt<
@@ -85044,6 +88177,7 @@ impl Digits for Const<60288> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X14>;
 }
 impl Digits for Const<60352> {
     type Bits = UInt<
@@ -85084,6 +88218,7 @@ impl Digits for Const<60352> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X14>;
 }
 impl Digits for Const<60416> {
     type Bits = UInt<
@@ -85124,6 +88259,7 @@ impl Digits for Const<60416> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X14>;
 }
 impl Digits for Const<60480> {
     type Bits = UInt<
@@ -85164,6 +88300,7 @@ impl Digits for Const<60480> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X14>;
 }
 impl Digits for Const<60544> {
     type Bits = UInt<
@@ -85204,6 +88341,7 @@ impl Digits for Const<60544> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X14>;
 }
 impl Digits for Const<60608> {
     type Bits = UInt<
@@ -85244,6 +88382,7 @@ impl Digits for Const<60608> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X14>;
 }
 impl Digits for Const<60672> {
     type Bits = UInt<
@@ -85284,6 +88423,7 @@ impl Digits for Const<60672> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X14>;
 }
 impl Digits for Const<60736> {
     type Bits = UInt<
@@ -85324,6 +88464,7 @@ impl Digits for Const<60736> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X14>;
 }
 impl Digits for Const<60800> {
     type Bits = UInt<
@@ -85364,6 +88505,7 @@ impl Digits for Const<60800> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X14>;
 }
 impl Digits for Const<60864> {
     type Bits = UInt<
@@ -85404,6 +88546,7 @@ impl Digits for Const<60864> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X14>;
 }
 impl Digits for Const<60928> {
     type Bits = UInt<
@@ -85444,6 +88587,7 @@ impl Digits for Const<60928> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X14>;
 }
 impl Digits for Const<60992> {
     type Bits = UInt<
@@ -85484,6 +88628,7 @@ impl Digits for Const<60992> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X14>;
 }
 impl Digits for Const<61000> {
     type Bits = UInt<
@@ -85524,6 +88669,7 @@ impl Digits for Const<61000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X4, X14, X14>;
 }
 impl Digits for Const<61056> {
     type Bits = UInt<
@@ -85564,6 +88710,7 @@ impl Digits for Const<61056> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X14>;
 }
 impl Digits for Const<61120> {
     type Bits = UInt<
@@ -85604,6 +88751,7 @@ impl Digits for Const<61120> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X14>;
 }
 impl Digits for Const<61184> {
     type Bits = UInt<
@@ -85644,6 +88792,7 @@ impl Digits for Const<61184> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X14>;
 }
 impl Digits for Const<61248> {
     type Bits = UInt<
@@ -85684,6 +88833,7 @@ impl Digits for Const<61248> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X14>;
 }
 impl Digits for Const<61312> {
     type Bits = UInt<
@@ -85724,6 +88874,7 @@ impl Digits for Const<61312> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X14>;
 }
 impl Digits for Const<61376> {
     type Bits = UInt<
@@ -85764,6 +88915,7 @@ impl Digits for Const<61376> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X14>;
 }
 impl Digits for Const<61440> {
     type Bits = UInt<
@@ -85804,6 +88956,7 @@ impl Digits for Const<61440> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X0, X15>;
 }
 impl Digits for Const<61504> {
     type Bits = UInt<
@@ -85844,6 +88997,7 @@ impl Digits for Const<61504> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X0, X15>;
 }
 impl Digits for Const<61568> {
     type Bits = UInt<
@@ -85884,6 +89038,7 @@ impl Digits for Const<61568> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X0, X15>;
 }
 impl Digits for Const<61632> {
     type Bits = UInt<
@@ -85924,6 +89079,7 @@ impl Digits for Const<61632> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X0, X15>;
 }
 impl Digits for Const<61696> {
     type Bits = UInt<
@@ -85964,6 +89120,7 @@ impl Digits for Const<61696> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X1, X15>;
 }
 impl Digits for Const<61760> {
     type Bits = UInt<
@@ -86004,6 +89161,7 @@ impl Digits for Const<61760> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X1, X15>;
 }
 impl Digits for Const<61824> {
     type Bits = UInt<
@@ -86044,6 +89202,7 @@ impl Digits for Const<61824> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X1, X15>;
 }
 impl Digits for Const<61888> {
     type Bits = UInt<
@@ -86084,6 +89243,7 @@ impl Digits for Const<61888> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X1, X15>;
 }
 impl Digits for Const<61952> {
     type Bits = UInt<
@@ -86124,6 +89284,7 @@ impl Digits for Const<61952> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X2, X15>;
 }
 impl Digits for Const<62000> {
     type Bits = UInt<
@@ -86164,6 +89325,7 @@ impl Digits for Const<62000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X3, X2, X15>;
 }
 impl Digits for Const<62016> {
     type Bits = UInt<
@@ -86204,6 +89366,7 @@ impl Digits for Const<62016> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X2, X15>;
 }
 impl Digits for Const<62080> {
     type Bits = UInt<
@@ -86244,6 +89407,7 @@ impl Digits for Const<62080> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X2, X15>;
 }
 impl Digits for Const<62144> {
     type Bits = UInt<
@@ -86284,6 +89448,7 @@ impl Digits for Const<62144> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X2, X15>;
 }
 impl Digits for Const<62208> {
     type Bits = UInt<
@@ -86324,6 +89489,7 @@ impl Digits for Const<62208> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X3, X15>;
 }
 impl Digits for Const<62272> {
     type Bits = UInt<
@@ -86364,6 +89530,7 @@ impl Digits for Const<62272> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X3, X15>;
 }
 impl Digits for Const<62336> {
     type Bits = UInt<
@@ -86404,6 +89571,7 @@ impl Digits for Const<62336> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X3, X15>;
 }
 impl Digits for Const<62400> {
     type Bits = UInt<
@@ -86444,6 +89612,7 @@ impl Digits for Const<62400> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X3, X15>;
 }
 impl Digits for Const<62464> {
     type Bits = UInt<
@@ -86484,6 +89653,7 @@ impl Digits for Const<62464> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X4, X15>;
 }
 impl Digits for Const<62528> {
     type Bits = UInt<
@@ -86524,6 +89694,7 @@ impl Digits for Const<62528> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X4, X15>;
 }
 impl Digits for Const<62592> {
     type Bits = UInt<
@@ -86564,6 +89735,7 @@ impl Digits for Const<62592> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X4, X15>;
 }
 impl Digits for Const<62656> {
     type Bits = UInt<
@@ -86604,6 +89776,7 @@ impl Digits for Const<62656> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X4, X15>;
 }
 impl Digits for Const<62720> {
     type Bits = UInt<
@@ -86644,6 +89817,7 @@ impl Digits for Const<62720> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X5, X15>;
 }
 impl Digits for Const<62784> {
     type Bits = UInt<
@@ -86684,6 +89858,7 @@ impl Digits for Const<62784> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X5, X15>;
 }
 impl Digits for Const<62848> {
     type Bits = UInt<
@@ -86724,6 +89899,7 @@ impl Digits for Const<62848> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X5, X15>;
 }
 impl Digits for Const<62912> {
     type Bits = UInt<
@@ -86764,6 +89940,7 @@ impl Digits for Const<62912> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X5, X15>;
 }
 impl Digits for Const<62976> {
     type Bits = UInt<
@@ -86804,6 +89981,7 @@ impl Digits for Const<62976> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X6, X15>;
 }
 impl Digits for Const<63000> {
     type Bits = UInt<
@@ -86844,6 +90022,7 @@ impl Digits for Const<63000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X1, X6, X15>;
 }
 impl Digits for Const<63040> {
     type Bits = UInt<
@@ -86884,6 +90063,7 @@ impl Digits for Const<63040> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X6, X15>;
 }
 impl Digits for Const<63104> {
     type Bits = UInt<
@@ -86924,6 +90104,7 @@ impl Digits for Const<63104> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X6, X15>;
 }
 impl Digits for Const<63168> {
     type Bits = UInt<
@@ -86964,6 +90145,7 @@ impl Digits for Const<63168> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X6, X15>;
 }
 impl Digits for Const<63232> {
     type Bits = UInt<
@@ -87004,6 +90186,7 @@ impl Digits for Const<63232> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X7, X15>;
 }
 impl Digits for Const<63296> {
     type Bits = UInt<
@@ -87044,6 +90227,7 @@ impl Digits for Const<63296> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X7, X15>;
 }
 impl Digits for Const<63360> {
     type Bits = UInt<
@@ -87084,6 +90268,7 @@ impl Digits for Const<63360> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X7, X15>;
 }
 impl Digits for Const<63424> {
     type Bits = UInt<
@@ -87124,6 +90309,7 @@ impl Digits for Const<63424> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X7, X15>;
 }
 impl Digits for Const<63488> {
     type Bits = UInt<
@@ -87164,6 +90350,7 @@ impl Digits for Const<63488> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X8, X15>;
 }
 impl Digits for Const<63552> {
     type Bits = UInt<
@@ -87204,6 +90391,7 @@ impl Digits for Const<63552> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X8, X15>;
 }
 impl Digits for Const<63616> {
     type Bits = UInt<
@@ -87244,6 +90432,7 @@ impl Digits for Const<63616> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X8, X15>;
 }
 impl Digits for Const<63680> {
     type Bits = UInt<
@@ -87284,6 +90473,7 @@ impl Digits for Const<63680> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X8, X15>;
 }
 impl Digits for Const<63744> {
     type Bits = UInt<
@@ -87324,6 +90514,7 @@ impl Digits for Const<63744> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X9, X15>;
 }
 impl Digits for Const<63808> {
     type Bits = UInt<
@@ -87364,6 +90555,7 @@ impl Digits for Const<63808> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X9, X15>;
 }
 impl Digits for Const<63872> {
     type Bits = UInt<
@@ -87404,6 +90596,7 @@ impl Digits for Const<63872> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X9, X15>;
 }
 impl Digits for Const<63936> {
     type Bits = UInt<
@@ -87444,6 +90637,7 @@ impl Digits for Const<63936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X9, X15>;
 }
 impl Digits for Const<64000> {
     type Bits = UInt<
@@ -87484,6 +90678,7 @@ impl Digits for Const<64000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X10, X15>;
 }
 impl Digits for Const<64064> {
     type Bits = UInt<
@@ -87524,6 +90719,7 @@ impl Digits for Const<64064> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X10, X15>;
 }
 impl Digits for Const<64128> {
     type Bits = UInt<
@@ -87564,6 +90760,7 @@ impl Digits for Const<64128> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X10, X15>;
 }
 impl Digits for Const<64192> {
     type Bits = UInt<
@@ -87604,6 +90801,7 @@ impl Digits for Const<64192> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X10, X15>;
 }
 impl Digits for Const<64256> {
     type Bits = UInt<
@@ -87644,6 +90842,7 @@ impl Digits for Const<64256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X11, X15>;
 }
 impl Digits for Const<64320> {
     type Bits = UInt<
@@ -87684,6 +90883,7 @@ impl Digits for Const<64320> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X11, X15>;
 }
 impl Digits for Const<64384> {
     type Bits = UInt<
@@ -87724,6 +90924,7 @@ impl Digits for Const<64384> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X11, X15>;
 }
 impl Digits for Const<64448> {
     type Bits = UInt<
@@ -87764,6 +90965,7 @@ impl Digits for Const<64448> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X11, X15>;
 }
 impl Digits for Const<64512> {
     type Bits = UInt<
@@ -87804,6 +91006,7 @@ impl Digits for Const<64512> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X12, X15>;
 }
 impl Digits for Const<64576> {
     type Bits = UInt<
@@ -87844,6 +91047,7 @@ impl Digits for Const<64576> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X12, X15>;
 }
 impl Digits for Const<64640> {
     type Bits = UInt<
@@ -87884,6 +91088,7 @@ impl Digits for Const<64640> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X12, X15>;
 }
 impl Digits for Const<64704> {
     type Bits = UInt<
@@ -87924,6 +91129,7 @@ impl Digits for Const<64704> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X12, X15>;
 }
 impl Digits for Const<64768> {
     type Bits = UInt<
@@ -87964,6 +91170,7 @@ impl Digits for Const<64768> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X13, X15>;
 }
 impl Digits for Const<64832> {
     type Bits = UInt<
@@ -88004,6 +91211,7 @@ impl Digits for Const<64832> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X13, X15>;
 }
 impl Digits for Const<64896> {
     type Bits = UInt<
@@ -88044,6 +91252,7 @@ impl Digits for Const<64896> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X13, X15>;
 }
 impl Digits for Const<64960> {
     type Bits = UInt<
@@ -88084,6 +91293,7 @@ impl Digits for Const<64960> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X13, X15>;
 }
 impl Digits for Const<65000> {
     type Bits = UInt<
@@ -88124,6 +91334,7 @@ impl Digits for Const<65000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X8, X14, X13, X15>;
 }
 impl Digits for Const<65024> {
     type Bits = UInt<
@@ -88164,6 +91375,7 @@ impl Digits for Const<65024> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X14, X15>;
 }
 impl Digits for Const<65088> {
     type Bits = UInt<
@@ -88204,6 +91416,7 @@ impl Digits for Const<65088> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X14, X15>;
 }
 impl Digits for Const<65152> {
     type Bits = UInt<
@@ -88244,6 +91457,7 @@ impl Digits for Const<65152> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X14, X15>;
 }
 impl Digits for Const<65216> {
     type Bits = UInt<
@@ -88284,6 +91498,7 @@ impl Digits for Const<65216> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X14, X15>;
 }
 impl Digits for Const<65280> {
     type Bits = UInt<
@@ -88324,6 +91539,7 @@ impl Digits for Const<65280> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X0, X15, X15>;
 }
 impl Digits for Const<65344> {
     type Bits = UInt<
@@ -88364,6 +91580,7 @@ impl Digits for Const<65344> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X4, X15, X15>;
 }
 impl Digits for Const<65408> {
     type Bits = UInt<
@@ -88404,6 +91621,7 @@ impl Digits for Const<65408> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X8, X15, X15>;
 }
 impl Digits for Const<65472> {
     type Bits = UInt<
@@ -88444,6 +91662,7 @@ impl Digits for Const<65472> {
         B0,
     >;
     type Small = Big;
+    type Hex = H4<X0, X12, X15, X15>;
 }
 impl Digits for Const<100277> {
     type Bits = UInt<
@@ -88490,6 +91709,7 @@ impl Digits for Const<100277> {
         B1,
     >;
     type Small = Big;
+    type Hex = H5<X5, X11, X7, X8, X1>;
 }
 impl Digits for Const<128256> {
     type Bits = UInt<
@@ -88536,6 +91756,7 @@ impl Digits for Const<128256> {
         B0,
     >;
     type Small = Big;
+    type Hex = H5<X0, X0, X5, X15, X1>;
 }
 impl Digits for Const<151936> {
     type Bits = UInt<
@@ -88585,6 +91806,7 @@ impl Digits for Const<151936> {
         B0,
     >;
     type Small = Big;
+    type Hex = H5<X0, X8, X1, X5, X2>;
 }
 impl Digits for Const<250002> {
     type Bits = UInt<
@@ -88634,6 +91856,7 @@ impl Digits for Const<250002> {
         B0,
     >;
     type Small = Big;
+    type Hex = H5<X2, X9, X0, X13, X3>;
 }
 impl Digits for Const<256000> {
     type Bits = UInt<
@@ -88683,6 +91906,7 @@ impl Digits for Const<256000> {
         B0,
     >;
     type Small = Big;
+    type Hex = H5<X0, X0, X8, X14, X3>;
 }
 
 /// The sizes beyond `SIZE_TABLE_MAX` that the table also holds, sorted.
