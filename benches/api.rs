@@ -14,7 +14,7 @@
 //!   `Zip` (into) and `&a + &b`. Each group's name ends in `[1 thread]` or `[rayon]`.
 //!
 //! Run: `cargo bench --bench api` and `cargo bench --bench api --features rayon`;
-//! `python3 scripts/bench_table.py` prints the medians as the README's table.
+//! `python3 scripts/bench_table.py` prints the medians as the table of `shapecast::guide::performance`.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use std::time::Duration;

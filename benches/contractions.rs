@@ -12,7 +12,7 @@
 //! - M5 a linear layer `[T: 128, E: 512]` by a weight of `[E, F: 1376]` as written against the
 //!   same weight as files store it (`nn.Linear`'s `[F, E]`, contracted over its last axis).
 //!
-//! Run: `cargo bench --bench contractions`. The README reports the medians.
+//! Run: `cargo bench --bench contractions`. `shapecast::guide::performance` reports the medians.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{s, Array2, Array3, Array4, ArrayView2};

@@ -3,7 +3,7 @@
 //! hand-written loop that knows the shapes, and ndarray's `Zip` with broadcasting.
 //!
 //! Run: `cargo bench --bench kernels`. The ratio of medians (kernel / hand loop) is the
-//! number the README reports.
+//! number `shapecast::guide::performance` reports.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use ndarray::{ArrayD, IxDyn, Zip};

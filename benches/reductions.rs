@@ -5,7 +5,7 @@
 //! - R3 mean over (H, W) of (8, 64, 128, 128);
 //! - R4 softmax over the last axis of (4096, 1000), R5 softmax over axis 0 of (1000, 4096).
 //!
-//! Run: `cargo bench --bench reductions`. The README reports the ratios of medians.
+//! Run: `cargo bench --bench reductions`. `shapecast::guide::performance` reports the ratios of medians.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{Array2, Array4, Axis};

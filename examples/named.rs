@@ -5,7 +5,7 @@
 //! on the seed's own shapes. In a model, name it (`BATCH`): an unnamed axis is a wildcard
 //! that a name without namesake may take (rule book §2), so `[?, SEQ, HIDDEN: 1024]` plus
 //! `[EMBED: 256]` compiles and stretches the batch, where `[BATCH, SEQ, HIDDEN: 1024]` plus
-//! `[EMBED: 256]` is a compile error (the README's "What the types catch").
+//! `[EMBED: 256]` is a compile error (`shapecast::guide::mistakes`).
 //!
 //! Run: `cargo run --example named`
 

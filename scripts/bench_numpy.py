@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """NumPy on the shapes of `cargo bench --bench reductions` (R1-R5) and `--bench
-contractions` (M1-M3), for the README's tables. Float32, the median of repeated timings.
+contractions` (M1-M3), for the tables of `shapecast::guide::performance`. Float32, the median of repeated timings.
 NumPy's reductions and exp run on one thread; `matmul` and `einsum(optimize=True)` call the
 BLAS NumPy links (OpenBLAS), which uses every core (two here) unless told otherwise.
 

@@ -40,16 +40,18 @@
 //!
 //! ## First steps
 //!
-//! 1. Declare the names you use with [`names!`] (zero-sized types; the same name declared in
+//! 1. `use shapecast::prelude::*` brings the macros, the tensor types, the traits whose
+//!    methods a program calls ([`Dot`], [`FloatMath`]) and the error.
+//! 2. Declare the names you use with [`names!`] (zero-sized types; the same name declared in
 //!    two crates is one name).
-//! 2. Write shapes with [`shape!`], in the notation of the [rule book](rules): a number is a static
+//! 3. Write shapes with [`shape!`], in the notation of the [rule book](rules): a number is a static
 //!    size, `?` a size known only at run time, `NAME: 3` a named axis of static size, `NAME`
 //!    a named axis of run-time size.
-//! 3. Compute with [`Tensor`]: the operators broadcast by the named rule, and the result's
+//! 4. Compute with [`Tensor`]: the operators broadcast by the named rule, and the result's
 //!    shape is a type the compiler worked out.
 //!
 //! ```
-//! use shapecast::{names, shape, Tensor};
+//! use shapecast::prelude::*;
 //! names!(CHANNEL, H, W);
 //! let img = Tensor::<f32, shape![?, CHANNEL: 3, H, W]>::zeros_sized(&[8, 3, 32, 32])?;
 //! let lbl = Tensor::<f32, shape![?, H, W]>::ones_sized(&[8, 32, 32])?;
@@ -59,7 +61,6 @@
 //! ```
 //!
 //! ## The rules
-//!
 //! Each rule exists at run time (a [`Rule`] value, [`broadcast`]) and at compile time (a
 //! marker of [`rule`], [`BroadcastBy`], `Tensor::zip_with_rule`); `tests/typed_agreement.rs`
 //! holds the two to the same answers, plans and run-time checks.
@@ -86,125 +87,15 @@
 //! static_assertions::assert_type_eq_all!(BroadcastBy<Pdpd<Start<1>>, shape![2, 3, 4, 5], shape![3, 1]>, shape![2, 3, 4, 5]);
 //! ```
 //!
-//! ## Named and partly named broadcasting
+//! ## The guide
 //!
-//! Axes with the same name pair with each other wherever they stand; the other axes of the
-//! shorter side then face the remaining axes of the longer one from the right, as in NumPy.
-//! So `[?, H, W]` lines up with `[?, CHANNEL: 3, H, W]` with no reshaping, and `[W, H]` with
-//! `[H, W]` (the result takes the left operand's order). Two different names never pair: that
-//! is a compile error, or [`rule::Outer`] keeps both. Without names the named rule is NumPy's.
-//!
-//! ```
-//! use shapecast::{names, shape, Tensor};
-//! names!(H, W);
-//! let a = Tensor::<i32, shape![H: 2, W: 3]>::from_array([[1, 2, 3], [4, 5, 6]]);
-//! let b = Tensor::<i32, shape![W: 3, H: 1]>::from_array([[10], [20], [30]]);
-//! assert_eq!((&a + &b).data(), &[11, 22, 33, 14, 25, 36]);
-//! ```
-//!
-//! ## Sizes known only at run time
-//!
-//! A `?` size is a promise checked when the data arrives: static meets static at compile
-//! time; a `?` meeting a static size `n` must turn out 1 or `n`; two `?` must be equal or
-//! one of them 1. Names are always checked at compile time. The operators panic with the
-//! refusal's text when a run-time size does not fit (as ndarray and nalgebra do);
-//! `try_add` and friends return it as an [`Error`].
-//!
-//! ```
-//! use shapecast::{shape, Tensor};
-//! let a = Tensor::<i32, shape![?]>::from_vec_sized(&[2], vec![1, 2])?;
-//! let b = Tensor::<i32, shape![3]>::from_array([1, 2, 3]);
-//! let err = a.try_add(&b).unwrap_err();
-//! assert_eq!(err.to_string(), "cannot broadcast [2] with [3] (named rule): axis 0 has size 2 on the left and 3 on the right");
-//! # Ok::<(), shapecast::Error>(())
-//! ```
-//!
-//! ## Tensors, views and kernels
-//!
-//! [`Tensor`] stores small static shapes inline and the rest on the heap ([`Storage`]);
-//! [`TensorView`] and [`TensorViewMut`] borrow with strides, so
-//! [`broadcast_to`](Tensor::broadcast_to) and [`align_to`](Tensor::align_to) copy nothing;
-//! [`DynTensor`] is the run-time twin. Elementwise work runs in [`kernel`], which merges
-//! contiguous axes and specialises its inner loop; with static shapes the layout is worked
-//! out at compile time.
-//!
-//! ## Reductions, and why names make `keepdims` unnecessary
-//!
-//! A reduction names the axes it removes: a name, a position [`Pos<K>`] or a tuple of them.
-//! The result's type is [`Reduce<S, A>`] (the selected axes gone) or, with the `_keep` forms,
-//! [`ReduceKeep<S, A>`] (each kept as a statically-1 axis). Because the reduced tensor keeps
-//! its names, it broadcasts back by name: `x - x.max::<CLASS>()` lines the batch up with the
-//! batch whatever the sizes, where NumPy's `x - x.max(axis=1)` silently pairs the wrong axes
-//! when the two sizes happen to agree. Unnamed data uses `_keep`, as NumPy uses `keepdims`.
-//! See the [rule book](rules) (§16) and `examples/normalize.rs`, `softmax.rs`,
-//! `layer_norm.rs`.
-//!
-//! ```
-//! use shapecast::{names, shape, Pos, Tensor};
-//! names!(CHANNEL, H, W);
-//! let x = Tensor::<f32, shape![?, CHANNEL: 2, H, W]>::from_fn(&[2, 2, 2, 2], |i| (i[1] * 10 + i[3]) as f32)?;
-//! // Per-channel statistics over the batch and both spatial axes: shape [CHANNEL: 2].
-//! let mean = x.mean::<(Pos<0>, H, W)>();
-//! let std = x.std::<(Pos<0>, H, W)>();
-//! assert_eq!(mean.data(), &[0.5, 10.5]);
-//! let z = (&x - &mean) / &std; // [?, CHANNEL: 2, H, W] again
-//! assert_eq!(z.sizes(), x.sizes());
-//! // Reducing a name the shape lacks, or an axis twice, does not compile.
-//! # Ok::<(), shapecast::Error>(())
-//! ```
-//!
-//! ## Contractions: `dot` by name, `matmul` by position
-//!
-//! `a.dot::<X>(&b)` sums over the names `X`, present in both operands with equal
-//! sizes, and combines the other axes by the outer rule: namesakes are batch axes. The type
-//! is [`Contract<A, B, X>`]; only `X` is spelled out. `a.matmul(&b)` is NumPy's matmul by
-//! position ([`MatMul<A, B>`]) with the batch axes broadcast by the named rule. Both are
-//! methods of the [`Dot`] trait (in the [`prelude`]), for tensors and views alike; both run on
-//! a GEMM crate, and a transposed or broadcast view contracts without being copied. See the
-//! [rule book](rules) (§17) and `examples/attention.rs`.
-//!
-//! ```
-//! use shapecast::{names, shape, Dot, Tensor};
-//! names!(BATCH, SEQ, KSEQ, DK, DV);
-//! let q = Tensor::<f32, shape![BATCH, SEQ, DK: 2]>::from_vec_sized(&[1, 2, 2], vec![1.0, 0.0, 0.0, 1.0])?;
-//! let k = Tensor::<f32, shape![BATCH, KSEQ, DK: 2]>::from_vec_sized(&[1, 2, 2], vec![1.0, 2.0, 3.0, 4.0])?;
-//! let v = Tensor::<f32, shape![BATCH, KSEQ, DV: 1]>::from_vec_sized(&[1, 2, 1], vec![10.0, 20.0])?;
-//! let scores = q.dot::<DK>(&k); // [BATCH, SEQ, KSEQ]
-//! let out: Tensor<f32, shape![BATCH, SEQ, DV: 1]> = scores.softmax::<KSEQ>().dot::<KSEQ>(&v);
-//! assert_eq!(out.sizes(), &[1, 2, 1]);
-//! // Contracting a name one side lacks, or sizes that differ, does not compile.
-//! # Ok::<(), shapecast::Error>(())
-//! ```
-//!
-//! ## Shape surgery by name
-//!
-//! Going from one shape to another is a typed, named operation (rule book §18,
-//! `examples/patches.rs`): `rename::<A, B>()`, `insert_axis::<K, N>()`, `select::<A>(i)`,
-//! `slice::<A>(range)` and `slice_to::<A, S<N>>(start)`, `split_axis::<A, (A1<S<n1>>, A2)>()`,
-//! `merge_axes::<(A1, A2), N>()`, `a.concat::<A, _>(&b)`, [`concat()`] and [`stack()`]. Each
-//! result type is computed ([`Rename`], [`Select`], [`SplitAxis`], [`MergeAxes`], …), each is
-//! a view where the layout allows, and each wrong transformation is a compile error naming the
-//! shape and the axis. A size the compiler cannot compute (a product, a sum) is written on the
-//! new axis and checked: `PATCH<S<64>>`.
-//!
-//! ```
-//! use shapecast::{names, shape, Tensor, S};
-//! names!(CHANNEL, H, W, PH, H4);
-//! let img = Tensor::<f32, shape![?, CHANNEL: 3, H: 8, W: 8]>::from_fn(&[2, 3, 8, 8], |i| i[2] as f32)?;
-//! let red = img.select::<CHANNEL>(0)?; // a view of shape [?, H: 8, W: 8]
-//! let rows = red.split_axis::<H, (PH<S<2>>, H4<S<4>>)>()?; // [?, PH: 2, H4: 4, W: 8]
-//! assert_eq!(*rows.at(&[1, 1, 3, 5])?, 7.0);
-//! // `H4<S<5>>` (2 × 5 ≠ 8), `select::<COLOR>` or merging axes out of order do not compile.
-//! # Ok::<(), shapecast::Error>(())
-//! ```
-//!
-//! ## Generic code over shapes
-//!
-//! `S: Shape` is all a function needs to take, return, clone, map, iterate or view a
-//! `Tensor<T, S>` of any shape. Each type-level operation has a public capability trait to
-//! write in `where` clauses (`A: BroadcastWith<B>`, `S: ReduceOver<X>`, `S: SelectAxis<A>`,
-//! …), whose `Output` is the result: [`guide::generic`] lists every operation's bound, what
-//! a missing one reports, and a rotary embedding generic over queries and keys in two bounds.
+//! The [`guide`] holds a page per subject, each page's examples run as doctests: [`guide::tensors`]
+//! (tensors, views, operators, `try_`, the first errors a program meets), [`guide::shapes`]
+//! (shapes as values and as types), [`guide::reductions`], [`guide::contractions`],
+//! [`guide::images`] (convolution, pooling, gathering, losses), [`guide::surgery`],
+//! [`guide::generic`] (the bound of every operation, for generic code), [`guide::weights`],
+//! [`guide::mistakes`], [`guide::editor`], [`guide::performance`], [`guide::cli`] and
+//! [`guide::testing`].
 //!
 //! ## Reading a shapecast compile error
 //!
@@ -596,11 +487,7 @@ pub struct RankZero;
 
 /// The rule book: every rule the crate implements, section by section (the code cites it as
 /// "rule book §n").
-/// Guide pages: longer explanations with runnable examples.
-pub mod guide {
-    #[doc = include_str!("../docs/guide/generic.md")]
-    pub mod generic {}
-}
+pub mod guide;
 
 #[doc = include_str!("../docs/rules.md")]
 pub mod rules {}

@@ -1,5 +1,5 @@
-//! Mistakes the types cannot catch, kept as tests so that the README's "What the types catch,
-//! and what they cannot" states what the code does. Their refused counterparts (with a named
+//! Mistakes the types cannot catch, kept as tests so that the guide's page on them
+//! (`shapecast::guide::mistakes`) states what the code does. Their refused counterparts (with a named
 //! batch axis) are the `ui-tests/mistake_*.rs` cases.
 
 use shapecast::{names, shape, Dot, FloatMath, Tensor};

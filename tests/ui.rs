@@ -31,15 +31,23 @@ fn stderr_files_are_short_and_free_of_typenum() {
     assert!(count >= 25, "only {count} rejected cases");
 }
 
-/// The README quotes a compile error as the compiler prints it: the text of
-/// `ui-tests/rules/named_size.stderr`, verbatim (the crate guide includes its files directly).
+/// The README quotes the compile error of its first program's mistake as the compiler prints
+/// it, the text of `ui-tests/tensors/tensor_add_shapes.stderr`, and the guide's shapes page
+/// that of `ui-tests/rules/named_size.stderr`, verbatim.
 #[test]
 fn the_readme_quotes_a_real_stderr() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let stderr = std::fs::read_to_string(root.join("ui-tests/rules/named_size.stderr")).unwrap();
+    let stderr =
+        std::fs::read_to_string(root.join("ui-tests/tensors/tensor_add_shapes.stderr")).unwrap();
     assert!(
         readme.contains(stderr.trim_end()),
-        "README.md no longer quotes ui-tests/rules/named_size.stderr verbatim"
+        "README.md no longer quotes ui-tests/tensors/tensor_add_shapes.stderr verbatim"
+    );
+    let guide = std::fs::read_to_string(root.join("docs/guide/shapes.md")).unwrap();
+    let stderr = std::fs::read_to_string(root.join("ui-tests/rules/named_size.stderr")).unwrap();
+    assert!(
+        guide.contains(stderr.trim_end()),
+        "docs/guide/shapes.md no longer quotes ui-tests/rules/named_size.stderr verbatim"
     );
 }

@@ -145,7 +145,7 @@ pub fn views(
 names!(A1, A2, A3, A4, A5, A6, A7, A8);
 
 /// Rank 8, the largest rank the type level takes, for the operations whose walks
-/// rust-analyzer follows that deep (see the README's "Shapes in the editor" for the ranks of
+/// rust-analyzer follows that deep (see `shapecast::guide::editor` for the ranks of
 /// the others).
 pub fn rank_eight(
     x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 3, A7, A8: 2]>,
@@ -231,7 +231,7 @@ pub fn attention(
 }
 
 /// The image operations (rule book §20-§22): convolution, pooling, padding, gather and the
-/// losses. Convolutions and pools at small images' sizes (the README's "Shapes in the editor"
+/// losses. Convolutions and pools at small images' sizes (`shapecast::guide::editor`
 /// has the limit); padding and gathering at a model's sizes.
 pub fn images(
     img: Tensor<f32, shape![N, CHANNEL: 3, H: 32, W: 48]>,

@@ -127,7 +127,7 @@ pub fn llama(
 }
 
 /// Rank 8 for `dot` over one and two names and a reduction over several, the names in reverse
-/// order (the README's "Shapes in the editor" has the ranks of the other pairing operations).
+/// order (`shapecast::guide::editor` has the ranks of the other pairing operations).
 pub fn rank_eight_pairing(
     x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
     w: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, N: 3]>,

@@ -59,6 +59,9 @@ pub(crate) fn run<T: DotElement>(
     Ok((sizes, out))
 }
 
+/// `use shapecast::prelude::*` (or `use shapecast::Dot`) to call `a.dot::<X>(&b)` and
+/// `a.matmul(&b)`.
+///
 /// `dot::<X>(&rhs)`: contraction over the names `X` with a right operand whose type is the
 /// trait's parameter, so a call spells out only `X` (rule book §17). Implemented for tensors
 /// and views, with tensors or views on the right; bring it into scope with `use

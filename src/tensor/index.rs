@@ -8,6 +8,8 @@ use core::ops::Deref;
 
 use crate::typed::axis::HasAxis;
 
+/// `from_fn`'s and `generate`'s index: `i[0]` or `i.at::<NAME>()` (it derefs to `[usize]`).
+///
 /// One index of a tensor of shape `S`: a slice of positions, one per axis, that also answers
 /// by axis name.
 ///

@@ -119,6 +119,8 @@ fn c<T: Float>(x: f64) -> T {
     T::from(x).expect("a float constant converts to every float type")
 }
 
+/// `use shapecast::prelude::*` (or `use shapecast::FloatMath`) to call `exp`, `sqrt`, `relu`, …
+///
 /// Elementwise math on `f32` and `f64` tensors ([`Tensor`], [`DynTensor`]), by value or by
 /// reference: `t.exp()` on an owned `t` writes into `t`'s own buffer, `(&t).exp()` (or
 /// `x.exp()` for `x: &Tensor<..>`) returns a new tensor. The transcendentals are those of
