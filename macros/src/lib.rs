@@ -113,6 +113,7 @@ impl Parse for ShapeSpec {
     }
 }
 
+#[path = "generated/max_rank.rs"]
 mod max_rank;
 use max_rank::{MAX_TYPE_RANK, SIZE_TABLE_MAX, TABLE_EXTRAS};
 

@@ -34,7 +34,7 @@ pub const MAX_RANK: usize = 64;
 
 /// The largest rank a shape *type* has: [`shape!`](crate::shape) writes at most this many
 /// axes, and the type level implements [`Shape`](crate::Shape) for tuples up to it. The one
-/// source of this limit: `scripts/gen_tuples.py` reads it here to generate the tuples and
+/// source of this limit: `scripts/generate.py` reads it here to generate the tuples and
 /// the macros' copy.
 ///
 /// ```
