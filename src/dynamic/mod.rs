@@ -2,6 +2,11 @@
 //! known only while the program runs. It computes symbolically on `?` sizes, as the compiler
 //! does, and lists the checks that remain. It is the oracle the type level is tested against.
 //!
+//! **Layer.** `shape`, `parse`, `selector` and `rule` are the bottom layer (values: shapes,
+//! names, sizes, selectors, rules, with [`Error`]); every other module here is
+//! the layer above it, the rules and operations on shapes at run time, and uses only the
+//! bottom layer (`scripts/layers.py`, run by `.ci/run`, checks it).
+//!
 //! One module a rule, each with a `broadcast` function; [`broadcast`] picks one by [`Rule`].
 //! Each has a type-level twin of the same name in `shapecast::typed` (where the static rule's
 //! module is `statik` too, `static` being a keyword):

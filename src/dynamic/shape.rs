@@ -608,3 +608,19 @@ pub(crate) fn element_count(sizes: &[usize]) -> Option<usize> {
     }
     sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n))
 }
+
+/// String equality in a const context.
+pub(crate) const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -7,6 +7,9 @@
 //! corrupt or truncated file (checked against the file's length before anything is
 //! allocated).
 //!
+//! **Layer.** The top layer, with `interop` (ndarray) and the command line: it may use
+//! every layer below (`scripts/layers.py`, run by `.ci/run`, checks it).
+//!
 //! Files may come from strangers; what holds on any input (`fuzz/`'s `npy` and `safetensors`
 //! targets check it, `tests/io.rs` has an attacker's cases):
 //!

@@ -1,5 +1,9 @@
 //! The tensor layer: data laid out by a shape, and the operations that run on it.
 //!
+//! **Layer.** Above the values, the run-time rules and the type level, all of which it
+//! uses; only files, ndarray and the command line sit above it (`scripts/layers.py`, run by
+//! `.ci/run`, checks it).
+//!
 //! One concern a file:
 //!
 //! | file | what it holds |
@@ -33,6 +37,7 @@
 //! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
 
+mod buffer;
 mod contract;
 mod conv;
 mod dims;

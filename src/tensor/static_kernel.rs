@@ -8,6 +8,7 @@ use super::kernel::Merged;
 use super::strided::{inner, step, RunOut};
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::shape::MAX_TYPED_RANK;
+pub use crate::typed::storage::{Runs, Sink};
 
 /// The layout of a broadcast between static shapes, worked out at compile time: the merged
 /// output sizes and each operand's strides (see [`merge`]). The kernel over it has no
@@ -100,15 +101,6 @@ impl StaticLayout {
     }
 }
 
-/// Where a kernel writes its runs: into a slice of existing elements, onto a `Vec`, or into
-/// the uninitialised inline buffer of a new tensor. Public only inside a private module (a
-/// hidden method of [`Buffer`](crate::Buffer) names it).
-#[doc(hidden)]
-pub trait Sink<O> {
-    /// Writes the `n` values of `run` starting at output element `at`.
-    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
-}
-
 impl<O> Sink<O> for [O] {
     #[inline(always)]
     fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>) {
@@ -123,14 +115,6 @@ impl<O> Sink<O> for Vec<O> {
     fn put(&mut self, _: usize, _: usize, run: impl Iterator<Item = O>) {
         self.extend(run);
     }
-}
-
-/// The output elements of a kernel call, written run by run in row-major order into whatever
-/// sink the output's buffer provides.
-#[doc(hidden)]
-pub trait Runs<O> {
-    /// Writes every output element into `sink`, in order.
-    fn write_to<K: Sink<O> + ?Sized>(self, sink: &mut K);
 }
 
 /// `f(a, b)` over a static layout, as [`Runs`].

@@ -1,5 +1,10 @@
 //! The type level: shapes as types, rules as trait impls, refusals as compile errors.
 //!
+//! **Layer.** Above the run-time rules, whose plans and checks it hands to the tensors:
+//! it may use the values and the run-time rules (`dynamic`), never the tensor layer: no
+//! kernel and no tensor (`scripts/layers.py`, run by `.ci/run`, checks it). A buffer's filling
+//! is an interface here (`storage::Runs`, `storage::Sink`) that the kernels implement.
+//!
 //! Every rule has a module here and a run-time twin of the same name in
 //! [`dynamic`](crate::dynamic); each rule module implements [`rule::Compute`] for its marker.
 //!
@@ -79,6 +84,7 @@ pub mod pair;
 pub mod pdpd;
 pub mod pool;
 pub mod reduce;
+pub mod refusals;
 pub mod rule;
 #[doc(hidden)]
 pub mod sealed;

@@ -15,6 +15,7 @@ use alloc::borrow::Cow;
 
 use super::bits::Cond;
 use super::sealed::Sealed;
+use crate::dynamic::shape::same_str;
 use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
 
 /// A shape at the type level: rank, static sizes and names as constants, and the conversion
@@ -118,22 +119,6 @@ const fn distinct(names: &[Option<&str>]) -> bool {
                 }
             }
             j += 1;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// String equality in a const context.
-pub(crate) const fn same_str(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
         }
         i += 1;
     }

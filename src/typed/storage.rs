@@ -19,7 +19,6 @@ use super::list::At;
 use super::sealed::Sealed;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
-use crate::tensor::static_kernel::Runs;
 
 /// The most elements a tensor keeps inline.
 ///
@@ -136,69 +135,21 @@ pub trait Buffer<T>: Sized + Sealed {
 impl<T> Sealed for Vec<T> {}
 impl<T, const N: usize> Sealed for [T; N] {}
 
-impl<T> Buffer<T> for Vec<T> {
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    fn as_mut_slice(&mut self) -> &mut [T] {
-        self
-    }
-    fn from_vec(data: Vec<T>) -> Result<Self, Vec<T>> {
-        Ok(data)
-    }
-    fn into_vec(self) -> Vec<T> {
-        self
-    }
-    fn from_runs<R: Runs<T>>(total: usize, runs: R) -> Self {
-        let mut v = Vec::with_capacity(total);
-        runs.write_to(&mut v);
-        v
-    }
-    fn clone_buf(&self) -> Self
-    where
-        T: Clone,
-    {
-        self.clone()
-    }
-    fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E> {
-        // `fill` validates before clearing, so on failure `self` still holds its elements.
-        fill(self)
-    }
+/// Where a kernel writes its runs: into a slice of existing elements, onto a `Vec`, or into
+/// the uninitialised inline buffer of a new tensor. A hidden method of [`Buffer`](crate::Buffer) names it;
+/// the kernels (the tensor layer) implement it.
+#[doc(hidden)]
+pub trait Sink<O> {
+    /// Writes the `n` values of `run` starting at output element `at`.
+    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
 }
 
-impl<T, const N: usize> Buffer<T> for [T; N] {
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    fn as_mut_slice(&mut self) -> &mut [T] {
-        self
-    }
-    fn from_vec(data: Vec<T>) -> Result<Self, Vec<T>> {
-        data.try_into()
-    }
-    fn into_vec(self) -> Vec<T> {
-        self.into()
-    }
-    #[inline(always)]
-    fn from_runs<R: Runs<T>>(_total: usize, runs: R) -> Self {
-        crate::tensor::raw::init_inline(|sink| runs.write_to(sink))
-    }
-    fn clone_buf(&self) -> Self
-    where
-        T: Clone,
-    {
-        self.clone()
-    }
-    fn write_with<E>(&mut self, fill: impl FnOnce(&mut Vec<T>) -> Result<(), E>) -> Result<(), E> {
-        let mut data = Vec::with_capacity(N);
-        fill(&mut data)?;
-        match Self::from_vec(data) {
-            Ok(filled) => *self = filled,
-            // `fill` writes the tensor's element count, which for an inline buffer is `N`.
-            Err(_) => unreachable!("an inline buffer's element count is static"),
-        }
-        Ok(())
-    }
+/// The output elements of a kernel call, written run by run in row-major order into whatever
+/// sink the output's buffer provides (the kernels, in the tensor layer, implement it).
+#[doc(hidden)]
+pub trait Runs<O> {
+    /// Writes every output element into `sink`, in order.
+    fn write_to<K: Sink<O> + ?Sized>(self, sink: &mut K);
 }
 
 #[cfg(test)]

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Checks that the crate's layers run one way: every path a source file names (`use crate::…`,
+`crate::…` in code, `super::…`) is resolved to the file it reaches, and a file may reach only
+files of its own layer or the layers below it. Prints each reference that runs back up and
+fails if there is one; `--graph` prints the layers and which layer uses which.
+
+    python3 scripts/layers.py           # the check (.ci/run runs it)
+    python3 scripts/layers.py --graph   # the house, bottom first
+
+The layers, bottom first (a file's layer is the first pattern its path matches):
+"""
+import os, re, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "src")
+
+# (layer, what it holds, path patterns relative to src/)
+LAYERS = [
+    ("values", "shape values, names, sizes, selectors, rules as values, errors",
+     [r"error\.rs", r"error/", r"dynamic/shape\.rs", r"dynamic/parse\.rs",
+      r"dynamic/selector\.rs", r"dynamic/rule\.rs"]),
+    ("rules", "each rule and operation on shapes at run time", [r"dynamic/"]),
+    ("types", "each rule and operation at the type level (no kernel, no tensor)", [r"typed/"]),
+    ("tensors", "tensors, views, kernels, operations on data", [r"tensor/"]),
+    ("edges", "files, ndarray, the command line", [r"io/", r"interop\.rs", r"bin/"]),
+    ("root", "the crate root's re-exports, the prelude and the guide", [r"lib\.rs", r"guide\.rs"]),
+]
+__doc__ += "".join(f"\n  {i}. {n}: {w}" for i, (n, w, _) in enumerate(LAYERS))
+
+
+def layer_of(rel):
+    for i, (_, _, pats) in enumerate(LAYERS):
+        if any(re.match(p, rel) for p in pats):
+            return i
+    raise SystemExit(f"{rel}: in no layer (add it to scripts/layers.py)")
+
+
+def module_file(parts):
+    """The file a module path (crate-relative parts) lives in, as far as the parts go."""
+    best = "lib.rs"
+    for k in range(1, len(parts) + 1):
+        base = os.path.join(*parts[:k])
+        for cand in (base + ".rs", os.path.join(base, "mod.rs")):
+            if os.path.exists(os.path.join(SRC, cand)):
+                best = cand
+                break
+        else:
+            break
+    return best
+
+
+def root_reexports():
+    """Names the crate root re-exports, mapped to the module path they come from."""
+    text = open(os.path.join(SRC, "lib.rs")).read()
+    out = {}
+    for m in re.finditer(r"pub use ((?:crate::)?[\w:]+)::\{([^}]*)\}|pub use ((?:crate::)?[\w:]+)::(\w+)(?: as (\w+))?;", text):
+        if m.group(1):
+            base = m.group(1).replace("crate::", "")
+            for item in re.split(r"[,\s]+", m.group(2)):
+                item = item.strip()
+                if not item:
+                    continue
+                if item == "self":
+                    out[base.split("::")[-1]] = base.split("::")
+                    continue
+                out[item.split(" as ")[-1]] = base.split("::")
+        else:
+            base = m.group(3).replace("crate::", "")
+            out[m.group(5) or m.group(4)] = base.split("::") + [m.group(4)]
+    return out
+
+
+def strip_comments(text):
+    # Unit tests (a file's trailing `#[cfg(test)] mod tests`) may reach anything.
+    text = re.split(r"(?m)^#\[cfg\(test\)\]\nmod tests", text)[0]
+    text = re.sub(r"(?m)^\s*//.*$", "", text)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def main():
+    reexp = root_reexports()
+    files = []
+    for d, _, fs in os.walk(SRC):
+        for f in fs:
+            if f.endswith(".rs"):
+                files.append(os.path.relpath(os.path.join(d, f), SRC))
+    bad, uses = [], set()
+    for rel in sorted(files):
+        me = layer_of(rel)
+        here = rel[:-3].split("/")
+        if here[-1] == "mod":
+            here = here[:-1]
+        modpath = here if rel not in ("lib.rs",) else []
+        text = strip_comments(open(os.path.join(SRC, rel)).read())
+        # Expand `use a::{b, c::{d}}` one level: the prefix is what decides the file.
+        for m in re.finditer(r"\b(crate|super(?:::super)*|self)::((?:\w+::)*\w+)", text):
+            head, tail = m.group(1), m.group(2).split("::")
+            if head == "crate":
+                parts = tail
+                if parts[0] in reexp and not os.path.exists(os.path.join(SRC, parts[0] + ".rs")) \
+                        and not os.path.isdir(os.path.join(SRC, parts[0])):
+                    parts = reexp[parts[0]]
+            else:
+                ups = head.count("super")
+                parts = modpath[: len(modpath) - ups] + tail
+            if not parts or parts[0] in ("alloc_prelude", "__private"):
+                continue
+            if not (os.path.exists(os.path.join(SRC, parts[0] + ".rs"))
+                    or os.path.isdir(os.path.join(SRC, parts[0]))):
+                continue  # another crate's item re-exported at the root (`shape!`, typenum)
+            target = module_file(parts)
+            if target == rel:
+                continue
+            them = layer_of(target)
+            uses.add((me, them))
+            if them > me:
+                bad.append(f"{rel} ({LAYERS[me][0]}) uses {'::'.join([head] + tail)} in {target} ({LAYERS[them][0]})")
+    if "--graph" in sys.argv:
+        for i, (n, w, _) in enumerate(LAYERS):
+            below = sorted({LAYERS[t][0] for (s, t) in uses if s == i and t != i})
+            print(f"{i}. {n}: {w}\n   uses: {', '.join(below) or '-'}")
+    for b in sorted(set(bad)):
+        print(b)
+    if bad:
+        print(f"{len(set(bad))} references run up a layer")
+        sys.exit(1)
+    print("the layers run one way")
+
+
+main()
