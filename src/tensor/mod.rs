@@ -4,11 +4,25 @@
 //! uses; only files, ndarray and the command line sit above it (`scripts/layers.py`, run by
 //! `.ci/run`, checks it).
 //!
+//! **Operation families.** Each family has its shape rule at run time, its type-level twin and its
+//! work on data; a reader finds all three here:
+//!
+//! | family | shape rule at run time | type level | on data (this layer) |
+//! |---|---|---|---|
+//! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `ops`, `view_ops`, `dyn_ops`, `math`, `vmath`, `kernel`, `static_kernel` |
+//! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `reduce`, `softmax`, `scan`, `summation` |
+//! | contractions | `dynamic::contract` | `typed::contract` | `contract`, `gemm_loop`, `raw::gemm` |
+//! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `split` |
+//! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` |
+//! | gather and losses | `dynamic::gather` | `typed::gather` | `gather` |
+//! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` |
+//!
 //! One concern a file:
 //!
 //! | file | what it holds |
 //! |---|---|
 //! | `typed` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
+//! | `buffer` | the two buffers ([`Buffer`](crate::Buffer)): a `Vec`, and an inline array the kernels fill in place |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
