@@ -99,9 +99,9 @@ where
 }
 impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>
 where
-    BitsOf<X::Size>: SameSizeBits<BitsOf<Y>>,
+    X::Size: SameOrDyn<Y>,
 {
-    type Out = <<BitsOf<X::Size> as SameSizeBits<BitsOf<Y>>>::Out as Cond>::If<
+    type Out = <<X::Size as SameOrDyn<Y>>::Out as Cond>::If<
         Axis1<<KnownOf<X::Size> as Cond>::If<X, X::Resize<Y>>>,
         Refused<SizesDiffer<X, Y>>,
     >;
