@@ -136,8 +136,8 @@ impl<T> Sealed for Vec<T> {}
 impl<T, const N: usize> Sealed for [T; N] {}
 
 /// Where a kernel writes its runs: into a slice of existing elements, onto a `Vec`, or into
-/// the uninitialised inline buffer of a new tensor. A hidden method of [`Buffer`](crate::Buffer) names it;
-/// the kernels (the tensor layer) implement it.
+/// the uninitialised inline buffer of a new tensor. A hidden method of
+/// [`Buffer`](crate::Buffer) names it; the kernels (the tensor layer) implement it.
 #[doc(hidden)]
 pub trait Sink<O> {
     /// Writes the `n` values of `run` starting at output element `at`.
