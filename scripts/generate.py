@@ -415,4 +415,18 @@ for k in range(1, 17):
             continue
         a = ", ".join(f"A{i}" for i in range(k)); b = ", ".join(f"P{i}" for i in range(m))
         hexs.append(f"\nimpl<{a}, {b}> SameHex<H{m}<{b}>> for H{k}<{a}> {{\n    type Out = B0;\n}}\n")
+hexs.append("""
+/// Whether a size has four hex digits or more (is at least 4096, past the size table's
+/// 2048): `B1` or `B0`, `B0` for `?` (`()`).
+#[doc(hidden)]
+pub trait FourDigitsOrMore {
+    type Out: Cond;
+}
+impl FourDigitsOrMore for () {
+    type Out = B0;
+}
+""")
+for k in range(1, 17):
+    a = ", ".join(f"A{i}" for i in range(k))
+    hexs.append(f"\nimpl<{a}> FourDigitsOrMore for H{k}<{a}> {{\n    type Out = {'B1' if k >= 4 else 'B0'};\n}}\n")
 write_typed("size_hex", "".join(hexs))

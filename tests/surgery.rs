@@ -337,3 +337,36 @@ fn stack_at_every_position_matches_the_definition() {
     assert!(DynTensor::stack_at(None, 3, &[&one]).is_err());
     assert!(DynTensor::stack_at(Some(&"SA".parse().unwrap()), 0, &[&one]).is_err());
 }
+
+/// A concatenated axis at a model's sizes: the sum when it is in the size table (up to 2048),
+/// `?` past it, found without arithmetic when an operand is at least 4096, and a selector's
+/// size checked against the sum.
+#[test]
+fn concatenated_sizes_at_a_models_sizes() {
+    use shapecast::Concat;
+    names!(VOCAB, EMBED);
+    static_assertions::assert_type_eq_all!(
+        Concat<VOCAB, shape![VOCAB: 1000], shape![VOCAB: 1000]>,
+        shape![VOCAB: 2000]
+    );
+    static_assertions::assert_type_eq_all!(
+        Concat<VOCAB, shape![VOCAB: 2048], shape![VOCAB: 3000]>,
+        shape![VOCAB]
+    );
+    static_assertions::assert_type_eq_all!(
+        Concat<VOCAB, shape![EMBED: 4096, VOCAB: 32000], shape![VOCAB: 32000, EMBED: 4096]>,
+        shape![EMBED: 4096, VOCAB]
+    );
+    static_assertions::assert_type_eq_all!(
+        Concat<VOCAB<S<64000>>, shape![VOCAB: 32000], shape![VOCAB: 32000]>,
+        shape![VOCAB: 64000]
+    );
+    static_assertions::assert_type_eq_all!(
+        Concat<EMBED, shape![EMBED: 4096, VOCAB: 7], shape![EMBED, VOCAB: 7]>,
+        shape![EMBED, VOCAB: 7]
+    );
+    // The run-time sizes agree with the types: the `?` sum is the true one.
+    let a = Tensor::<u8, shape![VOCAB: 4096]>::zeros().unwrap();
+    let joined = a.concat::<VOCAB, _>(&a).unwrap();
+    assert_eq!(joined.sizes(), &[8192]);
+}

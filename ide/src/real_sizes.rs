@@ -136,3 +136,15 @@ pub fn rank_eight_pairing(
     let two = x.dot::<(A2, A4)>(&w);
     let reduced = x.sum::<(A2, A5, A8)>();
 }
+/// Concatenation at a model's sizes: sums past the size table are `?`, found without
+/// arithmetic.
+pub fn concat_at_model_sizes(
+    a: Tensor<f32, shape![EMBED: 4096, VOCAB: 32000]>,
+    b: Tensor<f32, shape![SEQ, EMBED: 4096]>,
+) -> Result<(), shapecast::Error> {
+    let vocab = a.concat::<VOCAB, _>(&a)?;
+    let embed = b.concat::<EMBED, _>(&b)?;
+    let mixed = value::<Concat<VOCAB, shape![VOCAB: 2048], shape![VOCAB: 3000]>>();
+    let small = value::<Concat<VOCAB, shape![VOCAB: 1000], shape![VOCAB: 1000]>>();
+    Ok(())
+}

@@ -4901,3 +4901,93 @@ impl<
 {
     type Out = B0;
 }
+
+/// Whether a size has four hex digits or more (is at least 4096, past the size table's
+/// 2048): `B1` or `B0`, `B0` for `?` (`()`).
+#[doc(hidden)]
+pub trait FourDigitsOrMore {
+    type Out: Cond;
+}
+impl FourDigitsOrMore for () {
+    type Out = B0;
+}
+
+impl<A0> FourDigitsOrMore for H1<A0> {
+    type Out = B0;
+}
+
+impl<A0, A1> FourDigitsOrMore for H2<A0, A1> {
+    type Out = B0;
+}
+
+impl<A0, A1, A2> FourDigitsOrMore for H3<A0, A1, A2> {
+    type Out = B0;
+}
+
+impl<A0, A1, A2, A3> FourDigitsOrMore for H4<A0, A1, A2, A3> {
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4> FourDigitsOrMore for H5<A0, A1, A2, A3, A4> {
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5> FourDigitsOrMore for H6<A0, A1, A2, A3, A4, A5> {
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6> FourDigitsOrMore for H7<A0, A1, A2, A3, A4, A5, A6> {
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7> FourDigitsOrMore for H8<A0, A1, A2, A3, A4, A5, A6, A7> {
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8> FourDigitsOrMore
+    for H9<A0, A1, A2, A3, A4, A5, A6, A7, A8>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9> FourDigitsOrMore
+    for H10<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10> FourDigitsOrMore
+    for H11<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11> FourDigitsOrMore
+    for H12<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12> FourDigitsOrMore
+    for H13<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13> FourDigitsOrMore
+    for H14<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14> FourDigitsOrMore
+    for H15<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14>
+{
+    type Out = B1;
+}
+
+impl<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15> FourDigitsOrMore
+    for H16<A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15>
+{
+    type Out = B1;
+}

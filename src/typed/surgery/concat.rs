@@ -87,16 +87,51 @@ impl<X, Pk, Z> ConcatStep<X, Pk, Z> for NonePicked {
 }
 impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
 where
+    <X::Size as AxisSize>::Hex: FourDigitsOrMore,
+    Y::Hex: FourDigitsOrMore,
+    (KnownOf<Z>, EitherLong<X::Size, Y>): SumStep<X, Y, Z>,
+{
+    type Out = <(KnownOf<Z>, EitherLong<X::Size, Y>) as SumStep<X, Y, Z>>::Out;
+}
+
+/// Whether either size has four hex digits or more (at least 4096).
+type EitherLong<A, B> = Or<
+    <<A as AxisSize>::Hex as FourDigitsOrMore>::Out,
+    <<B as AxisSize>::Hex as FourDigitsOrMore>::Out,
+>;
+
+/// The concatenated axis of `X` and `Y` under selector size `Z`, by `(whether the selector
+/// has a size, whether an operand is at least 4096)`.
+#[doc(hidden)]
+pub trait SumStep<X, Y, Z> {
+    type Out;
+}
+/// No size to check, and the sum is past the size table (2048): `?`, with no arithmetic
+/// (typenum's addition nests a trait step per bit, past rust-analyzer's 50 goals at a model's
+/// sizes).
+impl<X: Axis, Y, Z> SumStep<X, Y, Z> for (B0, B1) {
+    type Out = Axis1<X::Resize<Dyn>>;
+}
+/// The sum of two sizes below 4096, static when it is in the size table.
+impl<X: Axis, Y: AxisSize, Z: AxisSize> SumStep<X, Y, Z> for (B0, B0)
+where
     X::Size: SumOf<Y>,
-    BitsOf<Z>: SameSizeBits<<X::Size as SumOf<Y>>::Bits>,
     And<KnownOf<X::Size>, KnownOf<Y>>: StaticOr<<X::Size as SumOf<Y>>::Bits>,
 {
-    // A selector without a size (a bare name or a position) takes the sum when it is static.
+    type Out = Axis1<X::Resize<SumSize<X::Size, Y>>>;
+}
+/// A selector with a size: the sum must be it.
+impl<X: Axis, Y: AxisSize, Z: AxisSize, L> SumStep<X, Y, Z> for (B1, L)
+where
+    X::Size: SumOf<Y>,
+    BitsOf<Z>: SameSizeBits<<X::Size as SumOf<Y>>::Bits>,
+{
     type Out = <<BitsOf<Z> as SameSizeBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
-        Axis1<X::Resize<<KnownOf<Z> as Cond>::If<Z, SumSize<X::Size, Y>>>>,
+        Axis1<X::Resize<Z>>,
         Refused<WrongSize<Z>>,
     >;
 }
+
 impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>
 where
     X::Size: SameOrDyn<Y>,

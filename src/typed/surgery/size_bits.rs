@@ -2,6 +2,7 @@
 //! the static size a computation gives back.
 
 use super::*;
+pub(super) use crate::typed::size_hex::FourDigitsOrMore;
 use crate::typed::size_hex::SameHex;
 
 /// `Acc` times this size's bits (`Acc` itself for `?`).
