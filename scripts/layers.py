@@ -49,24 +49,41 @@ def module_file(parts):
     return best
 
 
+def expand(tree):
+    """The paths a `use` tree names, braces expanded at any depth: `a::{b, c::{d, self}}`
+    gives `a::b`, `a::c::d` and `a::c`; an alias stays on its path (`a::b as c`)."""
+    tree = re.sub(r"\s+", " ", tree).strip()
+    if "{" not in tree:
+        return [tree]
+    i = tree.index("{")
+    prefix, inner = tree[:i], tree[i + 1: tree.rindex("}")]
+    items, depth, start = [], 0, 0
+    for k, ch in enumerate(inner + ","):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            items.append(inner[start:k].strip())
+            start = k + 1
+    out = []
+    for item in filter(None, items):
+        for path in expand(item):
+            out.append(prefix[:-2] if path == "self" else prefix + path)
+    return out
+
+
+def use_paths(text, public_only=False):
+    """Every path the file's `use` statements (or only its `pub use`) name."""
+    vis = r"pub\s+" if public_only else r"(?:pub(?:\([^)]*\))?\s+)?"
+    pattern = rf"(?m)^\s*{vis}use\s+([^;]+);"
+    return [p for m in re.finditer(pattern, text) for p in expand(m.group(1))]
+
+
 def root_reexports():
-    """Names the crate root re-exports, mapped to the module path they come from."""
-    text = open(os.path.join(SRC, "lib.rs")).read()
+    """Names the crate root re-exports, mapped to the path they come from."""
     out = {}
-    for m in re.finditer(r"pub use ((?:crate::)?[\w:]+)::\{([^}]*)\}|pub use ((?:crate::)?[\w:]+)::(\w+)(?: as (\w+))?;", text):
-        if m.group(1):
-            base = m.group(1).replace("crate::", "")
-            for item in re.split(r"[,\s]+", m.group(2)):
-                item = item.strip()
-                if not item:
-                    continue
-                if item == "self":
-                    out[base.split("::")[-1]] = base.split("::")
-                    continue
-                out[item.split(" as ")[-1]] = base.split("::")
-        else:
-            base = m.group(3).replace("crate::", "")
-            out[m.group(5) or m.group(4)] = base.split("::") + [m.group(4)]
+    for path in use_paths(open(os.path.join(SRC, "lib.rs")).read(), public_only=True):
+        path, _, alias = path.partition(" as ")
+        parts = path.replace("crate::", "").split("::")
+        out[alias.strip() or parts[-1]] = parts
     return out
 
 
@@ -92,8 +109,14 @@ def main():
             here = here[:-1]
         modpath = here if rel not in ("lib.rs",) else []
         text = strip_comments(open(os.path.join(SRC, rel)).read())
-        # Expand `use a::{b, c::{d}}` one level: the prefix is what decides the file.
-        for m in re.finditer(r"\b(crate|super(?:::super)*|self)::((?:\w+::)*\w+)", text):
+        # The paths of the `use` statements, braces expanded, and those written in the code.
+        code = re.sub(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]+;", "", text)
+        paths = [p.partition(" as ")[0] for p in use_paths(text)]
+        paths += [m.group(0) for m in re.finditer(r"\b(?:crate|super|self)::(?:\w+::)*\w+", code)]
+        for path in paths:
+            m = re.match(r"(crate|super(?:::super)*|self)::((?:\w+::)*\w+)$", path)
+            if not m:
+                continue  # another crate's path (`core::…`, `typenum::…`)
             head, tail = m.group(1), m.group(2).split("::")
             if head == "crate":
                 parts = tail
