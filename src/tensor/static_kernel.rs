@@ -8,7 +8,7 @@ use super::kernel::Merged;
 use super::strided::{inner, step, RunOut};
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::shape::MAX_TYPED_RANK;
-pub use crate::typed::storage::{Runs, Sink};
+use crate::typed::storage::{Runs, Sink};
 
 /// The layout of a broadcast between static shapes, worked out at compile time: the merged
 /// output sizes and each operand's strides (see [`merge`]). The kernel over it has no

@@ -20,8 +20,7 @@ use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Broadcast;
-use super::size::AxisSize;
-use super::size_hex::SameHex;
+use super::size::{AxisSize, BothKnownSame};
 use crate::rule::Embed;
 use crate::{LhsAxis, NoMatch, RhsAxis};
 
@@ -115,38 +114,27 @@ pub trait MayPair<Fa, Ea> {
 impl<const I: usize, X: Axis, const J: usize, Y: Axis, Fa, Ea> MayPair<Fa, Ea>
     for (At<I, X>, At<J, Y>)
 where
-    (<X::Size as AxisSize>::Known, <Y::Size as AxisSize>::Known): SizesMay<X::Size, Y::Size>,
+    KnownPair<X, Y>: BothKnownSame<HexOf<X>, HexOf<Y>>,
     (X::Name, Y::Name): NamesMay<Fa, Ea>,
 {
+    // Sizes may be compatible when either is a 1, or they are equal (any `?` counts as equal:
+    // run time checks it).
     type Out = And<
-        <(<X::Size as AxisSize>::Known, <Y::Size as AxisSize>::Known) as SizesMay<
-            X::Size,
-            Y::Size,
-        >>::Out,
+        Or<
+            Or<<X::Size as AxisSize>::One, <Y::Size as AxisSize>::One>,
+            <KnownPair<X, Y> as BothKnownSame<HexOf<X>, HexOf<Y>>>::Out,
+        >,
         <(X::Name, Y::Name) as NamesMay<Fa, Ea>>::Out,
     >;
 }
 
-/// Sizes that may be compatible: any `?`, or equal, or a 1.
-pub trait SizesMay<L, R> {
-    /// `B1` when they may.
-    type Out: Cond;
-}
-impl<L: AxisSize, R: AxisSize> SizesMay<L, R> for (B1, B1)
-where
-    L::Hex: SameHex<R::Hex>,
-{
-    type Out = Or<Or<L::One, R::One>, <L::Hex as SameHex<R::Hex>>::Out>;
-}
-impl<L, R> SizesMay<L, R> for (B0, B1) {
-    type Out = B1;
-}
-impl<L, R> SizesMay<L, R> for (B1, B0) {
-    type Out = B1;
-}
-impl<L, R> SizesMay<L, R> for (B0, B0) {
-    type Out = B1;
-}
+/// Whether each axis's size is static.
+type KnownPair<X, Y> = (
+    <<X as Axis>::Size as AxisSize>::Known,
+    <<Y as Axis>::Size as AxisSize>::Known,
+);
+/// An axis's size's hex digits.
+type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 
 /// Names that may pair: equal, or one side unnamed and the other's name absent from the
 /// unnamed side's shape.

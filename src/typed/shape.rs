@@ -15,8 +15,7 @@ use alloc::borrow::Cow;
 
 use super::bits::Cond;
 use super::sealed::Sealed;
-use crate::dynamic::shape::same_str;
-use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
+use crate::dynamic::shape::{same_str, DynAxis, DynShape, Name, Size};
 
 /// A shape at the type level: rank, static sizes and names as constants, and the conversion
 /// to the run-time shape. Implemented by the tuples [`shape!`](crate::shape) writes (up to

@@ -169,6 +169,38 @@ where
     type Out = <L::Out as SameHex<R::Out>>::Out;
 }
 
+/// Whether two sizes are equal, read from the hex digits each size carries (no conversion from
+/// typenum digits); true when either is `?`, which only run time can check.
+#[doc(hidden)]
+pub trait SameOrDyn<Y> {
+    type Out: Cond;
+}
+impl<X: AxisSize, Y: AxisSize> SameOrDyn<Y> for X
+where
+    (X::Known, Y::Known): BothKnownSame<X::Hex, Y::Hex>,
+{
+    type Out = <(X::Known, Y::Known) as BothKnownSame<X::Hex, Y::Hex>>::Out;
+}
+
+/// [`SameOrDyn`] by which sides are static (`Self` is their `Known` flags), on their hex
+/// digits `A` and `B`.
+#[doc(hidden)]
+pub trait BothKnownSame<A, B> {
+    type Out: Cond;
+}
+impl<A: SameHex<B>, B> BothKnownSame<A, B> for (B1, B1) {
+    type Out = A::Out;
+}
+impl<A, B> BothKnownSame<A, B> for (B1, B0) {
+    type Out = B1;
+}
+impl<A, B> BothKnownSame<A, B> for (B0, B1) {
+    type Out = B1;
+}
+impl<A, B> BothKnownSame<A, B> for (B0, B0) {
+    type Out = B1;
+}
+
 impl<const N: usize, B> Sealed for S<N, B> {}
 impl Sealed for Dyn {}
 

@@ -36,7 +36,7 @@ use super::name::{Anon, NameKind, Named, SameName};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
 use super::shape::Shape;
-use super::size::{AxisSize, Dyn, SameSize, S, SIZE_TABLE_MAX};
+use super::size::{AxisSize, Dyn, SameOrDyn, SameSize, S, SIZE_TABLE_MAX};
 use super::sizes::SizeOfDigits;
 use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, SizesDiffer, WrongSize};
 

@@ -3,7 +3,6 @@
 
 use super::*;
 pub(super) use crate::typed::size_hex::FourDigitsOrMore;
-use crate::typed::size_hex::SameHex;
 
 /// `Acc` times this size's bits (`Acc` itself for `?`).
 #[doc(hidden)]
@@ -46,37 +45,6 @@ where
     UInt<V, B>: SameSize<P>,
 {
     type Out = <UInt<V, B> as SameSize<P>>::Out;
-}
-
-/// Whether two sizes are equal, read from the hex digits each size carries (no conversion from
-/// typenum digits); true when either is `?`.
-#[doc(hidden)]
-pub trait SameOrDyn<Y> {
-    type Out: Cond;
-}
-impl<X: AxisSize, Y: AxisSize> SameOrDyn<Y> for X
-where
-    (X::Known, Y::Known): BothKnownSame<X::Hex, Y::Hex>,
-{
-    type Out = <(X::Known, Y::Known) as BothKnownSame<X::Hex, Y::Hex>>::Out;
-}
-
-/// [`SameOrDyn`] by which sides are static.
-#[doc(hidden)]
-pub trait BothKnownSame<A, B> {
-    type Out: Cond;
-}
-impl<A: SameHex<B>, B> BothKnownSame<A, B> for (B1, B1) {
-    type Out = A::Out;
-}
-impl<A, B> BothKnownSame<A, B> for (B1, B0) {
-    type Out = B1;
-}
-impl<A, B> BothKnownSame<A, B> for (B0, B1) {
-    type Out = B1;
-}
-impl<A, B> BothKnownSame<A, B> for (B0, B0) {
-    type Out = B1;
 }
 
 /// Whether this size's bits are at most `P`'s; true when either is `?` (bits `()`).
