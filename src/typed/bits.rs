@@ -13,6 +13,10 @@ pub trait Cond {
     type Or<B: Cond>: Cond;
     /// `Self and B`.
     type And<B: Cond>: Cond;
+    /// Whether `Self` equals `B`.
+    type Is<B: Cond>: Cond;
+    /// The list `R` with `X` in front when true, `R` when false (a filter's step).
+    type Keep<X, R>;
     /// The value.
     const VALUE: bool;
 }
@@ -22,6 +26,8 @@ impl Cond for B1 {
     type Not = B0;
     type Or<B: Cond> = B1;
     type And<B: Cond> = B;
+    type Is<B: Cond> = B;
+    type Keep<X, R> = (X, R);
     const VALUE: bool = true;
 }
 
@@ -30,6 +36,8 @@ impl Cond for B0 {
     type Not = B1;
     type Or<B: Cond> = B;
     type And<B: Cond> = B0;
+    type Is<B: Cond> = B::Not;
+    type Keep<X, R> = R;
     const VALUE: bool = false;
 }
 

@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::name::{Anon, NameKind, Named, SameName};
+use super::name::{Anon, Named, SameName};
 use crate::dynamic::plan::StaticPlan;
 
 use super::outcome::{Good, Passed, Refused};
@@ -132,6 +132,63 @@ pub struct Found<T>(PhantomData<T>);
 /// No namesake.
 pub struct Missing;
 
+/// A function of one element, for [`Map`].
+pub trait Apply<X> {
+    /// The image of `X`.
+    type Out;
+}
+
+/// Every element of a list through `F` (`F: Apply<X>` each): one step per list length, every
+/// element's goal side by side (impls in `typed::walks`, generated), where a walk nests a
+/// trait step per element.
+pub trait Map<F> {
+    /// The images, in the list's order.
+    type Out;
+}
+
+/// A function of one element and a state, for [`Scan`]: an output and the next state.
+pub trait Step<X, St> {
+    /// The output for `X`.
+    type Out;
+    /// The state after `X`.
+    type St;
+}
+
+/// A list through `F` from its head, each step handing its state to the next (`F: Step<X,
+/// St>`): one step per list length (impls in `typed::walks`, generated); only the states
+/// nest, one projection inside the last.
+pub trait Scan<F, St> {
+    /// The outputs, in the list's order.
+    type Out;
+    /// The state after the last element.
+    type St;
+}
+
+/// Whether a list of flags (`B0`/`B1`) holds a `B1`, in one step per list length (impls in
+/// `typed::any`, generated).
+pub trait AnyTrue {
+    /// `B1` when some flag is.
+    type Out: super::bits::Cond;
+}
+
+/// A name's namesake in a tagged list, without taking it out: `Found<At<J, Y>>` or
+/// `Missing` (an unnamed axis finds nothing). One step per list length, every candidate
+/// compared side by side (impls in `typed::search`, generated).
+pub trait Namesake<List> {
+    /// `Found<At<J, Y>>` or `Missing`.
+    type Out;
+}
+impl<List> Namesake<List> for Anon {
+    type Out = Missing;
+}
+
+/// The first candidate of `List` (a tuple) whose flag in `Self` (a tuple of `B0`/`B1`, as
+/// long) is `B1`: `Found<_>`, or `Missing` when none is.
+pub trait FirstFound<List> {
+    /// `Found<_>` or `Missing`.
+    type Out;
+}
+
 /// Takes a name's namesake out of a tagged list: `Out` is `Found<At<J, Y>>` or `Missing`,
 /// `Rest` the list without it. Unnamed finds nothing.
 pub trait Extract<List> {
@@ -217,12 +274,8 @@ pub trait ByName<Want> {
 impl<Want> ByName<Want> for () {
     type Out = ();
 }
-impl<const J: usize, Y: Axis, Ys: ByName<Want>, Want: Cond> ByName<Want> for (At<J, Y>, Ys) {
-    type Out = <<Y::Name as NameKind>::IsNamed as Cond>::If<
-        Want::If<(At<J, Y>, Ys::Out), Ys::Out>,
-        Want::If<Ys::Out, (At<J, Y>, Ys::Out)>,
-    >;
-}
+// One impl per length, in `typed::walks` (generated): each axis's test sits beside the
+// others' rather than inside the next one's.
 
 /// The unnamed axes of a tagged list.
 pub type UnnamedOf<L> = <L as ByName<B0>>::Out;

@@ -71,7 +71,7 @@ pub mod gather;
 #[doc(hidden)]
 pub mod generated;
 #[doc(hidden)]
-pub use generated::{counts, digits, size_hex, sizes};
+pub use generated::{any, counts, digits, search, size_hex, sizes, walks};
 pub mod list;
 pub mod name;
 pub mod named;

@@ -20,7 +20,12 @@
 
 use super::axis::Axis;
 use super::bits::{Cond, Not, Or, B0, B1};
-use super::list::{At, ByName, Collect, Extract, Found, Ins, Missing, NotShorter, UnnamedOf};
+use core::marker::PhantomData;
+
+use super::list::{
+    AnyTrue, Apply, At, ByName, Collect, Extract, Found, Ins, Map, Missing, Namesake, NotShorter,
+    Scan, Step, UnnamedOf,
+};
 use super::name::NameKind;
 use super::numpy::ZipRight;
 use super::outcome::Unwrap;
@@ -69,19 +74,106 @@ pub trait NamedFrame<E, Sw, Pol> {
 
 type Marked<F, E> = <F as Namesakes<E>>::Marked;
 type Queue<F, E> = <F as Namesakes<E>>::Rest;
-type Mode<F, E> = <UnnamedOf<F> as NotShorter<Queue<F, E>>>::Out;
 
-impl<F, E, Sw, Pol> NamedFrame<E, Sw, Pol> for F
+/// Whether an axis of E has no namesake in F, for every axis of E: a queue is left.
+type Unmatched<F, E> = <<E as Map<Unmatch<F>>>::Out as AnyTrue>::Out;
+
+impl<F: MarkIn<E>, E: Map<Unmatch<F>>, Sw, Pol> NamedFrame<E, Sw, Pol> for F
+where
+    <E as Map<Unmatch<F>>>::Out: AnyTrue,
+    Unmatched<F, E>: PairAll<F, E, (Sw, Pol)>,
+{
+    type Out = <Unmatched<F, E> as PairAll<F, E, (Sw, Pol)>>::Out;
+}
+
+/// Whether an axis of E has no namesake in `F` (the function [`NamedFrame`] maps over E).
+pub struct Unmatch<F>(PhantomData<F>);
+impl<F, const J: usize, Y: Axis> Apply<At<J, Y>> for Unmatch<F>
+where
+    Y::Name: Namesake<F>,
+    <Y::Name as Namesake<F>>::Out: IsFound,
+{
+    type Out = Not<<<Y::Name as Namesake<F>>::Out as IsFound>::Out>;
+}
+
+/// The second pass, by whether a queue is left (`Self`): without one, each axis of F pairs
+/// with its namesake or an inserted singleton, every axis on its own (a [`Map`]); with one,
+/// the [`Walk`] hands the queue from axis to axis.
+pub trait PairAll<F, E, Sw> {
+    /// The output elements, last first.
+    type Out;
+}
+impl<F: MarkIn<E>, E, Sw> PairAll<F, E, Sw> for B0
+where
+    <F as MarkIn<E>>::Out: Map<PairUp<Sw>>,
+{
+    type Out = <<F as MarkIn<E>>::Out as Map<PairUp<Sw>>>::Out;
+}
+impl<F, E, Sw> PairAll<F, E, Sw> for B1
 where
     F: Namesakes<E> + ByName<B0>,
     UnnamedOf<F>: NotShorter<Queue<F, E>>,
-    Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>,
+    Mode<F, E>: WalkIn<F, E, Sw>,
 {
-    type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, (Sw, Pol)>>::Out;
+    type Out = <Mode<F, E> as WalkIn<F, E, Sw>>::Out;
+}
+
+/// The walk with the mode `Self` as a written `B0` or `B1`, not the computation that gives
+/// it: each axis's step then does not redo it.
+pub trait WalkIn<F, E, Sw> {
+    /// The output elements, last first.
+    type Out;
+}
+impl<F: Namesakes<E>, E, Sw> WalkIn<F, E, Sw> for B0
+where
+    Marked<F, E>: Walk<Queue<F, E>, B0, Sw>,
+{
+    type Out = <Marked<F, E> as Walk<Queue<F, E>, B0, Sw>>::Out;
+}
+impl<F: Namesakes<E>, E, Sw> WalkIn<F, E, Sw> for B1
+where
+    Marked<F, E>: Walk<Queue<F, E>, B1, Sw>,
+{
+    type Out = <Marked<F, E> as Walk<Queue<F, E>, B1, Sw>>::Out;
+}
+
+/// Which axes of F take the queue: `B1` when F's unnamed axes do (step 2), `B0` when all of
+/// F's axes without a namesake do (step 3).
+type Mode<F, E> = <UnnamedOf<F> as NotShorter<Queue<F, E>>>::Out;
+
+/// With no queue, a marked axis pairs with its namesake or an inserted singleton (the
+/// function the second pass maps; `Sw` is `(F is the right, policy)`).
+pub struct PairUp<Sw>(PhantomData<Sw>);
+impl<C: Alone, const I: usize, X: Axis, Pol> Apply<(C, At<I, X>)> for PairUp<(B0, Pol)>
+where
+    At<I, X>: Pair<C::Partner, Pol>,
+{
+    type Out = <At<I, X> as Pair<C::Partner, Pol>>::Out;
+}
+impl<C: Alone, const I: usize, X: Axis, Pol> Apply<(C, At<I, X>)> for PairUp<(B1, Pol)>
+where
+    C::Partner: Pair<At<I, X>, Pol>,
+{
+    type Out = <C::Partner as Pair<At<I, X>, Pol>>::Out;
+}
+
+/// An axis's partner when no queue is left: its namesake, or an inserted singleton.
+pub trait Alone {
+    /// E's axis or `Ins`.
+    type Partner;
+}
+impl<Y> Alone for Found<Y> {
+    type Partner = Y;
+}
+impl Alone for Missing {
+    type Partner = Ins;
 }
 
 /// First pass (step 1): marks each axis of F with its namesake in E (`Found<At<J, Y>>`) or
-/// `Missing`, taking the namesakes out of E; `Rest` is the queue.
+/// `Missing`; `Rest` is the queue, E without the namesakes. A name occurs at most once in a
+/// shape (rule book §0), so each axis of F searches the whole of E and each axis of E the
+/// whole of F: the searches sit side by side rather than each inside the last, which keeps
+/// the rule within rust-analyzer's 50 nested goals at rank 8.
 pub trait Namesakes<E> {
     /// F's axes as `(Found<_> | Missing, At<I, X>)`, last first.
     type Marked;
@@ -94,6 +186,7 @@ impl<E> Namesakes<E> for () {
     type Rest = E;
 }
 
+// Each name is taken out of E once found: the queue is what is left, with no second search.
 impl<const I: usize, X: Axis, Xs, E> Namesakes<E> for (At<I, X>, Xs)
 where
     X::Name: Extract<E>,
@@ -106,8 +199,40 @@ where
     type Rest = <Xs as Namesakes<<X::Name as Extract<E>>::Rest>>::Rest;
 }
 
+/// Each axis of `Self` with its namesake in `E` or `Missing`.
+pub trait MarkIn<E> {
+    /// `(Found<_> | Missing, At<I, X>)` per axis, last first.
+    type Out;
+}
+impl<E, F: Map<Mark<E>>> MarkIn<E> for F {
+    type Out = F::Out;
+}
+
+/// An axis with its namesake in `E` or `Missing` (the function [`MarkIn`] maps).
+pub struct Mark<E>(PhantomData<E>);
+impl<E, const I: usize, X: Axis> Apply<At<I, X>> for Mark<E>
+where
+    X::Name: Namesake<E>,
+{
+    type Out = (<X::Name as Namesake<E>>::Out, At<I, X>);
+}
+
+/// Whether a search found its axis.
+pub trait IsFound {
+    /// `B1` for `Found<_>`.
+    type Out: Cond;
+}
+impl<T> IsFound for Found<T> {
+    type Out = B1;
+}
+impl IsFound for Missing {
+    type Out = B0;
+}
+
 /// Second pass: walks F's marked axes from the last, pairing with namesakes, the queue `Q`,
-/// or inserted singletons; `Sw` is `(F is the right, policy)`.
+/// or inserted singletons; `M` is the mode (`B1`: the targets are F's unnamed axes); `Sw` is
+/// `(F is the right, policy)`. A [`Scan`] of [`Queued`] with the queue as its state: the axes'
+/// goals sit side by side, only the queue's states nest.
 pub trait Walk<Q, M, Sw> {
     /// The output elements, last first.
     type Out;
@@ -115,42 +240,36 @@ pub trait Walk<Q, M, Sw> {
     type Left;
 }
 
-impl<Q, M, Sw> Walk<Q, M, Sw> for () {
-    type Out = ();
-    type Left = Q;
+impl<L: Scan<Queued<M, Sw>, Q>, Q, M, Sw> Walk<Q, M, Sw> for L {
+    type Out = L::Out;
+    type Left = L::St;
 }
+
+/// One marked axis of F with its partner, the queue its state (the step [`Walk`] scans).
+pub struct Queued<M, Sw>(PhantomData<(M, Sw)>);
 
 type IsTarget<X, M> = <M as Cond>::If<Not<<<X as Axis>::Name as NameKind>::IsNamed>, B1>;
 type PartnerOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Partner;
 type RestOf<C, X, M, Q> = <C as Classify<IsTarget<X, M>, Q>>::Rest;
 
 // One impl per orientation (F the left, `B0`, or the right, `B1`), so the pair is formed
-// directly rather than through `Orient`: a trait step less on the deepest path, which
-// rust-analyzer's solver (50 nested goals) needs at rank 8.
-impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Pol> Walk<Q, M, (B0, Pol)> for ((C, At<I, X>), Xs)
+// directly rather than through `Orient`: a trait step less on the deepest path.
+impl<C, const I: usize, X: Axis, Q, M: Cond, Pol> Step<(C, At<I, X>), Q> for Queued<M, (B0, Pol)>
 where
     C: Classify<IsTarget<X, M>, Q>,
     At<I, X>: Pair<PartnerOf<C, X, M, Q>, Pol>,
-    Xs: Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>,
 {
-    type Out = (
-        <At<I, X> as Pair<PartnerOf<C, X, M, Q>, Pol>>::Out,
-        <Xs as Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>>::Out,
-    );
-    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, (B0, Pol)>>::Left;
+    type Out = <At<I, X> as Pair<PartnerOf<C, X, M, Q>, Pol>>::Out;
+    type St = RestOf<C, X, M, Q>;
 }
 
-impl<C, const I: usize, X: Axis, Xs, Q, M: Cond, Pol> Walk<Q, M, (B1, Pol)> for ((C, At<I, X>), Xs)
+impl<C, const I: usize, X: Axis, Q, M: Cond, Pol> Step<(C, At<I, X>), Q> for Queued<M, (B1, Pol)>
 where
     C: Classify<IsTarget<X, M>, Q>,
     PartnerOf<C, X, M, Q>: Pair<At<I, X>, Pol>,
-    Xs: Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>,
 {
-    type Out = (
-        <PartnerOf<C, X, M, Q> as Pair<At<I, X>, Pol>>::Out,
-        <Xs as Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>>::Out,
-    );
-    type Left = <Xs as Walk<RestOf<C, X, M, Q>, M, (B1, Pol)>>::Left;
+    type Out = <PartnerOf<C, X, M, Q> as Pair<At<I, X>, Pol>>::Out;
+    type St = RestOf<C, X, M, Q>;
 }
 
 /// An axis of F pairs with its namesake; else, if it is a target, with the head of the

@@ -13,9 +13,7 @@
 
 use crate::alloc_prelude::*;
 
-use super::axis::Axis;
 use super::counts::{MulSmall, SmallCount, C1};
-use super::list::At;
 use super::sealed::Sealed;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
@@ -41,12 +39,8 @@ pub trait Count {
 impl Count for () {
     type Out = C1;
 }
-impl<const I: usize, X: Axis, Xs: Count> Count for (At<I, X>, Xs)
-where
-    Xs::Out: Times<X::Size>,
-{
-    type Out = <Xs::Out as Times<X::Size>>::Out;
-}
+// One impl per length, in `typed::tuples` (generated): a walk over the list would nest a
+// trait step per axis in every use of a shape's `Rev`.
 
 /// A count times an axis size, [`Heap`] once it passes [`INLINE_MAX`] or meets a `?`: one
 /// table look-up (`MulSmall`) by the size's class.

@@ -4,8 +4,11 @@
 //! (`digits`) and of sizes (`size_hex`) with their equality, and inline element counts
 //! (`counts`). The type level re-exports the modules under its own path (`typed::sizes` …).
 
+pub mod any;
 pub mod counts;
 pub mod digits;
+pub mod search;
 pub mod size_hex;
 pub mod sizes;
 mod tuples;
+pub mod walks;

@@ -6,13 +6,14 @@ use crate::dynamic::shape::MAX_TYPED_RANK;
 use crate::typed::axis::Axis;
 use crate::typed::bits::Or;
 use crate::typed::broadcast::{BroadcastWith, BroadcastsUnder};
+use crate::typed::counts::C1;
 use crate::typed::list::{At, FromRev};
 use crate::typed::name::NameKind;
 use crate::typed::reduce::{ReduceOver, Reduces};
 use crate::typed::rule::Named;
 use crate::typed::sealed::Sealed;
 use crate::typed::shape::Shape;
-use crate::typed::storage::Count;
+use crate::typed::storage::{Count, Times};
 
 impl Shape for () {
     const RANK: usize = 0;
@@ -50,6 +51,13 @@ where
     const STATIC_PLAN: StaticPlan = <() as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
+impl<const J0: usize, X0: Axis> Count for (At<J0, X0>, ())
+where
+    C1: Times<X0::Size>,
+{
+    type Out = <C1 as Times<X0::Size>>::Out;
+}
+
 impl<X0: Axis> Shape for (X0,)
 where
     (At<0, X0>, ()): Count,
@@ -62,7 +70,7 @@ where
         Some(1)
     )];
     type Rev = (At<0, X0>, ());
-    type HasNames = Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>;
+    type HasNames = <<X0 as Axis>::Name as NameKind>::IsNamed;
     type Sizes = [usize; 1];
 }
 
@@ -95,6 +103,14 @@ where
     const STATIC_PLAN: StaticPlan = <(X0,) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
+impl<const J0: usize, X0: Axis, const J1: usize, X1: Axis> Count for (At<J1, X1>, (At<J0, X0>, ()))
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+{
+    type Out = <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out;
+}
+
 impl<X0: Axis, X1: Axis> Shape for (X0, X1)
 where
     (At<1, X1>, (At<0, X0>, ())): Count,
@@ -110,10 +126,8 @@ where
         matches!(<X1::Size as crate::typed::size::AxisSize>::SIZE, Some(1)),
     ];
     type Rev = (At<1, X1>, (At<0, X0>, ()));
-    type HasNames = Or<
-        Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-        <<X1 as Axis>::Name as NameKind>::IsNamed,
-    >;
+    type HasNames =
+        Or<<<X0 as Axis>::Name as NameKind>::IsNamed, <<X1 as Axis>::Name as NameKind>::IsNamed>;
     type Sizes = [usize; 2];
 }
 
@@ -146,6 +160,16 @@ where
     const STATIC_PLAN: StaticPlan = <(X0, X1) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
+impl<const J0: usize, X0: Axis, const J1: usize, X1: Axis, const J2: usize, X2: Axis> Count
+    for (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+{
+    type Out = <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out;
+}
+
 impl<X0: Axis, X1: Axis, X2: Axis> Shape for (X0, X1, X2)
 where
     (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))): Count,
@@ -164,11 +188,8 @@ where
     ];
     type Rev = (At<2, X2>, (At<1, X1>, (At<0, X0>, ())));
     type HasNames = Or<
-        Or<
-            Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-            <<X1 as Axis>::Name as NameKind>::IsNamed,
-        >,
-        <<X2 as Axis>::Name as NameKind>::IsNamed,
+        <<X0 as Axis>::Name as NameKind>::IsNamed,
+        Or<<<X1 as Axis>::Name as NameKind>::IsNamed, <<X2 as Axis>::Name as NameKind>::IsNamed>,
     >;
     type Sizes = [usize; 3];
 }
@@ -202,6 +223,26 @@ where
     const STATIC_PLAN: StaticPlan = <(X0, X1, X2) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+    > Count for (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ()))))
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+{
+    type Out = <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out;
+}
+
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis> Shape for (X0, X1, X2, X3)
 where
     (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))): Count,
@@ -222,14 +263,8 @@ where
     ];
     type Rev = (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ()))));
     type HasNames = Or<
-        Or<
-            Or<
-                Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-                <<X1 as Axis>::Name as NameKind>::IsNamed,
-            >,
-            <<X2 as Axis>::Name as NameKind>::IsNamed,
-        >,
-        <<X3 as Axis>::Name as NameKind>::IsNamed,
+        Or<<<X0 as Axis>::Name as NameKind>::IsNamed, <<X1 as Axis>::Name as NameKind>::IsNamed>,
+        Or<<<X2 as Axis>::Name as NameKind>::IsNamed, <<X3 as Axis>::Name as NameKind>::IsNamed>,
     >;
     type Sizes = [usize; 4];
 }
@@ -263,6 +298,35 @@ where
     const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
 }
 
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+    > Count
+    for (
+        At<J4, X4>,
+        (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+{
+    type Out = <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out;
+}
+
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis> Shape for (X0, X1, X2, X3, X4)
 where
     (
@@ -292,17 +356,14 @@ where
         (At<3, X3>, (At<2, X2>, (At<1, X1>, (At<0, X0>, ())))),
     );
     type HasNames = Or<
+        Or<<<X0 as Axis>::Name as NameKind>::IsNamed, <<X1 as Axis>::Name as NameKind>::IsNamed>,
         Or<
+            <<X2 as Axis>::Name as NameKind>::IsNamed,
             Or<
-                Or<
-                    Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-                    <<X1 as Axis>::Name as NameKind>::IsNamed,
-                >,
-                <<X2 as Axis>::Name as NameKind>::IsNamed,
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
+                <<X4 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X3 as Axis>::Name as NameKind>::IsNamed,
         >,
-        <<X4 as Axis>::Name as NameKind>::IsNamed,
     >;
     type Sizes = [usize; 5];
 }
@@ -336,6 +397,43 @@ where
     type Output = <(X0, X1, X2, X3, X4) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+    > Count
+    for (
+        At<J5, X5>,
+        (
+            At<J4, X4>,
+            (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+{
+    type Out = <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis> Shape for (X0, X1, X2, X3, X4, X5)
@@ -376,19 +474,19 @@ where
     );
     type HasNames = Or<
         Or<
+            <<X0 as Axis>::Name as NameKind>::IsNamed,
             Or<
-                Or<
-                    Or<
-                        Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-                        <<X1 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X2 as Axis>::Name as NameKind>::IsNamed,
-                >,
-                <<X3 as Axis>::Name as NameKind>::IsNamed,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X4 as Axis>::Name as NameKind>::IsNamed,
         >,
-        <<X5 as Axis>::Name as NameKind>::IsNamed,
+        Or<
+            <<X3 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X4 as Axis>::Name as NameKind>::IsNamed,
+                <<X5 as Axis>::Name as NameKind>::IsNamed,
+            >,
+        >,
     >;
     type Sizes = [usize; 6];
 }
@@ -427,6 +525,51 @@ where
     type Output = <(X0, X1, X2, X3, X4, X5) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+    > Count
+    for (
+        At<J6, X6>,
+        (
+            At<J5, X5>,
+            (
+                At<J4, X4>,
+                (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+{
+    type Out = <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis> Shape
@@ -483,22 +626,22 @@ where
     );
     type HasNames = Or<
         Or<
+            <<X0 as Axis>::Name as NameKind>::IsNamed,
             Or<
-                Or<
-                    Or<
-                        Or<
-                            Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>,
-                            <<X1 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X2 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X3 as Axis>::Name as NameKind>::IsNamed,
-                >,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
+            >,
+        >,
+        Or<
+            Or<
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
                 <<X4 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X5 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X5 as Axis>::Name as NameKind>::IsNamed,
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+            >,
         >,
-        <<X6 as Axis>::Name as NameKind>::IsNamed,
     >;
     type Sizes = [usize; 7];
 }
@@ -537,6 +680,60 @@ where
     type Output = <(X0, X1, X2, X3, X4, X5, X6) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5, X6) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+    > Count
+    for (
+        At<J7, X7>,
+        (
+            At<J6, X6>,
+            (
+                At<J5, X5>,
+                (
+                    At<J4, X4>,
+                    (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+{
+    type Out = <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis> Shape
@@ -603,27 +800,24 @@ where
     type HasNames = Or<
         Or<
             Or<
-                Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    crate::typed::bits::B0,
-                                    <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X1 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X2 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X3 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X4 as Axis>::Name as NameKind>::IsNamed,
-                >,
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
+            >,
+            Or<
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
+            >,
+        >,
+        Or<
+            Or<
+                <<X4 as Axis>::Name as NameKind>::IsNamed,
                 <<X5 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X6 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+                <<X7 as Axis>::Name as NameKind>::IsNamed,
+            >,
         >,
-        <<X7 as Axis>::Name as NameKind>::IsNamed,
     >;
     type Sizes = [usize; 8];
 }
@@ -662,6 +856,70 @@ where
     type Output = <(X0, X1, X2, X3, X4, X5, X6, X7) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5, X6, X7) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+    > Count
+    for (
+        At<J8, X8>,
+        (
+            At<J7, X7>,
+            (
+                At<J6, X6>,
+                (
+                    At<J5, X5>,
+                    (
+                        At<J4, X4>,
+                        (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+{
+    type Out = <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out;
 }
 
 impl<X0: Axis, X1: Axis, X2: Axis, X3: Axis, X4: Axis, X5: Axis, X6: Axis, X7: Axis, X8: Axis> Shape
@@ -737,30 +995,27 @@ where
     type HasNames = Or<
         Or<
             Or<
-                Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    Or<
-                                        crate::typed::bits::B0,
-                                        <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                    >,
-                                    <<X1 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X2 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X3 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X4 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X5 as Axis>::Name as NameKind>::IsNamed,
-                >,
-                <<X6 as Axis>::Name as NameKind>::IsNamed,
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X7 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
+            >,
         >,
-        <<X8 as Axis>::Name as NameKind>::IsNamed,
+        Or<
+            Or<
+                <<X4 as Axis>::Name as NameKind>::IsNamed,
+                <<X5 as Axis>::Name as NameKind>::IsNamed,
+            >,
+            Or<
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X7 as Axis>::Name as NameKind>::IsNamed,
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
     >;
     type Sizes = [usize; 9];
 }
@@ -820,6 +1075,80 @@ where
     type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5, X6, X7, X8) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+    > Count
+    for (
+        At<J9, X9>,
+        (
+            At<J8, X8>,
+            (
+                At<J7, X7>,
+                (
+                    At<J6, X6>,
+                    (
+                        At<J5, X5>,
+                        (
+                            At<J4, X4>,
+                            (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+{
+    type Out = <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out;
 }
 
 impl<
@@ -914,33 +1243,30 @@ where
     type HasNames = Or<
         Or<
             Or<
-                Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    Or<
-                                        Or<
-                                            crate::typed::bits::B0,
-                                            <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                        >,
-                                        <<X1 as Axis>::Name as NameKind>::IsNamed,
-                                    >,
-                                    <<X2 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X3 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X4 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X5 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X6 as Axis>::Name as NameKind>::IsNamed,
-                >,
-                <<X7 as Axis>::Name as NameKind>::IsNamed,
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X8 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X3 as Axis>::Name as NameKind>::IsNamed,
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
         >,
-        <<X9 as Axis>::Name as NameKind>::IsNamed,
+        Or<
+            Or<
+                <<X5 as Axis>::Name as NameKind>::IsNamed,
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+            >,
+            Or<
+                <<X7 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
     >;
     type Sizes = [usize; 10];
 }
@@ -1022,6 +1348,90 @@ where
     type Output = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+    > Count
+    for (
+        At<J10, X10>,
+        (
+            At<J9, X9>,
+            (
+                At<J8, X8>,
+                (
+                    At<J7, X7>,
+                    (
+                        At<J6, X6>,
+                        (
+                            At<J5, X5>,
+                            (
+                                At<J4, X4>,
+                                (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+{
+    type Out = <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out;
 }
 
 impl<
@@ -1126,36 +1536,33 @@ where
     type HasNames = Or<
         Or<
             Or<
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                <<X1 as Axis>::Name as NameKind>::IsNamed,
+            >,
+            Or<
+                <<X2 as Axis>::Name as NameKind>::IsNamed,
                 Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    Or<
-                                        Or<
-                                            Or<
-                                                crate::typed::bits::B0,
-                                                <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                            >,
-                                            <<X1 as Axis>::Name as NameKind>::IsNamed,
-                                        >,
-                                        <<X2 as Axis>::Name as NameKind>::IsNamed,
-                                    >,
-                                    <<X3 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X4 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X5 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X6 as Axis>::Name as NameKind>::IsNamed,
-                    >,
+                    <<X3 as Axis>::Name as NameKind>::IsNamed,
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+        Or<
+            Or<
+                <<X5 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X6 as Axis>::Name as NameKind>::IsNamed,
                     <<X7 as Axis>::Name as NameKind>::IsNamed,
                 >,
-                <<X8 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X9 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X8 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
         >,
-        <<X10 as Axis>::Name as NameKind>::IsNamed,
     >;
     type Sizes = [usize; 11];
 }
@@ -1246,6 +1653,101 @@ where
         <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan =
         <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+        const J11: usize,
+        X11: Axis,
+    > Count
+    for (
+        At<J11, X11>,
+        (
+            At<J10, X10>,
+            (
+                At<J9, X9>,
+                (
+                    At<J8, X8>,
+                    (
+                        At<J7, X7>,
+                        (
+                            At<J6, X6>,
+                            (
+                                At<J5, X5>,
+                                (
+                                    At<J4, X4>,
+                                    (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+    <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out:
+        Times<X11::Size>,
+{
+    type Out = <<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<X11::Size>>::Out;
 }
 
 impl<
@@ -1360,39 +1862,36 @@ where
     type HasNames = Or<
         Or<
             Or<
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
                 Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    Or<
-                                        Or<
-                                            Or<
-                                                Or<
-                                                    crate::typed::bits::B0,
-                                                    <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                                >,
-                                                <<X1 as Axis>::Name as NameKind>::IsNamed,
-                                            >,
-                                            <<X2 as Axis>::Name as NameKind>::IsNamed,
-                                        >,
-                                        <<X3 as Axis>::Name as NameKind>::IsNamed,
-                                    >,
-                                    <<X4 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X5 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X6 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X7 as Axis>::Name as NameKind>::IsNamed,
-                    >,
+                    <<X1 as Axis>::Name as NameKind>::IsNamed,
+                    <<X2 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                    <<X5 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+        Or<
+            Or<
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X7 as Axis>::Name as NameKind>::IsNamed,
                     <<X8 as Axis>::Name as NameKind>::IsNamed,
                 >,
-                <<X9 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X10 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X9 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                    <<X11 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
         >,
-        <<X11 as Axis>::Name as NameKind>::IsNamed,
     >;
     type Sizes = [usize; 12];
 }
@@ -1489,6 +1988,113 @@ where
     type Output =
         <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as BroadcastsUnder<Named, B>>::Output;
     const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+        const J11: usize,
+        X11: Axis,
+        const J12: usize,
+        X12: Axis,
+    > Count
+    for (
+        At<J12, X12>,
+        (
+            At<J11, X11>,
+            (
+                At<J10, X10>,
+                (
+                    At<J9, X9>,
+                    (
+                        At<J8, X8>,
+                        (
+                            At<J7, X7>,
+                            (
+                                At<J6, X6>,
+                                (
+                                    At<J5, X5>,
+                                    (
+                                        At<J4, X4>,
+                                        (At<J3, X3>, (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ())))),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+    <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out:
+        Times<X11::Size>,
+    <<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out: Times<X12::Size>,
+{
+    type Out = <<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<X11::Size>>::Out as Times<X12::Size>>::Out;
 }
 
 impl<
@@ -1613,42 +2219,39 @@ where
     type HasNames = Or<
         Or<
             Or<
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
                 Or<
-                    Or<
-                        Or<
-                            Or<
-                                Or<
-                                    Or<
-                                        Or<
-                                            Or<
-                                                Or<
-                                                    Or<
-                                                        crate::typed::bits::B0,
-                                                        <<X0 as Axis>::Name as NameKind>::IsNamed,
-                                                    >,
-                                                    <<X1 as Axis>::Name as NameKind>::IsNamed,
-                                                >,
-                                                <<X2 as Axis>::Name as NameKind>::IsNamed,
-                                            >,
-                                            <<X3 as Axis>::Name as NameKind>::IsNamed,
-                                        >,
-                                        <<X4 as Axis>::Name as NameKind>::IsNamed,
-                                    >,
-                                    <<X5 as Axis>::Name as NameKind>::IsNamed,
-                                >,
-                                <<X6 as Axis>::Name as NameKind>::IsNamed,
-                            >,
-                            <<X7 as Axis>::Name as NameKind>::IsNamed,
-                        >,
-                        <<X8 as Axis>::Name as NameKind>::IsNamed,
-                    >,
-                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                    <<X1 as Axis>::Name as NameKind>::IsNamed,
+                    <<X2 as Axis>::Name as NameKind>::IsNamed,
                 >,
-                <<X10 as Axis>::Name as NameKind>::IsNamed,
             >,
-            <<X11 as Axis>::Name as NameKind>::IsNamed,
+            Or<
+                <<X3 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                    <<X5 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
         >,
-        <<X12 as Axis>::Name as NameKind>::IsNamed,
+        Or<
+            Or<
+                <<X6 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X7 as Axis>::Name as NameKind>::IsNamed,
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X11 as Axis>::Name as NameKind>::IsNamed,
+                    <<X12 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
     >;
     type Sizes = [usize; 13];
 }
@@ -1755,6 +2358,128 @@ where
         B,
     >>::Output;
     const STATIC_PLAN: StaticPlan = <(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12) as BroadcastsUnder<Named, B>>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+        const J11: usize,
+        X11: Axis,
+        const J12: usize,
+        X12: Axis,
+        const J13: usize,
+        X13: Axis,
+    > Count
+    for (
+        At<J13, X13>,
+        (
+            At<J12, X12>,
+            (
+                At<J11, X11>,
+                (
+                    At<J10, X10>,
+                    (
+                        At<J9, X9>,
+                        (
+                            At<J8, X8>,
+                            (
+                                At<J7, X7>,
+                                (
+                                    At<J6, X6>,
+                                    (
+                                        At<J5, X5>,
+                                        (
+                                            At<J4, X4>,
+                                            (
+                                                At<J3, X3>,
+                                                (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ()))),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+    <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out:
+        Times<X11::Size>,
+    <<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out: Times<X12::Size>,
+    <<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out: Times<X13::Size>,
+{
+    type Out = <<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<X11::Size>>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out;
 }
 
 impl<
@@ -1886,7 +2611,46 @@ where
             ),
         ),
     );
-    type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>;
+    type HasNames = Or<
+        Or<
+            Or<
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X1 as Axis>::Name as NameKind>::IsNamed,
+                    <<X2 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X3 as Axis>::Name as NameKind>::IsNamed,
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X5 as Axis>::Name as NameKind>::IsNamed,
+                    <<X6 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+        Or<
+            Or<
+                <<X7 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                    <<X11 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X12 as Axis>::Name as NameKind>::IsNamed,
+                    <<X13 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+    >;
     type Sizes = [usize; 14];
 }
 
@@ -2006,6 +2770,140 @@ where
             Named,
             B,
         >>::STATIC_PLAN;
+}
+
+impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+        const J11: usize,
+        X11: Axis,
+        const J12: usize,
+        X12: Axis,
+        const J13: usize,
+        X13: Axis,
+        const J14: usize,
+        X14: Axis,
+    > Count
+    for (
+        At<J14, X14>,
+        (
+            At<J13, X13>,
+            (
+                At<J12, X12>,
+                (
+                    At<J11, X11>,
+                    (
+                        At<J10, X10>,
+                        (
+                            At<J9, X9>,
+                            (
+                                At<J8, X8>,
+                                (
+                                    At<J7, X7>,
+                                    (
+                                        At<J6, X6>,
+                                        (
+                                            At<J5, X5>,
+                                            (
+                                                At<J4, X4>,
+                                                (
+                                                    At<J3, X3>,
+                                                    (At<J2, X2>, (At<J1, X1>, (At<J0, X0>, ()))),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+    <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out:
+        Times<X11::Size>,
+    <<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out: Times<X12::Size>,
+    <<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out: Times<X13::Size>,
+    <<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out: Times<X14::Size>,
+{
+    type Out = <<<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<X11::Size>>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out as Times<X14::Size>>::Out;
 }
 
 impl<
@@ -2170,7 +3068,49 @@ where
             ),
         ),
     );
-    type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>, <<X14 as Axis>::Name as NameKind>::IsNamed>;
+    type HasNames = Or<
+        Or<
+            Or<
+                <<X0 as Axis>::Name as NameKind>::IsNamed,
+                Or<
+                    <<X1 as Axis>::Name as NameKind>::IsNamed,
+                    <<X2 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X3 as Axis>::Name as NameKind>::IsNamed,
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X5 as Axis>::Name as NameKind>::IsNamed,
+                    <<X6 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+        Or<
+            Or<
+                Or<
+                    <<X7 as Axis>::Name as NameKind>::IsNamed,
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X11 as Axis>::Name as NameKind>::IsNamed,
+                    <<X12 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X13 as Axis>::Name as NameKind>::IsNamed,
+                    <<X14 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+    >;
     type Sizes = [usize; 15];
 }
 
@@ -2499,6 +3439,156 @@ where
 }
 
 impl<
+        const J0: usize,
+        X0: Axis,
+        const J1: usize,
+        X1: Axis,
+        const J2: usize,
+        X2: Axis,
+        const J3: usize,
+        X3: Axis,
+        const J4: usize,
+        X4: Axis,
+        const J5: usize,
+        X5: Axis,
+        const J6: usize,
+        X6: Axis,
+        const J7: usize,
+        X7: Axis,
+        const J8: usize,
+        X8: Axis,
+        const J9: usize,
+        X9: Axis,
+        const J10: usize,
+        X10: Axis,
+        const J11: usize,
+        X11: Axis,
+        const J12: usize,
+        X12: Axis,
+        const J13: usize,
+        X13: Axis,
+        const J14: usize,
+        X14: Axis,
+        const J15: usize,
+        X15: Axis,
+    > Count
+    for (
+        At<J15, X15>,
+        (
+            At<J14, X14>,
+            (
+                At<J13, X13>,
+                (
+                    At<J12, X12>,
+                    (
+                        At<J11, X11>,
+                        (
+                            At<J10, X10>,
+                            (
+                                At<J9, X9>,
+                                (
+                                    At<J8, X8>,
+                                    (
+                                        At<J7, X7>,
+                                        (
+                                            At<J6, X6>,
+                                            (
+                                                At<J5, X5>,
+                                                (
+                                                    At<J4, X4>,
+                                                    (
+                                                        At<J3, X3>,
+                                                        (
+                                                            At<J2, X2>,
+                                                            (At<J1, X1>, (At<J0, X0>, ())),
+                                                        ),
+                                                    ),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+where
+    C1: Times<X0::Size>,
+    <C1 as Times<X0::Size>>::Out: Times<X1::Size>,
+    <<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out: Times<X2::Size>,
+    <<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out:
+        Times<X3::Size>,
+    <<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out: Times<X4::Size>,
+    <<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out: Times<X5::Size>,
+    <<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out: Times<X6::Size>,
+    <<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out:
+        Times<X7::Size>,
+    <<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out: Times<X8::Size>,
+    <<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out: Times<X9::Size>,
+    <<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out: Times<X10::Size>,
+    <<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out:
+        Times<X11::Size>,
+    <<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out: Times<X12::Size>,
+    <<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out: Times<X13::Size>,
+    <<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out: Times<X14::Size>,
+    <<<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<
+        X3::Size,
+    >>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<
+        X7::Size,
+    >>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<
+        X11::Size,
+    >>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out as Times<X14::Size>>::Out:
+        Times<X15::Size>,
+{
+    type Out = <<<<<<<<<<<<<<<<C1 as Times<X0::Size>>::Out as Times<X1::Size>>::Out as Times<X2::Size>>::Out as Times<X3::Size>>::Out as Times<X4::Size>>::Out as Times<X5::Size>>::Out as Times<X6::Size>>::Out as Times<X7::Size>>::Out as Times<X8::Size>>::Out as Times<X9::Size>>::Out as Times<X10::Size>>::Out as Times<X11::Size>>::Out as Times<X12::Size>>::Out as Times<X13::Size>>::Out as Times<X14::Size>>::Out as Times<X15::Size>>::Out;
+}
+
+impl<
         X0: Axis,
         X1: Axis,
         X2: Axis,
@@ -2671,7 +3761,52 @@ where
             ),
         ),
     );
-    type HasNames = Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<Or<crate::typed::bits::B0, <<X0 as Axis>::Name as NameKind>::IsNamed>, <<X1 as Axis>::Name as NameKind>::IsNamed>, <<X2 as Axis>::Name as NameKind>::IsNamed>, <<X3 as Axis>::Name as NameKind>::IsNamed>, <<X4 as Axis>::Name as NameKind>::IsNamed>, <<X5 as Axis>::Name as NameKind>::IsNamed>, <<X6 as Axis>::Name as NameKind>::IsNamed>, <<X7 as Axis>::Name as NameKind>::IsNamed>, <<X8 as Axis>::Name as NameKind>::IsNamed>, <<X9 as Axis>::Name as NameKind>::IsNamed>, <<X10 as Axis>::Name as NameKind>::IsNamed>, <<X11 as Axis>::Name as NameKind>::IsNamed>, <<X12 as Axis>::Name as NameKind>::IsNamed>, <<X13 as Axis>::Name as NameKind>::IsNamed>, <<X14 as Axis>::Name as NameKind>::IsNamed>, <<X15 as Axis>::Name as NameKind>::IsNamed>;
+    type HasNames = Or<
+        Or<
+            Or<
+                Or<
+                    <<X0 as Axis>::Name as NameKind>::IsNamed,
+                    <<X1 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X2 as Axis>::Name as NameKind>::IsNamed,
+                    <<X3 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X4 as Axis>::Name as NameKind>::IsNamed,
+                    <<X5 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X6 as Axis>::Name as NameKind>::IsNamed,
+                    <<X7 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+        Or<
+            Or<
+                Or<
+                    <<X8 as Axis>::Name as NameKind>::IsNamed,
+                    <<X9 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X10 as Axis>::Name as NameKind>::IsNamed,
+                    <<X11 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+            Or<
+                Or<
+                    <<X12 as Axis>::Name as NameKind>::IsNamed,
+                    <<X13 as Axis>::Name as NameKind>::IsNamed,
+                >,
+                Or<
+                    <<X14 as Axis>::Name as NameKind>::IsNamed,
+                    <<X15 as Axis>::Name as NameKind>::IsNamed,
+                >,
+            >,
+        >,
+    >;
     type Sizes = [usize; 16];
 }
 
