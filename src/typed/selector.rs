@@ -15,8 +15,8 @@ use crate::dynamic::selector::{AxisSelector, StaticSelectors};
 use crate::dynamic::shape::Name;
 
 use super::axis::Axis;
-use super::bits::{Cond, Or, B0};
-use super::list::At;
+use super::bits::Cond;
+use super::list::{AnyTrue, Apply, At, FirstFound, Map};
 use super::name::SameName;
 use super::outcome::{Passed, Refused};
 use crate::dynamic::shape::MAX_TYPED_RANK;
@@ -203,11 +203,32 @@ impl<Sel, T> Plus<Sel> for Twice<T> {
 pub trait Finds<Rev> {
     type Out: Cond;
 }
-impl<Sel> Finds<()> for Sel {
-    type Out = B0;
+impl<Sel, Rev: Map<PickedBy<Sel>>> Finds<Rev> for Sel
+where
+    <Rev as Map<PickedBy<Sel>>>::Out: AnyTrue,
+{
+    type Out = <<Rev as Map<PickedBy<Sel>>>::Out as AnyTrue>::Out;
 }
-impl<Sel: Picks<A> + Finds<Rest>, A, Rest> Finds<(A, Rest)> for Sel {
-    type Out = Or<<Sel as Picks<A>>::Out, <Sel as Finds<Rest>>::Out>;
+
+/// Whether `Sel` picks an axis (the function a search maps over a list's axes: every axis
+/// is asked side by side, in one step per list length).
+#[doc(hidden)]
+pub struct PickedBy<Sel>(PhantomData<Sel>);
+impl<Sel: Picks<A>, A> Apply<A> for PickedBy<Sel> {
+    type Out = Sel::Out;
+}
+
+/// The axis a selector picks in a reversed, tagged list: `Found<At<I, X>>` (the first, last
+/// axis first, when several are) or `Missing`.
+#[doc(hidden)]
+pub trait PickIn<Rev> {
+    type Out;
+}
+impl<Sel, Rev: Map<PickedBy<Sel>>> PickIn<Rev> for Sel
+where
+    <Rev as Map<PickedBy<Sel>>>::Out: FirstFound<Rev>,
+{
+    type Out = <<Rev as Map<PickedBy<Sel>>>::Out as FirstFound<Rev>>::Out;
 }
 
 /// The first selector of a list that picks no axis: `Passed` when every selector finds its

@@ -7,26 +7,42 @@
 
 use crate::typed::axis::Axis;
 use crate::typed::bits::{B0, B1};
-use crate::typed::list::{At, FirstFound, Found, Missing, Namesake};
+use crate::typed::list::{At, FirstFound, Found, LastFound, Missing, Namesake};
 use crate::typed::name::{Named, SameName};
 
 impl<N> Namesake<()> for Named<N> {
     type Out = Missing;
 }
 
-impl<N, const J0: usize, Y0: Axis> Namesake<(At<J0, Y0>, ())> for Named<N>
-where
-    Y0::Name: SameName<Named<N>>,
-    (<Y0::Name as SameName<Named<N>>>::Out,): FirstFound<(At<J0, Y0>,)>,
-{
-    type Out = <(<Y0::Name as SameName<Named<N>>>::Out,) as FirstFound<(At<J0, Y0>,)>>::Out;
-}
-
-impl<C0> FirstFound<(C0,)> for (B0,) {
+impl FirstFound<()> for () {
     type Out = Missing;
 }
 
-impl<C0> FirstFound<(C0,)> for (B1,) {
+impl LastFound<()> for () {
+    type Out = Missing;
+}
+
+impl<N, const J0: usize, Y0: Axis> Namesake<(At<J0, Y0>, ())> for Named<N>
+where
+    Y0::Name: SameName<Named<N>>,
+    (<Y0::Name as SameName<Named<N>>>::Out, ()): FirstFound<(At<J0, Y0>, ())>,
+{
+    type Out = <(<Y0::Name as SameName<Named<N>>>::Out, ()) as FirstFound<(At<J0, Y0>, ())>>::Out;
+}
+
+impl<C0> FirstFound<(C0, ())> for (B0, ()) {
+    type Out = Missing;
+}
+
+impl<C0> FirstFound<(C0, ())> for (B1, ()) {
+    type Out = Found<C0>;
+}
+
+impl<C0> LastFound<(C0, ())> for (B0, ()) {
+    type Out = Missing;
+}
+
+impl<C0> LastFound<(C0, ())> for (B1, ()) {
     type Out = Found<C0>;
 }
 
@@ -37,24 +53,36 @@ where
     Y1::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(At<J0, Y0>, At<J1, Y1>)>,
+        (<Y1::Name as SameName<Named<N>>>::Out, ()),
+    ): FirstFound<(At<J0, Y0>, (At<J1, Y1>, ()))>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(At<J0, Y0>, At<J1, Y1>)>>::Out;
+        (<Y1::Name as SameName<Named<N>>>::Out, ()),
+    ) as FirstFound<(At<J0, Y0>, (At<J1, Y1>, ()))>>::Out;
 }
 
-impl<C0, C1> FirstFound<(C0, C1)> for (B0, B0) {
+impl<C0, C1> FirstFound<(C0, (C1, ()))> for (B0, (B0, ())) {
     type Out = Missing;
 }
 
-impl<C0, C1, T1> FirstFound<(C0, C1)> for (B1, T1) {
+impl<C0, C1, T1> FirstFound<(C0, (C1, ()))> for (B1, (T1, ())) {
     type Out = Found<C0>;
 }
 
-impl<C0, C1> FirstFound<(C0, C1)> for (B0, B1) {
+impl<C0, C1> FirstFound<(C0, (C1, ()))> for (B0, (B1, ())) {
+    type Out = Found<C1>;
+}
+
+impl<C0, C1> LastFound<(C0, (C1, ()))> for (B0, (B0, ())) {
+    type Out = Missing;
+}
+
+impl<C0, C1> LastFound<(C0, (C1, ()))> for (B1, (B0, ())) {
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, T0> LastFound<(C0, (C1, ()))> for (T0, (B1, ())) {
     type Out = Found<C1>;
 }
 
@@ -66,30 +94,50 @@ where
     Y2::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>)>,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (<Y2::Name as SameName<Named<N>>>::Out, ()),
+        ),
+    ): FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, ())))>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>)>>::Out;
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (<Y2::Name as SameName<Named<N>>>::Out, ()),
+        ),
+    ) as FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, ())))>>::Out;
 }
 
-impl<C0, C1, C2> FirstFound<(C0, C1, C2)> for (B0, B0, B0) {
+impl<C0, C1, C2> FirstFound<(C0, (C1, (C2, ())))> for (B0, (B0, (B0, ()))) {
     type Out = Missing;
 }
 
-impl<C0, C1, C2, T1, T2> FirstFound<(C0, C1, C2)> for (B1, T1, T2) {
+impl<C0, C1, C2, T1, T2> FirstFound<(C0, (C1, (C2, ())))> for (B1, (T1, (T2, ()))) {
     type Out = Found<C0>;
 }
 
-impl<C0, C1, C2, T2> FirstFound<(C0, C1, C2)> for (B0, B1, T2) {
+impl<C0, C1, C2, T2> FirstFound<(C0, (C1, (C2, ())))> for (B0, (B1, (T2, ()))) {
     type Out = Found<C1>;
 }
 
-impl<C0, C1, C2> FirstFound<(C0, C1, C2)> for (B0, B0, B1) {
+impl<C0, C1, C2> FirstFound<(C0, (C1, (C2, ())))> for (B0, (B0, (B1, ()))) {
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2> LastFound<(C0, (C1, (C2, ())))> for (B0, (B0, (B0, ()))) {
+    type Out = Missing;
+}
+
+impl<C0, C1, C2> LastFound<(C0, (C1, (C2, ())))> for (B1, (B0, (B0, ()))) {
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, T0> LastFound<(C0, (C1, (C2, ())))> for (T0, (B1, (B0, ()))) {
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, T0, T1> LastFound<(C0, (C1, (C2, ())))> for (T0, (T1, (B1, ()))) {
     type Out = Found<C2>;
 }
 
@@ -111,36 +159,68 @@ where
     Y3::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>, At<J3, Y3>)>,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (<Y3::Name as SameName<Named<N>>>::Out, ()),
+            ),
+        ),
+    ): FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, ()))))>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>, At<J3, Y3>)>>::Out;
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (<Y3::Name as SameName<Named<N>>>::Out, ()),
+            ),
+        ),
+    ) as FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, ()))))>>::Out;
 }
 
-impl<C0, C1, C2, C3> FirstFound<(C0, C1, C2, C3)> for (B0, B0, B0, B0) {
+impl<C0, C1, C2, C3> FirstFound<(C0, (C1, (C2, (C3, ()))))> for (B0, (B0, (B0, (B0, ())))) {
     type Out = Missing;
 }
 
-impl<C0, C1, C2, C3, T1, T2, T3> FirstFound<(C0, C1, C2, C3)> for (B1, T1, T2, T3) {
+impl<C0, C1, C2, C3, T1, T2, T3> FirstFound<(C0, (C1, (C2, (C3, ()))))>
+    for (B1, (T1, (T2, (T3, ()))))
+{
     type Out = Found<C0>;
 }
 
-impl<C0, C1, C2, C3, T2, T3> FirstFound<(C0, C1, C2, C3)> for (B0, B1, T2, T3) {
+impl<C0, C1, C2, C3, T2, T3> FirstFound<(C0, (C1, (C2, (C3, ()))))> for (B0, (B1, (T2, (T3, ())))) {
     type Out = Found<C1>;
 }
 
-impl<C0, C1, C2, C3, T3> FirstFound<(C0, C1, C2, C3)> for (B0, B0, B1, T3) {
+impl<C0, C1, C2, C3, T3> FirstFound<(C0, (C1, (C2, (C3, ()))))> for (B0, (B0, (B1, (T3, ())))) {
     type Out = Found<C2>;
 }
 
-impl<C0, C1, C2, C3> FirstFound<(C0, C1, C2, C3)> for (B0, B0, B0, B1) {
+impl<C0, C1, C2, C3> FirstFound<(C0, (C1, (C2, (C3, ()))))> for (B0, (B0, (B0, (B1, ())))) {
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3> LastFound<(C0, (C1, (C2, (C3, ()))))> for (B0, (B0, (B0, (B0, ())))) {
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3> LastFound<(C0, (C1, (C2, (C3, ()))))> for (B1, (B0, (B0, (B0, ())))) {
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, T0> LastFound<(C0, (C1, (C2, (C3, ()))))> for (T0, (B1, (B0, (B0, ())))) {
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, T0, T1> LastFound<(C0, (C1, (C2, (C3, ()))))> for (T0, (T1, (B1, (B0, ())))) {
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, T0, T1, T2> LastFound<(C0, (C1, (C2, (C3, ()))))>
+    for (T0, (T1, (T2, (B1, ()))))
+{
     type Out = Found<C3>;
 }
 
@@ -169,42 +249,108 @@ where
     Y4::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>, At<J3, Y3>, At<J4, Y4>)>,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (<Y4::Name as SameName<Named<N>>>::Out, ()),
+                ),
+            ),
+        ),
+    ): FirstFound<(
+        At<J0, Y0>,
+        (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, ())))),
+    )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(At<J0, Y0>, At<J1, Y1>, At<J2, Y2>, At<J3, Y3>, At<J4, Y4>)>>::Out;
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (<Y4::Name as SameName<Named<N>>>::Out, ()),
+                ),
+            ),
+        ),
+    ) as FirstFound<(
+        At<J0, Y0>,
+        (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, ())))),
+    )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4> FirstFound<(C0, C1, C2, C3, C4)> for (B0, B0, B0, B0, B0) {
+impl<C0, C1, C2, C3, C4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B0, (B0, (B0, (B0, ())))))
+{
     type Out = Missing;
 }
 
-impl<C0, C1, C2, C3, C4, T1, T2, T3, T4> FirstFound<(C0, C1, C2, C3, C4)> for (B1, T1, T2, T3, T4) {
+impl<C0, C1, C2, C3, C4, T1, T2, T3, T4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B1, (T1, (T2, (T3, (T4, ())))))
+{
     type Out = Found<C0>;
 }
 
-impl<C0, C1, C2, C3, C4, T2, T3, T4> FirstFound<(C0, C1, C2, C3, C4)> for (B0, B1, T2, T3, T4) {
+impl<C0, C1, C2, C3, C4, T2, T3, T4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B1, (T2, (T3, (T4, ())))))
+{
     type Out = Found<C1>;
 }
 
-impl<C0, C1, C2, C3, C4, T3, T4> FirstFound<(C0, C1, C2, C3, C4)> for (B0, B0, B1, T3, T4) {
+impl<C0, C1, C2, C3, C4, T3, T4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B0, (B1, (T3, (T4, ())))))
+{
     type Out = Found<C2>;
 }
 
-impl<C0, C1, C2, C3, C4, T4> FirstFound<(C0, C1, C2, C3, C4)> for (B0, B0, B0, B1, T4) {
+impl<C0, C1, C2, C3, C4, T4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B0, (B0, (B1, (T4, ())))))
+{
     type Out = Found<C3>;
 }
 
-impl<C0, C1, C2, C3, C4> FirstFound<(C0, C1, C2, C3, C4)> for (B0, B0, B0, B0, B1) {
+impl<C0, C1, C2, C3, C4> FirstFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B0, (B0, (B0, (B1, ())))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B0, (B0, (B0, (B0, (B0, ())))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (B1, (B0, (B0, (B0, (B0, ())))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, T0> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (T0, (B1, (B0, (B0, (B0, ())))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, T0, T1> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (T0, (T1, (B1, (B0, (B0, ())))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, T0, T1, T2> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (T0, (T1, (T2, (B1, (B0, ())))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, T0, T1, T2, T3> LastFound<(C0, (C1, (C2, (C3, (C4, ())))))>
+    for (T0, (T1, (T2, (T3, (B1, ())))))
+{
     type Out = Found<C4>;
 }
 
@@ -239,70 +385,132 @@ where
     Y5::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (<Y5::Name as SameName<Named<N>>>::Out, ()),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
+        (
+            At<J1, Y1>,
+            (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, ())))),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (<Y5::Name as SameName<Named<N>>>::Out, ()),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
+        (
+            At<J1, Y1>,
+            (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, ())))),
+        ),
     )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4, C5> FirstFound<(C0, C1, C2, C3, C4, C5)> for (B0, B0, B0, B0, B0, B0) {
+impl<C0, C1, C2, C3, C4, C5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, ()))))))
+{
     type Out = Missing;
 }
 
-impl<C0, C1, C2, C3, C4, C5, T1, T2, T3, T4, T5> FirstFound<(C0, C1, C2, C3, C4, C5)>
-    for (B1, T1, T2, T3, T4, T5)
+impl<C0, C1, C2, C3, C4, C5, T1, T2, T3, T4, T5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B1, (T1, (T2, (T3, (T4, (T5, ()))))))
 {
     type Out = Found<C0>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, T2, T3, T4, T5> FirstFound<(C0, C1, C2, C3, C4, C5)>
-    for (B0, B1, T2, T3, T4, T5)
+impl<C0, C1, C2, C3, C4, C5, T2, T3, T4, T5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B1, (T2, (T3, (T4, (T5, ()))))))
 {
     type Out = Found<C1>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, T3, T4, T5> FirstFound<(C0, C1, C2, C3, C4, C5)>
-    for (B0, B0, B1, T3, T4, T5)
+impl<C0, C1, C2, C3, C4, C5, T3, T4, T5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B1, (T3, (T4, (T5, ()))))))
 {
     type Out = Found<C2>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, T4, T5> FirstFound<(C0, C1, C2, C3, C4, C5)>
-    for (B0, B0, B0, B1, T4, T5)
+impl<C0, C1, C2, C3, C4, C5, T4, T5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B0, (B1, (T4, (T5, ()))))))
 {
     type Out = Found<C3>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, T5> FirstFound<(C0, C1, C2, C3, C4, C5)> for (B0, B0, B0, B0, B1, T5) {
+impl<C0, C1, C2, C3, C4, C5, T5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B0, (B0, (B1, (T5, ()))))))
+{
     type Out = Found<C4>;
 }
 
-impl<C0, C1, C2, C3, C4, C5> FirstFound<(C0, C1, C2, C3, C4, C5)> for (B0, B0, B0, B0, B0, B1) {
+impl<C0, C1, C2, C3, C4, C5> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B1, ()))))))
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, ()))))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (B1, (B0, (B0, (B0, (B0, (B0, ()))))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, T0> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (T0, (B1, (B0, (B0, (B0, (B0, ()))))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, T0, T1> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (T0, (T1, (B1, (B0, (B0, (B0, ()))))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, T0, T1, T2> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (T0, (T1, (T2, (B1, (B0, (B0, ()))))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, T0, T1, T2, T3> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (T0, (T1, (T2, (T3, (B1, (B0, ()))))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, T0, T1, T2, T3, T4> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, ()))))))>
+    for (T0, (T1, (T2, (T3, (T4, (B1, ()))))))
+{
     type Out = Found<C5>;
 }
 
@@ -343,85 +551,162 @@ where
     Y6::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (<Y6::Name as SameName<Named<N>>>::Out, ()),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, ())))),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (<Y6::Name as SameName<Named<N>>>::Out, ()),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, ())))),
+            ),
+        ),
     )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B0, B0, B0, B0, B0)
+impl<C0, C1, C2, C3, C4, C5, C6> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))
 {
     type Out = Missing;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T1, T2, T3, T4, T5, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B1, T1, T2, T3, T4, T5, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T1, T2, T3, T4, T5, T6>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B1, (T1, (T2, (T3, (T4, (T5, (T6, ())))))))
 {
     type Out = Found<C0>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T2, T3, T4, T5, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B1, T2, T3, T4, T5, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T2, T3, T4, T5, T6>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B1, (T2, (T3, (T4, (T5, (T6, ())))))))
 {
     type Out = Found<C1>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T3, T4, T5, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B1, T3, T4, T5, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T3, T4, T5, T6>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B1, (T3, (T4, (T5, (T6, ())))))))
 {
     type Out = Found<C2>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T4, T5, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B0, B1, T4, T5, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T4, T5, T6>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B1, (T4, (T5, (T6, ())))))))
 {
     type Out = Found<C3>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T5, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B0, B0, B1, T5, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T5, T6> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B0, (B1, (T5, (T6, ())))))))
 {
     type Out = Found<C4>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, T6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B0, B0, B0, B1, T6)
+impl<C0, C1, C2, C3, C4, C5, C6, T6> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B1, (T6, ())))))))
 {
     type Out = Found<C5>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6> FirstFound<(C0, C1, C2, C3, C4, C5, C6)>
-    for (B0, B0, B0, B0, B0, B0, B1)
+impl<C0, C1, C2, C3, C4, C5, C6> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0, T1> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (T1, (B1, (B0, (B0, (B0, (B0, ())))))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0, T1, T2> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (T1, (T2, (B1, (B0, (B0, (B0, ())))))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0, T1, T2, T3>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (T1, (T2, (T3, (B1, (B0, (B0, ())))))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0, T1, T2, T3, T4>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (T1, (T2, (T3, (T4, (B1, (B0, ())))))))
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, T0, T1, T2, T3, T4, T5>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, ())))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (B1, ())))))))
 {
     type Out = Found<C6>;
 }
@@ -469,95 +754,193 @@ where
     Y7::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (<Y7::Name as SameName<Named<N>>>::Out, ()),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, ())))),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (<Y7::Name as SameName<Named<N>>>::Out, ()),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, ())))),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0)
+impl<C0, C1, C2, C3, C4, C5, C6, C7> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))
 {
     type Out = Missing;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, T1, T2, T3, T4, T5, T6, T7>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)> for (B1, T1, T2, T3, T4, T5, T6, T7)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B1, (T1, (T2, (T3, (T4, (T5, (T6, (T7, ()))))))))
 {
     type Out = Found<C0>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, T2, T3, T4, T5, T6, T7>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)> for (B0, B1, T2, T3, T4, T5, T6, T7)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B1, (T2, (T3, (T4, (T5, (T6, (T7, ()))))))))
 {
     type Out = Found<C1>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, T3, T4, T5, T6, T7>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)> for (B0, B0, B1, T3, T4, T5, T6, T7)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B1, (T3, (T4, (T5, (T6, (T7, ()))))))))
 {
     type Out = Found<C2>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, T4, T5, T6, T7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T4, T5, T6, T7>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B1, (T4, (T5, (T6, (T7, ()))))))))
 {
     type Out = Found<C3>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, T5, T6, T7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T5, T6, T7>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B1, (T5, (T6, (T7, ()))))))))
 {
     type Out = Found<C4>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, T6, T7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T6, T7>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B1, (T6, (T7, ()))))))))
 {
     type Out = Found<C5>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, T7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T7>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T7, ()))))))))
 {
     type Out = Found<C6>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1)
+impl<C0, C1, C2, C3, C4, C5, C6, C7> FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ()))))))))
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7> LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (B1, (B0, (B0, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1, T2>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (T2, (B1, (B0, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1, T2, T3>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (T2, (T3, (B1, (B0, (B0, (B0, ()))))))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1, T2, T3, T4>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (B1, (B0, (B0, ()))))))))
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1, T2, T3, T4, T5>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (B1, (B0, ()))))))))
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, ()))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (B1, ()))))))))
 {
     type Out = Found<C7>;
 }
@@ -611,105 +994,223 @@ where
     Y8::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (<Y8::Name as SameName<Named<N>>>::Out, ()),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, ())))),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (<Y8::Name as SameName<Named<N>>>::Out, ()),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, ())))),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))
 {
     type Out = Missing;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T1, T2, T3, T4, T5, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B1, T1, T2, T3, T4, T5, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B1, (T1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C0>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T2, T3, T4, T5, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B0, B1, T2, T3, T4, T5, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C1>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T3, T4, T5, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B0, B0, B1, T3, T4, T5, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B1, (T3, (T4, (T5, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C2>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T4, T5, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B0, B0, B0, B1, T4, T5, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B1, (T4, (T5, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C3>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T5, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B0, B0, B0, B0, B1, T5, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B1, (T5, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C4>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T6, T7, T8>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)> for (B0, B0, B0, B0, B0, B1, T6, T7, T8)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B1, (T6, (T7, (T8, ())))))))))
 {
     type Out = Found<C5>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T7, T8> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T7, T8>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T7, (T8, ())))))))))
 {
     type Out = Found<C6>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T8> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T8>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T8, ())))))))))
 {
     type Out = Found<C7>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))
+{
+    type Out = Found<C8>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2, T3>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (T3, (B1, (B0, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2, T3, T4>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (B1, (B0, (B0, (B0, ())))))))))
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2, T3, T4, T5>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (B1, (B0, (B0, ())))))))))
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (B1, (B0, ())))))))))
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, T0, T1, T2, T3, T4, T5, T6, T7>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, ())))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (T7, (B1, ())))))))))
 {
     type Out = Found<C8>;
 }
@@ -769,124 +1270,249 @@ where
     Y9::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (<Y9::Name as SameName<Named<N>>>::Out, ()),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, ())))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (<Y9::Name as SameName<Named<N>>>::Out, ()),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, ())))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
 {
     type Out = Missing;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T1, T2, T3, T4, T5, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B1, T1, T2, T3, T4, T5, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B1, (T1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C0>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T2, T3, T4, T5, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B1, T2, T3, T4, T5, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C1>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T3, T4, T5, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B1, T3, T4, T5, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B1, (T3, (T4, (T5, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C2>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T4, T5, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B1, (T4, (T5, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C3>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T5, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B1, (T5, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C4>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T6, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B1, (T6, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C5>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T7, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T7, (T8, (T9, ()))))))))))
 {
     type Out = Found<C6>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T8, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T8, (T9, ()))))))))))
 {
     type Out = Found<C7>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T9>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1, T9)
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T9, ()))))))))))
 {
     type Out = Found<C8>;
 }
 
-impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9> FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9>
+    FirstFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ()))))))))))
+{
+    type Out = Found<C9>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (B1, (B0, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3, T4>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (B1, (B0, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3, T4, T5>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (B1, (B0, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (B1, (B0, (B0, ()))))))))))
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3, T4, T5, T6, T7>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (T7, (B1, (B0, ()))))))))))
+{
+    type Out = Found<C8>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, T0, T1, T2, T3, T4, T5, T6, T7, T8>
+    LastFound<(C0, (C1, (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, ()))))))))))>
+    for (T0, (T1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, (B1, ()))))))))))
 {
     type Out = Found<C9>;
 }
@@ -952,137 +1578,521 @@ where
     Y10::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (<Y10::Name as SameName<Named<N>>>::Out, ()),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, ())))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (<Y10::Name as SameName<Named<N>>>::Out, ()),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, ())))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
 {
     type Out = Missing;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B1, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B1,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C0>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T2, T3, T4, T5, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B1, T2, T3, T4, T5, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B1,
+            (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C1>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T3, T4, T5, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B1, T3, T4, T5, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B1, (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C2>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T4, T5, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B1, (T4, (T5, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C3>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T5, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B1, (T5, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C4>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T6, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B1, (T6, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C5>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T7, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B1, (T7, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C6>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T8, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B1, (T8, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C7>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T9, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1, T9, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T9, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C8>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T10)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T10, ()))))))))),
+        ),
+    )
 {
     type Out = Found<C9>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B0,
+        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        B1,
+        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4, T5>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (T5, (B1, (B0, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (T5, (T6, (B1, (B0, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4, T5, T6, T7>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (T5, (T6, (T7, (B1, (B0, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4, T5, T6, T7, T8>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, (B1, (B0, ())))))))))),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, T0, T1, T2, T3, T4, T5, T6, T7, T8, T9>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (C2, (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, ()))))))))),
+        ),
+    )>
+    for (
+        T0,
+        (T1, (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, (B1, ())))))))))),
+    )
 {
     type Out = Found<C10>;
 }
@@ -1154,64 +2164,141 @@ where
     Y11::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (<Y11::Name as SameName<Named<N>>>::Out, ()),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, ())))),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (<Y11::Name as SameName<Named<N>>>::Out, ()),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, ())))),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
 {
     type Out = Missing;
 }
@@ -1240,8 +2327,27 @@ impl<
         T9,
         T10,
         T11,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B1, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C0>;
 }
@@ -1269,78 +2375,587 @@ impl<
         T9,
         T10,
         T11,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C1>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T3, T4, T5, T6, T7, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B1, T3, T4, T5, T6, T7, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B1,
+                (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C2>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T4, T5, T6, T7, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B1, (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C3>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T5, T6, T7, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B1, (T5, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C4>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T6, T7, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B1, (T6, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C5>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T7, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B1, (T7, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C6>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T8, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B1, (T8, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C7>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T9, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1, T9, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B1, (T9, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C8>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T10, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T10, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T10, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C9>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T11)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T11, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C10>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C11>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            B0,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            B1,
+            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4, T5>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (T6, (B1, (B0, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4, T5, T6, T7>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (T6, (T7, (B1, (B0, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4, T5, T6, T7, T8>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (T6, (T7, (T8, (B1, (B0, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, T0, T1, T2, T3, T4, T5, T6, T7, T8, T9>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (T2, (T3, (T4, (T5, (T6, (T7, (T8, (T9, (B1, (B0, ())))))))))),
+        ),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (C3, (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, ()))))))))),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (T8, (T9, (T10, (B1, ()))))))))),
+            ),
+        ),
+    )
 {
     type Out = Found<C11>;
 }
@@ -1421,68 +3036,165 @@ where
     Y12::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (
+                                                    <Y11::Name as SameName<Named<N>>>::Out,
+                                                    (<Y12::Name as SameName<Named<N>>>::Out, ()),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (
+                                        At<J8, Y8>,
+                                        (
+                                            At<J9, Y9>,
+                                            (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, ()))),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (
+                                                    <Y11::Name as SameName<Named<N>>>::Out,
+                                                    (<Y12::Name as SameName<Named<N>>>::Out, ()),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (
+                                        At<J8, Y8>,
+                                        (
+                                            At<J9, Y9>,
+                                            (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, ()))),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
 {
     type Out = Missing;
 }
@@ -1513,8 +3225,33 @@ impl<
         T10,
         T11,
         T12,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B1, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C0>;
 }
@@ -1544,8 +3281,33 @@ impl<
         T10,
         T11,
         T12,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C1>;
 }
@@ -1574,8 +3336,33 @@ impl<
         T10,
         T11,
         T12,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B1, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B1,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C2>;
 }
@@ -1603,71 +3390,782 @@ impl<
         T10,
         T11,
         T12,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7, T8, T9, T10, T11, T12)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B1,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C3>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T5, T6, T7, T8, T9, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7, T8, T9, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B1, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C4>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T6, T7, T8, T9, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7, T8, T9, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B1, (T6, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C5>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T7, T8, T9, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8, T9, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B1, (T7, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C6>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T8, T9, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8, T9, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B1, (T8, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C7>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T9, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1, T9, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B1, (T9, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C8>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T10, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T10, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B1, (T10, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C9>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T11, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T11, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T11, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C10>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T12)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T12, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C11>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C12>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            B0,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            B1,
+            (
+                B0,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                B1,
+                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3, T4, T5>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3, T4, T5, T6, T7>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (B1, (B0, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, T0, T1, T2, T3, T4, T5, T6, T7, T8>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (T8, (B1, (B0, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (T3, (T4, (T5, (T6, (T7, (T8, (T9, (B1, (B0, (B0, ())))))))))),
+            ),
+        ),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (B1, (B0, ()))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C11>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (C4, (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, ()))))))))),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (T10, (T11, (B1, ()))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C12>;
 }
@@ -1754,72 +4252,189 @@ where
     Y13::Name: SameName<Named<N>>,
     (
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (
+                                                    <Y11::Name as SameName<Named<N>>>::Out,
+                                                    (
+                                                        <Y12::Name as SameName<Named<N>>>::Out,
+                                                        (
+                                                            <Y13::Name as SameName<Named<N>>>::Out,
+                                                            (),
+                                                        ),
+                                                    ),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ): FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (
+                                        At<J8, Y8>,
+                                        (
+                                            At<J9, Y9>,
+                                            (
+                                                At<J10, Y10>,
+                                                (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, ()))),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>,
 {
     type Out = <(
         <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
+        (
+            <Y1::Name as SameName<Named<N>>>::Out,
+            (
+                <Y2::Name as SameName<Named<N>>>::Out,
+                (
+                    <Y3::Name as SameName<Named<N>>>::Out,
+                    (
+                        <Y4::Name as SameName<Named<N>>>::Out,
+                        (
+                            <Y5::Name as SameName<Named<N>>>::Out,
+                            (
+                                <Y6::Name as SameName<Named<N>>>::Out,
+                                (
+                                    <Y7::Name as SameName<Named<N>>>::Out,
+                                    (
+                                        <Y8::Name as SameName<Named<N>>>::Out,
+                                        (
+                                            <Y9::Name as SameName<Named<N>>>::Out,
+                                            (
+                                                <Y10::Name as SameName<Named<N>>>::Out,
+                                                (
+                                                    <Y11::Name as SameName<Named<N>>>::Out,
+                                                    (
+                                                        <Y12::Name as SameName<Named<N>>>::Out,
+                                                        (
+                                                            <Y13::Name as SameName<Named<N>>>::Out,
+                                                            (),
+                                                        ),
+                                                    ),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     ) as FirstFound<(
         At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
+        (
+            At<J1, Y1>,
+            (
+                At<J2, Y2>,
+                (
+                    At<J3, Y3>,
+                    (
+                        At<J4, Y4>,
+                        (
+                            At<J5, Y5>,
+                            (
+                                At<J6, Y6>,
+                                (
+                                    At<J7, Y7>,
+                                    (
+                                        At<J8, Y8>,
+                                        (
+                                            At<J9, Y9>,
+                                            (
+                                                At<J10, Y10>,
+                                                (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, ()))),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Missing;
 }
@@ -1852,8 +4467,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B1, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C0>;
 }
@@ -1885,8 +4531,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C1>;
 }
@@ -1917,8 +4594,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B1, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B1,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C2>;
 }
@@ -1948,8 +4656,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B1, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B1,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C3>;
 }
@@ -1978,8 +4717,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B1, T5, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B1,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C4>;
 }
@@ -2007,8 +4777,39 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B1, T6, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B1, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C5>;
 }
@@ -2035,134 +4836,972 @@ impl<
         T11,
         T12,
         T13,
-    > FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B1, T7, T8, T9, T10, T11, T12, T13)
+    >
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B1, (T7, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C6>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T8, T9, T10, T11, T12, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B1, T8, T9, T10, T11, T12, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B1, (T8, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C7>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T9, T10, T11, T12, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B1, T9, T10, T11, T12, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B1, (T9, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C8>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T10, T11, T12, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T10, T11, T12, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B1, (T10, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C9>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T11, T12, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T11, T12, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B1, (T11, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C10>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T12, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T12, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T12, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C11>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T13)
+    FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C12>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13>
-    FirstFound<(C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13)>
-    for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
-{
-    type Out = Found<C13>;
-}
-
-impl<
-        N,
-        const J0: usize,
-        Y0: Axis,
-        const J1: usize,
-        Y1: Axis,
-        const J2: usize,
-        Y2: Axis,
-        const J3: usize,
-        Y3: Axis,
-        const J4: usize,
-        Y4: Axis,
-        const J5: usize,
-        Y5: Axis,
-        const J6: usize,
-        Y6: Axis,
-        const J7: usize,
-        Y7: Axis,
-        const J8: usize,
-        Y8: Axis,
-        const J9: usize,
-        Y9: Axis,
-        const J10: usize,
-        Y10: Axis,
-        const J11: usize,
-        Y11: Axis,
-        const J12: usize,
-        Y12: Axis,
-        const J13: usize,
-        Y13: Axis,
-        const J14: usize,
-        Y14: Axis,
-    >
-    Namesake<(
-        At<J0, Y0>,
+    FirstFound<(
+        C0,
         (
-            At<J1, Y1>,
+            C1,
             (
-                At<J2, Y2>,
+                C2,
                 (
-                    At<J3, Y3>,
+                    C3,
                     (
-                        At<J4, Y4>,
-                        (
-                            At<J5, Y5>,
-                            (
-                                At<J6, Y6>,
-                                (
-                                    At<J7, Y7>,
-                                    (
-                                        At<J8, Y8>,
-                                        (
-                                            At<J9, Y9>,
-                                            (
-                                                At<J10, Y10>,
-                                                (
-                                                    At<J11, Y11>,
-                                                    (
-                                                        At<J12, Y12>,
-                                                        (At<J13, Y13>, (At<J14, Y14>, ())),
-                                                    ),
-                                                ),
-                                            ),
-                                        ),
-                                    ),
-                                ),
-                            ),
-                        ),
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
                     ),
                 ),
             ),
         ),
-    )> for Named<N>
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C13>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            B1,
+            (
+                B0,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                B1,
+                (
+                    B0,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    B1,
+                    (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1, T2, T3, T4, T5>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, T0, T1, T2, T3, T4, T5, T6>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (B1, (B0, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (T4, (T5, (T6, (T7, (T8, (T9, (B1, (B0, (B0, (B0, ())))))))))),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (B1, (B0, (B0, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C11>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (B1, (B0, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C12>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (C5, (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (T10, (T11, (T12, (B1, ()))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C13>;
+}
+
+impl<N, const J0: usize, Y0: Axis, const J1: usize, Y1: Axis, const J2: usize, Y2: Axis, const J3: usize, Y3: Axis, const J4: usize, Y4: Axis, const J5: usize, Y5: Axis, const J6: usize, Y6: Axis, const J7: usize, Y7: Axis, const J8: usize, Y8: Axis, const J9: usize, Y9: Axis, const J10: usize, Y10: Axis, const J11: usize, Y11: Axis, const J12: usize, Y12: Axis, const J13: usize, Y13: Axis, const J14: usize, Y14: Axis> Namesake<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, ())))))))))))))))> for Named<N>
 where
     Y0::Name: SameName<Named<N>>,
     Y1::Name: SameName<Named<N>>,
@@ -2179,93 +5818,47 @@ where
     Y12::Name: SameName<Named<N>>,
     Y13::Name: SameName<Named<N>>,
     Y14::Name: SameName<Named<N>>,
-    (
-        <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
-        <Y14::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(
-        At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
-        At<J14, Y14>,
-    )>,
+    (<Y0::Name as SameName<Named<N>>>::Out, (<Y1::Name as SameName<Named<N>>>::Out, (<Y2::Name as SameName<Named<N>>>::Out, (<Y3::Name as SameName<Named<N>>>::Out, (<Y4::Name as SameName<Named<N>>>::Out, (<Y5::Name as SameName<Named<N>>>::Out, (<Y6::Name as SameName<Named<N>>>::Out, (<Y7::Name as SameName<Named<N>>>::Out, (<Y8::Name as SameName<Named<N>>>::Out, (<Y9::Name as SameName<Named<N>>>::Out, (<Y10::Name as SameName<Named<N>>>::Out, (<Y11::Name as SameName<Named<N>>>::Out, (<Y12::Name as SameName<Named<N>>>::Out, (<Y13::Name as SameName<Named<N>>>::Out, (<Y14::Name as SameName<Named<N>>>::Out, ()))))))))))))))): FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, ())))))))))))))))>,
 {
-    type Out = <(
-        <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
-        <Y14::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(
-        At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
-        At<J14, Y14>,
-    )>>::Out;
+    type Out = <(<Y0::Name as SameName<Named<N>>>::Out, (<Y1::Name as SameName<Named<N>>>::Out, (<Y2::Name as SameName<Named<N>>>::Out, (<Y3::Name as SameName<Named<N>>>::Out, (<Y4::Name as SameName<Named<N>>>::Out, (<Y5::Name as SameName<Named<N>>>::Out, (<Y6::Name as SameName<Named<N>>>::Out, (<Y7::Name as SameName<Named<N>>>::Out, (<Y8::Name as SameName<Named<N>>>::Out, (<Y9::Name as SameName<Named<N>>>::Out, (<Y10::Name as SameName<Named<N>>>::Out, (<Y11::Name as SameName<Named<N>>>::Out, (<Y12::Name as SameName<Named<N>>>::Out, (<Y13::Name as SameName<Named<N>>>::Out, (<Y14::Name as SameName<Named<N>>>::Out, ()))))))))))))))) as FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, ())))))))))))))))>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-    )> for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0)
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Missing;
 }
@@ -2303,37 +5896,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B1,
-        T1,
-        T2,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C0>;
@@ -2371,37 +5968,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B1,
-        T2,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C1>;
@@ -2438,37 +6039,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B1,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B1,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C2>;
@@ -2504,37 +6109,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B1,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B1,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C3>;
@@ -2569,37 +6178,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B1,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C4>;
@@ -2633,37 +6246,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B1,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C5>;
@@ -2696,37 +6313,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B1, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C6>;
@@ -2758,37 +6379,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B1, (T8, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C7>;
@@ -2819,37 +6444,41 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B1, (T9, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C8>;
@@ -2858,37 +6487,41 @@ impl<
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T10, T11, T12, T13, T14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B1, (T10, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C9>;
@@ -2897,37 +6530,41 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T10, T11, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T11, T12, T13, T14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T11,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B1, (T11, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C10>;
@@ -2936,37 +6573,41 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T11, T12, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T12, T13, T14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T12,
-        T13,
-        T14,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B1, (T12, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C11>;
@@ -2975,21 +6616,42 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T12, T13, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T13, T14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-    )> for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T13, T14)
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T13, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C12>;
 }
@@ -2997,27 +6659,407 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T13, T14>
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T14>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-    )> for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1, T14)
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
 {
     type Out = Found<C13>;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14>
     FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C14>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            B1,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                B1,
+                (
+                    B0,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    B1,
+                    (
+                        B0,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        B1,
+                        (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, T0, T1, T2, T3, T4, T5>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<
         C0,
         C1,
         C2,
@@ -3033,89 +7075,535 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14>
         C12,
         C13,
         C14,
-    )> for (B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B0, B1)
-{
-    type Out = Found<C14>;
-}
-
-impl<
-        N,
-        const J0: usize,
-        Y0: Axis,
-        const J1: usize,
-        Y1: Axis,
-        const J2: usize,
-        Y2: Axis,
-        const J3: usize,
-        Y3: Axis,
-        const J4: usize,
-        Y4: Axis,
-        const J5: usize,
-        Y5: Axis,
-        const J6: usize,
-        Y6: Axis,
-        const J7: usize,
-        Y7: Axis,
-        const J8: usize,
-        Y8: Axis,
-        const J9: usize,
-        Y9: Axis,
-        const J10: usize,
-        Y10: Axis,
-        const J11: usize,
-        Y11: Axis,
-        const J12: usize,
-        Y12: Axis,
-        const J13: usize,
-        Y13: Axis,
-        const J14: usize,
-        Y14: Axis,
-        const J15: usize,
-        Y15: Axis,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
     >
-    Namesake<(
-        At<J0, Y0>,
+    LastFound<(
+        C0,
         (
-            At<J1, Y1>,
+            C1,
             (
-                At<J2, Y2>,
+                C2,
                 (
-                    At<J3, Y3>,
+                    C3,
                     (
-                        At<J4, Y4>,
+                        C4,
                         (
-                            At<J5, Y5>,
-                            (
-                                At<J6, Y6>,
-                                (
-                                    At<J7, Y7>,
-                                    (
-                                        At<J8, Y8>,
-                                        (
-                                            At<J9, Y9>,
-                                            (
-                                                At<J10, Y10>,
-                                                (
-                                                    At<J11, Y11>,
-                                                    (
-                                                        At<J12, Y12>,
-                                                        (
-                                                            At<J13, Y13>,
-                                                            (At<J14, Y14>, (At<J15, Y15>, ())),
-                                                        ),
-                                                    ),
-                                                ),
-                                            ),
-                                        ),
-                                    ),
-                                ),
-                            ),
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
                         ),
                     ),
                 ),
             ),
         ),
-    )> for Named<N>
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (T5, (T6, (T7, (T8, (T9, (B1, (B0, (B0, (B0, (B0, ())))))))))),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (B1, (B0, (B0, (B0, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C11>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (B1, (B0, (B0, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C12>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (B1, (B0, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C13>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+        T13,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (C6, (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (T10, (T11, (T12, (T13, (B1, ()))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C14>;
+}
+
+impl<N, const J0: usize, Y0: Axis, const J1: usize, Y1: Axis, const J2: usize, Y2: Axis, const J3: usize, Y3: Axis, const J4: usize, Y4: Axis, const J5: usize, Y5: Axis, const J6: usize, Y6: Axis, const J7: usize, Y7: Axis, const J8: usize, Y8: Axis, const J9: usize, Y9: Axis, const J10: usize, Y10: Axis, const J11: usize, Y11: Axis, const J12: usize, Y12: Axis, const J13: usize, Y13: Axis, const J14: usize, Y14: Axis, const J15: usize, Y15: Axis> Namesake<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, (At<J15, Y15>, ()))))))))))))))))> for Named<N>
 where
     Y0::Name: SameName<Named<N>>,
     Y1::Name: SameName<Named<N>>,
@@ -3133,115 +7621,52 @@ where
     Y13::Name: SameName<Named<N>>,
     Y14::Name: SameName<Named<N>>,
     Y15::Name: SameName<Named<N>>,
-    (
-        <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
-        <Y14::Name as SameName<Named<N>>>::Out,
-        <Y15::Name as SameName<Named<N>>>::Out,
-    ): FirstFound<(
-        At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
-        At<J14, Y14>,
-        At<J15, Y15>,
-    )>,
+    (<Y0::Name as SameName<Named<N>>>::Out, (<Y1::Name as SameName<Named<N>>>::Out, (<Y2::Name as SameName<Named<N>>>::Out, (<Y3::Name as SameName<Named<N>>>::Out, (<Y4::Name as SameName<Named<N>>>::Out, (<Y5::Name as SameName<Named<N>>>::Out, (<Y6::Name as SameName<Named<N>>>::Out, (<Y7::Name as SameName<Named<N>>>::Out, (<Y8::Name as SameName<Named<N>>>::Out, (<Y9::Name as SameName<Named<N>>>::Out, (<Y10::Name as SameName<Named<N>>>::Out, (<Y11::Name as SameName<Named<N>>>::Out, (<Y12::Name as SameName<Named<N>>>::Out, (<Y13::Name as SameName<Named<N>>>::Out, (<Y14::Name as SameName<Named<N>>>::Out, (<Y15::Name as SameName<Named<N>>>::Out, ())))))))))))))))): FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, (At<J15, Y15>, ()))))))))))))))))>,
 {
-    type Out = <(
-        <Y0::Name as SameName<Named<N>>>::Out,
-        <Y1::Name as SameName<Named<N>>>::Out,
-        <Y2::Name as SameName<Named<N>>>::Out,
-        <Y3::Name as SameName<Named<N>>>::Out,
-        <Y4::Name as SameName<Named<N>>>::Out,
-        <Y5::Name as SameName<Named<N>>>::Out,
-        <Y6::Name as SameName<Named<N>>>::Out,
-        <Y7::Name as SameName<Named<N>>>::Out,
-        <Y8::Name as SameName<Named<N>>>::Out,
-        <Y9::Name as SameName<Named<N>>>::Out,
-        <Y10::Name as SameName<Named<N>>>::Out,
-        <Y11::Name as SameName<Named<N>>>::Out,
-        <Y12::Name as SameName<Named<N>>>::Out,
-        <Y13::Name as SameName<Named<N>>>::Out,
-        <Y14::Name as SameName<Named<N>>>::Out,
-        <Y15::Name as SameName<Named<N>>>::Out,
-    ) as FirstFound<(
-        At<J0, Y0>,
-        At<J1, Y1>,
-        At<J2, Y2>,
-        At<J3, Y3>,
-        At<J4, Y4>,
-        At<J5, Y5>,
-        At<J6, Y6>,
-        At<J7, Y7>,
-        At<J8, Y8>,
-        At<J9, Y9>,
-        At<J10, Y10>,
-        At<J11, Y11>,
-        At<J12, Y12>,
-        At<J13, Y13>,
-        At<J14, Y14>,
-        At<J15, Y15>,
-    )>>::Out;
+    type Out = <(<Y0::Name as SameName<Named<N>>>::Out, (<Y1::Name as SameName<Named<N>>>::Out, (<Y2::Name as SameName<Named<N>>>::Out, (<Y3::Name as SameName<Named<N>>>::Out, (<Y4::Name as SameName<Named<N>>>::Out, (<Y5::Name as SameName<Named<N>>>::Out, (<Y6::Name as SameName<Named<N>>>::Out, (<Y7::Name as SameName<Named<N>>>::Out, (<Y8::Name as SameName<Named<N>>>::Out, (<Y9::Name as SameName<Named<N>>>::Out, (<Y10::Name as SameName<Named<N>>>::Out, (<Y11::Name as SameName<Named<N>>>::Out, (<Y12::Name as SameName<Named<N>>>::Out, (<Y13::Name as SameName<Named<N>>>::Out, (<Y14::Name as SameName<Named<N>>>::Out, (<Y15::Name as SameName<Named<N>>>::Out, ())))))))))))))))) as FirstFound<(At<J0, Y0>, (At<J1, Y1>, (At<J2, Y2>, (At<J3, Y3>, (At<J4, Y4>, (At<J5, Y5>, (At<J6, Y6>, (At<J7, Y7>, (At<J8, Y8>, (At<J9, Y9>, (At<J10, Y10>, (At<J11, Y11>, (At<J12, Y12>, (At<J13, Y13>, (At<J14, Y14>, (At<J15, Y15>, ()))))))))))))))))>>::Out;
 }
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Missing;
@@ -3282,39 +7707,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B1,
-        T1,
-        T2,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C0>;
@@ -3354,39 +7787,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B1,
-        T2,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C1>;
@@ -3425,39 +7866,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B1,
-        T3,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B1,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C2>;
@@ -3495,39 +7944,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B1,
-        T4,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B1,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C3>;
@@ -3564,39 +8021,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T5,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B1,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C4>;
@@ -3632,39 +8097,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T6,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B1,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C5>;
@@ -3699,39 +8172,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T7,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B1,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C6>;
@@ -3765,39 +8246,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T8,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B1, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C7>;
@@ -3830,39 +8319,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T9,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B1, (T9, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C8>;
@@ -3894,39 +8391,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T10,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B1, (T10, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C9>;
@@ -3957,39 +8462,47 @@ impl<
     >
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T11,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B0, (B1, (T11, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C10>;
@@ -3998,39 +8511,47 @@ impl<
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T12, T13, T14, T15>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T12,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B0, (B0, (B1, (T12, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C11>;
@@ -4039,39 +8560,47 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T12, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T13, T14, T15>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T13,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B0, (B0, (B0, (B1, (T13, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C12>;
@@ -4080,39 +8609,47 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T13, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T14, T15>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T14,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T14, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C13>;
@@ -4121,39 +8658,47 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T14, 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T15>
     FirstFound<(
         C0,
-        C1,
-        C2,
-        C3,
-        C4,
-        C5,
-        C6,
-        C7,
-        C8,
-        C9,
-        C10,
-        C11,
-        C12,
-        C13,
-        C14,
-        C15,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
         B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
-        T15,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (
+                                B0,
+                                (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, (T15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C14>;
@@ -4161,6 +8706,373 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T15>
 
 impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15>
     FirstFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B1, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C15>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B0,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Missing;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        B1,
+        (
+            B0,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C0>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T0>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            B1,
+            (
+                B0,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C1>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T0, T1>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                B1,
+                (
+                    B0,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C2>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T0, T1, T2>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    B1,
+                    (
+                        B0,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C3>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T0, T1, T2, T3>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        B1,
+                        (
+                            B0,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C4>;
+}
+
+impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, T0, T1, T2, T3, T4>
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            B1,
+                            (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C5>;
+}
+
+impl<
         C0,
         C1,
         C2,
@@ -4177,24 +9089,734 @@ impl<C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15>
         C13,
         C14,
         C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )>
     for (
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B0,
-        B1,
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C6>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C7>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (B1, (B0, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C8>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (B1, (B0, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C9>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (T6, (T7, (T8, (T9, (B1, (B0, (B0, (B0, (B0, (B0, ())))))))))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C10>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (B1, (B0, (B0, (B0, (B0, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C11>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (B1, (B0, (B0, (B0, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C12>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (B1, (B0, (B0, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C13>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+        T13,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (B1, (B0, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+{
+    type Out = Found<C14>;
+}
+
+impl<
+        C0,
+        C1,
+        C2,
+        C3,
+        C4,
+        C5,
+        C6,
+        C7,
+        C8,
+        C9,
+        C10,
+        C11,
+        C12,
+        C13,
+        C14,
+        C15,
+        T0,
+        T1,
+        T2,
+        T3,
+        T4,
+        T5,
+        T6,
+        T7,
+        T8,
+        T9,
+        T10,
+        T11,
+        T12,
+        T13,
+        T14,
+    >
+    LastFound<(
+        C0,
+        (
+            C1,
+            (
+                C2,
+                (
+                    C3,
+                    (
+                        C4,
+                        (
+                            C5,
+                            (
+                                C6,
+                                (C7, (C8, (C9, (C10, (C11, (C12, (C13, (C14, (C15, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )>
+    for (
+        T0,
+        (
+            T1,
+            (
+                T2,
+                (
+                    T3,
+                    (
+                        T4,
+                        (
+                            T5,
+                            (
+                                T6,
+                                (T7, (T8, (T9, (T10, (T11, (T12, (T13, (T14, (B1, ()))))))))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
     )
 {
     type Out = Found<C15>;

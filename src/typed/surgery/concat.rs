@@ -25,52 +25,51 @@ pub trait PartnerIn<const I: usize, X> {
 /// The size of a partner.
 #[doc(hidden)]
 pub struct Partner<Z>(PhantomData<Z>);
-impl<const I: usize, X> PartnerIn<I, X> for () {
-    type Out = NonePicked;
-}
 pub(super) type IsNamed<X> = <<X as Axis>::Name as NameKind>::IsNamed;
 
-/// Whether axis `J`, `Y`, of the other shape is the partner of an axis `I` whose name kind is
-/// `Self`: the namesake for a name; for no name, the unnamed axis at the same position. Only
-/// the comparison the kind needs is computed.
-#[doc(hidden)]
-pub trait MeetsAt<const I: usize, const J: usize, Y> {
-    type Out: Cond;
-}
-impl<N, const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Named<N>
+impl<const I: usize, X: Axis, Rev2> PartnerIn<I, X> for Rev2
 where
-    Named<N>: SameName<Y::Name>,
+    X::Name: PartnerBy<I, Rev2>,
 {
-    type Out = <Named<N> as SameName<Y::Name>>::Out;
-}
-impl<const I: usize, const J: usize, Y: Axis> MeetsAt<I, J, Y> for Anon
-where
-    Const<I>: ToUInt,
-    Const<J>: ToUInt,
-    U<I>: IsEqual<U<J>>,
-    <U<I> as IsEqual<U<J>>>::Output: Cond,
-{
-    type Out = And<<U<I> as IsEqual<U<J>>>::Output, Not<IsNamed<Y>>>;
+    type Out = <X::Name as PartnerBy<I, Rev2>>::Out;
 }
 
-/// Stops at the partner, or looks further (lazily: only the branch taken is computed).
+/// The partner in `Rev2` of an axis at position `I` whose name kind is `Self`: the namesake
+/// for a name, in one search step ([`Namesake`]); for no name, the axis at position `I`,
+/// which must be unnamed.
 #[doc(hidden)]
-pub trait PartnerStep<const I: usize, X, Y, Ys> {
+pub trait PartnerBy<const I: usize, Rev2> {
     type Out;
 }
-impl<const I: usize, X, Y: Axis, Ys> PartnerStep<I, X, Y, Ys> for B1 {
-    type Out = Partner<Y::Size>;
+impl<N, const I: usize, Rev2> PartnerBy<I, Rev2> for Named<N>
+where
+    Named<N>: Namesake<Rev2>,
+    <Named<N> as Namesake<Rev2>>::Out: PartnerOf<B0>,
+{
+    type Out = <<Named<N> as Namesake<Rev2>>::Out as PartnerOf<B0>>::Out;
 }
-impl<const I: usize, X, Y, Ys: PartnerIn<I, X>> PartnerStep<I, X, Y, Ys> for B0 {
-    type Out = Ys::Out;
+impl<const I: usize, Rev2> PartnerBy<I, Rev2> for Anon
+where
+    Pos<I>: PickIn<Rev2>,
+    <Pos<I> as PickIn<Rev2>>::Out: PartnerOf<B1>,
+{
+    type Out = <<Pos<I> as PickIn<Rev2>>::Out as PartnerOf<B1>>::Out;
 }
 
-impl<const I: usize, X: Axis, const J: usize, Y: Axis, Ys> PartnerIn<I, X> for (At<J, Y>, Ys)
-where
-    X::Name: MeetsAt<I, J, Y>,
-    <X::Name as MeetsAt<I, J, Y>>::Out: PartnerStep<I, X, Y, Ys>,
-{
-    type Out = <<X::Name as MeetsAt<I, J, Y>>::Out as PartnerStep<I, X, Y, Ys>>::Out;
+/// A search's answer as a partner: `Partner<size>` or [`NonePicked`]; with `Unnamed` = `B1`
+/// the axis found must be unnamed.
+#[doc(hidden)]
+pub trait PartnerOf<Unnamed> {
+    type Out;
+}
+impl<U> PartnerOf<U> for Missing {
+    type Out = NonePicked;
+}
+impl<const J: usize, Y: Axis> PartnerOf<B0> for Found<At<J, Y>> {
+    type Out = Partner<Y::Size>;
+}
+impl<const J: usize, Y: Axis> PartnerOf<B1> for Found<At<J, Y>> {
+    type Out = <IsNamed<Y> as Cond>::If<NonePicked, Partner<Y::Size>>;
 }
 
 /// One axis `X` of the first operand with its partner `P` in the second: the output axis or
@@ -142,46 +141,42 @@ where
     >;
 }
 
-/// One step's outcome pushed onto the outcome of the axes before it (those are judged
-/// first: the leftmost refusal is named).
-#[doc(hidden)]
-pub trait PushStep<Before> {
-    type Out;
-}
-impl<X, R> PushStep<Good<R>> for Axis1<X> {
-    type Out = Good<(X, R)>;
-}
-impl<E, R> PushStep<Good<R>> for Refused<E> {
-    type Out = Refused<E>;
-}
-impl<S, E> PushStep<Refused<E>> for S {
-    type Out = Refused<E>;
+impl<X> Settled for Axis1<X> {
+    type Refused = B0;
+    type Axis = X;
 }
 
 /// The concatenation's walk over the first operand's tagged list: `Good<axes>` or the
-/// first refusal.
+/// leftmost refusal. Each axis finds its partner and is judged beside the others (a [`Map`]
+/// of [`ConcatAxis`], then [`Collect`]).
 #[doc(hidden)]
 pub trait ConcatWalk<A, Rev2> {
     type Out;
 }
-impl<A, Rev2> ConcatWalk<A, Rev2> for () {
-    type Out = Good<()>;
+impl<A, Rev2, Rev1: Map<ConcatAxis<A, Rev2>>> ConcatWalk<A, Rev2> for Rev1
+where
+    Rev1::Out: Collect,
+{
+    type Out = <Rev1::Out as Collect>::Out;
 }
+
+/// One axis of the first operand against its partner in `Rev2`: `Axis1<output axis>` or the
+/// refusal (the function [`ConcatWalk`] maps).
+#[doc(hidden)]
+pub struct ConcatAxis<A, Rev2>(PhantomData<(A, Rev2)>);
 pub(super) type StepOf<A, Rev2, const I: usize, X> =
     <<Rev2 as PartnerIn<I, X>>::Out as ConcatStep<
         X,
         <A as Picks<At<I, X>>>::Out,
         <A as Along>::Size,
     >>::Out;
-impl<A, Rev2, const I: usize, X, Xs> ConcatWalk<A, Rev2> for (At<I, X>, Xs)
+impl<A, Rev2, const I: usize, X> Apply<At<I, X>> for ConcatAxis<A, Rev2>
 where
     A: Picks<At<I, X>> + Along,
     Rev2: PartnerIn<I, X>,
     <Rev2 as PartnerIn<I, X>>::Out: ConcatStep<X, <A as Picks<At<I, X>>>::Out, A::Size>,
-    Xs: ConcatWalk<A, Rev2>,
-    StepOf<A, Rev2, I, X>: PushStep<Xs::Out>,
 {
-    type Out = <StepOf<A, Rev2, I, X> as PushStep<Xs::Out>>::Out;
+    type Out = StepOf<A, Rev2, I, X>;
 }
 
 /// The outcome of a concatenation walk as checks and axes.

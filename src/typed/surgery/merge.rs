@@ -10,14 +10,26 @@ pub trait PosBits<Sel> {
 /// No axis picked.
 #[doc(hidden)]
 pub struct NonePicked;
-impl<Sel> PosBits<Sel> for () {
-    type Out = NonePicked;
+impl<Sel: PickIn<Rev>, Rev> PosBits<Sel> for Rev
+where
+    Sel::Out: PositionBits,
+{
+    type Out = <Sel::Out as PositionBits>::Out;
 }
-impl<Sel: Picks<At<I, X>>, const I: usize, X, Xs: PosBits<Sel>> PosBits<Sel> for (At<I, X>, Xs)
+
+/// The position a search's answer holds, as typenum bits (`NonePicked` for `Missing`).
+#[doc(hidden)]
+pub trait PositionBits {
+    type Out;
+}
+impl<const I: usize, X> PositionBits for Found<At<I, X>>
 where
     Const<I>: ToUInt,
 {
-    type Out = <<Sel as Picks<At<I, X>>>::Out as Cond>::If<U<I>, Xs::Out>;
+    type Out = U<I>;
+}
+impl PositionBits for Missing {
+    type Out = NonePicked;
 }
 
 /// Whether position `Self` is the one right after `P` (true when either is missing: the
@@ -84,19 +96,25 @@ impl<Rev, A: Finds<Rev>, Rest: AllFoundIn<Rev>> AllFoundIn<Rev> for (A, Rest) {
 pub trait MergeWalk<First, Rest, New> {
     type Out;
 }
-impl<F, R, N> MergeWalk<F, R, N> for () {
-    type Out = ();
+impl<F, R, N, Rev: FilterMap<MergeStep<F, R, N>>> MergeWalk<F, R, N> for Rev {
+    type Out = Rev::Out;
 }
-impl<F, R, N, const I: usize, X, Xs> MergeWalk<F, R, N> for (At<I, X>, Xs)
+
+/// One axis of a merge: the new axis `N` where `F` picks, dropped where a selector of `R`
+/// does, else kept (the function [`MergeWalk`] filters with).
+#[doc(hidden)]
+pub struct MergeStep<F, R, N>(PhantomData<(F, R, N)>);
+type ByFirst<F, A> = <F as Picks<A>>::Out;
+type ByRest<R, A> = <<R as CountPicks<A>>::Out as Picked>::Out;
+impl<F, R, N, const I: usize, X> Apply<At<I, X>> for MergeStep<F, R, N>
 where
     F: Picks<At<I, X>>,
     R: CountPicks<At<I, X>>,
     <R as CountPicks<At<I, X>>>::Out: Picked,
-    Xs: MergeWalk<F, R, N>,
 {
-    type Out = <<F as Picks<At<I, X>>>::Out as Cond>::If<
-        (N, Xs::Out),
-        <<<R as CountPicks<At<I, X>>>::Out as Picked>::Out as Cond>::If<Xs::Out, (X, Xs::Out)>,
+    type Out = Keep<
+        Or<ByFirst<F, At<I, X>>, Not<ByRest<R, At<I, X>>>>,
+        <ByFirst<F, At<I, X>> as Cond>::If<N, X>,
     >;
 }
 

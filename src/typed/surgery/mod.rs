@@ -31,10 +31,14 @@ use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, Sum, ToUInt, UInt, UTer
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
-use super::list::{Append, At, FromRev, NotShorter, RepeatCheck, Repeats, Untag};
-use super::name::{Anon, NameKind, Named, SameName};
+use super::list::{
+    Append, Apply, At, Collect, FilterMap, Found, FromRev, Keep, Map, Missing, Namesake,
+    NotShorter, RepeatCheck, Repeats, Settled, Untag,
+};
+use super::name::{Anon, NameKind, Named};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
 use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice, Zero};
+use super::selector::PickIn;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameOrDyn, SameSize, S, SIZE_TABLE_MAX};
 use super::sizes::SizeOfDigits;

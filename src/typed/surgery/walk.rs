@@ -58,17 +58,23 @@ where
 pub trait PositionOf<Sel> {
     const AT: usize;
 }
-impl<Sel> PositionOf<Sel> for () {
-    const AT: usize = usize::MAX;
-}
-impl<Sel: Picks<At<I, X>>, const I: usize, X, Xs: PositionOf<Sel>> PositionOf<Sel>
-    for (At<I, X>, Xs)
+impl<Sel: PickIn<Rev>, Rev> PositionOf<Sel> for Rev
+where
+    Sel::Out: Position,
 {
-    const AT: usize = if <<Sel as Picks<At<I, X>>>::Out as Cond>::VALUE {
-        I
-    } else {
-        Xs::AT
-    };
+    const AT: usize = <Sel::Out as Position>::AT;
+}
+
+/// The position a search's answer holds (`usize::MAX` for `Missing`).
+#[doc(hidden)]
+pub trait Position {
+    const AT: usize;
+}
+impl<const I: usize, X> Position for Found<At<I, X>> {
+    const AT: usize = I;
+}
+impl Position for Missing {
+    const AT: usize = usize::MAX;
 }
 
 /// The product of the sizes of the axes a list of selectors `L` picks: whether they are all
@@ -78,25 +84,24 @@ pub trait PickedProduct<L> {
     type Known: Cond;
     type Bits;
 }
-impl<L> PickedProduct<L> for () {
-    type Known = B1;
-    type Bits = U1;
+impl<L, Rev: FilterMap<PickedAxis<L>>> PickedProduct<L> for Rev
+where
+    Rev::Out: Product,
+{
+    type Known = <Rev::Out as Product>::Known;
+    type Bits = <Rev::Out as Product>::Bits;
 }
-impl<L, const I: usize, X: Axis, Xs: PickedProduct<L>> PickedProduct<L> for (At<I, X>, Xs)
+
+/// An axis the selectors `L` pick, kept bare (the function [`PickedProduct`] filters with:
+/// every axis is asked beside the others, and only the picked few are multiplied).
+#[doc(hidden)]
+pub struct PickedAxis<L>(PhantomData<L>);
+impl<L, const I: usize, X> Apply<At<I, X>> for PickedAxis<L>
 where
     L: CountPicks<At<I, X>>,
     <L as CountPicks<At<I, X>>>::Out: Picked,
-    X::Size: TimesBits<Xs::Bits>,
 {
-    // Picked: this axis' size must be known too.
-    type Known = And<
-        Or<Not<<<L as CountPicks<At<I, X>>>::Out as Picked>::Out>, KnownOf<X::Size>>,
-        Xs::Known,
-    >;
-    type Bits = <<<L as CountPicks<At<I, X>>>::Out as Picked>::Out as Cond>::If<
-        <X::Size as TimesBits<Xs::Bits>>::Out,
-        Xs::Bits,
-    >;
+    type Out = Keep<<<L as CountPicks<At<I, X>>>::Out as Picked>::Out, X>;
 }
 
 /// Whether a pick count picks.
