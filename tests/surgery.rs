@@ -338,6 +338,68 @@ fn stack_at_every_position_matches_the_definition() {
     assert!(DynTensor::stack_at(Some(&"SA".parse().unwrap()), 0, &[&one]).is_err());
 }
 
+/// The type level adds sizes on their hex digits: every carry (within a digit, into a new
+/// digit, across several digits), both ends of the size table (2048 in, 2049 out), and sizes
+/// of eight and nine digits, against the arithmetic. A sum past the table, or of an operand
+/// past eight hex digits, is `?`; a selector's size is checked against the sum.
+#[test]
+fn concatenated_sizes_carry_across_hex_digits() {
+    use shapecast::{Concat, Shape};
+    names!(V);
+    // The size table's end (`typed::size::SIZE_TABLE_MAX`).
+    const TABLE: usize = 2048;
+    macro_rules! sums {
+        ($(($a:literal, $b:literal)),* $(,)?) => {$({
+            let got = <Concat<V, shape![V: $a], shape![V: $b]> as Shape>::SIZES[0];
+            let sum = $a as usize + $b as usize;
+            assert_eq!(got, (sum <= TABLE).then_some(sum), "{} + {}", $a as usize, $b as usize);
+        })*};
+    }
+    sums!(
+        (0, 0),
+        (1, 1),
+        (7, 8),
+        (15, 1),
+        (8, 8),
+        (255, 1),
+        (16, 240),
+        (1000, 1000),
+        (1024, 1024),
+        (2047, 1),
+        (2048, 0),
+        (2048, 1),
+        (1, 2048),
+        (4095, 1),
+        (2048, 3000),
+        (4096, 4096),
+        (32000, 32000),
+        (50257, 768),
+        (65535, 65535),
+        (1048575, 1),
+        (268435455, 1),
+        (4294967295, 1),
+        (4294967296, 1),
+        (1, 4294967296),
+    );
+    // A sum written on the selector is accepted (a wrong one is refused:
+    // `ui-tests/surgery/surgery_concat_wrong_sum_at_model_sizes.rs`).
+    macro_rules! written {
+        ($(($a:literal, $b:literal)),* $(,)?) => {$({
+            let got = <Concat<V<S<{ $a + $b }>>, shape![V: $a], shape![V: $b]> as Shape>::SIZES[0];
+            assert_eq!(got, Some($a + $b));
+        })*};
+    }
+    written!(
+        (0, 0),
+        (15, 1),
+        (255, 1),
+        (2047, 1),
+        (1024, 1024),
+        (32000, 32000),
+        (4096, 4096)
+    );
+}
+
 /// A concatenated axis at a model's sizes: the sum when it is in the size table (up to 2048),
 /// `?` past it, found without arithmetic when an operand is at least 4096, and a selector's
 /// size checked against the sum.

@@ -170,42 +170,29 @@ pub fn rank_eight(
     Ok(())
 }
 
-/// Rank 7 for named broadcasting in any order of the names (the operators), and rank 8 for
-/// `dot` over one name.
-pub fn rank_seven(
-    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
-    p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5, A6: 2, A7]>,
-    r: Tensor<f32, shape![A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>,
-    e: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
-    f: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>,
-) {
-    let reversed = &x + &r;
-    let partly = &p * &x;
-    let reduced = x.sum::<(A5, A6, A7)>();
-    let contracted = e.dot::<A2>(&f);
-}
-
-/// Rank 5 for the operations that pair axes by name across operands (named broadcasting,
-/// contraction, merging, concatenation, broadcasting a view to a permuted shape): the deepest
-/// rank at which rust-analyzer follows them in every order of the names.
-pub fn rank_five(
-    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5]>,
-    y: Tensor<f32, shape![A5, A4: 2, A3, A2: 2, A1]>,
-    p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5]>,
-    w: Tensor<f32, shape![A5, A4: 2, A3, A2: 2, N: 3]>,
+/// Rank 8 for every operation that pairs axes by name, the names in reverse order: named
+/// broadcasting (the operators; with every name matched, and with a name left over),
+/// `broadcast_to` a permuted shape, `dot` over one name and over two, a reduction over three
+/// names, `merge_axes` (first and last axes) and `concat` (first and last axes).
+pub fn rank_eight_by_name(
+    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
+    r: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>,
+    p: Tensor<f32, shape![?, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
+    w: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, N: 3]>,
 ) -> Result<(), shapecast::Error> {
     let same = &x + &x;
-    let reversed = &x + &y;
-    let partly = &p - &x;
-    let reduced = x.sum::<(A3, A4, A5)>();
-    let contracted = x.dot::<A2>(&w);
-    let contracted_two = x.dot::<(A2, A4)>(&w);
-    let merged = x.merge_axes::<(A4, A5), HW>()?;
-    let merged_first = x.merge_axes::<(A1, A2), HW>()?;
-    let joined = x.concat::<A5, _>(&x)?;
+    let reversed = &x + &r;
+    let partly = &p * &x;
     let wide = x
         .view()
-        .broadcast_to::<shape![A5, A4: 2, A3, A2: 2, A1]>()?;
+        .broadcast_to::<shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, A1]>()?;
+    let one = x.dot::<A2>(&w);
+    let two = x.dot::<(A2, A4)>(&w);
+    let reduced = x.sum::<(A2, A5, A8)>();
+    let merged = x.merge_axes::<(A7, A8), HW>()?;
+    let merged_first = x.merge_axes::<(A1, A2), HW>()?;
+    let joined = x.concat::<A8, _>(&r)?;
+    let joined_first = x.concat::<A1, _>(&r)?;
     Ok(())
 }
 

@@ -15,7 +15,6 @@ use shapecast::prelude::*;
 use super::value;
 
 names!(BATCH, SEQ, KSEQ, EMBED, HIDDEN, HEADS, DK, VOCAB, CH, ROWS, COLS, HW, N);
-names!(A1, A2, A3, A4, A5, A6, A7, A8);
 
 type Gpt2X = shape![BATCH, SEQ, EMBED: 768];
 type LlamaX = shape![SEQ, EMBED: 4096];
@@ -126,23 +125,14 @@ pub fn llama(
     Ok(())
 }
 
-/// Rank 8 for `dot` over one and two names and a reduction over several, the names in reverse
-/// order (`shapecast::guide::editor` has the ranks of the other pairing operations).
-pub fn rank_eight_pairing(
-    x: Tensor<f32, shape![A1, A2: 2, A3, A4: 2, A5, A6: 2, A7, A8: 2]>,
-    w: Tensor<f32, shape![A8: 2, A7, A6: 2, A5, A4: 2, A3, A2: 2, N: 3]>,
-) {
-    let one = x.dot::<A2>(&w);
-    let two = x.dot::<(A2, A4)>(&w);
-    let reduced = x.sum::<(A2, A5, A8)>();
-}
-/// Concatenation at a model's sizes: sums past the size table are `?`, found without
-/// arithmetic.
+/// Concatenation at a model's sizes: the sizes are added on their hex digits; a sum past the
+/// size table is `?`, a sum written on the selector is checked.
 pub fn concat_at_model_sizes(
     a: Tensor<f32, shape![EMBED: 4096, VOCAB: 32000]>,
     b: Tensor<f32, shape![SEQ, EMBED: 4096]>,
 ) -> Result<(), shapecast::Error> {
     let vocab = a.concat::<VOCAB, _>(&a)?;
+    let written = a.concat::<VOCAB<S<64000>>, _>(&a)?;
     let embed = b.concat::<EMBED, _>(&b)?;
     let mixed = value::<Concat<VOCAB, shape![VOCAB: 2048], shape![VOCAB: 3000]>>();
     let small = value::<Concat<VOCAB, shape![VOCAB: 1000], shape![VOCAB: 1000]>>();

@@ -7,6 +7,7 @@
 pub mod any;
 pub mod counts;
 pub mod digits;
+pub mod hex_sum;
 pub mod search;
 pub mod size_hex;
 pub mod sizes;

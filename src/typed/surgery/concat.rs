@@ -86,49 +86,63 @@ impl<X, Pk, Z> ConcatStep<X, Pk, Z> for NonePicked {
 }
 impl<X: Axis, Y: AxisSize, Z: AxisSize> ConcatStep<X, B1, Z> for Partner<Y>
 where
-    <X::Size as AxisSize>::Hex: FourDigitsOrMore,
-    Y::Hex: FourDigitsOrMore,
-    (KnownOf<Z>, EitherLong<X::Size, Y>): SumStep<X, Y, Z>,
+    <X::Size as AxisSize>::Hex: HexSum<Y::Hex>,
+    KnownOf<Z>: SumStep<X, SumHex<X::Size, Y>, Z>,
 {
-    type Out = <(KnownOf<Z>, EitherLong<X::Size, Y>) as SumStep<X, Y, Z>>::Out;
+    type Out = <KnownOf<Z> as SumStep<X, SumHex<X::Size, Y>, Z>>::Out;
 }
 
-/// Whether either size has four hex digits or more (at least 4096).
-type EitherLong<A, B> = Or<
-    <<A as AxisSize>::Hex as FourDigitsOrMore>::Out,
-    <<B as AxisSize>::Hex as FourDigitsOrMore>::Out,
->;
+/// The hex digits of the sum of two sizes (`()` when either is `?`).
+type SumHex<A, B> = <<A as AxisSize>::Hex as HexSum<<B as AxisSize>::Hex>>::Out;
 
-/// The concatenated axis of `X` and `Y` under selector size `Z`, by `(whether the selector
-/// has a size, whether an operand is at least 4096)`.
+/// The concatenated axis of `X` and a partner whose sizes sum to the hex digits `Sum`, by
+/// whether the selector has a size `Z` (`Self`). The sum is added digit by digit
+/// (`typed::hex_sum`: a few trait steps at any size, where typenum's addition nests one per
+/// bit, past rust-analyzer's 50 goals at a model's sizes).
 #[doc(hidden)]
-pub trait SumStep<X, Y, Z> {
+pub trait SumStep<X, Sum, Z> {
     type Out;
 }
-/// No size to check, and the sum is past the size table (2048): `?`, with no arithmetic
-/// (typenum's addition nests a trait step per bit, past rust-analyzer's 50 goals at a model's
-/// sizes).
-impl<X: Axis, Y, Z> SumStep<X, Y, Z> for (B0, B1) {
-    type Out = Axis1<X::Resize<Dyn>>;
+/// No size on the selector: the sum, static when it is in the size table, else `?`.
+impl<X: Axis, Sum: SizeOfSum, Z> SumStep<X, Sum, Z> for B0 {
+    type Out = Axis1<X::Resize<Sum::Size>>;
 }
-/// The sum of two sizes below 4096, static when it is in the size table.
-impl<X: Axis, Y: AxisSize, Z: AxisSize> SumStep<X, Y, Z> for (B0, B0)
+/// A selector with a size: the sum must be it (or is checked at run time when an operand's
+/// size is `?`).
+impl<X: Axis, Sum, Z: AxisSize> SumStep<X, Sum, Z> for B1
 where
-    X::Size: SumOf<Y>,
-    And<KnownOf<X::Size>, KnownOf<Y>>: StaticOr<<X::Size as SumOf<Y>>::Bits>,
+    Z::Hex: SumIs<Sum>,
 {
-    type Out = Axis1<X::Resize<SumSize<X::Size, Y>>>;
+    type Out =
+        <<Z::Hex as SumIs<Sum>>::Out as Cond>::If<Axis1<X::Resize<Z>>, Refused<WrongSize<Z>>>;
 }
-/// A selector with a size: the sum must be it.
-impl<X: Axis, Y: AxisSize, Z: AxisSize, L> SumStep<X, Y, Z> for (B1, L)
+
+/// The size whose hex digits are `Self`: `S<N>` from the size table when the sum is in it,
+/// else `?` (also for an unknown sum, `()`).
+#[doc(hidden)]
+pub trait SizeOfSum {
+    type Size: AxisSize;
+}
+impl SizeOfSum for () {
+    type Size = Dyn;
+}
+impl<H: HexInTable + HexBits> SizeOfSum for H
 where
-    X::Size: SumOf<Y>,
-    BitsOf<Z>: SameSizeBits<<X::Size as SumOf<Y>>::Bits>,
+    <H as HexInTable>::Out: InTable<<H as HexBits>::Out>,
 {
-    type Out = <<BitsOf<Z> as SameSizeBits<<X::Size as SumOf<Y>>::Bits>>::Out as Cond>::If<
-        Axis1<X::Resize<Z>>,
-        Refused<WrongSize<Z>>,
-    >;
+    type Size = <<H as HexInTable>::Out as InTable<<H as HexBits>::Out>>::Size;
+}
+
+/// Whether a written size (its hex digits, `Self`) is the sum `Sum`: true for an unknown sum.
+#[doc(hidden)]
+pub trait SumIs<Sum> {
+    type Out: Cond;
+}
+impl<Z> SumIs<()> for Z {
+    type Out = B1;
+}
+impl<Z: SameHex<H>, H: HexInTable> SumIs<H> for Z {
+    type Out = <Z as SameHex<H>>::Out;
 }
 
 impl<X: Axis, Y: AxisSize, Z> ConcatStep<X, B0, Z> for Partner<Y>

@@ -27,10 +27,11 @@ use core::ops::{Add, Mul};
 /// The size 1 (of an inserted axis).
 pub(super) type SizeOne = S<1>;
 
-use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, Sum, ToUInt, UInt, UTerm, U, U1};
+use typenum::{Add1, Const, IsEqual, IsLessOrEqual, Prod, ToUInt, UInt, UTerm, U, U1};
 
 use super::axis::Axis;
 use super::bits::{And, Cond, Not, Or, B0, B1};
+use super::hex_sum::{HexBits, HexInTable, HexSum};
 use super::list::{
     Append, Apply, At, Collect, FilterMap, Found, FromRev, Keep, Map, Missing, Namesake,
     NotShorter, RepeatCheck, Repeats, Settled, Untag,
@@ -41,6 +42,7 @@ use super::reduce::{CountPicks, Finds, One, OneAxis, Picks, Pos, Selector, Twice
 use super::selector::PickIn;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameOrDyn, SameSize, S, SIZE_TABLE_MAX};
+use super::size_hex::SameHex;
 use super::sizes::SizeOfDigits;
 use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, SizesDiffer, WrongSize};
 

@@ -2,7 +2,6 @@
 //! the static size a computation gives back.
 
 use super::*;
-pub(super) use crate::typed::size_hex::FourDigitsOrMore;
 
 /// `Acc` times this size's bits (`Acc` itself for `?`).
 #[doc(hidden)]
@@ -78,26 +77,6 @@ where
     type Out = <UInt<V, B> as IsLessOrEqual<UInt<V2, B2>>>::Output;
 }
 
-/// The bits of the sum of two sizes, `()` when one is `?`.
-#[doc(hidden)]
-pub trait SumOf<Y> {
-    type Bits;
-}
-impl<const N: usize, B, const M: usize, C> SumOf<S<M, C>> for S<N, B>
-where
-    S<N, B>: AxisSize,
-    S<M, C>: AxisSize,
-    <S<N, B> as AxisSize>::Bits: Add<<S<M, C> as AxisSize>::Bits>,
-{
-    type Bits = Sum<<S<N, B> as AxisSize>::Bits, <S<M, C> as AxisSize>::Bits>;
-}
-impl<const N: usize, B> SumOf<Dyn> for S<N, B> {
-    type Bits = ();
-}
-impl<Y> SumOf<Y> for Dyn {
-    type Bits = ();
-}
-
 /// The bits of a size (`()` for `?`).
 pub(super) type BitsOf<Z> = <Z as AxisSize>::Bits;
 /// Whether a size is static.
@@ -138,7 +117,3 @@ where
 impl<Bits> InTable<Bits> for B0 {
     type Size = Dyn;
 }
-
-/// The size of `X` and `Y` concatenated: their sum when both are static, else `?`.
-pub(super) type SumSize<X, Y> =
-    <And<KnownOf<X>, KnownOf<Y>> as StaticOr<<X as SumOf<Y>>::Bits>>::Size;
