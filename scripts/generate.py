@@ -183,10 +183,30 @@ for w in range(2, 17):
         gen = f"<{', '.join(rest)}>" if rest else ""
         digits.append(f"\nimpl{gen} AllEqual for ({tup}) {{\n    type Out = B0;\n}}\n")
 a = ", ".join(f"A{i}" for i in range(16)); b = ", ".join(f"P{i}" for i in range(16))
-bounds = ",\n    ".join(f"A{i}: DigitEq<P{i}>" for i in range(16))
-outs = ", ".join(f"<A{i} as DigitEq<P{i}>>::Out" for i in range(16))
+ra = ", ".join(f"A{i}" for i in range(1, 16)); rb = ", ".join(f"P{i}" for i in range(1, 16))
+bounds = ",\n    ".join(f"A{i}: DigitEq<P{i}>" for i in range(1, 16))
+outs = ", ".join(f"<A{i} as DigitEq<P{i}>>::Out" for i in range(1, 16))
+# Two names' hashes: the first digit alone, then the other fifteen side by side only when it
+# is the same (two different names almost always differ in it: one comparison, not sixteen).
 digits.append(f"""
 impl<{a}, {b}> SameBits<Id<{b}>> for Id<{a}>
+where
+    A0: DigitEq<P0>,
+    <A0 as DigitEq<P0>>::Out: SameRest<({ra}), ({rb})>,
+{{
+    type Out = <<A0 as DigitEq<P0>>::Out as SameRest<({ra}), ({rb})>>::Out;
+}}
+
+/// The rest of two hashes compared once their first digits are (`Self`): `B0` when those
+/// differ, else whether the other fifteen all agree.
+#[doc(hidden)]
+pub trait SameRest<A, P> {{
+    type Out: Cond;
+}}
+impl<A, P> SameRest<A, P> for B0 {{
+    type Out = B0;
+}}
+impl<{ra}, {rb}> SameRest<({ra}), ({rb})> for B1
 where
     {bounds},
     ({outs}): AllEqual,

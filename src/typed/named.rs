@@ -23,8 +23,8 @@ use super::bits::{Cond, Not, Or, B0, B1};
 use core::marker::PhantomData;
 
 use super::list::{
-    AnyTrue, Apply, At, ByName, Collect, Extract, Found, Ins, Map, Missing, Namesake, NotShorter,
-    Scan, Step, UnnamedOf,
+    Apply, At, ByName, Collect, Extract, Found, Ins, Map, Missing, NotShorter, Scan, Step,
+    UnnamedOf,
 };
 use super::name::NameKind;
 use super::numpy::ZipRight;
@@ -75,41 +75,28 @@ pub trait NamedFrame<E, Sw, Pol> {
 type Marked<F, E> = <F as Namesakes<E>>::Marked;
 type Queue<F, E> = <F as Namesakes<E>>::Rest;
 
-/// Whether an axis of E has no namesake in F, for every axis of E: a queue is left.
-type Unmatched<F, E> = <<E as Map<Unmatch<F>>>::Out as AnyTrue>::Out;
-
-impl<F: MarkIn<E>, E: Map<Unmatch<F>>, Sw, Pol> NamedFrame<E, Sw, Pol> for F
+impl<F: Namesakes<E>, E, Sw, Pol> NamedFrame<E, Sw, Pol> for F
 where
-    <E as Map<Unmatch<F>>>::Out: AnyTrue,
-    Unmatched<F, E>: PairAll<F, E, (Sw, Pol)>,
+    Queue<F, E>: PairAll<F, E, (Sw, Pol)>,
 {
-    type Out = <Unmatched<F, E> as PairAll<F, E, (Sw, Pol)>>::Out;
+    type Out = <Queue<F, E> as PairAll<F, E, (Sw, Pol)>>::Out;
 }
 
-/// Whether an axis of E has no namesake in `F` (the function [`NamedFrame`] maps over E).
-pub struct Unmatch<F>(PhantomData<F>);
-impl<F, const J: usize, Y: Axis> Apply<At<J, Y>> for Unmatch<F>
-where
-    Y::Name: Namesake<F>,
-    <Y::Name as Namesake<F>>::Out: IsFound,
-{
-    type Out = Not<<<Y::Name as Namesake<F>>::Out as IsFound>::Out>;
-}
-
-/// The second pass, by whether a queue is left (`Self`): without one, each axis of F pairs
-/// with its namesake or an inserted singleton, every axis on its own (a [`Map`]); with one,
-/// the [`Walk`] hands the queue from axis to axis.
+/// The second pass, by the queue (`Self`): when it is empty (every axis of E has a namesake,
+/// the common case), each axis of F pairs with its namesake or an inserted singleton, every
+/// axis on its own (a [`Map`]: side by side, not nested); else the [`Walk`] hands the queue
+/// from axis to axis.
 pub trait PairAll<F, E, Sw> {
     /// The output elements, last first.
     type Out;
 }
-impl<F: MarkIn<E>, E, Sw> PairAll<F, E, Sw> for B0
+impl<F: Namesakes<E>, E, Sw> PairAll<F, E, Sw> for ()
 where
-    <F as MarkIn<E>>::Out: Map<PairUp<Sw>>,
+    Marked<F, E>: Map<PairUp<Sw>>,
 {
-    type Out = <<F as MarkIn<E>>::Out as Map<PairUp<Sw>>>::Out;
+    type Out = <Marked<F, E> as Map<PairUp<Sw>>>::Out;
 }
-impl<F, E, Sw> PairAll<F, E, Sw> for B1
+impl<F, E, Sw, Qh, Qt> PairAll<F, E, Sw> for (Qh, Qt)
 where
     F: Namesakes<E> + ByName<B0>,
     UnnamedOf<F>: NotShorter<Queue<F, E>>,
@@ -170,10 +157,10 @@ impl Alone for Missing {
 }
 
 /// First pass (step 1): marks each axis of F with its namesake in E (`Found<At<J, Y>>`) or
-/// `Missing`; `Rest` is the queue, E without the namesakes. A name occurs at most once in a
-/// shape (rule book §0), so each axis of F searches the whole of E and each axis of E the
-/// whole of F: the searches sit side by side rather than each inside the last, which keeps
-/// the rule within rust-analyzer's 50 nested goals at rank 8.
+/// `Missing`, taking the namesakes out of E; `Rest` is the queue. Each name is compared with
+/// what is left of E until it is found (a search of the whole of E per axis, side by side,
+/// is shallower but compares every pair of names: measured twice the compile time at rank
+/// 8); two axes a step keep the walk half as deep.
 pub trait Namesakes<E> {
     /// F's axes as `(Found<_> | Missing, At<I, X>)`, last first.
     type Marked;
@@ -187,46 +174,33 @@ impl<E> Namesakes<E> for () {
 }
 
 // Each name is taken out of E once found: the queue is what is left, with no second search.
-impl<const I: usize, X: Axis, Xs, E> Namesakes<E> for (At<I, X>, Xs)
+// Two axes a step (one for the last of an odd list): the walk is half as deep.
+impl<const I: usize, X: Axis, E> Namesakes<E> for (At<I, X>, ())
 where
     X::Name: Extract<E>,
-    Xs: Namesakes<<X::Name as Extract<E>>::Rest>,
+{
+    type Marked = ((<X::Name as Extract<E>>::Out, At<I, X>), ());
+    type Rest = <X::Name as Extract<E>>::Rest;
+}
+
+type After<X, E> = <<X as Axis>::Name as Extract<E>>::Rest;
+type AfterTwo<X, Y, E> = After<Y, After<X, E>>;
+
+impl<const I: usize, X: Axis, const J: usize, Y: Axis, Xs, E> Namesakes<E>
+    for (At<I, X>, (At<J, Y>, Xs))
+where
+    X::Name: Extract<E>,
+    Y::Name: Extract<After<X, E>>,
+    Xs: Namesakes<AfterTwo<X, Y, E>>,
 {
     type Marked = (
         (<X::Name as Extract<E>>::Out, At<I, X>),
-        <Xs as Namesakes<<X::Name as Extract<E>>::Rest>>::Marked,
+        (
+            (<Y::Name as Extract<After<X, E>>>::Out, At<J, Y>),
+            <Xs as Namesakes<AfterTwo<X, Y, E>>>::Marked,
+        ),
     );
-    type Rest = <Xs as Namesakes<<X::Name as Extract<E>>::Rest>>::Rest;
-}
-
-/// Each axis of `Self` with its namesake in `E` or `Missing`.
-pub trait MarkIn<E> {
-    /// `(Found<_> | Missing, At<I, X>)` per axis, last first.
-    type Out;
-}
-impl<E, F: Map<Mark<E>>> MarkIn<E> for F {
-    type Out = F::Out;
-}
-
-/// An axis with its namesake in `E` or `Missing` (the function [`MarkIn`] maps).
-pub struct Mark<E>(PhantomData<E>);
-impl<E, const I: usize, X: Axis> Apply<At<I, X>> for Mark<E>
-where
-    X::Name: Namesake<E>,
-{
-    type Out = (<X::Name as Namesake<E>>::Out, At<I, X>);
-}
-
-/// Whether a search found its axis.
-pub trait IsFound {
-    /// `B1` for `Found<_>`.
-    type Out: Cond;
-}
-impl<T> IsFound for Found<T> {
-    type Out = B1;
-}
-impl IsFound for Missing {
-    type Out = B0;
+    type Rest = <Xs as Namesakes<AfterTwo<X, Y, E>>>::Rest;
 }
 
 /// Second pass: walks F's marked axes from the last, pairing with namesakes, the queue `Q`,
