@@ -18,12 +18,13 @@
 //! ```
 
 use super::axis::Axis;
-use super::bits::{Cond, B0, B1};
+use super::bits::Cond;
 use super::list::{At, Found, FromRev, Missing, PlanOf, RepeatVerdict, Repeats, Untag};
 use super::outcome::{Good, Passed, Refused, Then, Unwrap};
 use super::pair::NamePick;
-use super::reduce::{AllFound, Lists, Outcome, Picks, Selector, Walk};
+use super::reduce::{AllFound, Lists, Outcome, Selector, Walk};
 use super::rule::Compute;
+use super::selector::PickIn;
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};
 use super::size::{IsClash, SizePair};
@@ -33,31 +34,14 @@ use crate::dynamic::plan::StaticPlan;
 use crate::rule::{Named, Outer};
 use crate::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
 
-/// The axis a selector picks in a reversed, tagged list: `Found<At<I, X>>` or `Missing`.
+/// The axis a selector picks in a reversed, tagged list: `Found<At<I, X>>` or `Missing`
+/// (every axis asked side by side: [`PickIn`]).
 #[doc(hidden)]
 pub trait FindAxis<Rev> {
     type Out;
 }
-impl<Sel> FindAxis<()> for Sel {
-    type Out = Missing;
-}
-impl<Sel: Picks<A>, A, Rest> FindAxis<(A, Rest)> for Sel
-where
-    <Sel as Picks<A>>::Out: FindStep<Sel, A, Rest>,
-{
-    type Out = <<Sel as Picks<A>>::Out as FindStep<Sel, A, Rest>>::Out;
-}
-
-/// Stops at the axis picked, or goes on (only the branch taken is computed).
-#[doc(hidden)]
-pub trait FindStep<Sel, A, Rest> {
-    type Out;
-}
-impl<Sel, A, Rest> FindStep<Sel, A, Rest> for B1 {
-    type Out = Found<A>;
-}
-impl<Sel: FindAxis<Rest>, A, Rest> FindStep<Sel, A, Rest> for B0 {
-    type Out = <Sel as FindAxis<Rest>>::Out;
+impl<Sel: PickIn<Rev>, Rev> FindAxis<Rev> for Sel {
+    type Out = <Sel as PickIn<Rev>>::Out;
 }
 
 /// A contracted pair: [`Passed`] when the sizes may be equal (static and equal, or a `?`

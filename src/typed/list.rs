@@ -46,53 +46,43 @@ pub trait Collect {
     /// `Good<axes, last first>` or `Refused<E>`.
     type Out;
 }
-impl<L: Map<RefusedFlag>> Collect for L
+impl Collect for () {
+    type Out = Good<()>;
+}
+impl<L, R, A, Rest: Collect> Collect for (P<L, R, A>, Rest)
 where
-    L::Out: LastFound<L>,
-    <L::Out as LastFound<L>>::Out: Gathered<L>,
+    Rest::Out: Prepend<A>,
 {
-    type Out = <<L::Out as LastFound<L>>::Out as Gathered<L>>::Out;
+    type Out = <Rest::Out as Prepend<A>>::Out;
+}
+impl<E, Rest: Collect> Collect for (Refused<E>, Rest)
+where
+    Rest::Out: Leftmost<E>,
+{
+    type Out = <Rest::Out as Leftmost<E>>::Out;
 }
 
-/// One element's outcome: whether it is refused, and the axis it gives when it is not.
-/// Implemented by the rules' output elements (`P<_, _, axis>`) and `Refused<E>`.
-pub trait Settled {
-    /// `B1` for a refusal.
-    type Refused: super::bits::Cond;
-    /// The output axis (`()` for a refusal).
-    type Axis;
-}
-impl<L, R, A> Settled for P<L, R, A> {
-    type Refused = super::bits::B0;
-    type Axis = A;
-}
-impl<E> Settled for Refused<E> {
-    type Refused = super::bits::B1;
-    type Axis = ();
-}
-
-/// Whether an element is refused (the function [`Collect`] maps to find the leftmost refusal:
-/// every element is asked beside the others, in one step per list length).
-pub struct RefusedFlag;
-impl<X: Settled> Apply<X> for RefusedFlag {
-    type Out = X::Refused;
-}
-/// An element's axis (the function [`Collect`] maps when nothing is refused).
-pub struct AxisOfElement;
-impl<X: Settled> Apply<X> for AxisOfElement {
-    type Out = X::Axis;
-}
-
-/// The outcome of a list of elements `L` from its leftmost refusal (`Self`): `Good<axes>`
-/// when there is none (`Missing`), else the refusal.
-pub trait Gathered<L> {
-    /// `Good<axes, last first>` or `Refused<E>`.
+/// The error of an output axis against the outcome of the axes before it: theirs wins.
+pub trait Leftmost<E> {
+    /// `Refused<E>` when the axes before passed, else their error.
     type Out;
 }
-impl<L: Map<AxisOfElement>> Gathered<L> for Missing {
-    type Out = Good<L::Out>;
+impl<E, Xs> Leftmost<E> for Good<Xs> {
+    type Out = Refused<E>;
 }
-impl<L, E> Gathered<L> for Found<Refused<E>> {
+impl<E, E2> Leftmost<E> for Refused<E2> {
+    type Out = Refused<E2>;
+}
+
+/// Adds an axis in front of a successful list; an error stays.
+pub trait Prepend<A> {
+    /// The longer list, or the error.
+    type Out;
+}
+impl<A, Xs> Prepend<A> for Good<Xs> {
+    type Out = Good<(A, Xs)>;
+}
+impl<A, E> Prepend<A> for Refused<E> {
     type Out = Refused<E>;
 }
 
@@ -172,13 +162,6 @@ pub trait Scan<F, St> {
     type Out;
     /// The state after the last element.
     type St;
-}
-
-/// The last element of `List` whose flag in `Self` is `B1` (the leftmost axis, in a list
-/// that runs last axis first): `Found<_>`, or `Missing` (impls in `typed::search`, generated).
-pub trait LastFound<List> {
-    /// `Found<_>` or `Missing`.
-    type Out;
 }
 
 /// An element a [`FilterMap`] keeps (`Flag` = `B1`) as `Item`, or drops.

@@ -11,8 +11,8 @@
 //! ```
 
 use super::bits::{B0, B1};
-use super::list::{Append, ByName, Collect, Ins, NamedOf, UnnamedOf};
-use super::named::{Namesakes, Walk};
+use super::list::{Append, ByName, Collect, Ins, Map, NamedOf, UnnamedOf};
+use super::named::{Namesakes, PairUp, Walk};
 use super::outcome::Unwrap;
 use super::pair::Pair;
 use super::rule::{Compute, Finish};
@@ -38,8 +38,27 @@ where
 type Marked<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Marked;
 type RestB<A, B> = <<A as Shape>::Rev as Namesakes<<B as Shape>::Rev>>::Rest;
 type Queue<A, B> = UnnamedOf<RestB<A, B>>;
-type Walked<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Broadcast)>>::Out;
-type Leftover<A, B> = <Marked<A, B> as Walk<Queue<A, B>, B1, (B0, Broadcast)>>::Left;
+type Walked<A, B> = <Queue<A, B> as OuterWalk<Marked<A, B>>>::Out;
+type Leftover<A, B> = <Queue<A, B> as OuterWalk<Marked<A, B>>>::Left;
+
+/// The walk over the left operand's marked axes, by the queue of the right's unnamed axes
+/// without a namesake (`Self`): empty (the common case, a contraction's), every axis pairs on
+/// its own, side by side (a [`Map`]); else the queue goes from axis to axis ([`Walk`]).
+#[doc(hidden)]
+pub trait OuterWalk<M> {
+    /// The output elements, last first.
+    type Out;
+    /// What is left of the queue.
+    type Left;
+}
+impl<M: Map<PairUp<(B0, Broadcast)>>> OuterWalk<M> for () {
+    type Out = M::Out;
+    type Left = ();
+}
+impl<M: Walk<(Qh, Qt), B1, (B0, Broadcast)>, Qh, Qt> OuterWalk<M> for (Qh, Qt) {
+    type Out = M::Out;
+    type Left = M::Left;
+}
 type Tail<A, B> = <Walked<A, B> as Append<<Leftover<A, B> as RightOnly>::Out>>::Out;
 type Elems<A, B> = <<NamedOf<RestB<A, B>> as RightOnly>::Out as Append<Tail<A, B>>>::Out;
 
@@ -47,7 +66,7 @@ impl<A: Shape, B: Shape> Compute<A, B> for Outer
 where
     A::Rev: Namesakes<B::Rev>,
     RestB<A, B>: ByName<B0> + ByName<B1>,
-    Marked<A, B>: Walk<Queue<A, B>, B1, (B0, Broadcast)>,
+    Queue<A, B>: OuterWalk<Marked<A, B>>,
     Leftover<A, B>: RightOnly,
     Walked<A, B>: Append<<Leftover<A, B> as RightOnly>::Out>,
     NamedOf<RestB<A, B>>: RightOnly,

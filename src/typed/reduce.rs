@@ -15,7 +15,7 @@ use core::marker::PhantomData;
 
 use super::axis::Axis;
 use super::bits::{Cond, Or, B0};
-use super::list::{At, FromRev};
+use super::list::{Apply, At, FromRev, Map};
 use super::outcome::{Passed, Refused, Unwrap};
 use super::shape::Shape;
 use super::size::{AxisSize, S};
@@ -53,14 +53,19 @@ impl<X, Sel> Fate<X> for Twice<Sel> {
 pub trait Walk<L> {
     type Out;
 }
-impl<L> Walk<L> for () {
-    type Out = ();
+impl<L, Rev: Map<FateBy<L>>> Walk<L> for Rev {
+    type Out = Rev::Out;
 }
-impl<L: CountPicks<At<I, X>>, const I: usize, X, Xs: Walk<L>> Walk<L> for (At<I, X>, Xs)
+
+/// An axis's fate under the selectors `L` (the function [`Walk`] maps: every axis asked side
+/// by side, in one step per list length).
+#[doc(hidden)]
+pub struct FateBy<L>(PhantomData<L>);
+impl<L: CountPicks<At<I, X>>, const I: usize, X> Apply<At<I, X>> for FateBy<L>
 where
     L::Out: Fate<X>,
 {
-    type Out = (<L::Out as Fate<X>>::Out, Xs::Out);
+    type Out = <L::Out as Fate<X>>::Out;
 }
 
 /// The outcome of a walk: the two output lists (last first) and the reduced-axis mask, or

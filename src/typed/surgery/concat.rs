@@ -155,14 +155,18 @@ where
     >;
 }
 
-impl<X> Settled for Axis1<X> {
-    type Refused = B0;
-    type Axis = X;
+/// An output axis of a concatenation joins the outcome of the axes before it (the elements
+/// of a rule's list do the same, `P<_, _, axis>`).
+impl<X, Rest: Collect> Collect for (Axis1<X>, Rest)
+where
+    Rest::Out: Prepend<X>,
+{
+    type Out = <Rest::Out as Prepend<X>>::Out;
 }
 
 /// The concatenation's walk over the first operand's tagged list: `Good<axes>` or the
 /// leftmost refusal. Each axis finds its partner and is judged beside the others (a [`Map`]
-/// of [`ConcatAxis`], then [`Collect`]).
+/// of [`ConcatAxis`]), then the outcomes are gathered ([`Collect`]).
 #[doc(hidden)]
 pub trait ConcatWalk<A, Rev2> {
     type Out;

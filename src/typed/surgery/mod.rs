@@ -34,7 +34,7 @@ use super::bits::{And, Cond, Not, Or, B0, B1};
 use super::hex_sum::{HexBits, HexInTable, HexSum};
 use super::list::{
     Append, Apply, At, Collect, FilterMap, Found, FromRev, Keep, Map, Missing, Namesake,
-    NotShorter, RepeatCheck, Repeats, Settled, Untag,
+    NotShorter, Prepend, RepeatCheck, Repeats, Untag,
 };
 use super::name::{Anon, NameKind, Named};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
