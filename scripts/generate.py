@@ -467,6 +467,7 @@ for k in range(1, 17):
 write_typed("size_hex", "".join(hexs))
 
 def cons(items):
+    """A cons list of `items`, head first: `(A, (B, ()))`."""
     out = "()"
     for it in reversed(items):
         out = f"({it}, {out})"
@@ -537,11 +538,6 @@ impl<F, St> Scan<F, St> for () {{
     type St = St;
 }}
 """]
-def cons(items):
-    out = "()"
-    for it in reversed(items):
-        out = f"({it}, {out})"
-    return out
 for n in range(1, MAX + 1):
     xs = [f"X{i}" for i in range(n)]
     gen = ", ".join(xs)

@@ -34,16 +34,6 @@ use crate::dynamic::plan::StaticPlan;
 use crate::rule::{Named, Outer};
 use crate::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
 
-/// The axis a selector picks in a reversed, tagged list: `Found<At<I, X>>` or `Missing`
-/// (every axis asked side by side: [`PickIn`]).
-#[doc(hidden)]
-pub trait FindAxis<Rev> {
-    type Out;
-}
-impl<Sel: PickIn<Rev>, Rev> FindAxis<Rev> for Sel {
-    type Out = <Sel as PickIn<Rev>>::Out;
-}
-
 /// A contracted pair: [`Passed`] when the sizes may be equal (static and equal, or a `?`
 /// checked at run time), else the refusal naming both axes. Sizes never stretch here.
 #[doc(hidden)]
@@ -78,14 +68,14 @@ impl<RA, RB> SizesAgree<RA, RB> for () {
 }
 impl<Sel, Rest, RA, RB> SizesAgree<RA, RB> for (Sel, Rest)
 where
-    Sel: FindAxis<RA> + FindAxis<RB>,
-    <Sel as FindAxis<RA>>::Out: SamePairSize<<Sel as FindAxis<RB>>::Out>,
+    Sel: PickIn<RA> + PickIn<RB>,
+    <Sel as PickIn<RA>>::Out: SamePairSize<<Sel as PickIn<RB>>::Out>,
     Rest: SizesAgree<RA, RB>,
-    <<Sel as FindAxis<RA>>::Out as SamePairSize<<Sel as FindAxis<RB>>::Out>>::Out:
+    <<Sel as PickIn<RA>>::Out as SamePairSize<<Sel as PickIn<RB>>::Out>>::Out:
         Then<<Rest as SizesAgree<RA, RB>>::Out>,
 {
     type Out =
-        <<<Sel as FindAxis<RA>>::Out as SamePairSize<<Sel as FindAxis<RB>>::Out>>::Out as Then<
+        <<<Sel as PickIn<RA>>::Out as SamePairSize<<Sel as PickIn<RB>>::Out>>::Out as Then<
             <Rest as SizesAgree<RA, RB>>::Out,
         >>::Out;
 }

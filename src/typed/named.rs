@@ -100,28 +100,9 @@ impl<F, E, Sw, Qh, Qt> PairAll<F, E, Sw> for (Qh, Qt)
 where
     F: Namesakes<E> + ByName<B0>,
     UnnamedOf<F>: NotShorter<Queue<F, E>>,
-    Mode<F, E>: WalkIn<F, E, Sw>,
+    Marked<F, E>: Walk<Queue<F, E>, Mode<F, E>, Sw>,
 {
-    type Out = <Mode<F, E> as WalkIn<F, E, Sw>>::Out;
-}
-
-/// The walk with the mode `Self` as a written `B0` or `B1`, not the computation that gives
-/// it: each axis's step then does not redo it.
-pub trait WalkIn<F, E, Sw> {
-    /// The output elements, last first.
-    type Out;
-}
-impl<F: Namesakes<E>, E, Sw> WalkIn<F, E, Sw> for B0
-where
-    Marked<F, E>: Walk<Queue<F, E>, B0, Sw>,
-{
-    type Out = <Marked<F, E> as Walk<Queue<F, E>, B0, Sw>>::Out;
-}
-impl<F: Namesakes<E>, E, Sw> WalkIn<F, E, Sw> for B1
-where
-    Marked<F, E>: Walk<Queue<F, E>, B1, Sw>,
-{
-    type Out = <Marked<F, E> as Walk<Queue<F, E>, B1, Sw>>::Out;
+    type Out = <Marked<F, E> as Walk<Queue<F, E>, Mode<F, E>, Sw>>::Out;
 }
 
 /// Which axes of F take the queue: `B1` when F's unnamed axes do (step 2), `B0` when all of
