@@ -40,7 +40,7 @@ use super::axis::Axis;
 use super::bits::Or;
 use super::name::NameKind;
 use super::list::{At, FromRev};
-use super::sealed::Sealed;
+use crate::sealed::Sealed;
 use super::broadcast::{BroadcastWith, BroadcastsUnder};
 use super::reduce::{ReduceOver, Reduces};
 use super::rule::Named;

@@ -5,6 +5,10 @@ files of its own layer or the layers below it. Prints each reference that runs b
 fails if there is one; `--graph` prints the layers and which layer uses which.
 
     python3 scripts/layers.py           # the check (.ci/run runs it)
+
+It also checks that every module of the folders in TABLED has a row in its folder's file
+table (the `| file | what it holds |` table of the folder's module docs), and that no row
+names a module that is gone.
     python3 scripts/layers.py --graph   # the house, bottom first
 
 The layers, bottom first (a file's layer is the first pattern its path matches):
@@ -18,7 +22,9 @@ SRC = os.path.join(ROOT, "src")
 LAYERS = [
     ("values", "shape values, names, sizes, selectors, rules as values, errors",
      [r"error\.rs", r"error/", r"dynamic/shape\.rs", r"dynamic/parse\.rs",
-      r"dynamic/selector\.rs", r"dynamic/rule\.rs"]),
+      r"dynamic/selector\.rs", r"dynamic/rule\.rs", r"sealed\.rs"]),
+    ("engine", "sizes, strides and data in, elements out: layouts, the index walk, kernels, "
+     "threads, the allocation guard, the crate's unsafe (no tensor, no rule)", [r"engine/"]),
     ("rules", "each rule and operation on shapes at run time", [r"dynamic/"]),
     ("types", "each rule and operation at the type level (no kernel, no tensor)", [r"typed/"]),
     ("tensors", "tensors, views, kernels, operations on data", [r"tensor/"]),
@@ -94,6 +100,37 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", "", text)
 
 
+# The folders whose module docs carry a `| file | what it holds |` table: every module the
+# folder declares has a row, and every row names a module the folder declares.
+TABLED = ["engine", "tensor"]
+
+
+def table_problems():
+    """Modules missing from their folder's file table, and rows naming no module."""
+    out = []
+    for folder in TABLED:
+        rel = os.path.join(folder, "mod.rs")
+        text = open(os.path.join(SRC, rel)).read()
+        declared = set(re.findall(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+);", text))
+        rows, in_table = set(), False
+        for line in text.splitlines():
+            if re.match(r"//! \| file \|", line):
+                in_table = True
+            elif in_table and line.startswith("//! |"):
+                m = re.match(r"//! \| `(\w+)` \|", line)
+                if m:
+                    rows.add(m.group(1))
+            elif in_table:
+                in_table = False
+        if not rows:
+            out.append(f"{rel}: no `| file | what it holds |` table in the module docs")
+        for name in sorted(declared - rows):
+            out.append(f"{rel}: module `{name}` has no row in the file table")
+        for name in sorted(rows - declared):
+            out.append(f"{rel}: the file table names `{name}`, which is not a module here")
+    return out
+
+
 def main():
     reexp = root_reexports()
     files = []
@@ -144,10 +181,14 @@ def main():
             print(f"{i}. {n}: {w}\n   uses: {', '.join(below) or '-'}")
     for b in sorted(set(bad)):
         print(b)
+    tables = table_problems()
+    for t in tables:
+        print(t)
     if bad:
         print(f"{len(set(bad))} references run up a layer")
+    if bad or tables:
         sys.exit(1)
-    print("the layers run one way")
+    print("the layers run one way, and every module has its row in its folder's file table")
 
 
 main()

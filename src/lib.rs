@@ -180,18 +180,20 @@ pub mod prelude {
 }
 
 pub mod dynamic;
+mod engine;
 mod error;
 #[cfg(feature = "ndarray")]
 pub mod interop;
 #[cfg(any(feature = "npy", feature = "safetensors"))]
 pub mod io;
+mod sealed;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;
 
-pub use tensor::kernel;
+pub use engine::kernel;
 #[cfg(feature = "rayon")]
-pub use tensor::threads;
+pub use engine::threads;
 
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::{Axis, HasAxis};
@@ -289,8 +291,8 @@ pub mod __private {
         }
         n
     }
+    pub use crate::sealed::Sealed;
     pub use crate::typed::name::*;
-    pub use crate::typed::sealed::Sealed;
     pub use typenum;
 }
 

@@ -61,7 +61,7 @@ pub use self::safetensors::{load_safetensors, save_safetensors, SafetensorsEleme
 
 // The file element traits are sealed; `bool` is the one element they take that the GEMM's
 // sealed `DotElement` does not.
-impl crate::typed::sealed::Sealed for bool {}
+impl crate::sealed::Sealed for bool {}
 
 /// The path as a message shows it.
 fn shown(path: &Path) -> String {

@@ -11,8 +11,8 @@ use npyz::{DType, NpyFile, NpyHeader, Order, WriterBuilder};
 
 use super::{bad, byte_len, fit, io_error, shown};
 use crate::error::Error;
+use crate::sealed::Sealed;
 use crate::tensor::{DynTensor, Tensor};
-use crate::typed::sealed::Sealed;
 use crate::typed::storage::Storage;
 use crate::DynShape;
 

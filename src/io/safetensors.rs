@@ -12,8 +12,8 @@ use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::{bad, byte_len, fit, io_error, shown};
 use crate::error::Error;
+use crate::sealed::Sealed;
 use crate::tensor::{DynTensor, Tensor};
-use crate::typed::sealed::Sealed;
 use crate::typed::storage::Storage;
 use crate::DynShape;
 

@@ -4,7 +4,8 @@
 //! (`typed::storage`).
 
 use crate::alloc_prelude::*;
-use crate::typed::storage::{Buffer, Runs};
+use crate::engine::sink::Runs;
+use crate::typed::storage::Buffer;
 
 impl<T> Buffer<T> for Vec<T> {
     fn as_slice(&self) -> &[T] {
@@ -51,7 +52,7 @@ impl<T, const N: usize> Buffer<T> for [T; N] {
     }
     #[inline(always)]
     fn from_runs<R: Runs<T>>(_total: usize, runs: R) -> Self {
-        crate::tensor::raw::init_inline(|sink| runs.write_to(sink))
+        crate::engine::raw::init_inline(|sink| runs.write_to(sink))
     }
     fn clone_buf(&self) -> Self
     where

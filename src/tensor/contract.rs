@@ -19,14 +19,15 @@
 use crate::alloc_prelude::*;
 
 use super::dyn_tensor::DynTensor;
-use super::gemm_loop::{Layout, Side};
-use super::kernel::strides_or_row_major;
-use super::raw::DotElement;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
 use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{MAX_RANK, MAX_TYPED_RANK};
+use crate::engine::gemm::GemmPlan;
+use crate::engine::layout::strides_or_row_major;
+use crate::engine::layout::Strided;
+use crate::engine::raw::DotElement;
 use crate::error::{Error, OrPanic};
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
 use crate::typed::reduce::Selector;
@@ -37,18 +38,18 @@ use crate::typed::storage::Storage;
 /// row-major.
 pub(crate) fn run<T: DotElement>(
     c: &Contracted,
-    a: Side<'_, T>,
-    b: Side<'_, T>,
+    a: Strided<'_, T>,
+    b: Strided<'_, T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let sizes = c.resolve(a.sizes, b.sizes)?;
-    let layout = Layout {
+    let layout = GemmPlan {
         sizes: &sizes,
         lhs: &c.plan.lhs,
         rhs: &c.plan.rhs,
         pairs: &c.contracted,
     };
     let shape = || c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone());
-    let total = super::room::ensure::<T>(&sizes, shape)?;
+    let total = crate::engine::allocation::ensure::<T>(&sizes, shape)?;
     // The tables are as long as the ranks need: less to fill for the common ranks (the loops
     // are at most the output's axes and the contracted pairs together).
     let out = if sizes.len() + c.contracted.len() <= TYPED_LOOPS {
@@ -297,12 +298,12 @@ fn typed<T: DotElement, O: Storage<T>>(
 ) -> Result<Tensor<T, O>, Error> {
     let ((za, ta, da), (zb, tb, db)) = (a.parts(), b.parts());
     let (mut own_a, mut own_b) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
-    let a = Side {
+    let a = Strided {
         sizes: za,
         strides: strides_or_row_major(za, ta, &mut own_a),
         data: da,
     };
-    let b = Side {
+    let b = Strided {
         sizes: zb,
         strides: strides_or_row_major(zb, tb, &mut own_b),
         data: db,
@@ -310,7 +311,7 @@ fn typed<T: DotElement, O: Storage<T>>(
     let mut sizes = [0usize; MAX_TYPED_RANK];
     let len = plan.plan.len;
     let fits = plan.resolve(a.sizes, b.sizes, &mut sizes);
-    let layout = Layout {
+    let layout = GemmPlan {
         sizes: &sizes[..len],
         lhs: &plan.plan.lhs[..len],
         rhs: &plan.plan.rhs[..len],
@@ -323,7 +324,7 @@ fn typed<T: DotElement, O: Storage<T>>(
     }
     // An output that cannot exist (two small operands can multiply to more than memory) is
     // an error before anything is allocated.
-    let total = super::room::ensure::<T>(layout.sizes, || {
+    let total = crate::engine::allocation::ensure::<T>(layout.sizes, || {
         crate::DynShape::from_sizes(layout.sizes).unwrap_or_default()
     })?;
     let data = layout.run::<TYPED_LOOPS, T>(total, a, b)?;
@@ -394,12 +395,12 @@ impl<T: DotElement> DynTensor<T> {
         let (mut ta, mut tb) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
         let (sizes, data) = run(
             plan,
-            Side {
+            Strided {
                 sizes: self.sizes(),
                 strides: strides_or_row_major(self.sizes(), None, &mut ta),
                 data: self.data(),
             },
-            Side {
+            Strided {
                 sizes: rhs.sizes(),
                 strides: strides_or_row_major(rhs.sizes(), None, &mut tb),
                 data: rhs.data(),

@@ -12,11 +12,11 @@ use crate::alloc_prelude::*;
 
 use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
-use super::gemm_loop::Side;
-use super::raw::{DotElement, Mat};
-use super::strided::Offsets;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use crate::dynamic::conv::{ConvSpec, Convolved};
+use crate::engine::layout::Strided;
+use crate::engine::raw::{DotElement, Mat};
+use crate::engine::walk::Offsets;
 use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
@@ -58,8 +58,8 @@ struct Geometry {
 pub(crate) fn run<T: DotElement>(
     c: &Convolved,
     spec: &ConvSpec,
-    x: Side<'_, T>,
-    w: Side<'_, T>,
+    x: Strided<'_, T>,
+    w: Strided<'_, T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes: Vec<usize> = x.sizes.to_vec();
     sizes[c.channel] = w.sizes[c.weight_out];
@@ -70,10 +70,10 @@ pub(crate) fn run<T: DotElement>(
             .expect("the plan of tensors' shapes knows every size");
     }
     let shape = || c.shape.resolve(&sizes).unwrap_or_else(|_| c.shape.clone());
-    let total = super::room::ensure::<T>(&sizes, shape)?;
+    let total = crate::engine::allocation::ensure::<T>(&sizes, shape)?;
     // Zeroed pages not yet touched: huge pages asked for before the first write.
     let mut out = vec![T::zero(); total];
-    super::raw::advise_huge_pages(&out);
+    crate::engine::raw::advise_huge_pages(&out);
     if total == 0 {
         return Ok((sizes, out));
     }
@@ -82,7 +82,7 @@ pub(crate) fn run<T: DotElement>(
         // (The products below are then not taken: an empty operand may have huge axes.)
         return Ok((sizes, out));
     }
-    let out_strides = super::kernel::row_major(&sizes);
+    let out_strides = crate::engine::kernel::row_major(&sizes);
     let g = geometry(c, spec, &x, &w, &sizes, &out_strides);
     // The weight as `[OUT, C, taps…]`, contiguous, taps in the input's spatial order.
     let weight = canonical_weight(c, &w);
@@ -97,8 +97,8 @@ pub(crate) fn run<T: DotElement>(
 fn geometry<T>(
     c: &Convolved,
     spec: &ConvSpec,
-    x: &Side<'_, T>,
-    w: &Side<'_, T>,
+    x: &Strided<'_, T>,
+    w: &Strided<'_, T>,
     sizes: &[usize],
     out_strides: &[usize],
 ) -> Geometry {
@@ -139,7 +139,7 @@ fn geometry<T>(
 }
 
 /// The weight as a contiguous `[OUT, C, k_1, …, k_d]` (spatial axes in the input's order).
-fn canonical_weight<T: Copy>(c: &Convolved, w: &Side<'_, T>) -> Vec<T> {
+fn canonical_weight<T: Copy>(c: &Convolved, w: &Strided<'_, T>) -> Vec<T> {
     let mut order = vec![c.weight_out, c.weight_channel];
     order.extend(c.spatial.iter().map(|s| s.weight_axis));
     let sizes: Vec<usize> = order.iter().map(|&k| w.sizes[k]).collect();
@@ -168,9 +168,9 @@ fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]
         let work = out.len().saturating_mul(g.c_group * g.taps);
         if leading
             && rayon::current_num_threads() > 1
-            && work >= super::kernel::PARALLEL_MIN_ELEMENTS
+            && work >= crate::engine::kernel::PARALLEL_MIN_ELEMENTS
         {
-            super::threads::chunks(out, block, |i, chunk| {
+            crate::engine::threads::chunks(out, block, |i, chunk| {
                 // Leading batch axes: index `i`'s output starts its chunk.
                 let (xo, _) = offsets(i);
                 let mut patches = Vec::new();
@@ -447,17 +447,17 @@ impl<T: DotElement> DynTensor<T> {
         spec: &ConvSpec,
     ) -> Result<DynTensor<T>, Error> {
         let plan = crate::dynamic::conv::conv(self.shape(), weight.shape(), channel, spec)?;
-        let xs = super::kernel::row_major(self.sizes());
-        let ws = super::kernel::row_major(weight.sizes());
+        let xs = crate::engine::kernel::row_major(self.sizes());
+        let ws = crate::engine::kernel::row_major(weight.sizes());
         let (sizes, data) = run(
             &plan,
             spec,
-            Side {
+            Strided {
                 sizes: self.sizes(),
                 strides: &xs,
                 data: self.data(),
             },
-            Side {
+            Strided {
                 sizes: weight.sizes(),
                 strides: &ws,
                 data: weight.data(),
@@ -626,20 +626,20 @@ fn typed_conv<
     spec: &ConvSpec,
 ) -> Result<Tensor<T, O>, Error> {
     let ((zx, tx, dx), (zw, tw, dw)) = (x.parts(), w.parts());
-    let own_x = tx.map_or_else(|| super::kernel::row_major(zx), <[usize]>::to_vec);
-    let own_w = tw.map_or_else(|| super::kernel::row_major(zw), <[usize]>::to_vec);
+    let own_x = tx.map_or_else(|| crate::engine::kernel::row_major(zx), <[usize]>::to_vec);
+    let own_w = tw.map_or_else(|| crate::engine::kernel::row_major(zw), <[usize]>::to_vec);
     let xs = X::Shape::to_dyn().resolve(zx)?;
     let ws = Wt::Shape::to_dyn().resolve(zw)?;
     let plan = crate::dynamic::conv::conv(&xs, &ws, channel, spec)?;
     let (sizes, data) = run(
         &plan,
         spec,
-        Side {
+        Strided {
             sizes: zx,
             strides: &own_x,
             data: dx,
         },
-        Side {
+        Strided {
             sizes: zw,
             strides: &own_w,
             data: dw,

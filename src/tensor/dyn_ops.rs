@@ -14,8 +14,8 @@
 use core::ops;
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::Parallel;
 use crate::dynamic::rule::Rule;
+use crate::engine::zip_fn::Parallel;
 use crate::error::{Error, OrPanic};
 
 macro_rules! dyn_binary_op {

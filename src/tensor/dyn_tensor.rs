@@ -18,11 +18,13 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::kernel::{row_major, Serial, ZipFn};
-use super::strided::{iab_offset, step, zip_operands, Operand};
+use super::elementwise::{zip_operands, Operand};
 use crate::dynamic::plan::SizeList;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::DynShape;
+use crate::engine::layout::row_major;
+use crate::engine::walk::{iab_offset, step};
+use crate::engine::zip_fn::{Serial, ZipFn};
 use crate::error::Error;
 
 /// A tensor whose rank, sizes and names are known at run time. Every size is known (no `?`).
@@ -94,7 +96,7 @@ impl<T> DynTensor<T> {
         mut f: impl FnMut(&[usize]) -> T,
     ) -> Result<DynTensor<T>, Error> {
         let (sizes, n) = known(&shape)?;
-        let mut data = super::room::vec_for::<T>(&sizes, || shape.clone())?;
+        let mut data = crate::engine::allocation::vec_for::<T>(&sizes, || shape.clone())?;
         let mut index = vec![0; sizes.len()];
         for _ in 0..n {
             data.push(f(&index));
@@ -115,7 +117,7 @@ impl<T> DynTensor<T> {
         T: Clone,
     {
         let (sizes, n) = known(&shape)?;
-        let mut data = super::room::vec_for::<T>(&sizes, || shape.clone())?;
+        let mut data = crate::engine::allocation::vec_for::<T>(&sizes, || shape.clone())?;
         data.resize(n, value);
         Ok(DynTensor { shape, sizes, data })
     }
@@ -298,7 +300,7 @@ impl<T> DynTensor<T> {
         data: Vec<T>,
     ) -> DynTensor<T> {
         let sizes = sizes.into();
-        debug_assert_eq!(Some(data.len()), super::room::count(&sizes));
+        debug_assert_eq!(Some(data.len()), crate::engine::allocation::count(&sizes));
         DynTensor { shape, sizes, data }
     }
 

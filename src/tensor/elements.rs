@@ -1,13 +1,9 @@
 //! What a tensor's elements and constructors are made of: [`Scalar`] (the element types that
-//! are scalar operands), [`ElementOr`] (a narrowed result: a tensor, or the element itself)
-//! and [`NestedArray`] (the nested arrays `Tensor::from_array` takes).
+//! are scalar operands) and [`NestedArray`] (the nested arrays `Tensor::from_array` takes).
 
 use crate::alloc_prelude::*;
 
-use super::typed::Tensor;
 use crate::typed::axis::Axis;
-use crate::typed::shape::Shape;
-use crate::typed::storage::Storage;
 
 /// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
 /// numbers and `bool`. A tensor is never a scalar, which keeps `tensor + scalar` apart from
@@ -26,57 +22,8 @@ macro_rules! scalars {
 }
 scalars!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool);
 
-/// The result of narrowing to a shape: the element itself for `shape![]`, a tensor
-/// otherwise (rule book §11). Used by [`Tensor::narrow`].
-///
-/// ```
-/// use shapecast::{shape, ElementOr, Tensor};
-/// static_assertions::assert_type_eq_all!(<shape![] as ElementOr<u8>>::Out, u8);
-/// static_assertions::assert_type_eq_all!(<shape![2] as ElementOr<u8>>::Out, Tensor<u8, shape![2]>);
-/// ```
-pub trait ElementOr<T> {
-    /// `T` or `Tensor<T, Self>`.
-    type Out;
-    #[doc(hidden)]
-    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
-}
-
-impl<T, S: Shape> ElementOr<T> for S
-where
-    S::Rev: ScalarOrTensor<T, S>,
-{
-    type Out = <S::Rev as ScalarOrTensor<T, S>>::Out;
-    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out {
-        <S::Rev as ScalarOrTensor<T, S>>::wrap(sizes, data)
-    }
-}
-
-/// [`ElementOr`] by whether the shape has axes, read off its axis list: the element for the
-/// empty list, a tensor otherwise (one impl each, whatever the rank).
-#[doc(hidden)]
-pub trait ScalarOrTensor<T, S> {
-    type Out;
-    fn wrap(sizes: &[usize], data: Vec<T>) -> Self::Out;
-}
-
-impl<T, S> ScalarOrTensor<T, S> for () {
-    type Out = T;
-    fn wrap(_: &[usize], mut data: Vec<T>) -> T {
-        // `S` is `[]` here, whose element count is 1 (the empty product): the data of an
-        // operation's output always holds its element count.
-        data.pop().expect("a tensor of shape [] holds one element")
-    }
-}
-
-impl<T, S: Storage<T>, X, Xs> ScalarOrTensor<T, S> for (X, Xs) {
-    type Out = Tensor<T, S>;
-    fn wrap(sizes: &[usize], data: Vec<T>) -> Tensor<T, S> {
-        Tensor::from_parts(sizes, data)
-    }
-}
-
 /// Nested arrays of `T` with `D` levels (`D` is [`Depth`]`<N>`, inferred): what
-/// [`Tensor::from_array`] takes. A bare `T` is depth 0.
+/// [`Tensor::from_array`](crate::Tensor::from_array) takes. A bare `T` is depth 0.
 ///
 /// ```
 /// use shapecast::NestedArray;
@@ -159,7 +106,7 @@ pub trait SizeIs<const N: usize> {}
 impl<const N: usize, B> SizeIs<N> for crate::typed::size::S<N, B> {}
 
 /// Nested arrays of `T` whose dimensions are the static sizes of the shape `S`, outermost
-/// first: what [`Tensor::from_array`] takes. A bare `T` is an array of the shape `[]`.
+/// first: what [`Tensor::from_array`](crate::Tensor::from_array) takes. A bare `T` is an array of the shape `[]`.
 ///
 /// ```
 /// use shapecast::{names, shape, ArrayOf};

@@ -10,11 +10,11 @@ use crate::alloc_prelude::*;
 use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
-use super::typed::Tensor;
-use super::vmath::Transcendental;
+use super::tensor::Tensor;
 use crate::dynamic::gather::{one_hot, take};
 use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::DynShape;
+use crate::engine::vmath::Transcendental;
 use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::gather::{OneHot, OneHotInto, TakenFrom};
@@ -213,7 +213,7 @@ fn taken<T: Clone>(
     let mut out_sizes = sizes[..at].to_vec();
     out_sizes.extend_from_slice(index_sizes);
     out_sizes.extend_from_slice(&sizes[at + 1..]);
-    super::room::ensure::<T>(&out_sizes, || out.clone())?;
+    crate::engine::allocation::ensure::<T>(&out_sizes, || out.clone())?;
     let rows = take_rows(data, sizes, at, indices, index_sizes, refuse)?;
     Ok((out, out_sizes, rows))
 }

@@ -20,11 +20,11 @@
 use num_traits::{Float, One, ToPrimitive, Zero};
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::Serial;
-use super::raw::{self, Cost};
-use super::typed::Tensor;
-use super::vmath::Transcendental;
+use super::tensor::Tensor;
 use super::zip::ByNamed;
+use crate::engine::raw::{self, Cost};
+use crate::engine::vmath::Transcendental;
+use crate::engine::zip_fn::Serial;
 use crate::error::{Error, OrPanic};
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::{Buffer, Storage};

@@ -5,11 +5,11 @@
 use core::ops;
 
 use super::elements::Scalar;
-use super::kernel::Parallel;
 use super::math::MapSource;
-use super::raw;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::zip::ByNamed;
+use crate::engine::raw;
+use crate::engine::zip_fn::Parallel;
 use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Compare};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};

@@ -7,12 +7,12 @@ use crate::alloc_prelude::*;
 
 use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
-use super::gemm_loop::Side;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::pad::{pad, PadMode};
 use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::DynShape;
+use crate::engine::layout::Strided;
 use crate::error::{Error, OrPanic};
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::Selector;
@@ -22,7 +22,7 @@ use crate::typed::storage::Storage;
 /// `x` (of shape `shape`) padded by `p` along the selected axes: the output shape, sizes and
 /// data, or the error of the shape rule or of the mode.
 fn padded<T: Clone>(
-    x: Side<'_, T>,
+    x: Strided<'_, T>,
     shape: &DynShape,
     axes: &[AxisSelector],
     p: usize,
@@ -39,7 +39,7 @@ fn padded<T: Clone>(
             .join(", "),
         reason,
     };
-    let Side {
+    let Strided {
         sizes,
         strides,
         data,
@@ -61,7 +61,7 @@ fn padded<T: Clone>(
     for &k in &at {
         out_sizes[k] += 2 * p;
     }
-    let total = super::room::ensure::<T>(&out_sizes, || {
+    let total = crate::engine::allocation::ensure::<T>(&out_sizes, || {
         out_shape
             .resolve(&out_sizes)
             .unwrap_or_else(|_| out_shape.clone())
@@ -127,8 +127,8 @@ impl<T: Clone> DynTensor<T> {
         padding: usize,
         mode: &PadMode<T>,
     ) -> Result<DynTensor<T>, Error> {
-        let strides = super::kernel::row_major(self.sizes());
-        let x = Side {
+        let strides = crate::engine::kernel::row_major(self.sizes());
+        let x = Strided {
             sizes: self.sizes(),
             strides: &strides,
             data: self.data(),
@@ -190,9 +190,9 @@ macro_rules! typed_pad {
                 T: Clone,
             {
                 let (sizes, strides, data) = self.parts();
-                let strides = strides.map_or_else(|| super::kernel::row_major(sizes), <[usize]>::to_vec);
+                let strides = strides.map_or_else(|| crate::engine::kernel::row_major(sizes), <[usize]>::to_vec);
                 let shape = S::to_dyn().resolve(sizes)?;
-                let x = Side { sizes, strides: &strides, data };
+                let x = Strided { sizes, strides: &strides, data };
                 let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
                 Ok(Tensor::from_parts(&sizes, data))
             }

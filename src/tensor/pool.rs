@@ -9,12 +9,12 @@ use crate::alloc_prelude::*;
 use num_traits::Float;
 
 use super::dyn_tensor::DynTensor;
-use super::gemm_loop::Side;
-use super::reduce::pick;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::dynamic::selector::AxisSelector;
+use crate::engine::layout::Strided;
+use crate::engine::reduce::pick;
 use crate::error::{Error, OrPanic};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled as PooledShape};
 use crate::typed::reduce::Selector;
@@ -63,7 +63,7 @@ impl<T: Float> Fold<T> for Mean {
 fn pooled<T: Copy + Send + Sync>(
     p: &Pooled,
     spec: &PoolSpec,
-    x: Side<'_, T>,
+    x: Strided<'_, T>,
     fold: &(impl Fold<T> + Sync),
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes = x.sizes.to_vec();
@@ -71,14 +71,14 @@ fn pooled<T: Copy + Send + Sync>(
         sizes[k] = out_len(x.sizes[k], spec);
     }
     let shape = || p.shape.resolve(&sizes).unwrap_or_else(|_| p.shape.clone());
-    if super::room::ensure::<T>(&sizes, shape)? == 0 {
+    if crate::engine::allocation::ensure::<T>(&sizes, shape)? == 0 {
         // An empty output (a kept axis of size 0, whatever the others' sizes).
         return Ok((sizes, Vec::new()));
     }
     let mut cur_sizes = x.sizes.to_vec();
     // A row-major input is read in place; a strided view is gathered first.
     let gathered;
-    let mut cur: &[T] = if super::kernel::row_major(x.sizes) == x.strides {
+    let mut cur: &[T] = if crate::engine::kernel::row_major(x.sizes) == x.strides {
         x.data
     } else {
         gathered = contiguous(&x);
@@ -97,8 +97,8 @@ fn pooled<T: Copy + Send + Sync>(
 }
 
 /// The elements of `x` in row-major order.
-fn contiguous<T: Copy>(x: &Side<'_, T>) -> Vec<T> {
-    super::strided::Offsets::new(x.sizes, x.strides)
+fn contiguous<T: Copy>(x: &Strided<'_, T>) -> Vec<T> {
+    crate::engine::walk::Offsets::new(x.sizes, x.strides)
         .map(|o| x.data[o])
         .collect()
 }
@@ -133,7 +133,7 @@ fn pool_axis<T: Copy + Send + Sync>(
     // Huge pages asked for before the first write (a large output's page faults cost as much
     // as the pool itself: `benches/cnn.rs`, the network against its stages).
     let mut out = Vec::with_capacity(len);
-    super::raw::advise_huge_pages(&out);
+    crate::engine::raw::advise_huge_pages(&out);
     out.resize(len, x[0]);
     let block = |o: usize, dst: &mut [T]| {
         let src = &x[o * n * inner..(o + 1) * n * inner];
@@ -148,11 +148,11 @@ fn pool_axis<T: Copy + Send + Sync>(
         }
     };
     #[cfg(feature = "rayon")]
-    if x.len() >= super::kernel::PARALLEL_MIN_ELEMENTS
+    if x.len() >= crate::engine::kernel::PARALLEL_MIN_ELEMENTS
         && rayon::current_num_threads() > 1
         && outer > 1
     {
-        super::threads::chunks(&mut out, m * inner, |o, dst| block(o, dst));
+        crate::engine::threads::chunks(&mut out, m * inner, |o, dst| block(o, dst));
         return out;
     }
     for (o, dst) in out.chunks_exact_mut(m * inner).enumerate() {
@@ -222,11 +222,11 @@ impl<T: Copy + Send + Sync> DynTensor<T> {
         fold: &(impl Fold<T> + Sync),
     ) -> Result<DynTensor<T>, Error> {
         let plan = pool(self.shape(), axes, spec)?;
-        let strides = super::kernel::row_major(self.sizes());
+        let strides = crate::engine::kernel::row_major(self.sizes());
         let (sizes, data) = pooled(
             &plan,
             spec,
-            Side {
+            Strided {
                 sizes: self.sizes(),
                 strides: &strides,
                 data: self.data(),
@@ -373,7 +373,7 @@ impl<T, S: Shape> TensorView<'_, T, S> {
         let (sizes, data) = pooled(
             &plan,
             &P::SPEC,
-            Side {
+            Strided {
                 sizes: self.sizes(),
                 strides: self.strides(),
                 data: self.data_slice(),

@@ -19,14 +19,14 @@ use core::ops::{Add, Mul};
 use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
-use super::reduce::Dims;
-use super::reduce::Source;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
-use super::vmath::Transcendental;
 use crate::dynamic::reduce::apply;
 use crate::dynamic::selector::{selected, AxisSelector};
 use crate::dynamic::shape::DynShape;
+use crate::engine::reduce::Dims;
+use crate::engine::reduce::Source;
+use crate::engine::vmath::Transcendental;
 use crate::error::{Error, OrPanic};
 use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
 use crate::typed::shape::Shape;

@@ -8,7 +8,7 @@ use crate::alloc_prelude::*;
 use core::ops::{Add, Mul};
 
 use super::dyn_tensor::DynTensor;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::selector::AxisSelector;
 use crate::error::Error;

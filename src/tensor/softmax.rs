@@ -1,5 +1,5 @@
 //! Softmax, log-softmax and logsumexp: the reductions that exponentiate, on the walks of
-//! [`reduce`](super::reduce). Three passes over the input for any axes and layout (each
+//! [`reduce`](crate::engine::reduce). Three passes over the input for any axes and layout (each
 //! cell's maximum; `exp(x - m)` with its sum; the division), or one pass per row, in cache,
 //! when the reduced axes are the trailing ones of a row-major input (softmax over the last
 //! axis). With the `rayon` feature the passes split as the walks do. `DynTensor`'s
@@ -10,14 +10,14 @@ use crate::alloc_prelude::*;
 use num_traits::Float;
 
 use super::dyn_tensor::DynTensor;
-use super::kernel::zip_map_ref;
-use super::raw;
-#[cfg(feature = "rayon")]
-use super::reduce::{cut, row_split};
-use super::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
-use super::vmath::Transcendental;
 use crate::dynamic::selector::{selected, AxisSelector};
 use crate::dynamic::shape::DynShape;
+use crate::engine::kernel::zip_map_ref;
+use crate::engine::raw;
+#[cfg(feature = "rayon")]
+use crate::engine::reduce::{cut, row_split};
+use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
+use crate::engine::vmath::Transcendental;
 use crate::error::Error;
 
 impl<T: Send + Sync> Source<'_, T> {
@@ -66,7 +66,7 @@ impl<T: Send + Sync> Source<'_, T> {
     {
         // The output has the input's sizes: room for it (a broadcast view's sizes may hold
         // more than memory), and nothing to compute when it is empty.
-        let total = super::room::ensure::<(T, T)>(self.sizes, &shape)?;
+        let total = crate::engine::allocation::ensure::<(T, T)>(self.sizes, &shape)?;
         if total == 0 {
             return Ok(Vec::new());
         }
@@ -191,12 +191,12 @@ fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
 /// `exp(x - m)` and their sum, then the division: the operations the general passes make
 /// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None`
 /// reads the input from `y`. With the `rayon` feature, rows split over threads as
-/// [`rows_per_piece`](super::kernel::rows_per_piece) says.
+/// [`rows_per_piece`](crate::engine::kernel::rows_per_piece) says.
 fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
     #[cfg(feature = "rayon")]
-    if let Some(rows) = super::kernel::rows_per_piece(y.len() / cell, y.len()) {
+    if let Some(rows) = crate::engine::kernel::rows_per_piece(y.len() / cell, y.len()) {
         let per = rows * cell;
-        super::threads::chunks(y, per, |i, y| {
+        crate::engine::threads::chunks(y, per, |i, y| {
             let x = x.map(|x| &x[i * per..i * per + y.len()]);
             softmax_rows_here(x, y, cell);
         });
@@ -234,7 +234,7 @@ fn exps_parallel<T: Transcendental>(
 ) {
     #[cfg(feature = "rayon")]
     if let Some((k, per_piece)) = row_split(sizes, strides, sums.len()) {
-        super::threads::chunks2(
+        crate::engine::threads::chunks2(
             (y, per_piece * own[k]),
             (sums, per_piece * strides[k]),
             |i, y, sums| {

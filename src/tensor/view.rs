@@ -26,14 +26,16 @@ use alloc::borrow::Cow;
 use core::fmt;
 use core::marker::PhantomData;
 
-use super::dims::ViewDims;
-use super::kernel::{frame_strides_of, Serial};
-use super::strided::{iab_offset, zip_operands, Offsets, Operand};
-use super::typed::Tensor;
+use super::elementwise::{zip_operands, Operand};
+use super::tensor::Tensor;
 use super::zip::{strided_layout, ByNamed, ByRule, PlanFor};
 use crate::dynamic::broadcast;
 use crate::dynamic::rule::Rule;
 use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
+use crate::engine::dims::Dims;
+use crate::engine::layout::frame_strides_of;
+use crate::engine::walk::{iab_offset, Offsets};
+use crate::engine::zip_fn::Serial;
 use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Bidirectional};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
@@ -52,8 +54,8 @@ use crate::typed::storage::{Buffer, Storage};
 /// ```
 pub struct TensorView<'a, T, S> {
     data: &'a [T],
-    sizes: ViewDims,
-    strides: ViewDims,
+    sizes: Dims,
+    strides: Dims,
     shape: PhantomData<S>,
 }
 
@@ -69,8 +71,8 @@ pub struct TensorView<'a, T, S> {
 /// ```
 pub struct TensorViewMut<'a, T, S> {
     data: &'a mut [T],
-    sizes: ViewDims,
-    strides: ViewDims,
+    sizes: Dims,
+    strides: Dims,
     shape: PhantomData<S>,
 }
 
@@ -174,7 +176,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         TensorView {
             data,
             sizes: sizes.into(),
-            strides: ViewDims::row_major(sizes),
+            strides: Dims::row_major(sizes),
             shape: PhantomData,
         }
     }
@@ -268,7 +270,7 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     {
         // A broadcast view (stride 0) can stand for more elements than memory holds: its copy
         // panics with [`Error::TooLarge`](crate::Error::TooLarge)'s message, never aborts.
-        crate::tensor::room::ensure::<T>(&self.sizes, || self.shape_dyn()).or_panic();
+        crate::engine::allocation::ensure::<T>(&self.sizes, || self.shape_dyn()).or_panic();
         Tensor::from_parts(&self.sizes, self.iter().cloned().collect())
     }
 
@@ -461,7 +463,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         TensorViewMut {
             data,
             sizes: sizes.into(),
-            strides: ViewDims::row_major(sizes),
+            strides: Dims::row_major(sizes),
             shape: PhantomData,
         }
     }
@@ -597,7 +599,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         // Run by run (the axes merged where both layouts allow): a contiguous run in both is
         // one slice copy (a KV cache's rows).
         let (data, read) = (&mut *self.data, src.data);
-        super::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
+        crate::engine::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
             if io == 1 && ir == 1 {
                 data[o..o + len].clone_from_slice(&read[r..r + len]);
             } else {

@@ -7,9 +7,9 @@
 use core::ops;
 
 use super::elements::Scalar;
-use super::strided::Offsets;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::TensorView;
+use crate::engine::walk::Offsets;
 use crate::error::OrPanic;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::shape::Shape;

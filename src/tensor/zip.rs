@@ -7,14 +7,15 @@
 
 use crate::alloc_prelude::*;
 
-use super::kernel::{row_major_into, zip_sound, Serial, ZipFn, PARALLEL_MIN_ELEMENTS};
-use super::reduce::runs;
-use super::static_kernel::{known, zip_static, StaticLayout, StaticZip};
-use super::strided::zip_operands;
-use super::typed::Tensor;
+use super::elementwise::zip_operands;
+use super::tensor::Tensor;
 use crate::dynamic::pair::{pair_size, SizePolicy};
 use crate::dynamic::plan::{SizeList, StaticPlan};
 use crate::dynamic::shape::{Size, MAX_TYPED_RANK};
+use crate::engine::layout::row_major_into;
+use crate::engine::reduce::runs;
+use crate::engine::static_kernel::{known, zip_static, StaticLayout, StaticZip};
+use crate::engine::zip_fn::{split, zip_own, Serial, ZipFn};
 use crate::error::{Error, OrPanic};
 use crate::rule::Assign;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
@@ -348,31 +349,6 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     }
 }
 
-/// Whether `f` splits an output of `total` elements over threads rather than taking the
-/// compile-time kernel.
-fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
-    F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
-}
-
-/// `f` over a layout sound by construction (tensors' own sizes and strides, `total` elements,
-/// at most `N` axes): split over threads above the threshold, else the kernel without the
-/// validation a caller's strides need.
-pub(crate) fn zip_own<const N: usize, A, B, O>(
-    f: &impl ZipFn<A, B, O>,
-    total: usize,
-    sizes: &[usize],
-    a: (&[A], &[usize]),
-    b: (&[B], &[usize]),
-    out: &mut Vec<O>,
-) -> Result<(), Error> {
-    if split(f, total) {
-        return f.zip::<N>(sizes, a, b, out);
-    }
-    super::kernel::room_for::<O>(sizes)?;
-    zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
-    Ok(())
-}
-
 /// `x = f(x, y)` for every element `x` of `data` (row-major over `sizes`, the output's own
 /// buffer) and the element `y` of `other` that broadcasts onto it (`other`'s strides in the
 /// output frame): the in-place half of [`reuse_by`](Tensor::reuse_by) and
@@ -391,9 +367,9 @@ fn update_in_place<X: Clone + Send, Y: Sync>(
     #[cfg(feature = "rayon")]
     if let Some(rows) = sizes
         .first()
-        .and_then(|&n| super::kernel::rows_per_piece(n, data.len()))
+        .and_then(|&n| crate::engine::kernel::rows_per_piece(n, data.len()))
     {
-        super::threads::chunks(data, rows * own[0], |i, block| {
+        crate::engine::threads::chunks(data, rows * own[0], |i, block| {
             let mut part = [0usize; MAX_TYPED_RANK];
             part[..sizes.len()].copy_from_slice(sizes);
             part[0] = block.len() / own[0];
@@ -474,7 +450,12 @@ const fn inline_static(sizes: &[Option<usize>]) -> bool {
 
 /// The compile-time layout of `O = f(S, B)` by the plan of `P`.
 const fn static_layout<P: PlanFor<S, B>, S: Shape, B: Shape, O: Shape>() -> StaticLayout {
-    StaticLayout::new(O::SIZES, &P::PLAN, S::SIZES, B::SIZES)
+    StaticLayout::new(
+        O::SIZES,
+        (&P::PLAN.lhs, &P::PLAN.rhs, P::PLAN.len),
+        S::SIZES,
+        B::SIZES,
+    )
 }
 
 /// Where a typed operation takes its rule and its constant plan from: a rule marker's

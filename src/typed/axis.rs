@@ -2,8 +2,8 @@
 //! [`Dyn`]) or a name type declared by [`names!`](crate::names) (`H` or `H<S<256>>`).
 
 use super::name::{Anon, NameKind};
-use super::sealed::Sealed;
 use super::size::{AxisSize, Dyn, S};
+use crate::sealed::Sealed;
 
 /// An axis at the type level: its size, its name, and the same axis with another size.
 ///

@@ -87,7 +87,6 @@ pub mod reduce;
 pub mod refusals;
 pub mod rule;
 #[doc(hidden)]
-pub mod sealed;
 pub mod selector;
 pub mod shape;
 pub mod size;

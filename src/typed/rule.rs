@@ -18,7 +18,7 @@ use typenum::{Const, ToUInt, Unsigned};
 
 use super::list::Collect;
 use super::outcome::Unwrap;
-use super::sealed::Sealed;
+use crate::sealed::Sealed;
 
 /// rule book §1: right-align, prepend 1s, pair position by position.
 ///

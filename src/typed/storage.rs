@@ -14,9 +14,10 @@
 use crate::alloc_prelude::*;
 
 use super::counts::{MulSmall, SmallCount, C1};
-use super::sealed::Sealed;
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
+use crate::engine::sink::Runs;
+use crate::sealed::Sealed;
 
 /// The most elements a tensor keeps inline.
 ///
@@ -128,23 +129,6 @@ pub trait Buffer<T>: Sized + Sealed {
 
 impl<T> Sealed for Vec<T> {}
 impl<T, const N: usize> Sealed for [T; N] {}
-
-/// Where a kernel writes its runs: into a slice of existing elements, onto a `Vec`, or into
-/// the uninitialised inline buffer of a new tensor. A hidden method of
-/// [`Buffer`](crate::Buffer) names it; the kernels (the tensor layer) implement it.
-#[doc(hidden)]
-pub trait Sink<O> {
-    /// Writes the `n` values of `run` starting at output element `at`.
-    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>);
-}
-
-/// The output elements of a kernel call, written run by run in row-major order into whatever
-/// sink the output's buffer provides (the kernels, in the tensor layer, implement it).
-#[doc(hidden)]
-pub trait Runs<O> {
-    /// Writes every output element into `sink`, in order.
-    fn write_to<K: Sink<O> + ?Sized>(self, sink: &mut K);
-}
 
 #[cfg(test)]
 mod tests {

@@ -71,17 +71,17 @@ pub(super) fn interleave<T: Clone, Sh: Shape>(
     // The views' type may be a stand-in (`DynTensor::concat` uses `()`): the sizes say it.
     let shape = || DynShape::from_sizes(first.sizes()).unwrap_or_default();
     let too_many = || Error::TooManyElements { shape: shape() };
-    let outer = crate::tensor::room::count(&first.sizes()[..k]).ok_or_else(too_many)?;
+    let outer = crate::engine::allocation::count(&first.sizes()[..k]).ok_or_else(too_many)?;
     let blocks = views
         .iter()
-        .map(|v| crate::tensor::room::count(&v.sizes()[k..]))
+        .map(|v| crate::engine::allocation::count(&v.sizes()[k..]))
         .collect::<Option<Vec<usize>>>()
         .ok_or_else(too_many)?;
     let per = blocks
         .iter()
         .try_fold(0usize, |acc, &n| acc.checked_add(n))
         .ok_or_else(too_many)?;
-    let mut out = crate::tensor::room::vec_for::<T>(&[outer, per], shape)?;
+    let mut out = crate::engine::allocation::vec_for::<T>(&[outer, per], shape)?;
     if outer == 0 || per == 0 {
         return Ok(out);
     }
@@ -242,7 +242,7 @@ impl<T: Clone> DynTensor<T> {
             .iter()
             .map(|p| {
                 let map = rt::aligned("concatenate", first.shape(), p.shape())?;
-                let own = crate::tensor::kernel::row_major(p.sizes());
+                let own = crate::engine::kernel::row_major(p.sizes());
                 Ok(TensorView::from_parts(
                     p.data(),
                     map.iter().map(|&j| p.sizes()[j]).collect(),
@@ -296,7 +296,7 @@ impl<T: Clone> DynTensor<T> {
             .map(|p| {
                 let (mut sizes, mut strides) = (
                     p.sizes().to_vec(),
-                    crate::tensor::kernel::row_major(p.sizes()),
+                    crate::engine::kernel::row_major(p.sizes()),
                 );
                 sizes.insert(at, 1);
                 strides.insert(at, 0);

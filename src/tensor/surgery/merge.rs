@@ -122,12 +122,13 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
                 show_axis::<N>()
             )
         };
-        let n = crate::tensor::room::count(&self.sizes()[range.clone()]).ok_or_else(|| {
-            Error::Surgery {
-                op: op(),
-                reason: format!("their sizes' product overflows {}", usize::MAX),
-            }
-        })?;
+        let n =
+            crate::engine::allocation::count(&self.sizes()[range.clone()]).ok_or_else(|| {
+                Error::Surgery {
+                    op: op(),
+                    reason: format!("their sizes' product overflows {}", usize::MAX),
+                }
+            })?;
         if N::Size::SIZE.is_some_and(|m| m != n) {
             return Err(Error::Surgery {
                 op: format!(

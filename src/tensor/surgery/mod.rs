@@ -29,12 +29,12 @@ use crate::alloc_prelude::*;
 use core::ops::{Bound, Range, RangeBounds};
 
 use super::dyn_tensor::DynTensor;
-use super::strided::Offsets;
-use super::typed::Tensor;
+use super::tensor::Tensor;
 use super::view::{TensorView, TensorViewMut};
 use crate::dynamic::selector::AxisSelector;
 use crate::dynamic::shape::{DynShape, Name, Size};
 use crate::dynamic::surgery as rt;
+use crate::engine::walk::Offsets;
 use crate::error::Error;
 use crate::typed::axis::Axis;
 use crate::typed::reduce::{OneAxis, Selector};

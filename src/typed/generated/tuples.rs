@@ -3,6 +3,7 @@
 
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::shape::MAX_TYPED_RANK;
+use crate::sealed::Sealed;
 use crate::typed::axis::Axis;
 use crate::typed::bits::Or;
 use crate::typed::broadcast::{BroadcastWith, BroadcastsUnder};
@@ -11,7 +12,6 @@ use crate::typed::list::{At, FromRev};
 use crate::typed::name::NameKind;
 use crate::typed::reduce::{ReduceOver, Reduces};
 use crate::typed::rule::Named;
-use crate::typed::sealed::Sealed;
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Count, Times};
 

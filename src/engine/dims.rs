@@ -9,7 +9,7 @@ use core::fmt;
 use crate::alloc_prelude::*;
 use core::ops::{Deref, DerefMut};
 
-use super::kernel::row_major_into;
+use super::layout::row_major_into;
 use crate::dynamic::shape::MAX_RANK;
 
 /// Up to `N` sizes or strides on the stack; derefs to the slice of those held.
@@ -19,11 +19,8 @@ pub(crate) struct InlineDims<const N: usize> {
     v: [usize; N],
 }
 
-/// A kernel's temporaries: any rank a shape may have.
+/// Sizes or strides of any rank a shape may have: a kernel's temporaries and a view's layout.
 pub(crate) type Dims = InlineDims<MAX_RANK>;
-
-/// A view's sizes or strides.
-pub(crate) type ViewDims = InlineDims<MAX_RANK>;
 
 impl<const N: usize> InlineDims<N> {
     /// The items in order; the caller guarantees there are at most `N` (more panics).
@@ -81,7 +78,7 @@ mod tests {
 
     #[test]
     fn holds_what_it_was_given() {
-        let d = ViewDims::from(&[3, 4, 5][..]);
+        let d = Dims::from(&[3, 4, 5][..]);
         assert_eq!(&*d, &[3, 4, 5]);
         assert_eq!(format!("{d:?}"), "[3, 4, 5]");
         assert_eq!(&*InlineDims::<4>::row_major(&[2, 3, 4]), &[12, 4, 1]);

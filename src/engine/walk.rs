@@ -1,20 +1,11 @@
-//! The strided engine every tensor uses: [`step`], the one row-major walk over a multi-index
-//! (every kernel and iterator advances its index with it), the offsets of a strided layout,
-//! the operand an elementwise operation takes, and index-access broadcasting (rule book §12).
+//! The one index walk: [`step`], the row-major walk over a multi-index that every kernel and
+//! iterator advances its index with, the offsets of a strided layout ([`Offsets`]), the inner
+//! run every elementwise kernel writes ([`inner`]), and index-access broadcasting (rule book
+//! §12).
 
 use crate::alloc_prelude::*;
 
-use alloc::borrow::Cow;
 use core::mem::MaybeUninit;
-
-use super::kernel::{frame_strides_into, strides_or_row_major, ZipFn};
-use super::zip::zip_own;
-use crate::dynamic::broadcast;
-use crate::dynamic::plan::{Broadcasted, SizeList};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
 
 /// Moves a row-major multi-index `index` over `sizes` one step on, moving each of the `K`
 /// offsets by its strides; `false` once the index has wrapped round to all zeros (the walk is
@@ -41,75 +32,6 @@ pub(crate) fn step<const K: usize>(
         index[axis] = 0;
     }
     false
-}
-
-/// One operand of an elementwise operation: its concrete shape (every size known), its
-/// sizes, its strides (`None`: contiguous, row-major) and its data.
-pub(crate) struct Operand<'a, T> {
-    /// Borrowed from a `DynTensor`; a typed tensor's is built from its type.
-    pub(crate) shape: Cow<'a, DynShape>,
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: Option<&'a [usize]>,
-    pub(crate) data: &'a [T],
-}
-
-impl<T> Operand<'_, T> {
-    /// The operand's strides in the output frame given by one side of a plan, on the stack
-    /// (the first `plan_side.len()` entries, at most `N`): 0 where the operand is broadcast.
-    fn frame<const N: usize>(&self, plan_side: &[Option<usize>]) -> [usize; N] {
-        let mut own = [1usize; N];
-        let own = strides_or_row_major(self.sizes, self.strides, &mut own);
-        let mut frame = [0usize; N];
-        frame_strides_into(plan_side, self.sizes, own, &mut frame);
-        frame
-    }
-}
-
-/// `f(a, b)` elementwise under `rule` into `out` (left untouched on error): the rule's plan,
-/// its run-time checks, then the kernel. Gives the output's shape and sizes.
-pub(crate) fn zip_operands<A, B, O>(
-    rule: Rule,
-    a: Operand<'_, A>,
-    b: Operand<'_, B>,
-    out: &mut Vec<O>,
-    f: impl ZipFn<A, B, O>,
-) -> Result<(DynShape, SizeList), Error> {
-    let plan = broadcast(rule, &a.shape, &b.shape)?;
-    let sizes = plan.resolve_sizes(a.sizes, b.sizes)?;
-    // The working arrays are as long as the rank needs: less to fill for the common ranks.
-    // An operand may have more axes than the output (the pdpd rule drops a right operand's
-    // trailing 1s), and its strides are computed in the same arrays.
-    let widest = sizes.len().max(a.sizes.len()).max(b.sizes.len());
-    if widest <= SMALL_RANK {
-        zip_planned::<SMALL_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;
-    } else {
-        zip_planned::<MAX_RANK, _, _, _>(&plan, &sizes, &a, &b, out, f)?;
-    }
-    Ok((plan.shape.into_resolved(&sizes), sizes))
-}
-
-/// The rank up to which the run-time engine's working arrays are short.
-const SMALL_RANK: usize = 8;
-
-/// The kernel of [`zip_operands`] on a rank of at most `N`.
-fn zip_planned<const N: usize, A, B, O>(
-    plan: &Broadcasted,
-    sizes: &[usize],
-    a: &Operand<'_, A>,
-    b: &Operand<'_, B>,
-    out: &mut Vec<O>,
-    f: impl ZipFn<A, B, O>,
-) -> Result<(), Error> {
-    let (sa, sb) = (a.frame::<N>(&plan.plan.lhs), b.frame::<N>(&plan.plan.rhs));
-    let n = sizes.len();
-    let (a, b) = ((a.data, &sa[..n]), (b.data, &sb[..n]));
-    match sizes.iter().try_fold(1usize, |acc, &k| acc.checked_mul(k)) {
-        // The operands' sizes and strides are their tensors' own (their data holds every
-        // offset).
-        Some(total) => zip_own::<N, A, B, O>(&f, total, sizes, a, b, out),
-        // The kernel refuses an element count that overflows.
-        None => f.zip::<N>(sizes, a, b, out),
-    }
 }
 
 /// The offset of an element under index-access broadcasting (rule book §12) in data laid out with
@@ -159,7 +81,7 @@ impl Offsets {
             offset: [0],
             // Saturating: only a broadcast view (stride 0) can hold more than usize::MAX
             // positions, and nobody walks that far.
-            remaining: super::room::count(sizes).unwrap_or(usize::MAX),
+            remaining: super::allocation::count(sizes).unwrap_or(usize::MAX),
         }
     }
 }

@@ -9,7 +9,7 @@ use num_traits::{Float, Zero};
 /// Independent lanes over a contiguous run (32: enough chains to hide the latency of an add
 /// on SSE2, the baseline target), combined pairwise, then the tail.
 #[inline(always)]
-pub(super) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+pub(crate) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
     lanes_of(xs, init, |x| x, f)
 }
 
@@ -42,7 +42,7 @@ fn lanes_of<T: Copy>(xs: &[T], init: T, map: impl Fn(T) -> T, f: impl Fn(T, T) -
 /// The sum of `f(x)` over a contiguous run, pairwise: halves down to blocks of 256, each block
 /// in 32 lanes added pairwise (error O(log n) roundings, as NumPy's pairwise summation).
 #[inline(always)]
-pub(super) fn pairwise<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T + Copy) -> T {
+pub(crate) fn pairwise<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T) -> T + Copy) -> T {
     const BLOCK: usize = 256;
     if xs.len() <= BLOCK {
         return lanes_of(xs, T::zero(), f, |a, b| a + b);
@@ -56,13 +56,13 @@ pub(super) fn pairwise<T: Copy + Zero + Add<Output = T>>(xs: &[T], f: impl Fn(T)
 /// A sum carried with Kahan's compensation: `sum + carry` is the exact sum of what was
 /// added, to within a rounding or two whatever the count.
 #[derive(Clone, Copy)]
-pub(super) struct Kahan<T> {
-    pub(super) sum: T,
+pub(crate) struct Kahan<T> {
+    pub(crate) sum: T,
     carry: T,
 }
 
 impl<T: Float> Kahan<T> {
-    pub(super) fn zero() -> Kahan<T> {
+    pub(crate) fn zero() -> Kahan<T> {
         Kahan {
             sum: T::zero(),
             carry: T::zero(),
@@ -71,7 +71,7 @@ impl<T: Float> Kahan<T> {
 
     /// Adds `x`, keeping the low-order digits the addition loses in `carry`.
     #[inline(always)]
-    pub(super) fn add(&mut self, x: T) {
+    pub(crate) fn add(&mut self, x: T) {
         let y = x - self.carry;
         let t = self.sum + y;
         self.carry = (t - self.sum) - y;

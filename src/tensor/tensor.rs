@@ -29,14 +29,14 @@ use alloc::borrow::Cow;
 use core::fmt;
 
 use super::dyn_tensor::DynTensor;
-use super::elements::{ArrayOf, ElementOr};
+use super::elements::ArrayOf;
+use super::elementwise::Operand;
 use super::index::Index;
-use super::kernel::row_major;
-use super::strided::{iab_offset, Operand};
 use crate::dynamic::shape::DynShape;
+use crate::engine::kernel::row_major;
+use crate::engine::walk::iab_offset;
 use crate::error::Error;
 use crate::typed::axis::HasAxis;
-use crate::typed::narrow::{Narrow, NarrowShape};
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};
 
@@ -419,35 +419,6 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// ```
     pub fn into_vec(self) -> Vec<T> {
         self.data.into_vec()
-    }
-
-    /// Narrowcasting (rule book §11): the same elements without the axes that are statically 1;
-    /// when every axis is statically 1, the element itself. A `?` axis stays, whatever its
-    /// run-time size; only the outer level of a nested tensor is narrowed.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let t = Tensor::<i32, shape![1, 3, 1]>::from_vec(vec![1, 2, 3])?;
-    /// let n: Tensor<i32, shape![3]> = t.narrow();
-    /// assert_eq!(n.data(), &[1, 2, 3]);
-    /// let one = Tensor::<i32, shape![1, 1, 1]>::from_vec(vec![42])?;
-    /// let x: i32 = one.narrow(); // [1, 1, 1] of i32 gives i32
-    /// assert_eq!(x, 42);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn narrow(self) -> <Narrow<S> as ElementOr<T>>::Out
-    where
-        S: NarrowShape,
-        Narrow<S>: ElementOr<T>,
-    {
-        let kept = self
-            .sizes()
-            .iter()
-            .zip(S::SIZES)
-            .filter(|(_, known)| **known != Some(1))
-            .map(|(&n, _)| n)
-            .collect::<Vec<_>>();
-        <Narrow<S> as ElementOr<T>>::wrap(&kept, self.data.into_vec())
     }
 
     /// The run-time tensor.

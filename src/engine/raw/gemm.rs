@@ -10,7 +10,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::Zero;
 
-use crate::typed::sealed::Sealed;
+use crate::sealed::Sealed;
 
 /// One matrix of a GEMM call: a slice, the offset of element (0, 0) and the row and column
 /// strides, in elements.
@@ -265,9 +265,9 @@ macro_rules! blas_like {
                     // The copy splits over threads too, a row of `c` to a piece, when the
                     // rows lie apart (with one thread or for a small output, in order).
                     #[cfg(feature = "rayon")]
-                    if split && m * n >= crate::tensor::kernel::PARALLEL_MIN_ELEMENTS && mc.rs >= n * mc.cs {
+                    if split && m * n >= crate::engine::kernel::PARALLEL_MIN_ELEMENTS && mc.rs >= n * mc.cs {
                         let end = mc.offset + (m - 1) * mc.rs + (n - 1) * mc.cs + 1;
-                        crate::tensor::threads::chunks(&mut c[mc.offset..end], mc.rs, row);
+                        crate::engine::threads::chunks(&mut c[mc.offset..end], mc.rs, row);
                         return;
                     }
                     for i in 0..m {
@@ -283,7 +283,7 @@ macro_rules! blas_like {
                 {
                     let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
                     let threads = if split && work >= GEMM_PARALLEL_MIN {
-                        crate::tensor::threads::count()
+                        crate::engine::threads::count()
                     } else {
                         1
                     };
@@ -295,7 +295,7 @@ macro_rules! blas_like {
                             (false, mc.cols)
                         };
                         let per = len.div_ceil(threads).next_multiple_of(16);
-                        crate::tensor::threads::pieces(len.div_ceil(per), threads, |i| {
+                        crate::engine::threads::pieces(len.div_ceil(per), threads, |i| {
                             let (lo, n) = (i * per, per.min(len - i * per));
                             let (ma, mb, mc) = if by_rows {
                                 let ma = Mat { offset: ma.offset + lo * ma.rs, rows: n, ..ma };
@@ -359,7 +359,7 @@ macro_rules! blas_like {
                     return false;
                 };
                 let base = Cells(c.as_mut_ptr());
-                crate::tensor::threads::pieces(count, crate::tensor::threads::count(), |p| {
+                crate::engine::threads::pieces(count, crate::engine::threads::count(), |p| {
                     // SAFETY: each product's matrices lie inside `a`, `b` and `c` (checked for
                     // every product above); the cells of all products are distinct elements
                     // of `c` (`cells_distinct`, `one_to_one`), so no two pieces write one

@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 
 use core::mem::MaybeUninit;
 
-use crate::typed::storage::Sink;
+use super::sink::Sink;
 mod gemm;
 pub use gemm::{DotElement, Mat};
 
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn an_inline_buffer_is_written_in_order_run_by_run() {
-        use crate::typed::storage::Sink;
+        use crate::engine::sink::Sink;
         // Owned elements with a destructor, so valgrind sees every one written and dropped.
         let buf: [String; 5] = init_inline(|sink| {
             sink.put(0, 2, ["a", "b"].iter().map(|s| s.to_string()));
@@ -357,7 +357,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "every inline slot is written once")]
     fn an_inline_buffer_left_short_is_refused() {
-        use crate::typed::storage::Sink;
+        use crate::engine::sink::Sink;
         // Plain bytes: the two written before the panic would otherwise leak.
         let _: [u8; 3] = init_inline(|sink| {
             // The run claims 3 elements but yields 2: the count, not the claim, decides.

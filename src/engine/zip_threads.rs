@@ -5,11 +5,10 @@
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use super::kernel::{
-    room_for, rows_per_piece, validate, zip_checked, Merged, PARALLEL_MIN_ELEMENTS,
-};
+use super::kernel::{room_for, rows_per_piece, validate, zip_checked, PARALLEL_MIN_ELEMENTS};
+use super::layout::Merged;
 use super::raw;
-use super::strided::{inner, step};
+use super::walk::{inner, step};
 use crate::error::Error;
 
 /// [`zip_checked`] split over rayon's pool: the outermost merged axis is cut into about four

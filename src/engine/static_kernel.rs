@@ -2,13 +2,13 @@
 //! merged layout is a constant worked out by a `const fn`, and the loop over it runs with
 //! constant bounds and no checks.
 
-use crate::alloc_prelude::*;
-
-use super::kernel::Merged;
-use super::strided::{inner, step, RunOut};
-use crate::dynamic::plan::StaticPlan;
+use super::layout::Merged;
+use super::sink::{Runs, Sink};
+use super::walk::{inner, step, RunOut};
 use crate::dynamic::shape::MAX_TYPED_RANK;
-use crate::typed::storage::{Runs, Sink};
+
+/// One side of a constant plan: the operand axis feeding each output axis.
+type Side = [Option<usize>; MAX_TYPED_RANK];
 
 /// The layout of a broadcast between static shapes, worked out at compile time: the merged
 /// output sizes and each operand's strides (see [`merge`]). The kernel over it has no
@@ -36,11 +36,7 @@ pub(crate) const fn known(sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
 
 /// Row-major strides in the output frame of an operand with static `sizes`, by one side of a
 /// plan: 0 for an inserted singleton and for an axis of size 1.
-const fn static_frame(
-    side: &[Option<usize>; MAX_TYPED_RANK],
-    len: usize,
-    sizes: &[Option<usize>],
-) -> [usize; MAX_TYPED_RANK] {
+const fn static_frame(side: &Side, len: usize, sizes: &[Option<usize>]) -> [usize; MAX_TYPED_RANK] {
     let own_sizes = known(sizes);
     let mut own = [1usize; MAX_TYPED_RANK];
     let mut k = sizes.len();
@@ -62,23 +58,23 @@ const fn static_frame(
 }
 
 impl StaticLayout {
-    /// The layout of `out = f(a, b)` for static shapes and a plan between them.
+    /// The layout of `out = f(a, b)` for static shapes and a plan between them: the source
+    /// axis of each operand (`lhs`, `rhs`) for each of the output's `rank` axes.
     pub(crate) const fn new(
         out: &[Option<usize>],
-        plan: &StaticPlan,
+        (lhs, rhs, rank): (&Side, &Side, usize),
         a: &[Option<usize>],
         b: &[Option<usize>],
     ) -> StaticLayout {
         let sizes = known(out);
-        let fa = static_frame(&plan.lhs, plan.len, a);
-        let fb = static_frame(&plan.rhs, plan.len, b);
+        let fa = static_frame(lhs, rank, a);
+        let fb = static_frame(rhs, rank, b);
         let mut total = 1;
         let mut i = 0;
-        while i < plan.len {
+        while i < rank {
             total *= sizes[i];
             i += 1;
         }
-        let rank = plan.len;
         StaticLayout {
             total,
             merged: Merged::new(
@@ -98,22 +94,6 @@ impl StaticLayout {
     pub(crate) fn merged(&self) -> (&[usize], &[usize], &[usize]) {
         let m = &self.merged;
         (&m.sizes[..m.len], &m.a[..m.len], &m.b[..m.len])
-    }
-}
-
-impl<O> Sink<O> for [O] {
-    #[inline(always)]
-    fn put(&mut self, at: usize, n: usize, run: impl Iterator<Item = O>) {
-        for (o, v) in self[at..at + n].iter_mut().zip(run) {
-            *o = v;
-        }
-    }
-}
-
-impl<O> Sink<O> for Vec<O> {
-    #[inline(always)]
-    fn put(&mut self, _: usize, _: usize, run: impl Iterator<Item = O>) {
-        self.extend(run);
     }
 }
 

@@ -26,164 +26,12 @@
 
 use crate::alloc_prelude::*;
 
+pub use super::layout::{frame_strides, row_major};
+use super::layout::{required_len, Merged};
 use super::raw;
-use super::strided::{inner, step};
+use super::walk::{inner, step};
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
-
-/// The strides (in elements) of an operand stored contiguously, row-major, over its own
-/// `sizes`, laid out in the output frame by one side of a plan: 0 for an inserted singleton
-/// and for an axis of size 1 (both are broadcast). A plan that points past the operand's rank
-/// is an [`Error::Layout`].
-///
-/// ```
-/// use shapecast::kernel::frame_strides;
-/// // An operand of shape [3, 1] feeding output axes 1 and 2 of a rank-3 output.
-/// assert_eq!(frame_strides(&[None, Some(0), Some(1)], &[3, 1])?, vec![0, 1, 0]);
-/// assert!(frame_strides(&[Some(2)], &[3, 1]).is_err());
-/// # Ok::<(), shapecast::Error>(())
-/// ```
-pub fn frame_strides(plan_side: &[Option<usize>], sizes: &[usize]) -> Result<Vec<usize>, Error> {
-    if let Some(k) = plan_side.iter().flatten().find(|&&k| k >= sizes.len()) {
-        return Err(Error::Layout {
-            what: format!(
-                "the plan names axis {k} of an operand of rank {}",
-                sizes.len()
-            ),
-        });
-    }
-    Ok(frame_strides_of(plan_side, sizes, &row_major(sizes)))
-}
-
-/// [`frame_strides`] for an operand laid out with its own `strides` (a view): the stride of
-/// the axis feeding each output axis, 0 for an inserted singleton and for an axis of size 1.
-/// The caller guarantees that the plan points at real axes (a rule's plan does); a
-/// transposed `[3, 2]` operand (strides `[1, 3]`) feeding output axes 0 and 1 has `[1, 3]`.
-pub(crate) fn frame_strides_of(
-    plan_side: &[Option<usize>],
-    sizes: &[usize],
-    strides: &[usize],
-) -> Vec<usize> {
-    let mut frame = vec![0; plan_side.len()];
-    frame_strides_into(plan_side, sizes, strides, &mut frame);
-    frame
-}
-
-/// [`frame_strides_of`] into the first `plan_side.len()` entries of `frame`, for strides kept
-/// on the stack.
-pub(crate) fn frame_strides_into(
-    plan_side: &[Option<usize>],
-    sizes: &[usize],
-    strides: &[usize],
-    frame: &mut [usize],
-) {
-    for (f, src) in frame.iter_mut().zip(plan_side) {
-        *f = match *src {
-            Some(k) if sizes[k] != 1 => strides[k],
-            _ => 0,
-        };
-    }
-}
-
-/// Row-major strides of a contiguous array of the given sizes.
-///
-/// ```
-/// assert_eq!(shapecast::kernel::row_major(&[2, 3, 4]), vec![12, 4, 1]);
-/// ```
-pub fn row_major(sizes: &[usize]) -> Vec<usize> {
-    let mut strides = vec![0; sizes.len()];
-    row_major_into(sizes, &mut strides);
-    strides
-}
-
-/// [`row_major`] into the first `sizes.len()` entries of `strides` (the crate's one copy of
-/// the computation, for strides kept on the stack).
-pub(crate) fn row_major_into(sizes: &[usize], strides: &mut [usize]) {
-    let mut stride = 1usize;
-    for i in (0..sizes.len()).rev() {
-        strides[i] = stride;
-        stride = stride.saturating_mul(sizes[i]);
-    }
-}
-
-/// An operand's `strides`, or, for a contiguous one (`None`), row-major strides for `sizes`
-/// written into `own`.
-pub(crate) fn strides_or_row_major<'a, const N: usize>(
-    sizes: &[usize],
-    strides: Option<&'a [usize]>,
-    own: &'a mut [usize; N],
-) -> &'a [usize] {
-    match strides {
-        Some(strides) => strides,
-        None => {
-            row_major_into(sizes, own);
-            &own[..sizes.len()]
-        }
-    }
-}
-
-/// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.
-#[cfg(test)]
-fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
-    let m = Merged::<MAX_RANK>::new(sizes, a, b);
-    let n = m.len;
-    (m.sizes[..n].to_vec(), m.a[..n].to_vec(), m.b[..n].to_vec())
-}
-
-/// Output sizes and the two operands' strides after merging: axes of size 1 are dropped, and
-/// an axis is merged into the next one when both operands are contiguous across the pair
-/// (the output is row-major and contiguous, so it never blocks a merge). At most
-/// [`MAX_RANK`] merged axes, held inline; e.g. `[4, 5]` with strides `[5, 1]` and `[5, 1]`
-/// is one run of 20, and with `[5, 1]` and `[0, 1]` nothing merges.
-pub(crate) struct Merged<const N: usize = MAX_RANK> {
-    pub(crate) len: usize,
-    pub(crate) sizes: [usize; N],
-    pub(crate) a: [usize; N],
-    pub(crate) b: [usize; N],
-}
-
-impl<const N: usize> Merged<N> {
-    /// Merges; the caller guarantees `sizes.len() <= MAX_RANK` and equal lengths. A `const
-    /// fn`, so that static shapes merge at compile time (`StaticLayout`).
-    pub(crate) const fn new(sizes: &[usize], a: &[usize], b: &[usize]) -> Merged<N> {
-        let mut m = Merged {
-            len: 0,
-            sizes: [0; N],
-            a: [0; N],
-            b: [0; N],
-        };
-        let mut i = 0;
-        while i < sizes.len() {
-            let n = sizes[i];
-            // Size 1 is dropped; otherwise the previous (outer) axis may continue this one
-            // in both operands.
-            if n == 1 {
-            } else if m.len > 0 && m.a[m.len - 1] == a[i] * n && m.b[m.len - 1] == b[i] * n {
-                let last = m.len - 1;
-                m.sizes[last] *= n;
-                m.a[last] = a[i];
-                m.b[last] = b[i];
-            } else {
-                m.sizes[m.len] = n;
-                m.a[m.len] = a[i];
-                m.b[m.len] = b[i];
-                m.len += 1;
-            }
-            i += 1;
-        }
-        m
-    }
-}
-
-/// The number of elements an operand's data must hold to cover every offset.
-fn required_len(sizes: &[usize], strides: &[usize]) -> Option<usize> {
-    if sizes.contains(&0) {
-        return Some(0);
-    }
-    sizes.iter().zip(strides).try_fold(1usize, |acc, (&n, &s)| {
-        (n - 1).checked_mul(s).and_then(|x| acc.checked_add(x))
-    })
-}
 
 /// `out` (cleared, then filled in row-major order over `sizes`) receives
 /// `f(a[i], b[i])` for every output index `i`, where each operand is `(data, strides)` in the
@@ -251,7 +99,7 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
 /// memory: `[2^20, 1]` with `[1, 2^20]`): [`Error::TooLarge`] before anything is allocated.
 pub(crate) fn room_for<O>(sizes: &[usize]) -> Result<(), Error> {
     let shape = || crate::dynamic::shape::DynShape::from_sizes(sizes).unwrap_or_default();
-    super::room::ensure::<O>(sizes, shape).map(|_| ())
+    super::allocation::ensure::<O>(sizes, shape).map(|_| ())
 }
 
 /// [`zip_checked`] on a layout already known to be sound (`total` is the product of `sizes`,
@@ -320,7 +168,7 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
 
 /// The output's element count once the layout is known to be sound: at most `N` axes, stride
 /// lists of the output's rank, and operands long enough for their strides.
-pub(super) fn validate<const N: usize>(
+pub(crate) fn validate<const N: usize>(
     sizes: &[usize],
     (a_len, sa): (usize, &[usize]),
     (b_len, sb): (usize, &[usize]),
@@ -385,77 +233,20 @@ pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
     (threads > 1).then(|| rows.div_ceil(threads * 4))
 }
 
-/// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
-/// [`Parallel`] split over rayon's pool (with the `rayon` feature, above
-/// [`PARALLEL_MIN_ELEMENTS`]). The operators use `Parallel` (their elements are `Send + Sync`);
-/// methods taking a caller's closure use `Serial`, so the closure needs no `Sync`.
-pub(crate) trait ZipFn<A, B, O> {
-    /// Whether [`zip`](Self::zip) may split the work over threads.
-    const PARALLEL: bool;
-    /// The function on one pair of elements.
-    fn call(&self, a: &A, b: &B) -> O;
-    /// [`zip_checked`] with this function.
-    fn zip<const N: usize>(
-        &self,
-        sizes: &[usize],
-        a: (&[A], &[usize]),
-        b: (&[B], &[usize]),
-        out: &mut Vec<O>,
-    ) -> Result<(), Error>;
-}
-
-/// A function run on the calling thread.
-pub(crate) struct Serial<F>(pub(crate) F);
-
-impl<A, B, O, F: Fn(&A, &B) -> O> ZipFn<A, B, O> for Serial<F> {
-    const PARALLEL: bool = false;
-    #[inline(always)]
-    fn call(&self, a: &A, b: &B) -> O {
-        (self.0)(a, b)
-    }
-    fn zip<const N: usize>(
-        &self,
-        sizes: &[usize],
-        a: (&[A], &[usize]),
-        b: (&[B], &[usize]),
-        out: &mut Vec<O>,
-    ) -> Result<(), Error> {
-        zip_checked::<N, A, B, O>(sizes, a, b, out, &self.0)
-    }
-}
-
-/// A function that may run on several threads (with the `rayon` feature).
-pub(crate) struct Parallel<F>(pub(crate) F);
-
-impl<A: Sync, B: Sync, O: Send, F: Fn(&A, &B) -> O + Sync> ZipFn<A, B, O> for Parallel<F> {
-    const PARALLEL: bool = cfg!(feature = "rayon");
-    #[inline(always)]
-    fn call(&self, a: &A, b: &B) -> O {
-        (self.0)(a, b)
-    }
-    fn zip<const N: usize>(
-        &self,
-        sizes: &[usize],
-        a: (&[A], &[usize]),
-        b: (&[B], &[usize]),
-        out: &mut Vec<O>,
-    ) -> Result<(), Error> {
-        #[cfg(feature = "rayon")]
-        {
-            super::split::zip_parallel::<N, A, B, O>(sizes, a, b, out, &self.0)
-        }
-        #[cfg(not(feature = "rayon"))]
-        {
-            zip_checked::<N, A, B, O>(sizes, a, b, out, &self.0)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::zip_fn::{Parallel, ZipFn};
     use crate::{broadcast, DynShape, Rule};
     use proptest::prelude::*;
+
+    /// Output sizes and the two operands' strides after merging (see `Merged`), as vectors.
+    #[cfg(test)]
+    fn merge(sizes: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+        let m = Merged::<MAX_RANK>::new(sizes, a, b);
+        let n = m.len;
+        (m.sizes[..n].to_vec(), m.a[..n].to_vec(), m.b[..n].to_vec())
+    }
 
     /// The naive reference: for every output index, find each operand's element by the plan.
     fn reference(

@@ -25,10 +25,10 @@ use core::ops::{Add, Mul};
 use num_traits::{Float, One, Zero};
 
 pub(crate) use super::dims::Dims;
-use super::kernel::Merged;
-use super::strided::step;
-pub(super) use super::summation::lanes;
+use super::layout::Merged;
+pub(crate) use super::summation::lanes;
 use super::summation::{pairwise, Kahan};
+use super::walk::step;
 use crate::dynamic::shape::{DynShape, MAX_RANK};
 use crate::error::Error;
 
@@ -118,7 +118,7 @@ pub(crate) fn walk<T: Sync, A: Send>(
 /// an inner kept axis shortens every run and was measured slower (sum over axis 0 of
 /// (1024, 1024): 1.2x slower on two threads).
 #[cfg(feature = "rayon")]
-pub(super) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, usize)> {
+pub(crate) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Option<(usize, usize)> {
     let total = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))?;
@@ -139,7 +139,7 @@ pub(super) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Optio
 
 /// `sizes` with axis `k` cut to `n`, on the stack.
 #[cfg(feature = "rayon")]
-pub(super) fn cut(sizes: &[usize], k: usize, n: usize) -> [usize; MAX_RANK] {
+pub(crate) fn cut(sizes: &[usize], k: usize, n: usize) -> [usize; MAX_RANK] {
     let mut sub = [0usize; MAX_RANK];
     sub[..sizes.len()].copy_from_slice(sizes);
     sub[k] = n;
@@ -217,7 +217,7 @@ impl<T> Source<'_, T> {
 
     /// The output's strides in the input's frame: row-major over the kept axes, 0 along the
     /// reduced ones.
-    pub(super) fn out_strides(&self) -> Dims {
+    pub(crate) fn out_strides(&self) -> Dims {
         let kept = Dims::row_major(&self.out_sizes(true));
         Dims::from_iter(
             kept.iter()
@@ -227,17 +227,17 @@ impl<T> Source<'_, T> {
     }
 
     /// The number of output cells.
-    pub(super) fn out_len(&self) -> usize {
+    pub(crate) fn out_len(&self) -> usize {
         // `has_room` checked this count before any reduction runs (and softmax returns at once
         // for an empty input, whose output is the only one that could overflow here).
-        super::room::count(&self.out_sizes(false)).expect("checked by has_room")
+        super::allocation::count(&self.out_sizes(false)).expect("checked by has_room")
     }
 
     /// Whether the output (and its working rows, `W` each) can exist: the checked element
     /// count, within `isize::MAX` bytes and what the allocator gives; else
     /// [`Error::TooLarge`] naming the input's shape. Every reduction asks this first.
     pub(crate) fn has_room<W>(&self, shape: &dyn Fn() -> DynShape) -> Result<(), Error> {
-        super::room::ensure::<W>(&self.out_sizes(false), shape).map(|_| ())
+        super::allocation::ensure::<W>(&self.out_sizes(false), shape).map(|_| ())
     }
 
     /// How many elements each output cell folds.
@@ -250,7 +250,7 @@ impl<T> Source<'_, T> {
                 .map(|(&n, _)| n),
         );
         // It overflows only when a kept axis is 0: no cell is folded, the count unused.
-        super::room::count(&folded).unwrap_or(usize::MAX)
+        super::allocation::count(&folded).unwrap_or(usize::MAX)
     }
 }
 
@@ -419,7 +419,7 @@ impl<T: Send + Sync> Source<'_, T> {
             .filter(|&k| k != axis)
             .map(|k| self.strides[k])
             .collect();
-        let len = super::room::count(&kept).expect("checked by has_room");
+        let len = super::allocation::count(&kept).expect("checked by has_room");
         let mut out = Vec::with_capacity(len);
         if len == 0 {
             return Ok(out);
@@ -461,7 +461,7 @@ fn better<const MAX: bool, T: PartialOrd>(best: &T, x: &T) -> bool {
 
 /// The better of two (see [`better`]).
 #[inline(always)]
-pub(super) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
+pub(crate) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
     if better::<MAX, T>(&best, &x) {
         x
     } else {
@@ -487,7 +487,7 @@ fn zip_blocks<T: Copy>(accs: &mut [T], xs: &[T], f: impl Fn(T, T) -> T) {
     }
 }
 
-pub(super) struct Sum;
+pub(crate) struct Sum;
 impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
     #[inline(always)]
     fn step(&self, acc: &mut T, x: &T) {

@@ -8,18 +8,11 @@
 
 use crate::alloc_prelude::*;
 
-use super::kernel::row_major_into;
+use super::layout::{row_major_into, Strided};
 use super::raw::{DotElement, Mat};
-use super::strided::step;
+use super::walk::step;
 use crate::dynamic::shape::MAX_RANK;
 use crate::error::Error;
-
-/// An operand: sizes, strides and data.
-pub(crate) struct Side<'a, T> {
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: &'a [usize],
-    pub(crate) data: &'a [T],
-}
 
 /// One axis of the iteration: its size and each operand's stride along it (left, right,
 /// output).
@@ -33,7 +26,7 @@ struct Axis3 {
 
 /// What the kernel of a contraction runs on: the output's sizes, the source axis of each
 /// operand for each output axis, and the contracted pairs.
-pub(crate) struct Layout<'p> {
+pub(crate) struct GemmPlan<'p> {
     pub(crate) sizes: &'p [usize],
     pub(crate) lhs: &'p [Option<usize>],
     pub(crate) rhs: &'p [Option<usize>],
@@ -48,14 +41,14 @@ const UNIT: Axis3 = Axis3 {
     c: 0,
 };
 
-impl Layout<'_> {
+impl GemmPlan<'_> {
     /// The output, row-major, for `total` elements: one GEMM call per block, the working
     /// tables on the stack (at most `N` output axes and `N` loops).
     pub(crate) fn run<const N: usize, T: DotElement>(
         &self,
         total: usize,
-        a: Side<'_, T>,
-        b: Side<'_, T>,
+        a: Strided<'_, T>,
+        b: Strided<'_, T>,
     ) -> Result<Vec<T>, Error> {
         let mut out = vec![T::zero(); total];
         // A large output is usually fresh zeroed memory the GEMM touches first: huge pages
@@ -74,7 +67,7 @@ impl Layout<'_> {
         let mut own = [0usize; N];
         row_major_into(self.sizes, &mut own);
         // A stride that an axis of size 1 facing a larger one must not advance.
-        let stride = |side: &Side<'_, T>, src: Option<usize>, n: usize| match src {
+        let stride = |side: &Strided<'_, T>, src: Option<usize>, n: usize| match src {
             Some(i) if side.sizes[i] == n => side.strides[i],
             _ => 0,
         };

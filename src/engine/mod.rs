@@ -1,0 +1,42 @@
+//! The engine: sizes, strides and data in, elements out. No tensor, no shape rule and no type
+//! level here: the operations in [`tensor`](crate::tensor) work out a plan from the rules and
+//! hand the engine plain layouts; the engine never calls back.
+//!
+//! **Layer.** Above the values (sizes, errors), which are all it uses (`scripts/layers.py`,
+//! run by `.ci/run`, checks it); everything above may use it.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `layout` | a strided layout ([`Strided`](layout::Strided): sizes, strides, data), row-major strides, an operand's strides in an output frame, merging contiguous axes |
+//! | `dims` | `Dims`: sizes or strides held inline, a view's layout and a kernel's temporaries |
+//! | `walk` | the one index walk (`step`) every loop advances with, `Offsets`, the inner run of every elementwise kernel, index-access broadcasting |
+//! | `zip_fn` | how an elementwise function runs (`Serial`, `Parallel`), the kernel on a tensor's own layout and on a rule's plan |
+//! | `kernel` | the public run-time elementwise kernel ([`kernel`](crate::kernel)): `zip_map`, the kernel over a rule's plan, validation |
+//! | `static_kernel` | its compile-time twin: the merged layout of static shapes as a constant |
+//! | `sink` | where a kernel's output goes run by run (`Sink`, `Runs`), the interface a tensor's buffer is filled through |
+//! | `zip_threads` | the elementwise kernel split over threads (feature `rayon`) |
+//! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
+//! | `reduce` | the reduction kernels: one strided walk folding into the output, row splits, arg-max |
+//! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
+//! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
+//! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
+//! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
+//! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, the dispatched maps, huge-page advice |
+
+pub(crate) mod allocation;
+pub(crate) mod dims;
+pub(crate) mod gemm;
+pub mod kernel;
+pub(crate) mod layout;
+pub(crate) mod raw;
+pub(crate) mod reduce;
+pub(crate) mod sink;
+pub(crate) mod static_kernel;
+pub(crate) mod summation;
+#[cfg(feature = "rayon")]
+pub mod threads;
+pub(crate) mod vmath;
+pub(crate) mod walk;
+pub(crate) mod zip_fn;
+#[cfg(feature = "rayon")]
+mod zip_threads;

@@ -1,0 +1,148 @@
+//! How an elementwise function runs over a layout: [`ZipFn`] with its two runners, [`Serial`]
+//! (the calling thread) and [`Parallel`] (split over rayon's pool with the `rayon` feature),
+//! and the kernels the tensor layer calls with them: [`zip_own`] on a tensor's own layout and
+//! [`zip_framed`] on two operands placed in the output frame by a rule's plan.
+
+use crate::alloc_prelude::*;
+
+use super::kernel::{room_for, zip_checked, zip_sound, PARALLEL_MIN_ELEMENTS};
+use super::layout::frame_on_stack;
+use crate::dynamic::shape::MAX_RANK;
+use crate::error::Error;
+
+/// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
+/// [`Parallel`] split over rayon's pool (with the `rayon` feature, above
+/// [`PARALLEL_MIN_ELEMENTS`]). The operators use `Parallel` (their elements are `Send + Sync`);
+/// methods taking a caller's closure use `Serial`, so the closure needs no `Sync`.
+pub(crate) trait ZipFn<A, B, O> {
+    /// Whether [`zip`](Self::zip) may split the work over threads.
+    const PARALLEL: bool;
+    /// The function on one pair of elements.
+    fn call(&self, a: &A, b: &B) -> O;
+    /// [`zip_checked`] with this function.
+    fn zip<const N: usize>(
+        &self,
+        sizes: &[usize],
+        a: (&[A], &[usize]),
+        b: (&[B], &[usize]),
+        out: &mut Vec<O>,
+    ) -> Result<(), Error>;
+}
+
+/// A function run on the calling thread.
+pub(crate) struct Serial<F>(pub(crate) F);
+
+impl<A, B, O, F: Fn(&A, &B) -> O> ZipFn<A, B, O> for Serial<F> {
+    const PARALLEL: bool = false;
+    #[inline(always)]
+    fn call(&self, a: &A, b: &B) -> O {
+        (self.0)(a, b)
+    }
+    fn zip<const N: usize>(
+        &self,
+        sizes: &[usize],
+        a: (&[A], &[usize]),
+        b: (&[B], &[usize]),
+        out: &mut Vec<O>,
+    ) -> Result<(), Error> {
+        zip_checked::<N, A, B, O>(sizes, a, b, out, &self.0)
+    }
+}
+
+/// A function that may run on several threads (with the `rayon` feature).
+pub(crate) struct Parallel<F>(pub(crate) F);
+
+impl<A: Sync, B: Sync, O: Send, F: Fn(&A, &B) -> O + Sync> ZipFn<A, B, O> for Parallel<F> {
+    const PARALLEL: bool = cfg!(feature = "rayon");
+    #[inline(always)]
+    fn call(&self, a: &A, b: &B) -> O {
+        (self.0)(a, b)
+    }
+    fn zip<const N: usize>(
+        &self,
+        sizes: &[usize],
+        a: (&[A], &[usize]),
+        b: (&[B], &[usize]),
+        out: &mut Vec<O>,
+    ) -> Result<(), Error> {
+        #[cfg(feature = "rayon")]
+        {
+            super::zip_threads::zip_parallel::<N, A, B, O>(sizes, a, b, out, &self.0)
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            zip_checked::<N, A, B, O>(sizes, a, b, out, &self.0)
+        }
+    }
+}
+
+/// Whether `f` splits an output of `total` elements over threads rather than running on the
+/// calling thread.
+pub(crate) fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
+    F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
+}
+
+/// `f` over a layout sound by construction (tensors' own sizes and strides, `total` elements,
+/// at most `N` axes): split over threads above the threshold, else the kernel without the
+/// validation a caller's strides need.
+pub(crate) fn zip_own<const N: usize, A, B, O>(
+    f: &impl ZipFn<A, B, O>,
+    total: usize,
+    sizes: &[usize],
+    a: (&[A], &[usize]),
+    b: (&[B], &[usize]),
+    out: &mut Vec<O>,
+) -> Result<(), Error> {
+    if split(f, total) {
+        return f.zip::<N>(sizes, a, b, out);
+    }
+    room_for::<O>(sizes)?;
+    zip_sound::<N, A, B, O>(total, sizes, a, b, out, |x, y| f.call(x, y));
+    Ok(())
+}
+
+/// The rank up to which [`zip_framed`]'s working arrays are short.
+const SMALL_RANK: usize = 8;
+
+/// `f(a, b)` into `out` over the output `sizes`, each operand given by its own sizes, strides
+/// (`None`: contiguous, row-major) and data, and placed in the output frame by one side of a
+/// plan (`sides`: the operand axis feeding each output axis, `None` where it is broadcast).
+/// The operands' layouts are their tensors' own (their data holds every offset).
+pub(crate) fn zip_framed<A, B, O>(
+    sizes: &[usize],
+    sides: (&[Option<usize>], &[Option<usize>]),
+    a: (&[A], &[usize], Option<&[usize]>),
+    b: (&[B], &[usize], Option<&[usize]>),
+    out: &mut Vec<O>,
+    f: impl ZipFn<A, B, O>,
+) -> Result<(), Error> {
+    // The working arrays are as long as the rank needs: less to fill for the common ranks.
+    // An operand may have more axes than the output (the pdpd rule drops a right operand's
+    // trailing 1s), and its strides are computed in the same arrays.
+    let widest = sizes.len().max(a.1.len()).max(b.1.len());
+    if widest <= SMALL_RANK {
+        zip_framed_in::<SMALL_RANK, _, _, _>(sizes, sides, a, b, out, f)
+    } else {
+        zip_framed_in::<MAX_RANK, _, _, _>(sizes, sides, a, b, out, f)
+    }
+}
+
+/// [`zip_framed`] on a rank of at most `N`.
+fn zip_framed_in<const N: usize, A, B, O>(
+    sizes: &[usize],
+    (lhs, rhs): (&[Option<usize>], &[Option<usize>]),
+    (a, a_sizes, a_strides): (&[A], &[usize], Option<&[usize]>),
+    (b, b_sizes, b_strides): (&[B], &[usize], Option<&[usize]>),
+    out: &mut Vec<O>,
+    f: impl ZipFn<A, B, O>,
+) -> Result<(), Error> {
+    let sa = frame_on_stack::<N>(lhs, a_sizes, a_strides);
+    let sb = frame_on_stack::<N>(rhs, b_sizes, b_strides);
+    let n = sizes.len();
+    let (a, b) = ((a, &sa[..n]), (b, &sb[..n]));
+    match sizes.iter().try_fold(1usize, |acc, &k| acc.checked_mul(k)) {
+        Some(total) => zip_own::<N, A, B, O>(&f, total, sizes, a, b, out),
+        // The kernel refuses an element count that overflows.
+        None => f.zip::<N>(sizes, a, b, out),
+    }
+}
