@@ -136,7 +136,7 @@
 // Without the `std` feature the crate needs only `alloc`; `.ci/run` builds it that way.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
-// `unsafe` is denied everywhere but `tensor::raw` (the workspace's lints in Cargo.toml): the
+// `unsafe` is denied everywhere but `engine::raw` (the workspace's lints in Cargo.toml): the
 // GEMM call, an output's length once the kernel has written it, and huge-page advice for
 // large outputs.
 

@@ -204,10 +204,9 @@ pub(crate) fn validate<const N: usize>(
 /// The fewest output elements an elementwise operator between two tensors, a reduction or a
 /// softmax splits over threads when the `rayon` feature is on; smaller operations run on the
 /// calling thread, so they never pay for a hand-off. The pool's workers stay awake between
-/// operations (the `threads` module), so a hand-off costs a few µs: in the transformer block
-/// (`benches/transformer.rs`, 2 threads on a 2-core VM) softmax over 65,536 elements took
-/// 47–54 µs split against 78–88 µs on one thread, while layer norm's operations over 32,768
-/// elements lost (54–64 µs against 46). Maps of one tensor have their own thresholds: 2^14
+/// operations (the `threads` module), so a hand-off costs a few µs; the threshold is where a
+/// split measured faster on the transformer block's operations (`docs/performance.md`,
+/// threads). Maps of one tensor have their own thresholds: 2^14
 /// elements for `exp`, `tanh` and the activations, 2^17 for one or two arithmetic
 /// operations; a product splits from 2^21 multiply-adds, a batch of products from 2^20.
 ///

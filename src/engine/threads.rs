@@ -2,9 +2,9 @@
 //! thread takes part, and the pool's workers stay awake between operations.
 //!
 //! A model is a chain of operations of 10 µs to a few ms each. Rayon's workers go to sleep
-//! a few µs after their last job, and waking one costs tens of µs on a virtual machine
-//! (measured: a 128x256x256 product split over two threads after 2 ms of serial work took
-//! 1.6x its one-thread time; with a worker kept awake, 0.6x). So, as OpenMP's runtimes do
+//! a few µs after their last job, and waking one costs tens of µs on a virtual machine, more
+//! than a short operation gains from a second core (`docs/performance.md`, threads, has the
+//! measurement). So, as OpenMP's runtimes do
 //! under PyTorch, every split operation keeps the pool's other workers spinning for
 //! [`spin_time`] after it (1 ms unless `SHAPECAST_SPIN_US` or [`set_spin_time`] says
 //! otherwise): a spinning worker runs rayon jobs as they come (`rayon::yield_now`) and goes

@@ -35,7 +35,7 @@ use crate::sealed::Sealed;
 /// The float elements with vectorisable transcendentals (`f32`, `f64`): what the tensors'
 /// `exp`, `ln`, `tanh`, `sigmoid`, `gelu` and softmax run on. Each function is branch-free,
 /// so a loop of it vectorises; the accuracy table is on the module page of the source
-/// (`src/tensor/vmath.rs`): at most 2 ulp for `exp` and `ln`, 3 for `tanh`.
+/// (`src/engine/vmath.rs`): at most 2 ulp for `exp` and `ln`, 3 for `tanh`.
 ///
 /// ```
 /// use shapecast::Transcendental;

@@ -5,7 +5,7 @@
 //! that are contiguous in both operands, so `[16, 256, 256] @ [256, 256]` is a single
 //! 4096×256×256 call); every other axis is a loop around the calls, each operand advancing
 //! by its own stride (0 where it is broadcast, so nothing is copied). That mapping is
-//! [`gemm_loop`](super::gemm_loop); this module is the API and the plans.
+//! `engine::gemm`; this module is the API and the plans.
 //!
 //! ```
 //! use shapecast::{names, shape, Dot, Tensor};
@@ -82,10 +82,9 @@ pub(crate) fn run<T: DotElement>(
 ///
 /// The contraction is by name, so a weight's memory order never changes a result, only its
 /// speed. `nn.Linear`'s `[OUT, IN]` (contracted over its last axis) multiplies many
-/// positions at once more slowly than the same weight laid out `[IN, OUT]` (one thread,
-/// 128 positions: 128x288x768 0.60 against 0.54 ms, 128x512x1376 2.07 against 1.83 ms; the
-/// product of a file's layout already runs transposed from K = 512), while one position at a
-/// time (generation) runs faster with `[OUT, IN]` (1x288x32000: 1.85 against 2.52 ms). To
+/// positions at once more slowly than the same weight laid out `[IN, OUT]`, while one
+/// position at a time (generation) runs faster with `[OUT, IN]` (`docs/performance.md`,
+/// contractions, has the figures). To
 /// prepare a weight for repeated products of many positions, reorder it once, at load:
 ///
 /// ```

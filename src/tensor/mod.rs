@@ -25,7 +25,8 @@
 //! |---|---|
 //! | `tensor` | [`Tensor<T, S>`](crate::Tensor): the struct, its constructors and accessors |
 //! | `dyn_tensor` | [`DynTensor<T>`](crate::DynTensor): the tensor whose shape is a run-time value |
-//! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views |
+//! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views, their layout accessors, `Tensor::view` |
+//! | `view_mut` | the writable view's own methods: `at_mut`, `fill`, `assign`, `align_to` |
 //! | `buffer` | the two buffers ([`Buffer`](crate::Buffer)): a `Vec`, and an inline array the kernels fill in place |
 //! | `elements` | [`Scalar`](crate::Scalar), [`NestedArray`](crate::NestedArray), [`ArrayOf`](crate::ArrayOf) |
 //! | `index` | [`Index`](crate::Index): the multi-index `from_fn` and `generate` pass |
@@ -78,6 +79,7 @@ mod surgery;
 mod tensor;
 mod topk;
 mod view;
+mod view_mut;
 mod view_ops;
 mod zip;
 

@@ -53,10 +53,10 @@ use crate::typed::storage::{Buffer, Storage};
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub struct TensorView<'a, T, S> {
-    data: &'a [T],
-    sizes: Dims,
-    strides: Dims,
-    shape: PhantomData<S>,
+    pub(super) data: &'a [T],
+    pub(super) sizes: Dims,
+    pub(super) strides: Dims,
+    pub(super) shape: PhantomData<S>,
 }
 
 /// A borrowed, writable view of `T`s with the type-level shape `S`. No two indices share an
@@ -70,10 +70,10 @@ pub struct TensorView<'a, T, S> {
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub struct TensorViewMut<'a, T, S> {
-    data: &'a mut [T],
-    sizes: Dims,
-    strides: Dims,
-    shape: PhantomData<S>,
+    pub(super) data: &'a mut [T],
+    pub(super) sizes: Dims,
+    pub(super) strides: Dims,
+    pub(super) shape: PhantomData<S>,
 }
 
 impl<T, S> Clone for TensorView<'_, T, S> {
@@ -124,7 +124,9 @@ impl<T: fmt::Debug, S> fmt::Debug for TensorViewMut<'_, T, S> {
 
 /// The sizes and strides of `Target`'s frame filled from a source by the assignment rule's
 /// pairing, when that pairing is a permutation (every axis fed, no size changed). A different rank fails the build.
-fn permutation<S: Shape, Target: Shape>(
+/// The sizes and strides of a view of `S` laid out as `Target` (the same names in another
+/// order), or why they cannot be.
+pub(super) fn permutation<S: Shape, Target: Shape>(
     sizes: &[usize],
     strides: &[usize],
 ) -> Result<(Vec<usize>, Vec<usize>), Error> {
@@ -153,6 +155,35 @@ fn permutation<S: Shape, Target: Shape>(
     Ok(out)
 }
 
+/// The layout accessors of both views (`sizes`, `size::<A>`, `strides`), written once; `$get`
+/// makes the view the examples call them on from a tensor `t`.
+macro_rules! layout_accessors {
+    ($view:ident, $get:literal) => {
+        impl<T, S: Shape> $view<'_, T, S> {
+            #[doc = concat!("The sizes, `?` ones resolved.\n\n```\nuse shapecast::{shape, Tensor};\nlet mut t = Tensor::<u8, shape![?, 2]>::from_vec_sized(&[3, 2], vec![0; 6])?;\nassert_eq!(t.", $get, ".sizes(), &[3, 2]);\n# Ok::<(), shapecast::Error>(())\n```")]
+            pub fn sizes(&self) -> &[usize] {
+                &self.sizes
+            }
+
+            #[doc = concat!("The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape lacks is a compile error.\n\n```\nuse shapecast::{names, shape, Tensor};\nnames!(H, W);\nlet mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;\nassert_eq!((t.", $get, ".size::<W>(), t.", $get, ".size::<H>()), (7, 2));\n# Ok::<(), shapecast::Error>(())\n```")]
+            pub fn size<A>(&self) -> usize
+            where
+                S: crate::typed::axis::HasAxis<A>,
+            {
+                self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
+            }
+
+            #[doc = concat!("The strides in elements: 0 on a broadcast axis.\n\n```\nuse shapecast::{shape, Tensor};\nlet mut t = Tensor::<u8, shape![2, 3]>::full(0)?;\nassert_eq!(t.", $get, ".strides(), &[3, 1]);\n# Ok::<(), shapecast::Error>(())\n```")]
+            pub fn strides(&self) -> &[usize] {
+                &self.strides
+            }
+        }
+    };
+}
+
+layout_accessors!(TensorView, "view()");
+layout_accessors!(TensorViewMut, "view_mut()");
+
 impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// A view from parts the caller has checked: the sizes fit `S` and every offset the
     /// strides reach lies inside `data`.
@@ -179,47 +210,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
             strides: Dims::row_major(sizes),
             shape: PhantomData,
         }
-    }
-
-    /// The sizes, `?` ones resolved.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let t = Tensor::<u8, shape![?, 2]>::from_vec_sized(&[3, 2], vec![0; 6])?;
-    /// assert_eq!(t.view().sizes(), &[3, 2]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn sizes(&self) -> &[usize] {
-        &self.sizes
-    }
-
-    /// The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape
-    /// lacks is a compile error.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(H, W);
-    /// let mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;
-    /// assert_eq!((t.view().size::<W>(), t.view_mut().size::<H>()), (7, 2));
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn size<A>(&self) -> usize
-    where
-        S: crate::typed::axis::HasAxis<A>,
-    {
-        self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
-    }
-
-    /// The strides in elements: 0 on a broadcast axis.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let t = Tensor::<u8, shape![3]>::from_vec(vec![1, 2, 3])?;
-    /// assert_eq!(t.broadcast_to::<shape![2, 3]>()?.strides(), &[0, 1]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn strides(&self) -> &[usize] {
-        &self.strides
     }
 
     /// Index-access broadcasting (rule book §12), as [`DynTensor::at`](crate::DynTensor::at).
@@ -438,196 +428,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         };
         layout.run(self.data, rhs.data, &mut data, Serial(f))?;
         Ok(Tensor::from_parts(layout.sizes(), data))
-    }
-}
-
-impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
-    /// A writable view from parts the caller has checked: the sizes fit `S`, every offset
-    /// the strides reach lies inside `data`, and no two indices share an offset.
-    pub(crate) fn from_parts(data: &'a mut [T], sizes: Vec<usize>, strides: Vec<usize>) -> Self {
-        TensorViewMut {
-            data,
-            sizes: sizes.into(),
-            strides: strides.into(),
-            shape: PhantomData,
-        }
-    }
-
-    /// The view's data, sizes and strides.
-    pub(crate) fn into_parts(self) -> (&'a mut [T], Vec<usize>, Vec<usize>) {
-        (self.data, self.sizes.to_vec(), self.strides.to_vec())
-    }
-
-    /// A writable view of contiguous, row-major data with the given sizes.
-    pub(crate) fn contiguous(data: &'a mut [T], sizes: &[usize]) -> Self {
-        TensorViewMut {
-            data,
-            sizes: sizes.into(),
-            strides: Dims::row_major(sizes),
-            shape: PhantomData,
-        }
-    }
-
-    /// The sizes, `?` ones resolved.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<u8, shape![2, 2]>::full(0)?;
-    /// assert_eq!(t.view_mut().sizes(), &[2, 2]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn sizes(&self) -> &[usize] {
-        &self.sizes
-    }
-
-    /// The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape
-    /// lacks is a compile error.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(H, W);
-    /// let mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;
-    /// assert_eq!((t.view().size::<W>(), t.view_mut().size::<H>()), (7, 2));
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn size<A>(&self) -> usize
-    where
-        S: crate::typed::axis::HasAxis<A>,
-    {
-        self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
-    }
-
-    /// The strides in elements.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<u8, shape![2, 3]>::full(0)?;
-    /// assert_eq!(t.view_mut().strides(), &[3, 1]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn strides(&self) -> &[usize] {
-        &self.strides
-    }
-
-    /// A read-only view of the same elements.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<u8, shape![2]>::from_vec(vec![1, 2])?;
-    /// let m = t.view_mut();
-    /// assert_eq!(m.view().iter().count(), 2);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn view(&self) -> TensorView<'_, T, S> {
-        TensorView {
-            data: self.data,
-            sizes: self.sizes,
-            strides: self.strides,
-            shape: PhantomData,
-        }
-    }
-
-    /// Index-access broadcasting (rule book §12) for writing.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<i32, shape![1, 2]>::from_vec(vec![3, 4])?;
-    /// *t.view_mut().at_mut(&[7, 1])? = 5;
-    /// assert_eq!(t.data(), &[3, 5]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn at_mut(&mut self, index: &[usize]) -> Result<&mut T, Error> {
-        match iab_offset(&self.sizes, &self.strides, index) {
-            Ok(offset) => Ok(&mut self.data[offset]),
-            Err(reason) => Err(Error::Index {
-                shape: self.view().shape_dyn(),
-                reason,
-            }),
-        }
-    }
-
-    /// Every element set to `value`.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<i32, shape![2]>::from_vec(vec![1, 2])?;
-    /// t.view_mut().fill(9);
-    /// assert_eq!(t.data(), &[9, 9]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn fill(&mut self, value: T)
-    where
-        T: Clone,
-    {
-        self.for_each_mut(|x| *x = value.clone());
-    }
-
-    /// `f` on every element, in row-major order of the index.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
-    /// t.view_mut().for_each_mut(|x| *x *= 10);
-    /// assert_eq!(t.data(), &[10, 20, 30]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn for_each_mut(&mut self, mut f: impl FnMut(&mut T)) {
-        for o in Offsets::new(&self.sizes, &self.strides) {
-            f(&mut self.data[o]);
-        }
-    }
-
-    /// `src` written into this view by the assignment rule (rule book §10): it broadcasts into
-    /// the view's shape, which never changes. Only a `?` size can make it fail.
-    ///
-    /// ```
-    /// use shapecast::{shape, Tensor};
-    /// let mut t = Tensor::<i32, shape![2, 3]>::full(0)?;
-    /// let row = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
-    /// t.view_mut().assign(&row.view())?;
-    /// assert_eq!(t.data(), &[1, 2, 3, 1, 2, 3]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn assign<B: Shape>(&mut self, src: &TensorView<'_, T, B>) -> Result<(), Error>
-    where
-        T: Clone,
-        S: BroadcastsUnder<Assign, B>,
-    {
-        let b = broadcast(Rule::Assign, &self.view().shape_dyn(), &src.shape_dyn())?;
-        b.resolve(&self.sizes, &src.sizes)?;
-        let from = frame_strides_of(&b.plan.rhs, &src.sizes, &src.strides);
-        // Run by run (the axes merged where both layouts allow): a contiguous run in both is
-        // one slice copy (a KV cache's rows).
-        let (data, read) = (&mut *self.data, src.data);
-        crate::engine::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
-            if io == 1 && ir == 1 {
-                data[o..o + len].clone_from_slice(&read[r..r + len]);
-            } else {
-                for i in 0..len {
-                    data[o + i * io] = read[r + i * ir].clone();
-                }
-            }
-        });
-        Ok(())
-    }
-
-    /// The same elements with the axes in `Target`'s order, as
-    /// [`TensorView::align_to`].
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(H, W);
-    /// let mut t = Tensor::<i32, shape![H: 2, W: 2]>::from_vec(vec![1, 2, 3, 4])?;
-    /// *t.view_mut().align_to::<shape![W: 2, H: 2]>()?.at_mut(&[1, 0])? = 7; // W 1, H 0
-    /// assert_eq!(t.data(), &[1, 7, 3, 4]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn align_to<Target>(self) -> Result<TensorViewMut<'a, T, Target>, Error>
-    where
-        Target: BroadcastsUnder<Assign, S> + SameRankAs<S>,
-    {
-        let (sizes, strides) = permutation::<S, Target>(&self.sizes, &self.strides)?;
-        Ok(TensorViewMut::from_parts(self.data, sizes, strides))
     }
 }
 

@@ -19,9 +19,8 @@ use crate::sealed::Sealed;
 /// `S<1080>`. Beyond it the table also holds every multiple of 64 and of 1000 up to 65,536,
 /// common vocabulary sizes (50257, 128256 …) and powers of two and ten; any other size carries
 /// its binary digits as a second parameter, which `shape!` writes for you and an error prints
-/// in full. The bound is what the crate's own `cargo check` affords: measured on the
-/// project's 2-core machine, the whole table costs 1.0 s (2.8 s against 1.8 s without it),
-/// while every size up to 8192 took 17.4 s (coherence compares each entry with every other).
+/// in full. The bound is what the crate's own `cargo check` affords (coherence compares each
+/// entry with every other); `docs/performance.md` (compile time) has the measurement.
 ///
 /// ```
 /// assert_eq!(shapecast::typed::size::SIZE_TABLE_MAX, 2048);

@@ -1,4 +1,4 @@
-//! The GEMM call (part of the crate's only `unsafe`, `tensor::raw`): the matrices a
+//! The GEMM call (part of the crate's only `unsafe`, `engine::raw`): the matrices a
 //! contraction hands over ([`Mat`]), checked before each call; the `gemm` crate for `f32` and
 //! `f64`, with a product split over threads by blocks of rows or columns and a batch of
 //! products run side by side (feature `rayon`), each piece writing its own cells through one

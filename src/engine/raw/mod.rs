@@ -6,8 +6,7 @@
 //!   of the output through one shared pointer, `Cells`), a plain loop for
 //!   other elements. `benches/gemm-choice` measures it against `matrixmultiply` on the
 //!   products a transformer block makes, as a crate with nothing else in its graph; the table
-//!   is in `docs/performance.md` (f32 512×512×512, one thread: `gemm` 1.5 ms, 175 GFLOP/s,
-//!   against 1.9 ms, 142 GFLOP/s). Every call is checked before it is made: each matrix's
+//!   is in `docs/performance.md`. Every call is checked before it is made: each matrix's
 //!   extent lies inside its slice, and the output's strides give every cell its own element.
 //! - [`set_len_written`]: the elementwise kernel writes each output element once into the
 //!   output's spare capacity and then sets the length, instead of `extend`ing run by run.
@@ -16,8 +15,8 @@
 //!   `(4, 4) + (4)` by `&a + &b` costs the kernel plus a copy of the result, no allocation.
 //! - The elementwise maps ([`map_to_vec`], [`map_in_place`], [`map_into_slice`]) call copies
 //!   of their loop compiled for AVX-512 or for AVX2 with FMA, only once the CPU is detected to
-//!   have them: `tanh` of 131,072 `f32` in 80 µs against 1.4 ms through libm
-//!   (`cargo bench --bench transformer -- gelu`).
+//!   have them, an order of magnitude faster than libm (`docs/performance.md`;
+//!   `cargo bench --bench transformer -- gelu`).
 //! - [`advise_huge_pages`]: a large output asks the kernel for transparent huge pages
 //!   (`madvise(MADV_HUGEPAGE)`, as NumPy does), so filling 64 MiB takes 32 page faults, not
 //!   16,384.
