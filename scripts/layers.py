@@ -22,7 +22,8 @@ SRC = os.path.join(ROOT, "src")
 LAYERS = [
     ("values", "shape values, names, sizes, selectors, rules as values, errors",
      [r"error\.rs", r"error/", r"dynamic/shape\.rs", r"dynamic/parse\.rs",
-      r"dynamic/selector\.rs", r"dynamic/rule\.rs", r"sealed\.rs"]),
+      r"dynamic/selector\.rs", r"dynamic/rule\.rs", r"sealed\.rs",
+      r"alloc_prelude\.rs"]),
     ("engine", "sizes, strides and data in, elements out: layouts, the index walk, kernels, "
      "threads, the allocation guard, the crate's unsafe (no tensor, no rule)", [r"engine/"]),
     ("rules", "each rule and operation on shapes at run time", [r"dynamic/"]),

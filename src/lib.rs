@@ -65,19 +65,8 @@
 //! marker of [`rule`], [`BroadcastBy`], `Tensor::zip_with_rule`); `tests/typed_agreement.rs`
 //! holds the two to the same answers, plans and run-time checks.
 //!
-//! | rule | example | result |
-//! |---|---|---|
-//! | [`numpy`](dynamic::numpy) | `[5, 1, 4, 1]` with `[3, 1, 2]` | `[5, 3, 4, 2]` |
-//! | [`named`](dynamic::named) (default) | `[10, CHANNEL: 3, H: 256, W: 384]` with `[10, H: 256, W: 384]` | `[10, CHANNEL: 3, H: 256, W: 384]` |
-//! | [`outer`](dynamic::outer) | `[2, H: 3]` with `[W: 4, 5, 1]` | `[5, 2, H: 3, W: 4]` |
-//! | [`embed`](dynamic::embed) | `[64, 32, 8, 5]` with `[64, 32, 8]` | `[64, 32, 8, 5]` |
-//! | [`strict`](dynamic::strict) | `[2, 3]` with `[1, 3]` | refused |
-//! | [`compare`](dynamic::compare) | `[]` with `[3, 3]` | `[3, 3]` |
-//! | [`static`](dynamic::statik) | `[1, ?]` with `[?, ?]` | `[?, ?]` |
-//! | [`pdpd`](dynamic::pdpd) | `[2, 3, 4, 5]` with `[3, 1]`, axis 1 | `[2, 3, 4, 5]` |
-//! | [`bidirectional`](dynamic::bidirectional) | `[3, 1]` to `[2, 1, 6]` | `[2, 3, 6]` |
-//! | [`assign`](dynamic::assign) | `[3, 3]` ← `[3]` | `[3, 3]` |
-//! | [`narrow`](dynamic::narrow) | `[1, 5, 1]` | `[5]` |
+//! The rule book ([`rules`]) opens with a table of the rules, an example each; each rule's
+//! run-time module is in [`dynamic`], whose docs pair it with its type-level twin.
 //!
 //! ```
 //! use shapecast::rule::{Outer, Pdpd, Start};
@@ -89,13 +78,8 @@
 //!
 //! ## The guide
 //!
-//! The [`guide`] holds a page per subject, each page's examples run as doctests: [`guide::tensors`]
-//! (tensors, views, operators, `try_`, the first errors a program meets), [`guide::shapes`]
-//! (shapes as values and as types), [`guide::reductions`], [`guide::contractions`],
-//! [`guide::images`] (convolution, pooling, gathering, losses), [`guide::surgery`],
-//! [`guide::generic`] (the bound of every operation, for generic code), [`guide::weights`],
-//! [`guide::mistakes`], [`guide::editor`], [`guide::performance`], [`guide::cli`] and
-//! [`guide::testing`].
+//! The [`guide`] holds a page per subject (its first page lists them all), each page's
+//! examples run as doctests; start with [`guide::tensors`].
 //!
 //! ## Reading a shapecast compile error
 //!
@@ -145,14 +129,7 @@ extern crate alloc;
 // The macros write `::shapecast::…` paths; this makes them resolve inside the crate too.
 extern crate self as shapecast;
 
-/// What the standard prelude would bring, from `alloc` (the crate is `no_std`).
-mod alloc_prelude {
-    pub(crate) use alloc::boxed::Box;
-    pub(crate) use alloc::format;
-    pub(crate) use alloc::string::{String, ToString};
-    pub(crate) use alloc::vec;
-    pub(crate) use alloc::vec::Vec;
-}
+mod alloc_prelude;
 
 /// What a first program needs, in one import: the macros, the tensor types, the size types,
 /// the traits whose methods it calls (`dot`, the float math) and the error.

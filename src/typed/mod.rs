@@ -8,26 +8,8 @@
 //! Every rule has a module here and a run-time twin of the same name in
 //! [`dynamic`](crate::dynamic); each rule module implements [`rule::Compute`] for its marker.
 //!
-//! | rule book | rule | marker | here | run-time twin |
-//! |---|---|---|---|---|
-//! | §1 | numpy | [`rule::Numpy`] | [`numpy`] | [`dynamic::numpy`](crate::dynamic::numpy) |
-//! | §2 | named | [`rule::Named`] | [`named`] | [`dynamic::named`](crate::dynamic::named) |
-//! | §3 | outer | [`rule::Outer`] | [`outer`] | [`dynamic::outer`](crate::dynamic::outer) |
-//! | §4 | embed | [`rule::Embed`] | [`embed`] | [`dynamic::embed`](crate::dynamic::embed) |
-//! | §5 | strict | [`rule::Strict`] | [`strict`] | [`dynamic::strict`](crate::dynamic::strict) |
-//! | §6 | compare | [`rule::Compare`] | [`compare`] | [`dynamic::compare`](crate::dynamic::compare) |
-//! | §7 | static | [`rule::Static`] | [`statik`] | [`dynamic::statik`](crate::dynamic::statik) |
-//! | §8 | pdpd | [`rule::Pdpd`] | [`pdpd`] | [`dynamic::pdpd`](crate::dynamic::pdpd) |
-//! | §9 | bidirectional | [`rule::Bidirectional`] | [`bidirectional`] | [`dynamic::bidirectional`](crate::dynamic::bidirectional) |
-//! | §10 | assign | [`rule::Assign`] | [`assign`] | [`dynamic::assign`](crate::dynamic::assign) |
-//! | §11 | narrow | - | [`narrow`] | [`dynamic::narrow`](crate::dynamic::narrow) |
-//! | §16 | reductions | - | [`reduce`] | [`dynamic::reduce`](mod@crate::dynamic::reduce) |
-//! | §17 | contractions | - | [`contract`] | [`dynamic::contract`](mod@crate::dynamic::contract) |
-//! | §18 | shape surgery | - | [`surgery`] | [`dynamic::surgery`](crate::dynamic::surgery) |
-//! | §20 | convolution | - | [`conv`] | [`dynamic::conv`](mod@crate::dynamic::conv) |
-//! | §21 | gather | - | [`gather`] | [`dynamic::gather`](mod@crate::dynamic::gather) |
-//! | §22 | padding | - | [`pad`] | [`dynamic::pad`](mod@crate::dynamic::pad) |
-//! | §20 | pooling | - | [`pool`] | [`dynamic::pool`](mod@crate::dynamic::pool) |
+//! The table pairing each rule's module with its twin and its marker is in
+//! [`dynamic`](crate::dynamic)'s docs, one copy for both layers.
 //!
 //! The shared pieces and their twins:
 //!
