@@ -31,12 +31,12 @@ use ndarray::{
 
 #[allow(unused_imports)]
 use crate::alloc_prelude::*;
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
 use crate::tensor::DynTensor;
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::Error;
+use crate::values::shape::DynShape;
 
 /// An owned array's elements in row-major order: its own buffer when the layout allows,
 /// a copy otherwise.

@@ -149,7 +149,7 @@ mod alloc_prelude;
 /// # Ok::<(), Error>(())
 /// ```
 pub mod prelude {
-    pub use crate::dynamic::selector::AxisSelector;
+    pub use crate::values::selector::AxisSelector;
     pub use crate::{
         names, shape, Conv, Convolution, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis,
         Loss, Pad, PadMode, Pool, Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
@@ -158,22 +158,21 @@ pub mod prelude {
 
 pub mod dynamic;
 mod engine;
-mod error;
 #[cfg(feature = "ndarray")]
 pub mod interop;
 #[cfg(any(feature = "npy", feature = "safetensors"))]
 pub mod io;
-mod sealed;
 mod tensor;
 #[doc(hidden)]
 pub mod typed;
+mod values;
 
 pub use engine::kernel;
 #[cfg(feature = "rayon")]
 pub use engine::threads;
 
 pub use shapecast_macros::{names, shape};
-pub use typed::axis::{Axis, HasAxis};
+pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
@@ -205,9 +204,9 @@ pub use typed::reduce::{ReduceVerdict, Reduces};
 pub use typed::size::{AxisSize, Dyn, S};
 pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::surgery::{
-    Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
-    Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
-    StackUnder, Unnamed,
+    Concat, ConcatWith, HasAxis, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename,
+    RenameAxis, Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack,
+    StackAt, StackUnder, Unnamed,
 };
 #[doc(hidden)]
 pub use typed::surgery::{
@@ -268,8 +267,8 @@ pub mod __private {
         }
         n
     }
-    pub use crate::sealed::Sealed;
     pub use crate::typed::name::*;
+    pub use crate::values::sealed::Sealed;
     pub use typenum;
 }
 
@@ -277,10 +276,6 @@ pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::pad::PadMode;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
-pub use dynamic::rule::{Rule, UnknownRule};
-pub use dynamic::selector::AxisSelector;
-pub use dynamic::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};
-pub use error::{Error, ParseErrorKind, Reason, Refusal, Side};
 #[cfg(feature = "rand")]
 pub use tensor::Sampling;
 pub use tensor::{
@@ -288,3 +283,7 @@ pub use tensor::{
     DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,
     NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
+pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
+pub use values::rule::{Rule, UnknownRule};
+pub use values::selector::AxisSelector;
+pub use values::shape::{DynAxis, DynShape, Name, Size, MAX_RANK, MAX_TYPED_RANK};

@@ -15,9 +15,9 @@
 use crate::dynamic::named::{finish, pairing};
 use crate::dynamic::pair::refuse;
 use crate::dynamic::plan::Broadcasted;
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::error::{Error, Reason};
+use crate::values::error::{Error, Reason};
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// The plan of `dst = src` (and `dst += src`): the result is always `dst`'s shape.
 ///

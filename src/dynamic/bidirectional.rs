@@ -13,9 +13,9 @@
 
 use crate::dynamic::named::{finish, pairing};
 use crate::dynamic::plan::Broadcasted;
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// The shape of `input` broadcast to `target`.
 ///

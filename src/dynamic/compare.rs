@@ -11,10 +11,10 @@
 
 use crate::dynamic::pair::combine;
 use crate::dynamic::plan::{Broadcasted, Plan, Sources};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
 use crate::dynamic::strict::identical;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// The shape of `lhs <op> rhs` for a comparison `<op>`.
 ///

@@ -20,11 +20,11 @@ use crate::alloc_prelude::*;
 
 use crate::dynamic::plan::{Plan, StaticPlan};
 use crate::dynamic::reduce::apply;
-use crate::dynamic::selector::{selected, AxisSelector, StaticSelectors};
-use crate::dynamic::shape::same_str;
-use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK, MAX_TYPED_RANK};
 use crate::dynamic::{named, outer};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::{selected, AxisSelector, StaticSelectors};
+use crate::values::shape::same_str;
+use crate::values::shape::{first_repeat, DynAxis, DynShape, Size, MAX_RANK, MAX_TYPED_RANK};
 
 /// A contraction's shape and plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -499,7 +499,7 @@ pub fn matmul(lhs: &DynShape, rhs: &DynShape) -> Result<Contracted, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamic::shape::Name;
+    use crate::values::shape::Name;
     use proptest::prelude::*;
 
     const POOL: [&str; 6] = ["B", "H", "I", "J", "K", "L"];

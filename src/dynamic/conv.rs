@@ -26,8 +26,8 @@
 
 use crate::alloc_prelude::*;
 
-use super::shape::{DynAxis, DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::{DynAxis, DynShape, Size};
 
 /// The largest stride, padding, dilation or pooling kernel a window takes: a quarter of
 /// `isize::MAX`, so that every position a window computes (signed, the padding subtracted)

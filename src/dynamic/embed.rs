@@ -18,9 +18,9 @@
 
 use crate::dynamic::pair::combine;
 use crate::dynamic::plan::{Broadcasted, Plan, Sources};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynAxis, DynShape, Size};
-use crate::error::{Error, Reason, Refusal, Side};
+use crate::values::error::{Error, Reason, Refusal, Side};
+use crate::values::rule::Rule;
+use crate::values::shape::{DynAxis, DynShape, Size};
 
 /// Broadcasts `lhs` with `rhs` by the embedding rule.
 ///

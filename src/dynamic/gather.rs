@@ -18,9 +18,9 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::selector::AxisSelector;
-use super::shape::{DynAxis, DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynAxis, DynShape, Size};
 
 /// The shape of `source` taken along `axis` by indices of shape `indices`, and the taken
 /// axis' position; or the error: the axis missing, or a name of the indices that the

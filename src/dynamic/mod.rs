@@ -2,10 +2,10 @@
 //! known only while the program runs. It computes symbolically on `?` sizes, as the compiler
 //! does, and lists the checks that remain. It is the oracle the type level is tested against.
 //!
-//! **Layer.** `shape`, `parse`, `selector` and `rule` are the bottom layer (values: shapes,
-//! names, sizes, selectors, rules, with [`Error`]); every other module here is
-//! the layer above it, the rules and operations on shapes at run time, and uses only the
-//! bottom layer (`scripts/layers.py`, run by `.ci/run`, checks it).
+//! **Layer.** The rules and operations on shapes at run time, above the values they compute on
+//! (shapes, names, sizes, selectors, rules as values, errors), which live in a layer of their
+//! own and are re-exported here as [`shape`], [`selector`] and [`rule`]
+//! (`scripts/layers.py`, run by `.ci/run`, checks that this layer uses only the values).
 //!
 //! One module a rule, each with a `broadcast` function; [`broadcast`] picks one by [`Rule`].
 //! Each has a type-level twin of the same name in `shapecast::typed` (where the static rule's
@@ -41,7 +41,7 @@
 //! | plans and run-time checks | [`plan`] | `typed::broadcast` |
 //! | shapes, axes, sizes, names | [`shape`] | `typed::shape`, `axis`, `size`, `name` |
 //! | axis selectors (a name or a position) | [`selector`] | `typed::selector` |
-//! | the shape notation (rule book §0) | `parse` (`DynShape`'s `FromStr`) | `shape!` in the `shapecast-macros` crate |
+//! | the shape notation (rule book §0) | the values' `parse` (`DynShape`'s `FromStr`) | `shape!` in the `shapecast-macros` crate |
 //!
 //! ```
 //! use shapecast::{broadcast, DynShape, Rule};
@@ -67,19 +67,18 @@ pub mod numpy;
 pub mod outer;
 pub mod pad;
 pub(crate) mod pair;
-mod parse;
 pub mod pdpd;
 pub mod plan;
 pub mod pool;
 pub mod reduce;
-pub mod rule;
-pub mod selector;
-pub mod shape;
 pub mod statik;
 pub mod strict;
 pub mod surgery;
 
-use crate::error::Error;
+// The values the rules compute on, at the paths they have always had.
+pub use crate::values::{rule, selector, shape};
+
+use crate::values::error::Error;
 pub use contract::{contract, matmul};
 use plan::Broadcasted;
 pub use reduce::reduce;

@@ -20,9 +20,9 @@ use smallvec::SmallVec;
 
 use crate::dynamic::pair::combine;
 use crate::dynamic::plan::{Broadcasted, Plan, Sources};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynShape, Name};
-use crate::error::{Error, Reason, Side};
+use crate::values::error::{Error, Reason, Side};
+use crate::values::rule::Rule;
+use crate::values::shape::{DynShape, Name};
 
 /// Broadcasts `lhs` with `rhs` by the named rule.
 ///

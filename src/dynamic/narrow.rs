@@ -14,7 +14,7 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::shape::DynShape;
+use crate::values::shape::DynShape;
 
 /// The result of narrowing a shape.
 ///

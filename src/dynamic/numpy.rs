@@ -13,9 +13,9 @@
 
 use crate::dynamic::pair::combine;
 use crate::dynamic::plan::{Broadcasted, Plan};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// Broadcasts `lhs` with `rhs` by the NumPy rule.
 ///

@@ -11,9 +11,9 @@
 
 use crate::alloc_prelude::*;
 
-use super::selector::AxisSelector;
-use super::shape::{DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynShape, Size};
 
 /// How `pad` fills the padding (PyTorch's `F.pad` modes).
 ///

@@ -7,9 +7,9 @@
 use crate::alloc_prelude::*;
 
 use crate::dynamic::plan::{Broadcasted, Check, Condition, Plan};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{first_repeat, DynAxis, DynShape, Name, Size, MAX_RANK};
-use crate::error::{Error, Reason, Refusal};
+use crate::values::error::{Error, Reason, Refusal};
+use crate::values::rule::Rule;
+use crate::values::shape::{first_repeat, DynAxis, DynShape, Name, Size, MAX_RANK};
 use smallvec::SmallVec;
 
 impl Rule {

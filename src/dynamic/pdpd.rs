@@ -20,9 +20,9 @@
 
 use crate::dynamic::pair::{combine, refuse};
 use crate::dynamic::plan::{Broadcasted, Plan};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::error::{Error, Reason};
+use crate::values::error::{Error, Reason};
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// Broadcasts `rhs` onto `lhs` from `axis` (-1 for the default).
 ///

@@ -19,9 +19,9 @@
 use crate::alloc_prelude::*;
 
 use super::conv::out_size;
-use super::selector::AxisSelector;
-use super::shape::{DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynShape, Size};
 
 /// A pooling window: kernel, stride (PyTorch's default: the kernel), padding and
 /// `ceil_mode`, the same along every pooled axis; and whether an average counts the padding.

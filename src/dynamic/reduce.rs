@@ -12,12 +12,12 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
-use crate::dynamic::shape::{DynAxis, DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::{DynAxis, DynShape, Size};
 
 #[doc(hidden)]
-pub use super::selector::StaticSelectors;
-pub use super::selector::{selected, AxisSelector};
+pub use crate::values::selector::StaticSelectors;
+pub use crate::values::selector::{selected, AxisSelector};
 
 /// The shape of a reduction of `shape` over `selectors`: without the selected axes, or with
 /// them as statically-1 axes (names kept) when `keep` is true (NumPy's `keepdims`).

@@ -11,9 +11,9 @@
 
 use crate::dynamic::pair::{combine, refuse};
 use crate::dynamic::plan::{Broadcasted, Plan, Sources};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
-use crate::error::{Error, Reason};
+use crate::values::error::{Error, Reason};
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// Checks that `lhs` and `rhs` are identical; the result is that shape.
 ///

@@ -18,9 +18,9 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::{DynAxis, DynShape, Name, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynAxis, DynShape, Name, Size};
 
 /// The refusal of an operation: `op` says what was asked, `reason` what is wrong.
 fn refuse(op: impl Into<String>, reason: impl Into<String>) -> Error {

@@ -6,15 +6,15 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::DynShape;
 
 /// Buffers at least this large (bytes) are asked of the allocator before the real
 /// allocation (a refusal is then an error); below it a failure is an out-of-memory abort,
 /// as for any other allocation.
 const ASK_FIRST: usize = 1 << 26;
 
-pub(crate) use crate::dynamic::shape::element_count as count;
+pub(crate) use crate::values::shape::element_count as count;
 
 /// The element count of `sizes` when a buffer of that many `T` can exist, else
 /// [`Error::TooLarge`] (or [`Error::TooManyElements`] when the count overflows) naming

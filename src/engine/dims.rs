@@ -10,7 +10,7 @@ use crate::alloc_prelude::*;
 use core::ops::{Deref, DerefMut};
 
 use super::layout::row_major_into;
-use crate::dynamic::shape::MAX_RANK;
+use crate::values::shape::MAX_RANK;
 
 /// Up to `N` sizes or strides on the stack; derefs to the slice of those held.
 #[derive(Clone, Copy)]

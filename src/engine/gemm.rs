@@ -11,8 +11,8 @@ use crate::alloc_prelude::*;
 use super::layout::{row_major_into, Strided};
 use super::raw::{DotElement, Mat};
 use super::walk::step;
-use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::MAX_RANK;
 
 /// One axis of the iteration: its size and each operand's stride along it (left, right,
 /// output).
@@ -275,7 +275,7 @@ impl<'s> Loops<'s> {
         let (&n, &c) = (self.sizes.first()?, self.c.first()?);
         let outermost = c > 0 && c.checked_mul(n) == Some(total);
         let work = per_product.saturating_mul(n);
-        if !outermost || work < 16 * crate::kernel::PARALLEL_MIN_ELEMENTS {
+        if !outermost || work < 16 * crate::engine::kernel::PARALLEL_MIN_ELEMENTS {
             // Small work never touches rayon (its pool starts on first use).
             return None;
         }
@@ -364,7 +364,7 @@ fn product<T: DotElement>(
         let big = !T::SPLITS_ITSELF
             && mc.rows > 1
             && rows_apart
-            && work >= 16 * crate::kernel::PARALLEL_MIN_ELEMENTS;
+            && work >= 16 * crate::engine::kernel::PARALLEL_MIN_ELEMENTS;
         // Small work never touches rayon (its pool starts on first use).
         let threads = if big { rayon::current_num_threads() } else { 1 };
         if threads > 1 {

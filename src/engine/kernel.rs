@@ -30,8 +30,8 @@ pub use super::layout::{frame_strides, row_major};
 use super::layout::{required_len, Merged};
 use super::raw;
 use super::walk::{inner, step};
-use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::MAX_RANK;
 
 /// `out` (cleared, then filled in row-major order over `sizes`) receives
 /// `f(a[i], b[i])` for every output index `i`, where each operand is `(data, strides)` in the
@@ -98,7 +98,7 @@ pub(crate) fn zip_checked<const N: usize, A, B, O>(
 /// Whether an output of `sizes` can exist (two small operands can broadcast to more than
 /// memory: `[2^20, 1]` with `[1, 2^20]`): [`Error::TooLarge`] before anything is allocated.
 pub(crate) fn room_for<O>(sizes: &[usize]) -> Result<(), Error> {
-    let shape = || crate::dynamic::shape::DynShape::from_sizes(sizes).unwrap_or_default();
+    let shape = || crate::values::shape::DynShape::from_sizes(sizes).unwrap_or_default();
     super::allocation::ensure::<O>(sizes, shape).map(|_| ())
 }
 

@@ -4,8 +4,8 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::MAX_RANK;
 
 /// Strided data as a kernel reads it: each axis's size, each axis's stride in elements, and
 /// the data the offsets index (every offset the sizes and strides reach lies inside it).

@@ -29,8 +29,8 @@ use super::layout::Merged;
 pub(crate) use super::summation::lanes;
 use super::summation::{pairwise, Kahan};
 use super::walk::step;
-use crate::dynamic::shape::{DynShape, MAX_RANK};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::{DynShape, MAX_RANK};
 
 /// A fold of input elements `T` into accumulators `A`.
 pub(crate) trait FoldOp<T, A> {

@@ -5,7 +5,7 @@
 use super::layout::Merged;
 use super::sink::{Runs, Sink};
 use super::walk::{inner, step, RunOut};
-use crate::dynamic::shape::MAX_TYPED_RANK;
+use crate::values::shape::MAX_TYPED_RANK;
 
 /// One side of a constant plan: the operand axis feeding each output axis.
 type Side = [Option<usize>; MAX_TYPED_RANK];

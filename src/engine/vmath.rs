@@ -30,7 +30,7 @@
 
 use num_traits::Float;
 
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
 
 /// The float elements with vectorisable transcendentals (`f32`, `f64`): what the tensors'
 /// `exp`, `ln`, `tanh`, `sigmoid`, `gelu` and softmax run on. Each function is branch-free,

@@ -7,8 +7,8 @@ use crate::alloc_prelude::*;
 
 use super::kernel::{room_for, zip_checked, zip_sound, PARALLEL_MIN_ELEMENTS};
 use super::layout::frame_on_stack;
-use crate::dynamic::shape::MAX_RANK;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::MAX_RANK;
 
 /// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
 /// [`Parallel`] split over rayon's pool (with the `rayon` feature, above

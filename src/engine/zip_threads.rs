@@ -9,7 +9,7 @@ use super::kernel::{room_for, rows_per_piece, validate, zip_checked, PARALLEL_MI
 use super::layout::Merged;
 use super::raw;
 use super::walk::{inner, step};
-use crate::error::Error;
+use crate::values::error::Error;
 
 /// [`zip_checked`] split over rayon's pool: the outermost merged axis is cut into about four
 /// pieces per thread, and each piece fills its own contiguous block of the output. Runs on

@@ -44,8 +44,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use std::path::Path;
 
-use crate::dynamic::shape::{DynAxis, DynShape, Size};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::{DynAxis, DynShape, Size};
 
 #[cfg(feature = "npy")]
 mod npy;
@@ -61,7 +61,7 @@ pub use self::safetensors::{load_safetensors, save_safetensors, SafetensorsEleme
 
 // The file element traits are sealed; `bool` is the one element they take that the GEMM's
 // sealed `DotElement` does not.
-impl crate::sealed::Sealed for bool {}
+impl crate::values::sealed::Sealed for bool {}
 
 /// The path as a message shows it.
 fn shown(path: &Path) -> String {
@@ -92,7 +92,7 @@ fn bad(path: &Path, reason: impl Into<String>) -> Error {
 /// The element count of stored sizes and its byte length for `item` bytes an element, or the
 /// error that they overflow (a corrupt header).
 fn byte_len(path: &Path, sizes: &[usize], item: usize) -> Result<(usize, usize), Error> {
-    let count = crate::dynamic::shape::element_count(sizes)
+    let count = crate::values::shape::element_count(sizes)
         .ok_or_else(|| bad(path, "the sizes' product overflows usize"))?;
     let bytes = count
         .checked_mul(item)

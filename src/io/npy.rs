@@ -10,11 +10,11 @@ use std::path::Path;
 use npyz::{DType, NpyFile, NpyHeader, Order, WriterBuilder};
 
 use super::{bad, byte_len, fit, io_error, shown};
-use crate::error::Error;
-use crate::sealed::Sealed;
 use crate::tensor::{DynTensor, Tensor};
 use crate::typed::storage::Storage;
-use crate::DynShape;
+use crate::values::error::Error;
+use crate::values::sealed::Sealed;
+use crate::values::shape::DynShape;
 
 /// An element type `.npy` files store: `f32`, `f64`, the signed and unsigned integers of 8 to
 /// 64 bits, and `bool`. (Either byte order is read; files are written in the machine's.)
@@ -155,7 +155,7 @@ fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(),
 /// the column-major strides (the row-major strides of the reversed sizes, reversed).
 fn from_fortran<T: Clone>(sizes: &[usize], data: Vec<T>) -> Vec<T> {
     let reversed: Vec<usize> = sizes.iter().rev().copied().collect();
-    let mut strides = crate::kernel::row_major(&reversed);
+    let mut strides = crate::engine::kernel::row_major(&reversed);
     strides.reverse();
     let view = crate::TensorView::<T, ()>::from_parts(&data, sizes.to_vec(), strides);
     view.iter().cloned().collect()

@@ -21,7 +21,7 @@ use std::io::{Read, Seek};
 use std::path::Path;
 
 use super::{bad, io_error, shown};
-use crate::error::Error;
+use crate::values::error::Error;
 
 /// The longest header read, NumPy's default `max_header_size` (its reader refuses longer
 /// headers unless asked).
@@ -260,8 +260,11 @@ impl<'a> Parser<'a> {
             if digits.is_empty() {
                 return Err(self.not_decimal(start));
             }
-            if sizes.len() == crate::MAX_RANK {
-                return Err(format!("the shape has more than {} axes", crate::MAX_RANK));
+            if sizes.len() == crate::values::shape::MAX_RANK {
+                return Err(format!(
+                    "the shape has more than {} axes",
+                    crate::values::shape::MAX_RANK
+                ));
             }
             sizes.push(
                 digits

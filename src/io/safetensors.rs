@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::{bad, byte_len, fit, io_error, shown};
-use crate::error::Error;
-use crate::sealed::Sealed;
 use crate::tensor::{DynTensor, Tensor};
 use crate::typed::storage::Storage;
-use crate::DynShape;
+use crate::values::error::Error;
+use crate::values::sealed::Sealed;
+use crate::values::shape::DynShape;
 
 /// An element type `.safetensors` files store: `f32`, `f64`, the signed and unsigned
 /// integers of 8 to 64 bits, and `bool` (stored little-endian).

@@ -22,17 +22,17 @@ use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::{MAX_RANK, MAX_TYPED_RANK};
 use crate::engine::gemm::GemmPlan;
 use crate::engine::layout::strides_or_row_major;
 use crate::engine::layout::Strided;
 use crate::engine::raw::DotElement;
-use crate::error::{Error, OrPanic};
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
 use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{MAX_RANK, MAX_TYPED_RANK};
 
 /// `a` contracted with `b` by the run-time plan `c`: the output's sizes and its data,
 /// row-major.
@@ -324,7 +324,7 @@ fn typed<T: DotElement, O: Storage<T>>(
     // An output that cannot exist (two small operands can multiply to more than memory) is
     // an error before anything is allocated.
     let total = crate::engine::allocation::ensure::<T>(layout.sizes, || {
-        crate::DynShape::from_sizes(layout.sizes).unwrap_or_default()
+        crate::values::shape::DynShape::from_sizes(layout.sizes).unwrap_or_default()
     })?;
     let data = layout.run::<TYPED_LOOPS, T>(total, a, b)?;
     Ok(Tensor::from_parts(layout.sizes, data))
@@ -413,7 +413,7 @@ impl<T: DotElement> DynTensor<T> {
 #[cfg(all(test, feature = "rayon"))]
 mod parallel_tests {
     use super::*;
-    use crate::dynamic::shape::DynShape;
+    use crate::values::shape::DynShape;
 
     /// `[b, s, h, d] · [b, k, h, d]` over `d` on a pool of `threads`.
     fn scores<T: DotElement>(

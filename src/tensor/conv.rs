@@ -17,11 +17,11 @@ use crate::dynamic::conv::{ConvSpec, Convolved};
 use crate::engine::layout::Strided;
 use crate::engine::raw::{DotElement, Mat};
 use crate::engine::walk::Offsets;
-use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 const TILE_ELEMENTS: usize = 1 << 17;

@@ -14,9 +14,9 @@
 use core::ops;
 
 use super::dyn_tensor::DynTensor;
-use crate::dynamic::rule::Rule;
 use crate::engine::zip_fn::Parallel;
-use crate::error::{Error, OrPanic};
+use crate::values::error::{Error, OrPanic};
+use crate::values::rule::Rule;
 
 macro_rules! dyn_binary_op {
     ($Op:ident, $op:ident, $try_op:ident, $doc:literal) => {

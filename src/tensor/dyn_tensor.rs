@@ -20,12 +20,12 @@ use alloc::borrow::Cow;
 
 use super::elementwise::{zip_operands, Operand};
 use crate::dynamic::plan::SizeList;
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
 use crate::engine::layout::row_major;
 use crate::engine::walk::{iab_offset, step};
 use crate::engine::zip_fn::{Serial, ZipFn};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// A tensor whose rank, sizes and names are known at run time. Every size is known (no `?`).
 ///

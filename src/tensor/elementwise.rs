@@ -9,10 +9,10 @@ use alloc::borrow::Cow;
 
 use crate::dynamic::broadcast;
 use crate::dynamic::plan::SizeList;
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::DynShape;
 use crate::engine::zip_fn::{zip_framed, ZipFn};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::rule::Rule;
+use crate::values::shape::DynShape;
 
 /// One operand of an elementwise operation: its concrete shape (every size known), its
 /// sizes, its strides (`None`: contiguous, row-major) and its data.

@@ -12,12 +12,12 @@ use num_traits::{Float, One, Zero};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use crate::dynamic::gather::{one_hot, take};
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::DynShape;
 use crate::engine::vmath::Transcendental;
-use crate::error::{Error, OrPanic};
 use crate::typed::axis::Axis;
 use crate::typed::gather::{OneHot, OneHotInto, TakenFrom};
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::AxisSelector;
+use crate::values::shape::DynShape;
 
 /// The shape `take` gives: [`Take<S, A, I>`](crate::Take).
 type Taken<I, S, A> = <I as TakenFrom<S, A>>::Output;

@@ -6,7 +6,7 @@
 use core::marker::PhantomData;
 use core::ops::Deref;
 
-use crate::typed::axis::HasAxis;
+use crate::typed::surgery::HasAxis;
 
 /// `from_fn`'s and `generate`'s index: `i[0]` or `i.at::<NAME>()` (it derefs to `[usize]`).
 ///

@@ -25,9 +25,9 @@ use super::zip::ByNamed;
 use crate::engine::raw::{self, Cost};
 use crate::engine::vmath::Transcendental;
 use crate::engine::zip_fn::Serial;
-use crate::error::{Error, OrPanic};
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::{Buffer, Storage};
+use crate::values::error::{Error, OrPanic};
 
 /// A tensor that elementwise functions run on, by value (its buffer is reused) or by
 /// reference (a new tensor): [`Tensor`], [`DynTensor`] and references to them, and views

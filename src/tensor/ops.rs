@@ -10,10 +10,10 @@ use super::tensor::Tensor;
 use super::zip::ByNamed;
 use crate::engine::raw;
 use crate::engine::zip_fn::Parallel;
-use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Compare};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
 
 /// Comparisons (rule book §6): a scalar operand, or identical shapes; the result holds booleans.
 macro_rules! comparison {

@@ -10,14 +10,14 @@ use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::pad::{pad, PadMode};
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::DynShape;
 use crate::engine::layout::Strided;
-use crate::error::{Error, OrPanic};
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::AxisSelector;
+use crate::values::shape::DynShape;
 
 /// `x` (of shape `shape`) padded by `p` along the selected axes: the output shape, sizes and
 /// data, or the error of the shape rule or of the mode.

@@ -12,14 +12,14 @@ use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
-use crate::dynamic::selector::AxisSelector;
 use crate::engine::layout::Strided;
 use crate::engine::reduce::pick;
-use crate::error::{Error, OrPanic};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled as PooledShape};
 use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::AxisSelector;
 
 /// How a pool folds a window: `combine` two values, then `finish` the folded value with the
 /// window's divisor along one axis.

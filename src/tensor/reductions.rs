@@ -22,21 +22,21 @@ use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::reduce::apply;
-use crate::dynamic::selector::{selected, AxisSelector};
-use crate::dynamic::shape::DynShape;
 use crate::engine::reduce::Dims;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
-use crate::error::{Error, OrPanic};
 use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::{selected, AxisSelector};
+use crate::values::shape::DynShape;
 
 /// The family of typed reductions, for a tensor and for a view; `$source` gives the
 /// reduction's [`Source`] and `$shape` the run-time shape (for error messages).
 macro_rules! typed_reductions {
     (@plain $name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr, $value:literal) => {
-        #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::Pos) or a tuple of them (rule book §16).")]
+        #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::typed::reduce::Pos) or a tuple of them (rule book §16).")]
         ///
         /// ```
         /// use shapecast::{names, shape, Tensor};

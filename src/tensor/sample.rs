@@ -10,11 +10,11 @@ use num_traits::Float;
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::dynamic::selector::AxisSelector;
-use crate::error::Error;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
 
 /// How [`sample`](Tensor::sample) picks an index from a line of logits: divide by the
 /// temperature (0: the largest, greedy), keep the `top_k` largest, then the fewest largest

@@ -10,11 +10,11 @@ use core::ops::{Add, Mul};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::dynamic::selector::AxisSelector;
-use crate::error::Error;
 use crate::typed::reduce::{OneAxis, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
 
 /// `data` (row-major over `sizes`) with every element along axis `k` replaced by `f` of the
 /// running value and itself, from the axis' first element on.

@@ -10,15 +10,15 @@ use crate::alloc_prelude::*;
 use num_traits::Float;
 
 use super::dyn_tensor::DynTensor;
-use crate::dynamic::selector::{selected, AxisSelector};
-use crate::dynamic::shape::DynShape;
 use crate::engine::kernel::zip_map_ref;
 use crate::engine::raw;
 #[cfg(feature = "rayon")]
 use crate::engine::reduce::{cut, row_split};
 use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
 use crate::engine::vmath::Transcendental;
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::selector::{selected, AxisSelector};
+use crate::values::shape::DynShape;
 
 impl<T: Send + Sync> Source<'_, T> {
     /// `ln(sum(exp(x)))` of each cell, computed as `m + ln(sum(exp(x - m)))` with `m` the

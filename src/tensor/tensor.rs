@@ -32,13 +32,13 @@ use super::dyn_tensor::DynTensor;
 use super::elements::ArrayOf;
 use super::elementwise::Operand;
 use super::index::Index;
-use crate::dynamic::shape::DynShape;
 use crate::engine::kernel::row_major;
 use crate::engine::walk::iab_offset;
-use crate::error::Error;
-use crate::typed::axis::HasAxis;
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};
+use crate::typed::surgery::HasAxis;
+use crate::values::error::Error;
+use crate::values::shape::DynShape;
 
 /// A tensor of `T` with the type-level shape `S`.
 ///

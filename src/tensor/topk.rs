@@ -10,13 +10,13 @@ use core::cmp::Ordering;
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::DynShape;
-use crate::error::Error;
 use crate::typed::reduce::OneAxis;
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::typed::surgery::{Slice, SliceAxis};
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::DynShape;
 
 /// `a` before `b` when it is larger, NaN the largest of all (PyTorch's order).
 fn larger_first<T: PartialOrd>(a: &T, b: &T) -> Ordering {
@@ -93,10 +93,10 @@ impl<T: PartialOrd + Clone, S: Storage<T>> Tensor<T, S> {
         k: usize,
     ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
     where
-        S: SliceAxis<A, crate::Dyn>,
+        S: SliceAxis<A, crate::typed::size::Dyn>,
         Slice<S, A>: Storage<T> + Storage<usize>,
     {
-        let at = <S as SliceAxis<A, crate::Dyn>>::AT;
+        let at = <S as SliceAxis<A, crate::typed::size::Dyn>>::AT;
         let n = self.sizes()[at];
         if k > n {
             let axis = super::surgery::show::<A>();
@@ -127,7 +127,7 @@ impl<T: PartialOrd + Clone, S: Shape + Storage<T>> TensorView<'_, T, S> {
         k: usize,
     ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
     where
-        S: SliceAxis<A, crate::Dyn>,
+        S: SliceAxis<A, crate::typed::size::Dyn>,
         Slice<S, A>: Storage<T> + Storage<usize>,
     {
         self.to_tensor().topk::<A>(k)

@@ -30,18 +30,18 @@ use super::elementwise::{zip_operands, Operand};
 use super::tensor::Tensor;
 use super::zip::{strided_layout, ByNamed, ByRule, PlanFor};
 use crate::dynamic::broadcast;
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynShape, MAX_TYPED_RANK};
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;
 use crate::engine::walk::{iab_offset, Offsets};
 use crate::engine::zip_fn::Serial;
-use crate::error::{Error, OrPanic};
 use crate::rule::{Assign, Bidirectional};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
 use crate::typed::shape::{SameRankAs, Shape};
 use crate::typed::storage::{Buffer, Storage};
+use crate::values::error::{Error, OrPanic};
+use crate::values::rule::Rule;
+use crate::values::shape::{DynShape, MAX_TYPED_RANK};
 
 /// A borrowed, read-only view of `T`s with the type-level shape `S`, laid out by strides.
 ///
@@ -165,12 +165,12 @@ macro_rules! layout_accessors {
                 &self.sizes
             }
 
-            #[doc = concat!("The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape lacks is a compile error.\n\n```\nuse shapecast::{names, shape, Tensor};\nnames!(H, W);\nlet mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;\nassert_eq!((t.", $get, ".size::<W>(), t.", $get, ".size::<H>()), (7, 2));\n# Ok::<(), shapecast::Error>(())\n```")]
+            #[doc = concat!("The size of the axis `A` picks: a name, or [`Pos<K>`](crate::typed::reduce::Pos). A name the shape lacks is a compile error.\n\n```\nuse shapecast::{names, shape, Tensor};\nnames!(H, W);\nlet mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;\nassert_eq!((t.", $get, ".size::<W>(), t.", $get, ".size::<H>()), (7, 2));\n# Ok::<(), shapecast::Error>(())\n```")]
             pub fn size<A>(&self) -> usize
             where
-                S: crate::typed::axis::HasAxis<A>,
+                S: crate::typed::surgery::HasAxis<A>,
             {
-                self.sizes[<S as crate::typed::axis::HasAxis<A>>::AT]
+                self.sizes[<S as crate::typed::surgery::HasAxis<A>>::AT]
             }
 
             #[doc = concat!("The strides in elements: 0 on a broadcast axis.\n\n```\nuse shapecast::{shape, Tensor};\nlet mut t = Tensor::<u8, shape![2, 3]>::full(0)?;\nassert_eq!(t.", $get, ".strides(), &[3, 1]);\n# Ok::<(), shapecast::Error>(())\n```")]

@@ -8,14 +8,14 @@ use core::marker::PhantomData;
 
 use super::view::{permutation, TensorView, TensorViewMut};
 use crate::dynamic::broadcast;
-use crate::dynamic::rule::Rule;
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;
 use crate::engine::walk::{iab_offset, Offsets};
-use crate::error::Error;
-use crate::rule::Assign;
 use crate::typed::broadcast::BroadcastsUnder;
+use crate::typed::rule::Assign;
 use crate::typed::shape::{SameRankAs, Shape};
+use crate::values::error::Error;
+use crate::values::rule::Rule;
 
 impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// A writable view from parts the caller has checked: the sizes fit `S`, every offset

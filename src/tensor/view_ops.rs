@@ -10,10 +10,10 @@ use super::elements::Scalar;
 use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::engine::walk::Offsets;
-use crate::error::OrPanic;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
+use crate::values::error::OrPanic;
 
 /// `f` of every element of `v`, as a tensor of `v`'s shape.
 fn each<T, V, A: Storage<V>>(v: &TensorView<'_, T, A>, f: impl Fn(&T) -> V) -> Tensor<V, A> {

@@ -11,17 +11,17 @@ use super::elementwise::zip_operands;
 use super::tensor::Tensor;
 use crate::dynamic::pair::{pair_size, SizePolicy};
 use crate::dynamic::plan::{SizeList, StaticPlan};
-use crate::dynamic::shape::{Size, MAX_TYPED_RANK};
 use crate::engine::layout::row_major_into;
 use crate::engine::reduce::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticLayout, StaticZip};
 use crate::engine::zip_fn::{split, zip_own, Serial, ZipFn};
-use crate::error::{Error, OrPanic};
-use crate::rule::Assign;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::rule::Assign;
 use crate::typed::rule::RuleMarker;
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage, INLINE_MAX};
+use crate::values::error::{Error, OrPanic};
+use crate::values::shape::{Size, MAX_TYPED_RANK};
 
 impl<T, S: Storage<T>> Tensor<T, S> {
     /// `f(self, rhs)` elementwise by the named rule; fails only on a `?` size that does not
@@ -462,21 +462,21 @@ const fn static_layout<P: PlanFor<S, B>, S: Shape, B: Shape, O: Shape>() -> Stat
 /// [`BroadcastsUnder`], or [`BroadcastWith`] for the named rule (the bound the operators
 /// carry).
 pub(crate) trait PlanFor<S, B> {
-    const RULE: crate::Rule;
+    const RULE: crate::values::rule::Rule;
     const PLAN: StaticPlan;
 }
 
 /// The plan of `S: BroadcastsUnder<R, B>`.
 pub(crate) struct ByRule<R>(core::marker::PhantomData<R>);
 impl<R: RuleMarker, S: BroadcastsUnder<R, B>, B: Shape> PlanFor<S, B> for ByRule<R> {
-    const RULE: crate::Rule = R::RULE;
+    const RULE: crate::values::rule::Rule = R::RULE;
     const PLAN: StaticPlan = <S as BroadcastsUnder<R, B>>::STATIC_PLAN;
 }
 
 /// The plan of `S: BroadcastWith<B>` (the named rule).
 pub(crate) struct ByNamed;
 impl<S: BroadcastWith<B>, B: Shape> PlanFor<S, B> for ByNamed {
-    const RULE: crate::Rule = crate::Rule::Named;
+    const RULE: crate::values::rule::Rule = crate::values::rule::Rule::Named;
     const PLAN: StaticPlan = <S as BroadcastWith<B>>::STATIC_PLAN;
 }
 

@@ -18,8 +18,8 @@ use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Destination;
-use crate::rule::Assign;
-use crate::RhsLonger;
+use crate::typed::refusals::RhsLonger;
+use crate::typed::rule::Assign;
 
 /// The source fits the destination's rank (`B1`): named pairing in the destination's frame,
 /// each pair into the left; else the error. `Nm` is whether either has names.

@@ -21,8 +21,8 @@ use super::verdict::{Accepted, Verdict};
 use crate::dynamic::pair::pair_size;
 use crate::dynamic::plan::StaticPlan;
 use crate::dynamic::plan::{Check, Plan};
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::Size;
+use crate::values::rule::Rule;
+use crate::values::shape::Size;
 
 type Outcome<R, A, B> = <R as Compute<A, B>>::Outcome;
 

@@ -17,8 +17,8 @@ use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::{Broadcast, Exact};
 use super::strict::Identical;
-use crate::rule::Compare;
-use crate::RanksDiffer;
+use crate::typed::refusals::RanksDiffer;
+use crate::typed::rule::Compare;
 
 /// A scalar operand (`B1`): the other shape, its axes facing inserted singletons; else
 /// identical shapes.

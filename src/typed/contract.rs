@@ -32,7 +32,7 @@ use super::verdict::Accepted;
 use crate::dynamic::contract::StaticContraction;
 use crate::dynamic::plan::StaticPlan;
 use crate::rule::{Named, Outer};
-use crate::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
+use crate::typed::refusals::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
 
 /// A contracted pair: [`Passed`] when the sizes may be equal (static and equal, or a `?`
 /// checked at run time), else the refusal naming both axes. Sizes never stretch here.
@@ -307,7 +307,7 @@ impl<M, N, E: NotOk> MatOutput<M, N> for E {
 pub trait NotOk {}
 impl<L, R> NotOk for SizesDiffer<L, R> {}
 impl<L, R> NotOk for NamesDiffer<L, R> {}
-impl<X> NotOk for crate::RepeatedName<X> {}
+impl<X> NotOk for crate::typed::refusals::RepeatedName<X> {}
 
 /// After the `K` pair: the batch by the named rule, then the output.
 #[doc(hidden)]

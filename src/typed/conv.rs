@@ -36,7 +36,7 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::surgery::{SameSizeBits, StaticOr};
 use crate::dynamic::conv::ConvSpec;
-use crate::{
+use crate::typed::refusals::{
     ChannelsDiffer, EmptyKernel, KernelTooLarge, NoOutputChannel, NoSpatialAxis, NoSuchAxis,
     TwoOutputChannels, WeightLacks,
 };

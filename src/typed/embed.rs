@@ -21,8 +21,8 @@ use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Broadcast;
 use super::size::{AxisSize, BothKnownSame};
-use crate::rule::Embed;
-use crate::{LhsAxis, NoMatch, RhsAxis};
+use crate::typed::refusals::{LhsAxis, NoMatch, RhsAxis};
+use crate::typed::rule::Embed;
 
 /// The frame is the left (`B1`) or the right (`B0`).
 pub trait EmbedFrame<RA, RB> {

@@ -18,7 +18,7 @@ use super::outcome::{Check, Good, Judge, Judged};
 use super::reduce::{Finds, OneAxis};
 use super::shape::Shape;
 use super::surgery::{Distinct, Parts, Replace};
-use crate::NoSuchAxis;
+use crate::typed::refusals::NoSuchAxis;
 
 /// The outcome of a gather as a diagnostic: implemented only for a success, so a refusal
 /// names itself.

@@ -373,7 +373,7 @@ impl<Xs> RepeatVerdict<Xs> for NoRepeat {
     type Out = Good<Xs>;
 }
 impl<X, Xs> RepeatVerdict<Xs> for Repeated<X> {
-    type Out = Refused<crate::RepeatedName<X>>;
+    type Out = Refused<crate::typed::refusals::RepeatedName<X>>;
 }
 
 /// [`Repeats`]' answer as a check, without an output (what surgery's checks list): `Passed`
@@ -386,7 +386,7 @@ impl RepeatCheck for NoRepeat {
     type Out = Passed;
 }
 impl<X> RepeatCheck for Repeated<X> {
-    type Out = Refused<crate::RepeatedName<X>>;
+    type Out = Refused<crate::typed::refusals::RepeatedName<X>>;
 }
 
 /// Whether a list is empty.

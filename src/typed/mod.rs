@@ -15,11 +15,11 @@
 //!
 //! | concern | here | run-time twin |
 //! |---|---|---|
-//! | markers, `Compute`, `RuleMarker` | [`rule`] | [`dynamic::rule`](crate::dynamic::rule) (`Rule`) |
+//! | markers, `Compute`, `RuleMarker` | [`rule`] | [`dynamic::rule`](crate::values::rule) (`Rule`) |
 //! | one pair of axes, its size and name policies | [`pair`], [`size::policy`] | `dynamic::pair` (`combine`, `SizePolicy`, `NamePolicy`) |
 //! | broadcasting traits, plan and checks | [`broadcast`] | [`dynamic::plan`](crate::dynamic::plan) (`Broadcasted`) |
-//! | shapes, axes, sizes, names | [`shape`], [`axis`], [`size`], [`name`] | [`dynamic::shape`](crate::dynamic::shape) |
-//! | axis selectors (names, `Pos<K>`, tuples) | [`selector`] | [`dynamic::selector`](crate::dynamic::selector) |
+//! | shapes, axes, sizes, names | [`shape`], [`axis`], [`size`], [`name`] | [`dynamic::shape`](crate::values::shape) |
+//! | axis selectors (names, `Pos<K>`, tuples) | [`selector`] | [`dynamic::selector`](crate::values::selector) |
 //! | refusals | [`verdict`] (compile errors) | [`Error`](crate::Error) |
 //! | the shape notation (rule book §0) | `shape!` in the `shapecast-macros` crate | `dynamic::parse` (`DynShape`'s `FromStr`) |
 //!

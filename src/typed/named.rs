@@ -32,7 +32,7 @@ use super::outcome::Unwrap;
 use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::Broadcast;
-use crate::rule::Named;
+use crate::typed::rule::Named;
 
 type Collected<E> = <E as Collect>::Out;
 /// `(whether either operand has names, whether the left is not shorter)`.

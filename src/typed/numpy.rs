@@ -17,7 +17,7 @@ use super::pair::Pair;
 use super::rule::Compute;
 use super::shape::Shape;
 use super::size::policy::Broadcast;
-use crate::rule::Numpy;
+use crate::typed::rule::Numpy;
 
 type Collected<E> = <E as Collect>::Out;
 

@@ -18,7 +18,7 @@ use super::pair::Pair;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Broadcast;
-use crate::rule::Outer;
+use crate::typed::rule::Outer;
 
 /// Axes of the right only: each faces an inserted singleton on the left.
 pub trait RightOnly {

@@ -9,7 +9,7 @@ use super::name::{Anon, NameId, Named, SameBits};
 use super::outcome::Refused;
 use super::size::policy::{Broadcast, Destination, Exact, IntoLhs};
 use super::size::{IsClash, SizePair};
-use crate::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
+use crate::typed::refusals::{LhsAxis, NamesDiffer, RhsAxis, SizesDiffer};
 
 /// The output element of a pair under policy `Pol`: `P<left source, right source, axis>`
 /// or `Refused<error>`.

@@ -30,7 +30,7 @@ use super::shape::Shape;
 use super::size::policy::IntoLhs;
 use super::size::AxisSize;
 use crate::rule::{AutoAxis, Pdpd};
-use crate::{PdpdRange, RhsLonger};
+use crate::typed::refusals::{PdpdRange, RhsLonger};
 
 /// B's list (last first) without its trailing statically-1 axes (step 1).
 pub trait DropTrailingOnes {

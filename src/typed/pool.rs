@@ -37,7 +37,7 @@ use super::size::{AxisSize, Dyn};
 use super::surgery::StaticOr;
 use super::window::{PickWalk, Windowed};
 use crate::dynamic::pool::PoolSpec;
-use crate::{PaddingTooWide, WindowTooLarge};
+use crate::typed::refusals::{PaddingTooWide, WindowTooLarge};
 
 /// A pooling window as const parameters, with PyTorch's defaults: `Pool<2>` is a 2-wide
 /// window with stride 2, `Pool<3, 2, 1>` kernel 3, stride 2, padding 1; the last parameter is

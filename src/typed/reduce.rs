@@ -19,8 +19,8 @@ use super::list::{Apply, At, FromRev, Map};
 use super::outcome::{Passed, Refused, Unwrap};
 use super::shape::Shape;
 use super::size::{AxisSize, S};
-use crate::dynamic::shape::MAX_TYPED_RANK;
-use crate::{NoSuchAxis, SelectedTwice};
+use crate::typed::refusals::{NoSuchAxis, SelectedTwice};
+use crate::values::shape::MAX_TYPED_RANK;
 
 pub use super::selector::{
     AllFound, CountPicks, Finds, One, OneAxis, Picks, Plus, Pos, Selector, Twice, Zero,
@@ -222,7 +222,7 @@ where
     type Output = <Judged<S, A> as ReduceVerdict<S, A>>::Reduced;
     type Kept = <Judged<S, A> as ReduceVerdict<S, A>>::Kept;
     type HasZero = <<Judged<S, A> as ReduceVerdict<S, A>>::HasZero as Cond>::If<
-        crate::StaticallyEmpty,
+        crate::typed::refusals::StaticallyEmpty,
         NotEmpty,
     >;
     const MASK: [bool; MAX_TYPED_RANK] = <Walked<S, A> as MaskOf>::MASK;

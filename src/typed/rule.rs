@@ -13,12 +13,12 @@
 /// is usually met with.
 pub use super::statik::{Col, Row};
 
-use crate::dynamic::rule::Rule;
+use crate::values::rule::Rule;
 use typenum::{Const, ToUInt, Unsigned};
 
 use super::list::Collect;
 use super::outcome::Unwrap;
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
 
 /// rule book §1: right-align, prepend 1s, pair position by position.
 ///

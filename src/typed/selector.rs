@@ -2,7 +2,7 @@
 //! tuple of them, what each picks in a shape's reversed, tagged axis list, how many times an
 //! axis is picked, and whether every selector found its axis. Reductions, contractions and
 //! shape surgery select axes with them. The twin of
-//! [`dynamic::selector`](crate::dynamic::selector).
+//! [`dynamic::selector`](crate::values::selector).
 
 use core::marker::PhantomData;
 
@@ -11,16 +11,16 @@ use alloc::borrow::Cow;
 use typenum::{Const, IsEqual, ToUInt, U};
 
 use crate::alloc_prelude::*;
-use crate::dynamic::selector::{AxisSelector, StaticSelectors};
-use crate::dynamic::shape::Name;
+use crate::values::selector::{AxisSelector, StaticSelectors};
+use crate::values::shape::Name;
 
 use super::axis::Axis;
 use super::bits::Cond;
 use super::list::{AnyTrue, Apply, At, FirstFound, Map};
 use super::name::SameName;
 use super::outcome::{Passed, Refused};
-use crate::dynamic::shape::MAX_TYPED_RANK;
-use crate::NoSuchAxis;
+use crate::typed::refusals::NoSuchAxis;
+use crate::values::shape::MAX_TYPED_RANK;
 
 /// Selects the axis at position `K` (counting every axis of the shape as written, from 0).
 ///

@@ -14,8 +14,8 @@
 use alloc::borrow::Cow;
 
 use super::bits::Cond;
-use crate::dynamic::shape::{same_str, DynAxis, DynShape, Name, Size};
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
+use crate::values::shape::{same_str, DynAxis, DynShape, Name, Size};
 
 /// A shape at the type level: rank, static sizes and names as constants, and the conversion
 /// to the run-time shape. Implemented by the tuples [`shape!`](crate::shape) writes (up to

@@ -13,7 +13,7 @@ use typenum::{Const, UInt, UTerm};
 
 use super::bits::{Cond, B0, B1};
 use super::size_hex::{SameHex, ToHex};
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
 
 /// Every size up to this one is written `S<N>` at the type level, so a compile error prints
 /// `S<1080>`. Beyond it the table also holds every multiple of 64 and of 1000 up to 65,536,

@@ -17,7 +17,7 @@ use super::counts::{MulSmall, SmallCount, C1};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn, S};
 use crate::engine::sink::Runs;
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
 
 /// The most elements a tensor keeps inline.
 ///

@@ -15,8 +15,8 @@ use super::outcome::Unwrap;
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Exact;
-use crate::rule::Strict;
-use crate::RanksDiffer;
+use crate::typed::refusals::RanksDiffer;
+use crate::typed::rule::Strict;
 
 /// Identical shapes: an exact zip of the two lists when their lengths are equal, else the error.
 pub(crate) type Identical<RA, RB> =

@@ -15,7 +15,7 @@ use super::list::FromRev;
 use super::outcome::Good;
 use super::shape::Shape;
 
-use crate::{
+use crate::typed::refusals::{
     LhsAxis, NamesDiffer, NoMatch, PdpdRange, RanksDiffer, RepeatedName, RhsAxis, RhsLonger,
     SizesDiffer,
 };
@@ -73,12 +73,12 @@ impl<X> Accepted for NoMatch<X> {
 impl Accepted for PdpdRange {
     const VALUE: bool = false;
 }
-impl<X> Accepted for crate::NoSuchAxis<X> {
+impl<X> Accepted for crate::typed::refusals::NoSuchAxis<X> {
     const VALUE: bool = false;
 }
-impl<X> Accepted for crate::SelectedTwice<X> {
+impl<X> Accepted for crate::typed::refusals::SelectedTwice<X> {
     const VALUE: bool = false;
 }
-impl Accepted for crate::RankZero {
+impl Accepted for crate::typed::refusals::RankZero {
     const VALUE: bool = false;
 }

@@ -7,7 +7,7 @@ use super::axis::Axis;
 use super::list::At;
 use super::outcome::{Passed, Refused, Then};
 use super::reduce::{CountPicks, One, Twice, Zero};
-use crate::SelectedTwice;
+use crate::typed::refusals::SelectedTwice;
 
 /// What the operation `M` makes of the axis `Self` when picked: its new size and a check
 /// (`Passed` or `Refused<E>`).

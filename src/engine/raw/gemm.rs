@@ -10,7 +10,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::Zero;
 
-use crate::sealed::Sealed;
+use crate::values::sealed::Sealed;
 
 /// One matrix of a GEMM call: a slice, the offset of element (0, 0) and the row and column
 /// strides, in elements.

@@ -136,11 +136,11 @@ pub fn concat<A, T: Clone, Sh>(
     parts: &[TensorView<'_, T, Sh>],
 ) -> Result<Tensor<T, Slice<Sh, A>>, Error>
 where
-    Sh: SliceAxis<A, crate::Dyn>,
+    Sh: SliceAxis<A, crate::typed::size::Dyn>,
     Slice<Sh, A>: Storage<T>,
     A: OneAxis,
 {
-    let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+    let k = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
     let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape_dyn()).collect();
     let out = rt::concat(&A::selectors()[0], &shapes)?;
     // Every part has concrete sizes, and `rt::concat` refuses a sum past `usize::MAX`.
@@ -203,7 +203,7 @@ pub fn stack_at<const K: usize, N, T: Clone, Sh>(
 ) -> Result<Tensor<T, StackAt<Sh, K, N>>, Error>
 where
     Sh: InsertAxisAt<K, N>,
-    InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::Dyn>,
+    InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
     StackAt<Sh, K, N>: Storage<T>,
     N: Axis,
 {

@@ -31,11 +31,8 @@ use core::ops::{Bound, Range, RangeBounds};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::{TensorView, TensorViewMut};
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::{DynShape, Name, Size};
 use crate::dynamic::surgery as rt;
 use crate::engine::walk::Offsets;
-use crate::error::Error;
 use crate::typed::axis::Axis;
 use crate::typed::reduce::{OneAxis, Selector};
 use crate::typed::shape::Shape;
@@ -46,6 +43,9 @@ use crate::typed::surgery::{
     Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
     StackUnder,
 };
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynShape, Name, Size};
 
 mod concat;
 mod insert;

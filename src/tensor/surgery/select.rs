@@ -153,10 +153,10 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
         range: impl RangeBounds<usize>,
     ) -> Result<TensorView<'a, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
-        let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+        let k = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
         self.window::<A, _>(k, &range)
     }
 
@@ -244,10 +244,10 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
         range: impl RangeBounds<usize>,
     ) -> Result<TensorViewMut<'a, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
-        let k = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+        let k = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
         let what = || (show::<A>(), self.view().shape_dyn());
         let layout = window_layout((self.sizes(), self.strides()), k, &range, what)?;
         Ok(relaid_mut(self, layout))
@@ -286,7 +286,7 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
         range: impl RangeBounds<usize>,
     ) -> Result<TensorView<'_, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
         self.view().slice::<A>(range)

@@ -53,10 +53,10 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
     /// ```
     pub fn step<A>(&self, k: usize) -> Result<TensorView<'a, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
-        let at = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+        let at = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
         let what = || (show::<A>(), self.shape_dyn());
         let (_, sizes, strides) = step_layout((self.sizes(), self.strides()), at, k, what)?;
         Ok(TensorView::from_parts(self.data_slice(), sizes, strides))
@@ -76,10 +76,10 @@ impl<'a, T, Sh: Shape> TensorViewMut<'a, T, Sh> {
     /// ```
     pub fn step<A>(self, k: usize) -> Result<TensorViewMut<'a, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
-        let at = <Sh as SliceAxis<A, crate::Dyn>>::AT;
+        let at = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
         let what = || (show::<A>(), self.view().shape_dyn());
         let layout = step_layout((self.sizes(), self.strides()), at, k, what)?;
         Ok(relaid_mut(self, layout))
@@ -98,7 +98,7 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     /// ```
     pub fn step<A>(&self, k: usize) -> Result<TensorView<'_, T, Slice<Sh, A>>, Error>
     where
-        Sh: SliceAxis<A, crate::Dyn>,
+        Sh: SliceAxis<A, crate::typed::size::Dyn>,
         A: OneAxis,
     {
         self.view().step::<A>(k)

@@ -2,8 +2,6 @@
 //! `Shape` for tuples of up to 16 axes, and the way back from the rules' reversed lists.
 
 use crate::dynamic::plan::StaticPlan;
-use crate::dynamic::shape::MAX_TYPED_RANK;
-use crate::sealed::Sealed;
 use crate::typed::axis::Axis;
 use crate::typed::bits::Or;
 use crate::typed::broadcast::{BroadcastWith, BroadcastsUnder};
@@ -14,6 +12,8 @@ use crate::typed::reduce::{ReduceOver, Reduces};
 use crate::typed::rule::Named;
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Count, Times};
+use crate::values::sealed::Sealed;
+use crate::values::shape::MAX_TYPED_RANK;
 
 impl Shape for () {
     const RANK: usize = 0;

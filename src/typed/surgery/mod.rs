@@ -44,7 +44,9 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameOrDyn, SameSize, S, SIZE_TABLE_MAX};
 use super::size_hex::SameHex;
 use super::sizes::SizeOfDigits;
-use crate::{NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, SizesDiffer, WrongSize};
+use crate::typed::refusals::{
+    NoMatch, NoSuchAxis, NotAdjacent, RanksDiffer, SizesDiffer, WrongSize,
+};
 
 /// No name, where an operation names an axis: `insert_axis::<0, Unnamed>()`,
 /// `rename::<H, Unnamed>()`, `merge_axes::<(H, W), Unnamed>()`. (It is [`Dyn`], the unnamed

@@ -22,6 +22,32 @@ pub trait SelectAxis<A>: Shape {
     const AT: usize;
 }
 
+/// `Self` has the axis `A` picks: a name (`CHANNEL`) or a position ([`Pos<K>`](crate::Pos)),
+/// and [`AT`](HasAxis::AT) is where it stands. The bound of
+/// [`Tensor::size`](crate::Tensor::size) and of a named index's
+/// [`at`](crate::Index::at); a constraint to write in a generic function's `where` clause.
+///
+/// ```
+/// use shapecast::{names, shape, HasAxis, Pos};
+/// names!(BATCH, CHANNEL);
+/// assert_eq!(<shape![BATCH, CHANNEL: 3, 4] as HasAxis<CHANNEL>>::AT, 1);
+/// assert_eq!(<shape![BATCH, CHANNEL: 3, 4] as HasAxis<Pos<2>>>::AT, 2);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no axis `{A}`",
+    label = "no axis `{A}` in `{Self}`",
+    note = "an axis is picked by its name, or by `Pos<K>` below the rank"
+)]
+pub trait HasAxis<A>: Shape {
+    /// The axis' position.
+    const AT: usize;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S: SelectAxis<A>, A> HasAxis<A> for S {
+    const AT: usize = <S as SelectAxis<A>>::AT;
+}
+
 /// The rule behind [`SelectAxis`], for every shape; the public trait forwards to it rank by rank
 /// (see `typed::capability`), so a generic shape without the bound is told to add `SelectAxis`.
 #[doc(hidden)]

@@ -25,8 +25,8 @@ use crate::alloc_prelude::*;
 
 use core::str::FromStr;
 
-use crate::dynamic::shape::{is_identifier, DynAxis, DynShape, Name, Size, MAX_RANK};
-use crate::error::{Error, ParseErrorKind};
+use crate::values::error::{Error, ParseErrorKind};
+use crate::values::shape::{is_identifier, DynAxis, DynShape, Name, Size, MAX_RANK};
 
 impl FromStr for DynShape {
     type Err = Error;

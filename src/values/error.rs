@@ -24,8 +24,8 @@ use crate::alloc_prelude::*;
 
 use core::fmt;
 
-use crate::dynamic::selector::AxisSelector;
-use crate::dynamic::shape::{DynShape, Size};
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynShape, Size};
 
 mod refusal;
 pub use refusal::{Reason, Refusal, Side};

@@ -5,8 +5,8 @@ use crate::alloc_prelude::*;
 
 use core::fmt;
 
-use crate::dynamic::rule::Rule;
-use crate::dynamic::shape::{DynShape, Name, Size};
+use crate::values::rule::Rule;
+use crate::values::shape::{DynShape, Name, Size};
 
 /// A rule refusing two shapes: both shapes, the rule, and the reason with the axis at fault.
 ///

@@ -7,9 +7,9 @@ use crate::alloc_prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::dynamic::shape::same_str;
-use crate::dynamic::shape::{DynShape, Name, MAX_TYPED_RANK};
-use crate::error::Error;
+use crate::values::error::Error;
+use crate::values::shape::same_str;
+use crate::values::shape::{DynShape, Name, MAX_TYPED_RANK};
 
 /// An axis selector: a name, or a position counting every axis from 0 (rule book §16).
 /// Parsed from `"CLASS"` or `"1"`.

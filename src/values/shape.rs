@@ -20,7 +20,7 @@ use alloc::borrow::Cow;
 use alloc::sync::Arc;
 use core::fmt;
 
-use crate::error::Error;
+use crate::values::error::Error;
 
 /// The largest rank a shape may have; a longer shape is an error, never a crash.
 ///
