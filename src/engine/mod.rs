@@ -17,14 +17,18 @@
 //! | `zip_threads` | the elementwise kernel split over threads (feature `rayon`) |
 //! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
 //! | `reduce` | the reduction kernels: one strided walk folding into the output, row splits, arg-max |
+//! | `fold` | the folds of a reduction: sum, product, max/min, the mean's compensated sum, squared deviations |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
+//! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, the dispatched maps, huge-page advice |
 
 pub(crate) mod allocation;
+pub(crate) mod conv;
 pub(crate) mod dims;
+pub(crate) mod fold;
 pub(crate) mod gemm;
 pub mod kernel;
 pub(crate) mod layout;

@@ -25,32 +25,14 @@ use core::ops::{Add, Mul};
 use num_traits::{Float, One, Zero};
 
 pub(crate) use super::dims::Dims;
+use super::fold::{better, CompensatedSum, Deviations, Extreme, Prod, SquaredDeviation};
+pub(crate) use super::fold::{pick, FoldOp, Sum};
 use super::layout::Merged;
 pub(crate) use super::summation::lanes;
-use super::summation::{pairwise, Kahan};
+use super::summation::Kahan;
 use super::walk::step;
 use crate::values::error::Error;
 use crate::values::shape::{DynShape, MAX_RANK};
-
-/// A fold of input elements `T` into accumulators `A`.
-pub(crate) trait FoldOp<T, A> {
-    /// One element into one accumulator.
-    fn step(&self, acc: &mut A, x: &T);
-    /// A contiguous run into one accumulator.
-    #[inline(always)]
-    fn run(&self, acc: &mut A, xs: &[T]) {
-        for x in xs {
-            self.step(acc, x);
-        }
-    }
-    /// A contiguous run into as many contiguous accumulators.
-    #[inline(always)]
-    fn zip(&self, accs: &mut [A], xs: &[T]) {
-        for (acc, x) in accs.iter_mut().zip(xs) {
-            self.step(acc, x);
-        }
-    }
-}
 
 /// The runs of a walk over two layouts of the same `sizes`: axes contiguous in both are
 /// merged, and `f(oa, ob, n, ia, ib)` receives each innermost run: its start in each layout,
@@ -447,125 +429,6 @@ impl<T: Send + Sync> Source<'_, T> {
 /// `n` in the element type (a count of elements, exact in `f64`; in `f32` up to 2^24).
 fn count_as<T: Float>(n: usize) -> T {
     T::from(n).unwrap_or_else(T::infinity)
-}
-
-/// Whether `x` replaces `best` for a maximum (or minimum): strictly better, or a NaN when
-/// `best` is not one (so the first NaN wins and stays).
-#[inline(always)]
-fn better<const MAX: bool, T: PartialOrd>(best: &T, x: &T) -> bool {
-    #[allow(clippy::eq_op)]
-    let best_is_number = best == best;
-    let not_worse = if MAX { best >= x } else { best <= x };
-    !not_worse && best_is_number
-}
-
-/// The better of two (see [`better`]).
-#[inline(always)]
-pub(crate) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
-    if better::<MAX, T>(&best, &x) {
-        x
-    } else {
-        best
-    }
-}
-
-/// `accs[i] = f(accs[i], xs[i])` in blocks of 16 (which the compiler unrolls into four
-/// vector operations a block), then the tail. Not inlined: as a function its two slices are
-/// known not to overlap, which the vectoriser needs.
-#[inline(never)]
-fn zip_blocks<T: Copy>(accs: &mut [T], xs: &[T], f: impl Fn(T, T) -> T) {
-    const L: usize = 16;
-    let mut a = accs.chunks_exact_mut(L);
-    let mut x = xs.chunks_exact(L);
-    for (ac, xc) in (&mut a).zip(&mut x) {
-        for (acc, &v) in ac.iter_mut().zip(xc) {
-            *acc = f(*acc, v);
-        }
-    }
-    for (acc, &v) in a.into_remainder().iter_mut().zip(x.remainder()) {
-        *acc = f(*acc, v);
-    }
-}
-
-pub(crate) struct Sum;
-impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
-    #[inline(always)]
-    fn step(&self, acc: &mut T, x: &T) {
-        *acc = *acc + *x;
-    }
-    #[inline(always)]
-    fn zip(&self, accs: &mut [T], xs: &[T]) {
-        zip_blocks(accs, xs, |a, b| a + b);
-    }
-
-    #[inline(always)]
-    fn run(&self, acc: &mut T, xs: &[T]) {
-        *acc = *acc + pairwise(xs, |x| x);
-    }
-}
-
-struct Prod;
-impl<T: Copy + One + Mul<Output = T>> FoldOp<T, T> for Prod {
-    #[inline(always)]
-    fn step(&self, acc: &mut T, x: &T) {
-        *acc = *acc * *x;
-    }
-    #[inline(always)]
-    fn run(&self, acc: &mut T, xs: &[T]) {
-        *acc = *acc * lanes(xs, T::one(), |a, b| a * b);
-    }
-}
-
-struct Extreme<const MAX: bool>;
-impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
-    #[inline(always)]
-    fn step(&self, acc: &mut T, x: &T) {
-        if better::<MAX, T>(acc, x) {
-            *acc = *x;
-        }
-    }
-    #[inline(always)]
-    fn run(&self, acc: &mut T, xs: &[T]) {
-        *acc = pick::<MAX, T>(*acc, lanes(xs, xs[0], pick::<MAX, T>));
-    }
-    #[inline(always)]
-    fn zip(&self, accs: &mut [T], xs: &[T]) {
-        zip_blocks(accs, xs, pick::<MAX, T>);
-    }
-}
-
-/// Sums for the mean: runs pairwise, everything added with compensation.
-struct CompensatedSum;
-impl<T: Float> FoldOp<T, Kahan<T>> for CompensatedSum {
-    #[inline(always)]
-    fn step(&self, acc: &mut Kahan<T>, x: &T) {
-        acc.add(*x);
-    }
-    #[inline(always)]
-    fn run(&self, acc: &mut Kahan<T>, xs: &[T]) {
-        acc.add(pairwise(xs, |x| x));
-    }
-}
-
-/// A cell's mean and the compensated sum of its squared deviations from it.
-#[derive(Clone, Copy)]
-struct Deviations<T> {
-    mean: T,
-    squares: Kahan<T>,
-}
-
-struct SquaredDeviation;
-impl<T: Float> FoldOp<T, Deviations<T>> for SquaredDeviation {
-    #[inline(always)]
-    fn step(&self, acc: &mut Deviations<T>, x: &T) {
-        let d = *x - acc.mean;
-        acc.squares.add(d * d);
-    }
-    #[inline(always)]
-    fn run(&self, acc: &mut Deviations<T>, xs: &[T]) {
-        let m = acc.mean;
-        acc.squares.add(pairwise(xs, |x| (x - m) * (x - m)));
-    }
 }
 
 #[cfg(all(test, feature = "rayon"))]

@@ -16,7 +16,7 @@
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
 //! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
-//! | gather and losses | `dynamic::gather` | `typed::gather` | `gather` | `vmath` |
+//! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
 //!
 //! One concern a file:
@@ -44,7 +44,8 @@
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
-//! | `gather` | `take`, `one_hot`, `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
+//! | `gather` | `take` and `one_hot` by name |
+//! | `loss` | `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
 //! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
 //! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
@@ -63,6 +64,7 @@ mod elements;
 mod elementwise;
 mod gather;
 mod index;
+mod loss;
 mod math;
 mod narrow;
 mod ops;
@@ -89,8 +91,8 @@ pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, NestedArray, Scalar};
-pub use gather::Loss;
 pub use index::Index;
+pub use loss::Loss;
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
 #[cfg(feature = "rand")]

@@ -36,7 +36,7 @@ use crate::values::shape::DynShape;
 /// reduction's [`Source`] and `$shape` the run-time shape (for error messages).
 macro_rules! typed_reductions {
     (@plain $name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr, $value:literal) => {
-        #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::typed::reduce::Pos) or a tuple of them (rule book §16).")]
+        #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::Pos) or a tuple of them (rule book §16).")]
         ///
         /// ```
         /// use shapecast::{names, shape, Tensor};

@@ -165,7 +165,7 @@ macro_rules! layout_accessors {
                 &self.sizes
             }
 
-            #[doc = concat!("The size of the axis `A` picks: a name, or [`Pos<K>`](crate::typed::reduce::Pos). A name the shape lacks is a compile error.\n\n```\nuse shapecast::{names, shape, Tensor};\nnames!(H, W);\nlet mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;\nassert_eq!((t.", $get, ".size::<W>(), t.", $get, ".size::<H>()), (7, 2));\n# Ok::<(), shapecast::Error>(())\n```")]
+            #[doc = concat!("The size of the axis `A` picks: a name, or [`Pos<K>`](crate::Pos). A name the shape lacks is a compile error.\n\n```\nuse shapecast::{names, shape, Tensor};\nnames!(H, W);\nlet mut t = Tensor::<u8, shape![H: 2, W]>::zeros_sized(&[2, 7])?;\nassert_eq!((t.", $get, ".size::<W>(), t.", $get, ".size::<H>()), (7, 2));\n# Ok::<(), shapecast::Error>(())\n```")]
             pub fn size<A>(&self) -> usize
             where
                 S: crate::typed::surgery::HasAxis<A>,

@@ -1,0 +1,313 @@
+//! A convolution as GEMM calls (im2col): for each batch index and group, the patches of the
+//! input under the kernel's taps are copied into a tile (a block of output positions at a
+//! time, about 512 KiB), and the weight's rows times the tile give those positions of the
+//! output. The operation (`tensor::conv`) works out the [`Geometry`] from the rule's plan;
+//! with the `rayon` feature, leading batch axes split over the pool.
+
+use crate::alloc_prelude::*;
+
+use super::raw::{DotElement, Mat};
+
+/// The patch buffer's target size, in elements (about 512 KiB of `f32`).
+const TILE_ELEMENTS: usize = 1 << 17;
+
+/// Where a convolution's pieces are: sizes and strides of the axes it walks.
+pub(crate) struct Geometry {
+    /// Input channels per group, output channels per group.
+    pub(crate) c_group: usize,
+    pub(crate) o_group: usize,
+    pub(crate) groups: usize,
+    /// The input's stride along its channel, the output's along its channel.
+    pub(crate) x_channel: usize,
+    pub(crate) out_channel: usize,
+    /// Per spatial axis: input size, input stride, kernel, output size.
+    pub(crate) spatial: Vec<(usize, usize, usize, usize)>,
+    /// The output's stride along the flattened spatial positions, when they are one strided
+    /// run (adjacent spatial axes); `None`: a scratch block, scattered after the product.
+    pub(crate) out_run: Option<usize>,
+    /// The output's strides along each spatial axis.
+    pub(crate) out_spatial: Vec<usize>,
+    /// Batch axes: size, input stride, output stride.
+    pub(crate) batch: Vec<(usize, usize, usize)>,
+    /// Taps of the kernel (product of the kernel sizes), and positions (product of the
+    /// output's spatial sizes).
+    pub(crate) taps: usize,
+    pub(crate) positions: usize,
+    pub(crate) stride: usize,
+    pub(crate) padding: usize,
+    pub(crate) dilation: usize,
+}
+
+/// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
+/// axes lead the output (each index then owns a contiguous block of it).
+pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]) {
+    let count: usize = g.batch.iter().map(|b| b.0).product();
+    let offsets = |i: usize| {
+        // The input and output offsets of batch index `i` (row-major over the batch axes).
+        let (mut xo, mut oo, mut rest) = (0, 0, i);
+        for &(n, sx, so) in g.batch.iter().rev() {
+            xo += (rest % n) * sx;
+            oo += (rest % n) * so;
+            rest /= n;
+        }
+        (xo, oo)
+    };
+    #[cfg(feature = "rayon")]
+    {
+        let block = out.len() / count.max(1);
+        let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
+        let work = out.len().saturating_mul(g.c_group * g.taps);
+        if leading
+            && rayon::current_num_threads() > 1
+            && work >= super::kernel::PARALLEL_MIN_ELEMENTS
+        {
+            super::threads::chunks(out, block, |i, chunk| {
+                // Leading batch axes: index `i`'s output starts its chunk.
+                let (xo, _) = offsets(i);
+                let mut patches = Vec::new();
+                one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
+            });
+            return;
+        }
+    }
+    let mut patches = Vec::new();
+    for i in 0..count {
+        let (xo, oo) = offsets(i);
+        one_batch(g, &x[xo..], weight, out, oo, &mut patches, true);
+    }
+}
+
+/// One batch index: for each group, the weight's rows times the patches, a tile of positions
+/// at a time, into the output from `oo`.
+fn one_batch<T: DotElement>(
+    g: &Geometry,
+    x: &[T],
+    weight: &[T],
+    out: &mut [T],
+    oo: usize,
+    patches: &mut Vec<T>,
+    split: bool,
+) {
+    let k = g.c_group * g.taps;
+    let pointwise = g.taps == 1 && g.stride == 1 && g.padding == 0 && g.out_run.is_some();
+    let in_run = in_run(g);
+    for group in 0..g.groups {
+        let a = Mat {
+            offset: group * g.o_group * k,
+            rows: g.o_group,
+            cols: k,
+            rs: k,
+            cs: 1,
+        };
+        let x_group = group * g.c_group * g.x_channel;
+        if let (true, Some(run), Some(out_run)) = (pointwise, in_run, g.out_run) {
+            // A 1×1 kernel: the patches are the input itself, `[C, P]` with strides.
+            let b = Mat {
+                offset: x_group,
+                rows: g.c_group,
+                cols: g.positions,
+                rs: g.x_channel,
+                cs: run,
+            };
+            let c = Mat {
+                offset: oo + group * g.o_group * g.out_channel,
+                rows: g.o_group,
+                cols: g.positions,
+                rs: g.out_channel,
+                cs: out_run,
+            };
+            T::gemm((weight, a), (x, b), (out, c), false, split);
+            continue;
+        }
+        let tile = (TILE_ELEMENTS / k).clamp(1, g.positions);
+        patches.resize(k * tile, T::zero());
+        let mut scratch = Vec::new();
+        let mut p0 = 0;
+        while p0 < g.positions {
+            let n = tile.min(g.positions - p0);
+            fill_patches(g, &x[x_group..], p0, n, &mut patches[..k * n]);
+            let b = Mat {
+                offset: 0,
+                rows: k,
+                cols: n,
+                rs: n,
+                cs: 1,
+            };
+            match g.out_run {
+                Some(out_run) => {
+                    // The transposed product, `out^T = patches^T · weight^T`: the positions
+                    // are the GEMM's long `M` side, the output channels its short `N`.
+                    let c = Mat {
+                        offset: oo + group * g.o_group * g.out_channel + p0 * out_run,
+                        rows: n,
+                        cols: g.o_group,
+                        rs: out_run,
+                        cs: g.out_channel,
+                    };
+                    let pt = Mat {
+                        offset: 0,
+                        rows: n,
+                        cols: k,
+                        rs: 1,
+                        cs: n,
+                    };
+                    let wt = Mat {
+                        offset: a.offset,
+                        rows: k,
+                        cols: g.o_group,
+                        rs: 1,
+                        cs: k,
+                    };
+                    T::gemm(
+                        (&patches[..k * n], pt),
+                        (weight, wt),
+                        (out, c),
+                        false,
+                        split,
+                    );
+                }
+                None => {
+                    // Spatial axes apart: the block `[OUT, n]` first, then each element to
+                    // its place.
+                    scratch.clear();
+                    scratch.resize(g.o_group * n, T::zero());
+                    let c = Mat {
+                        offset: 0,
+                        rows: g.o_group,
+                        cols: n,
+                        rs: n,
+                        cs: 1,
+                    };
+                    T::gemm(
+                        (weight, a),
+                        (&patches[..k * n], b),
+                        (&mut scratch, c),
+                        false,
+                        split,
+                    );
+                    for o in 0..g.o_group {
+                        let row = oo + (group * g.o_group + o) * g.out_channel;
+                        for j in 0..n {
+                            out[row + position_offset(g, p0 + j)] = scratch[o * n + j];
+                        }
+                    }
+                }
+            }
+            p0 += n;
+        }
+    }
+}
+
+/// The input's stride along the flattened spatial positions, when its spatial axes are one
+/// strided run (each axis' stride the next one's times its size).
+fn in_run(g: &Geometry) -> Option<usize> {
+    let ok = g.spatial.windows(2).all(|p| p[0].1 == p[1].1 * p[1].0);
+    (ok && g.out_run.is_some()).then(|| g.spatial.last().expect("one spatial axis").1)
+}
+
+/// The output offset of flattened position `p` (row-major over the output's spatial sizes).
+fn position_offset(g: &Geometry, mut p: usize) -> usize {
+    let mut off = 0;
+    for (s, &stride) in g.spatial.iter().zip(&g.out_spatial).rev() {
+        off += (p % s.3) * stride;
+        p /= s.3;
+    }
+    off
+}
+
+/// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
+/// input element that tap reads there (0 in the padding). `x` starts at the group's first
+/// channel.
+fn fill_patches<T: Copy + num_traits::Zero>(
+    g: &Geometry,
+    x: &[T],
+    p0: usize,
+    n: usize,
+    patches: &mut [T],
+) {
+    let d = g.spatial.len();
+    let (s, p, dil) = (g.stride as isize, g.padding as isize, g.dilation as isize);
+    let kernel: Vec<usize> = g.spatial.iter().map(|a| a.2).collect();
+    let out_sizes: Vec<usize> = g.spatial.iter().map(|a| a.3).collect();
+    let (last_in, last_stride, _, last_out) = g.spatial[d - 1];
+    let mut tap = vec![0usize; d];
+    let mut row = 0;
+    for c in 0..g.c_group {
+        let channel = c * g.x_channel;
+        tap.iter_mut().for_each(|t| *t = 0);
+        for _ in 0..g.taps {
+            let dst = &mut patches[row * n..(row + 1) * n];
+            // Walk the positions a row of the last output axis at a time.
+            let mut pos = vec![0usize; d];
+            let mut rest = p0;
+            for j in (0..d).rev() {
+                pos[j] = rest % out_sizes[j];
+                rest /= out_sizes[j];
+            }
+            let mut done = 0;
+            while done < n {
+                let seg = (last_out - pos[d - 1]).min(n - done);
+                // The outer axes' input coordinates: one offset, or the padding.
+                let mut base = Some(channel);
+                for j in 0..d - 1 {
+                    let i = pos[j] as isize * s - p + tap[j] as isize * dil;
+                    let (size, stride, _, _) = g.spatial[j];
+                    base = match base {
+                        Some(b) if i >= 0 && (i as usize) < size => Some(b + i as usize * stride),
+                        _ => None,
+                    };
+                }
+                let out = &mut dst[done..done + seg];
+                match base {
+                    None => out.iter_mut().for_each(|v| *v = T::zero()),
+                    Some(b) => {
+                        // Position `o` reads input `o·s + shift`: inside for `lo <= o < hi`.
+                        let shift = tap[d - 1] as isize * dil - p;
+                        let o0 = pos[d - 1] as isize;
+                        let lo = ((-shift).max(0) + s - 1) / s;
+                        let hi = (last_in as isize - shift + s - 1).max(0) / s;
+                        let lo = (lo - o0).clamp(0, seg as isize) as usize;
+                        let hi = (hi - o0).clamp(lo as isize, seg as isize) as usize;
+                        out[..lo].iter_mut().for_each(|v| *v = T::zero());
+                        out[hi..].iter_mut().for_each(|v| *v = T::zero());
+                        if lo < hi {
+                            let first = (o0 + lo as isize) * s + shift;
+                            let start = b + first as usize * last_stride;
+                            let step = g.stride * last_stride;
+                            if step == 1 {
+                                out[lo..hi].copy_from_slice(&x[start..start + (hi - lo)]);
+                            } else {
+                                for (j, v) in out[lo..hi].iter_mut().enumerate() {
+                                    *v = x[start + j * step];
+                                }
+                            }
+                        }
+                    }
+                }
+                done += seg;
+                // Next row of positions.
+                pos[d - 1] = 0;
+                let mut j = d - 1;
+                while j > 0 {
+                    j -= 1;
+                    pos[j] += 1;
+                    if pos[j] < out_sizes[j] {
+                        break;
+                    }
+                    pos[j] = 0;
+                }
+            }
+            row += 1;
+            // Next tap, row-major over the kernel.
+            let mut j = d;
+            while j > 0 {
+                j -= 1;
+                tap[j] += 1;
+                if tap[j] < kernel[j] {
+                    break;
+                }
+                tap[j] = 0;
+            }
+        }
+    }
+}
