@@ -21,7 +21,7 @@ use num_traits::{Float, One, ToPrimitive, Zero};
 
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::zip::ByNamed;
+use super::zip_plan::ByNamed;
 use crate::engine::raw::{self, Cost};
 use crate::engine::vmath::Transcendental;
 use crate::engine::zip_fn::Serial;

@@ -11,8 +11,8 @@
 //!
 //! | family | shape rule at run time | type level | methods (this layer) | kernels (`engine`) |
 //! |---|---|---|---|---|
-//! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
-//! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `softmax`, `scan` | `reduce`, `summation` |
+//! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `zip_plan`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
+//! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `dyn_reductions`, `softmax`, `scan` | `reduce`, `summation` |
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
 //! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
@@ -32,12 +32,14 @@
 //! | `index` | [`Index`](crate::Index): the multi-index `from_fn` and `generate` pass |
 //! | `narrow` | `narrow` (rule book §11) and [`ElementOr`](crate::ElementOr), its result |
 //! | `zip` | elementwise operations between typed tensors: rule, constant plan, kernel |
+//! | `zip_plan` | where they take their plan and layout from: constant, or built on the stack after the run-time checks |
 //! | `elementwise` | the run-time path of an elementwise operation: rule, plan, the engine's kernel |
 //! | `ops` | the operators (`+ - * / % & | ^`, `+=` …, comparisons, `-`, `!`) |
 //! | `view_ops` | the operators on views with views, tensors and scalars, by value or by reference |
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `math` | [`FloatMath`](crate::FloatMath): `exp`, `ln`, `tanh`, activations, by value or by reference; `maximum`/`minimum` by the named rule |
-//! | `reductions` | `sum::<A>()` and its family on tensors, views and `DynTensor` |
+//! | `reductions` | `sum::<A>()` and its family on tensors and views |
+//! | `dyn_reductions` | the same family on `DynTensor`, by run-time selectors |
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
@@ -59,6 +61,7 @@ mod buffer;
 mod contract;
 mod conv;
 mod dyn_ops;
+mod dyn_reductions;
 mod dyn_tensor;
 mod elements;
 mod elementwise;
@@ -84,6 +87,7 @@ mod view;
 mod view_mut;
 mod view_ops;
 mod zip;
+mod zip_plan;
 
 pub use crate::engine::raw::DotElement;
 pub use crate::engine::vmath::Transcendental;

@@ -7,7 +7,7 @@ use core::ops;
 use super::elements::Scalar;
 use super::math::MapSource;
 use super::tensor::Tensor;
-use super::zip::ByNamed;
+use super::zip_plan::ByNamed;
 use crate::engine::raw;
 use crate::engine::zip_fn::Parallel;
 use crate::rule::{Assign, Compare};

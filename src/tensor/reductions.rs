@@ -18,10 +18,8 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::dynamic::reduce::apply;
 use crate::engine::reduce::Dims;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
@@ -29,7 +27,6 @@ use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
-use crate::values::selector::{selected, AxisSelector};
 use crate::values::shape::DynShape;
 
 /// The family of typed reductions, for a tensor and for a view; `$source` gives the
@@ -509,158 +506,3 @@ macro_rules! plumbing {
 
 plumbing!(impl<T, S: Storage<T>> Tensor<T, S>);
 plumbing!(impl<T, S: Shape> TensorView<'_, T, S>);
-
-/// The run-time family: selectors known at run time (names or positions, see
-/// [`AxisSelector`]), every refusal an [`Error`].
-macro_rules! dyn_reductions {
-    ($($name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr;)*) => {
-        impl<T> DynTensor<T> {
-            $(
-                #[doc = concat!("The ", $what, " over the selected axes (rule book §16), or the error: an axis missing or selected twice.")]
-                ///
-                /// ```
-                /// use shapecast::DynTensor;
-                /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
-                #[doc = concat!("let r = t.", stringify!($name), "(&[\"CLASS\".parse()?])?;")]
-                /// assert_eq!(r.shape().to_string(), "[2]");
-                #[doc = concat!("assert!(t.", stringify!($name), "(&[\"H\".parse()?]).is_err());")]
-                /// # Ok::<(), shapecast::Error>(())
-                /// ```
-                pub fn $name(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-                where
-                    T: $($bound)*,
-                {
-                    self.reduced(axes, false, $f)
-                }
-
-                #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") keeping the reduced axes as size-1 axes with their names.")]
-                ///
-                /// ```
-                /// use shapecast::DynTensor;
-                /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
-                #[doc = concat!("assert_eq!(t.", stringify!($keep), "(&[\"CLASS\".parse()?])?.shape().to_string(), \"[2, CLASS: 1]\");")]
-                /// # Ok::<(), shapecast::Error>(())
-                /// ```
-                pub fn $keep(&self, axes: &[AxisSelector]) -> Result<DynTensor<T>, Error>
-                where
-                    T: $($bound)*,
-                {
-                    self.reduced(axes, true, $f)
-                }
-            )*
-        }
-    };
-}
-
-dyn_reductions! {
-    sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| Ok(s.sum());
-    prod, prod_keep, "product", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| Ok(s.prod());
-    mean, mean_keep, "mean", [Float + Send + Sync], |s, _| Ok(s.mean());
-    var, var_keep, "population variance", [Float + Send + Sync], |s, _| Ok(s.var(0));
-    std, std_keep, "population standard deviation", [Float + Send + Sync], |s, _| Ok(s.var(0).into_iter().map(T::sqrt).collect());
-    logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Transcendental], |s, shape| Ok(s.logsumexp(shape));
-    max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<true>(shape);
-    min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<false>(shape);
-}
-
-impl<T: Float + Send + Sync> DynTensor<T> {
-    /// The variance over the selected axes with `ddof` delta degrees of freedom: the squared
-    /// deviations divided by `n - ddof` (NumPy's `ddof`, PyTorch's `correction`; 1 gives the
-    /// unbiased estimate), `inf` or NaN when `ddof` is at least `n`; or the error: an axis
-    /// missing or selected twice.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f64, 2.0, 3.0, 4.0, 6.0, 8.0])?;
-    /// assert_eq!(t.var_ddof(&["CLASS".parse()?], 1)?.data(), &[1.0, 4.0]);
-    /// assert_eq!(t.var_ddof(&["CLASS".parse()?], 0)?.data(), t.var(&["CLASS".parse()?])?.data());
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn var_ddof(&self, axes: &[AxisSelector], ddof: usize) -> Result<DynTensor<T>, Error> {
-        self.reduced(axes, false, |s, _| Ok(s.var(ddof)))
-    }
-
-    /// The standard deviation over the selected axes with `ddof` delta degrees of freedom
-    /// (the square root of [`var_ddof`](Self::var_ddof)).
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1.0f64, 2.0, 3.0, 4.0, 6.0, 8.0])?;
-    /// assert_eq!(t.std_ddof(&["CLASS".parse()?], 1)?.data(), &[1.0, 2.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn std_ddof(&self, axes: &[AxisSelector], ddof: usize) -> Result<DynTensor<T>, Error> {
-        self.reduced(axes, false, |s, _| {
-            Ok(s.var(ddof).into_iter().map(T::sqrt).collect())
-        })
-    }
-}
-
-impl<T> DynTensor<T> {
-    /// Runs `f` on this tensor as the source of a reduction over `axes`.
-    pub(super) fn with_source<R>(
-        &self,
-        axes: &[AxisSelector],
-        f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<R, Error>,
-    ) -> Result<R, Error> {
-        let mask = selected(self.shape(), axes)?;
-        let strides = Dims::row_major(self.sizes());
-        let source = Source {
-            sizes: self.sizes(),
-            strides: &strides,
-            data: self.data(),
-            mask: &mask,
-        };
-        f(&source, &|| self.shape().clone())
-    }
-
-    fn reduced<V>(
-        &self,
-        axes: &[AxisSelector],
-        keep: bool,
-        f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<Vec<V>, Error>,
-    ) -> Result<DynTensor<V>, Error> {
-        self.with_source(axes, |s, shape| {
-            s.has_room::<(V, V)>(shape)?;
-            let data = f(s, shape)?;
-            let out = apply(self.shape(), s.mask, keep);
-            Ok(DynTensor::from_parts(out, s.out_sizes(keep).to_vec(), data))
-        })
-    }
-
-    /// The position of the maximum along one axis (first occurrence; a NaN wins), or the
-    /// error: the axis missing, or empty.
-    ///
-    /// ```
-    /// use shapecast::DynTensor;
-    /// let t = DynTensor::from_vec("[2, CLASS: 3]".parse()?, vec![1, 5, 3, 4, 2, 6])?;
-    /// assert_eq!(t.argmax(&"CLASS".parse()?)?.data(), &[1, 2]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn argmax(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
-    where
-        T: Copy + PartialOrd + Send + Sync,
-    {
-        self.reduced(core::slice::from_ref(axis), false, |s, shape| {
-            s.arg::<true>(shape)
-        })
-    }
-
-    /// The position of the minimum along one axis (first occurrence; a NaN wins), or the
-    /// error: the axis missing, or empty.
-    ///
-    /// ```
-    /// use shapecast::{dynamic::reduce::AxisSelector, DynTensor};
-    /// let t = DynTensor::from_vec("[2, 3]".parse()?, vec![1, 5, 3, 4, 2, 6])?;
-    /// assert_eq!(t.argmin(&AxisSelector::Pos(0))?.data(), &[0, 1, 0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn argmin(&self, axis: &AxisSelector) -> Result<DynTensor<usize>, Error>
-    where
-        T: Copy + PartialOrd + Send + Sync,
-    {
-        self.reduced(core::slice::from_ref(axis), false, |s, shape| {
-            s.arg::<false>(shape)
-        })
-    }
-}

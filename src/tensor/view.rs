@@ -28,7 +28,7 @@ use core::marker::PhantomData;
 
 use super::elementwise::{zip_operands, Operand};
 use super::tensor::Tensor;
-use super::zip::{strided_layout, ByNamed, ByRule, PlanFor};
+use super::zip_plan::{strided_layout, ByNamed, ByRule, PlanFor};
 use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;
