@@ -9,6 +9,7 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `shape` | [`DynShape`](crate::DynShape), [`DynAxis`](crate::DynAxis), [`Name`](crate::Name), [`Size`](crate::Size), the rank limits, element counts |
+//! | `name` | [`Name`](crate::Name): an axis name, an identifier compared as a string |
 //! | `parse` | the shape notation (rule book §0): `DynShape`'s `FromStr` |
 //! | `selector` | [`AxisSelector`](crate::AxisSelector): an axis by name or position, and what a list of them picks |
 //! | `rule` | [`Rule`](crate::Rule): the broadcasting rules as values, parsed from their names |
@@ -16,6 +17,7 @@
 //! | `sealed` | the seal on the traits users must not implement |
 
 pub(crate) mod error;
+mod name;
 mod parse;
 pub mod rule;
 pub(crate) mod sealed;
