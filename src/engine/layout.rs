@@ -8,11 +8,18 @@ use crate::values::error::Error;
 use crate::values::shape::MAX_RANK;
 
 /// Strided data as a kernel reads it: each axis's size, each axis's stride in elements, and
-/// the data the offsets index (every offset the sizes and strides reach lies inside it).
-pub(crate) struct Strided<'a, T> {
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: &'a [usize],
-    pub(crate) data: &'a [T],
+/// the data the offsets index (every offset the sizes and strides reach lies inside it). The
+/// one layout every operation hands the engine: an elementwise operand, a contraction's, a
+/// convolution's, a pool's, a pad's and a reduction's. Public only because a hidden method
+/// of [`Contractible`](crate::Contractible) gives it; not nameable outside the crate.
+#[derive(Clone, Copy)]
+pub struct Strided<'a, T> {
+    /// Each axis's size.
+    pub sizes: &'a [usize],
+    /// Each axis's stride, in elements (0 on a broadcast axis).
+    pub strides: &'a [usize],
+    /// The elements the offsets index.
+    pub data: &'a [T],
 }
 
 /// The strides (in elements) of an operand stored contiguously, row-major, over its own

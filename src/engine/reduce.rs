@@ -27,7 +27,7 @@ use num_traits::{Float, One, Zero};
 pub(crate) use super::dims::Dims;
 use super::fold::{better, CompensatedSum, Deviations, Extreme, Prod, SquaredDeviation};
 pub(crate) use super::fold::{pick, FoldOp, Sum};
-use super::layout::Merged;
+use super::layout::{Merged, Strided};
 pub(crate) use super::summation::lanes;
 use super::summation::Kahan;
 use super::walk::step;
@@ -177,24 +177,26 @@ fn walk_serial<T, A>(
     });
 }
 
-/// What a reduction works on: the input's sizes, strides and data, and the reduced axes.
+/// What a reduction works on: the input's layout, and which of its axes are reduced.
 pub(crate) struct Source<'a, T> {
-    pub(crate) sizes: &'a [usize],
-    pub(crate) strides: &'a [usize],
-    pub(crate) data: &'a [T],
+    pub(crate) x: Strided<'a, T>,
     pub(crate) mask: &'a [bool],
 }
 
 impl<T> Source<'_, T> {
     /// The sizes of the output: the kept axes, or every axis with the reduced ones at 1.
     pub(crate) fn out_sizes(&self, keep: bool) -> Dims {
-        Dims::from_iter(self.sizes.iter().zip(self.mask).filter_map(|(&n, &gone)| {
-            match (gone, keep) {
-                (false, _) => Some(n),
-                (true, true) => Some(1),
-                (true, false) => None,
-            }
-        }))
+        Dims::from_iter(
+            self.x
+                .sizes
+                .iter()
+                .zip(self.mask)
+                .filter_map(|(&n, &gone)| match (gone, keep) {
+                    (false, _) => Some(n),
+                    (true, true) => Some(1),
+                    (true, false) => None,
+                }),
+        )
     }
 
     /// The output's strides in the input's frame: row-major over the kept axes, 0 along the
@@ -225,7 +227,8 @@ impl<T> Source<'_, T> {
     /// How many elements each output cell folds.
     fn count(&self) -> usize {
         let folded = Dims::from_iter(
-            self.sizes
+            self.x
+                .sizes
                 .iter()
                 .zip(self.mask)
                 .filter(|(_, &gone)| gone)
@@ -242,8 +245,8 @@ impl<T: Send + Sync> Source<'_, T> {
     pub(crate) fn fold<A: Clone + Send>(&self, init: A, op: &(impl FoldOp<T, A> + Sync)) -> Vec<A> {
         let mut out = vec![init; self.out_len()];
         walk(
-            self.sizes,
-            (self.data, self.strides),
+            self.x.sizes,
+            (self.x.data, self.x.strides),
             (&mut out, &self.out_strides()),
             op,
         );
@@ -261,7 +264,8 @@ impl<T: Send + Sync> Source<'_, T> {
     where
         T: Clone,
     {
-        if let Some(axis) = (0..self.sizes.len()).find(|&k| self.mask[k] && self.sizes[k] == 0) {
+        if let Some(axis) = (0..self.x.sizes.len()).find(|&k| self.mask[k] && self.x.sizes[k] == 0)
+        {
             return Err(Error::EmptyAxis {
                 op: name,
                 shape: shape(),
@@ -275,7 +279,8 @@ impl<T: Send + Sync> Source<'_, T> {
         // The first element of every cell: index 0 along each reduced axis.
         let firsts =
             Dims::from_iter(
-                self.sizes
+                self.x
+                    .sizes
                     .iter()
                     .zip(self.mask)
                     .map(|(&n, &gone)| if gone { 1 } else { n }),
@@ -285,14 +290,14 @@ impl<T: Send + Sync> Source<'_, T> {
         let mut index = Dims::from_iter(firsts.iter().map(|_| 0));
         let mut at = [0usize; 1];
         loop {
-            out.push(self.data[at[0]].clone());
-            if !step(&mut index, &firsts, [self.strides], &mut at) {
+            out.push(self.x.data[at[0]].clone());
+            if !step(&mut index, &firsts, [self.x.strides], &mut at) {
                 break;
             }
         }
         walk(
-            self.sizes,
-            (self.data, self.strides),
+            self.x.sizes,
+            (self.x.data, self.x.strides),
             (&mut out, &strides),
             op,
         );
@@ -357,8 +362,8 @@ impl<T: Send + Sync> Source<'_, T> {
             })
             .collect();
         walk(
-            self.sizes,
-            (self.data, self.strides),
+            self.x.sizes,
+            (self.x.data, self.x.strides),
             (&mut acc, &self.out_strides()),
             &SquaredDeviation,
         );
@@ -384,7 +389,7 @@ impl<T: Send + Sync> Source<'_, T> {
             .iter()
             .position(|&g| g)
             .expect("argmax selects one axis");
-        let n = self.sizes[axis];
+        let n = self.x.sizes[axis];
         if n == 0 {
             return Err(Error::EmptyAxis {
                 op: name,
@@ -392,14 +397,14 @@ impl<T: Send + Sync> Source<'_, T> {
                 axis,
             });
         }
-        let stride = self.strides[axis];
-        let kept: Vec<usize> = (0..self.sizes.len())
+        let stride = self.x.strides[axis];
+        let kept: Vec<usize> = (0..self.x.sizes.len())
             .filter(|&k| k != axis)
-            .map(|k| self.sizes[k])
+            .map(|k| self.x.sizes[k])
             .collect();
-        let kept_strides: Vec<usize> = (0..self.sizes.len())
+        let kept_strides: Vec<usize> = (0..self.x.sizes.len())
             .filter(|&k| k != axis)
-            .map(|k| self.strides[k])
+            .map(|k| self.x.strides[k])
             .collect();
         let len = super::allocation::count(&kept).expect("checked by has_room");
         let mut out = Vec::with_capacity(len);
@@ -409,10 +414,10 @@ impl<T: Send + Sync> Source<'_, T> {
         let mut index = vec![0; kept.len()];
         let mut at = [0usize; 1];
         loop {
-            let mut best = self.data[at[0]];
+            let mut best = self.x.data[at[0]];
             let mut best_at = 0;
             for j in 1..n {
-                let x = self.data[at[0] + j * stride];
+                let x = self.x.data[at[0] + j * stride];
                 if better::<MAX, T>(&best, &x) {
                     best = x;
                     best_at = j;
@@ -498,9 +503,11 @@ mod parallel_tests {
             .collect();
         for mask in [[false, true], [true, false]] {
             let src = Source {
-                sizes: &sizes,
-                strides: &[301, 1],
-                data: &x,
+                x: Strided {
+                    sizes: &sizes,
+                    strides: &[301, 1],
+                    data: &x,
+                },
                 mask: &mask,
             };
             let shape = || DynShape::new(Vec::new()).unwrap();

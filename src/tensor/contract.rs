@@ -265,24 +265,38 @@ pub trait Contractible {
     type Elem;
     /// Its shape.
     type Shape: Shape;
-    /// Its sizes, its strides (`None`: contiguous, row-major) and its data.
+    /// Its layout as the engine takes it: sizes, strides and data; a contiguous operand's
+    /// row-major strides are written into `own`.
     #[doc(hidden)]
-    fn parts(&self) -> (&[usize], Option<&[usize]>, &[Self::Elem]);
+    fn layout<'s>(&'s self, own: &'s mut Own) -> Strided<'s, Self::Elem>;
 }
+
+/// Room for the row-major strides of a contiguous typed operand, on the stack.
+#[doc(hidden)]
+pub type Own = [usize; MAX_TYPED_RANK];
 
 impl<T, S: Storage<T>> Contractible for Tensor<T, S> {
     type Elem = T;
     type Shape = S;
-    fn parts(&self) -> (&[usize], Option<&[usize]>, &[T]) {
-        (self.sizes(), None, self.data())
+    fn layout<'s>(&'s self, own: &'s mut Own) -> Strided<'s, T> {
+        let sizes = self.sizes();
+        Strided {
+            sizes,
+            strides: strides_or_row_major(sizes, None, own),
+            data: self.data(),
+        }
     }
 }
 
 impl<T, S: Shape> Contractible for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
-    fn parts(&self) -> (&[usize], Option<&[usize]>, &[T]) {
-        (self.sizes(), Some(self.strides()), self.data_slice())
+    fn layout<'s>(&'s self, _: &'s mut Own) -> Strided<'s, T> {
+        Strided {
+            sizes: self.sizes(),
+            strides: self.strides(),
+            data: self.data_slice(),
+        }
     }
 }
 
@@ -295,18 +309,8 @@ fn typed<T: DotElement, O: Storage<T>>(
     a: &impl Contractible<Elem = T>,
     b: &impl Contractible<Elem = T>,
 ) -> Result<Tensor<T, O>, Error> {
-    let ((za, ta, da), (zb, tb, db)) = (a.parts(), b.parts());
     let (mut own_a, mut own_b) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
-    let a = Strided {
-        sizes: za,
-        strides: strides_or_row_major(za, ta, &mut own_a),
-        data: da,
-    };
-    let b = Strided {
-        sizes: zb,
-        strides: strides_or_row_major(zb, tb, &mut own_b),
-        data: db,
-    };
+    let (a, b) = (a.layout(&mut own_a), b.layout(&mut own_b));
     let mut sizes = [0usize; MAX_TYPED_RANK];
     let len = plan.plan.len;
     let fits = plan.resolve(a.sizes, b.sizes, &mut sizes);

@@ -24,6 +24,7 @@ use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
+use crate::values::shape::MAX_TYPED_RANK;
 
 /// `x` convolved with `w` by the plan `c` (whose shape the sizes resolve): the output's sizes
 /// and its data, row-major.
@@ -323,25 +324,11 @@ fn typed_conv<
     channel: &str,
     spec: &ConvSpec,
 ) -> Result<Tensor<T, O>, Error> {
-    let ((zx, tx, dx), (zw, tw, dw)) = (x.parts(), w.parts());
-    let own_x = tx.map_or_else(|| crate::engine::kernel::row_major(zx), <[usize]>::to_vec);
-    let own_w = tw.map_or_else(|| crate::engine::kernel::row_major(zw), <[usize]>::to_vec);
-    let xs = X::Shape::to_dyn().resolve(zx)?;
-    let ws = Wt::Shape::to_dyn().resolve(zw)?;
+    let (mut own_x, mut own_w) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
+    let (x, w) = (x.layout(&mut own_x), w.layout(&mut own_w));
+    let xs = X::Shape::to_dyn().resolve(x.sizes)?;
+    let ws = Wt::Shape::to_dyn().resolve(w.sizes)?;
     let plan = crate::dynamic::conv::conv(&xs, &ws, channel, spec)?;
-    let (sizes, data) = run(
-        &plan,
-        spec,
-        Strided {
-            sizes: zx,
-            strides: &own_x,
-            data: dx,
-        },
-        Strided {
-            sizes: zw,
-            strides: &own_w,
-            data: dw,
-        },
-    )?;
+    let (sizes, data) = run(&plan, spec, x, w)?;
     Ok(Tensor::from_parts(&sizes, data))
 }

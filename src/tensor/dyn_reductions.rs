@@ -10,6 +10,7 @@ use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
 use crate::dynamic::reduce::apply;
+use crate::engine::layout::Strided;
 use crate::engine::reduce::{Dims, Source};
 use crate::engine::vmath::Transcendental;
 use crate::values::error::Error;
@@ -112,9 +113,11 @@ impl<T> DynTensor<T> {
         let mask = selected(self.shape(), axes)?;
         let strides = Dims::row_major(self.sizes());
         let source = Source {
-            sizes: self.sizes(),
-            strides: &strides,
-            data: self.data(),
+            x: Strided {
+                sizes: self.sizes(),
+                strides: &strides,
+                data: self.data(),
+            },
             mask: &mask,
         };
         f(&source, &|| self.shape().clone())

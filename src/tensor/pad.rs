@@ -189,10 +189,9 @@ macro_rules! typed_pad {
                 Padded<S, A, P>: Storage<T>,
                 T: Clone,
             {
-                let (sizes, strides, data) = self.parts();
-                let strides = strides.map_or_else(|| crate::engine::kernel::row_major(sizes), <[usize]>::to_vec);
-                let shape = S::to_dyn().resolve(sizes)?;
-                let x = Strided { sizes, strides: &strides, data };
+                let mut own = [0usize; crate::values::shape::MAX_TYPED_RANK];
+                let x = self.layout(&mut own);
+                let shape = S::to_dyn().resolve(x.sizes)?;
                 let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
                 Ok(Tensor::from_parts(&sizes, data))
             }

@@ -20,6 +20,7 @@ use num_traits::{Float, One, Zero};
 
 use super::tensor::Tensor;
 use super::view::TensorView;
+use crate::engine::layout::Strided;
 use crate::engine::reduce::Dims;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
@@ -237,7 +238,7 @@ macro_rules! typed_reductions {
             self.with_source::<A, _>(|s, shape| {
                 // An output that cannot exist panics with the error, as the operators do.
                 let data = s.softmax::<$log>(shape).or_panic();
-                Tensor::from_parts(s.sizes, data)
+                Tensor::from_parts(s.x.sizes, data)
             })
         }
     };
@@ -444,9 +445,11 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     {
         let strides = Dims::row_major(self.sizes());
         let source = Source {
-            sizes: self.sizes(),
-            strides: &strides,
-            data: self.data(),
+            x: Strided {
+                sizes: self.sizes(),
+                strides: &strides,
+                data: self.data(),
+            },
             mask: &S::MASK[..S::RANK],
         };
         f(&source, &|| self.shape())
@@ -460,9 +463,11 @@ impl<T, S: Shape> TensorView<'_, T, S> {
         S: ReduceOver<A>,
     {
         let source = Source {
-            sizes: self.sizes(),
-            strides: self.strides(),
-            data: self.data_slice(),
+            x: Strided {
+                sizes: self.sizes(),
+                strides: self.strides(),
+                data: self.data_slice(),
+            },
             mask: &S::MASK[..S::RANK],
         };
         f(&source, &|| self.shape_dyn())

@@ -11,6 +11,7 @@ use num_traits::Float;
 
 use super::dyn_tensor::DynTensor;
 use crate::engine::kernel::zip_map_ref;
+use crate::engine::layout::Strided;
 use crate::engine::raw;
 #[cfg(feature = "rayon")]
 use crate::engine::reduce::{cut, row_split};
@@ -30,8 +31,8 @@ impl<T: Send + Sync> Source<'_, T> {
         let shift = self.shifts(shape);
         let mut acc: Vec<(T, T)> = shift.into_iter().map(|m| (m, T::zero())).collect();
         walk(
-            self.sizes,
-            (self.data, self.strides),
+            self.x.sizes,
+            (self.x.data, self.x.strides),
             (&mut acc, &self.out_strides()),
             &ExpSum,
         );
@@ -66,7 +67,7 @@ impl<T: Send + Sync> Source<'_, T> {
     {
         // The output has the input's sizes: room for it (a broadcast view's sizes may hold
         // more than memory), and nothing to compute when it is empty.
-        let total = crate::engine::allocation::ensure::<(T, T)>(self.sizes, &shape)?;
+        let total = crate::engine::allocation::ensure::<(T, T)>(self.x.sizes, &shape)?;
         if total == 0 {
             return Ok(Vec::new());
         }
@@ -75,18 +76,20 @@ impl<T: Send + Sync> Source<'_, T> {
             let lse = self.logsumexp(shape);
             let mut y = Vec::new();
             zip_map_ref(
-                self.sizes,
-                (self.data, self.strides),
+                self.x.sizes,
+                (self.x.data, self.x.strides),
                 (&lse, &strides),
                 &mut y,
                 |x, l| *x - *l,
             )?;
             return Ok(y);
         }
-        let own = Dims::row_major(self.sizes);
-        if let Some(cell) = trailing_cell(self.sizes, self.mask).filter(|_| self.strides == &*own) {
+        let own = Dims::row_major(self.x.sizes);
+        if let Some(cell) =
+            trailing_cell(self.x.sizes, self.mask).filter(|_| self.x.strides == &*own)
+        {
             let mut y = vec![T::zero(); total];
-            softmax_rows(Some(self.data), &mut y, cell);
+            softmax_rows(Some(self.x.data), &mut y, cell);
             return Ok(y);
         }
         let shift = self.shifts(shape);
@@ -94,10 +97,10 @@ impl<T: Send + Sync> Source<'_, T> {
         // y in the input's row-major order, written at the input's index: the walk runs over
         // the input's strides and the output cells', and y's offset is the row-major one.
         let mut y = vec![T::zero(); total];
-        let (x, sx) = (self.data, self.strides);
+        let (x, sx) = (self.x.data, self.x.strides);
         if sx == &*own {
             exps_parallel(
-                self.sizes,
+                self.x.sizes,
                 (Some(x), &own),
                 (&shift, &strides),
                 &mut y,
@@ -105,12 +108,12 @@ impl<T: Send + Sync> Source<'_, T> {
             );
         } else {
             // A strided view: y is written in its own order, then summed.
-            zip_map_ref(self.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
+            zip_map_ref(self.x.sizes, (x, sx), (&shift, &strides), &mut y, |x, m| {
                 (*x - *m).exp_v()
             })?;
-            walk(self.sizes, (&y, &own), (&mut sums, &strides), &Sum);
+            walk(self.x.sizes, (&y, &own), (&mut sums, &strides), &Sum);
         }
-        walk(self.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
+        walk(self.x.sizes, (&sums, &strides), (&mut y, &own), &DivBy);
         Ok(y)
     }
 
@@ -130,9 +133,11 @@ impl<T: Send + Sync> Source<'_, T> {
         }
         let own = Dims::row_major(sizes);
         let source = Source {
-            sizes,
-            strides: &own,
-            data: &*data,
+            x: Strided {
+                sizes,
+                strides: &own,
+                data: &*data,
+            },
             mask,
         };
         let strides = source.out_strides();
