@@ -18,9 +18,9 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
+use super::contract::Contractible;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::engine::layout::Strided;
 use crate::engine::reduce::Dims;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
@@ -28,7 +28,7 @@ use crate::typed::reduce::{NonEmpty, OneAxis, Reduce, ReduceKeep, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
-use crate::values::shape::DynShape;
+use crate::values::shape::{DynShape, MAX_TYPED_RANK};
 
 /// The family of typed reductions, for a tensor and for a view; `$source` gives the
 /// reduction's [`Source`] and `$shape` the run-time shape (for error messages).
@@ -443,13 +443,9 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     where
         S: ReduceOver<A>,
     {
-        let strides = Dims::row_major(self.sizes());
+        let mut own = [0; MAX_TYPED_RANK];
         let source = Source {
-            x: Strided {
-                sizes: self.sizes(),
-                strides: &strides,
-                data: self.data(),
-            },
+            x: self.layout(&mut own),
             mask: &S::MASK[..S::RANK],
         };
         f(&source, &|| self.shape())
@@ -462,12 +458,9 @@ impl<T, S: Shape> TensorView<'_, T, S> {
     where
         S: ReduceOver<A>,
     {
+        let mut own = [0; MAX_TYPED_RANK];
         let source = Source {
-            x: Strided {
-                sizes: self.sizes(),
-                strides: self.strides(),
-                data: self.data_slice(),
-            },
+            x: self.layout(&mut own),
             mask: &S::MASK[..S::RANK],
         };
         f(&source, &|| self.shape_dyn())
