@@ -59,7 +59,7 @@ pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], ou
         let work = out.len().saturating_mul(g.c_group * g.taps);
         if leading
             && rayon::current_num_threads() > 1
-            && work >= super::kernel::PARALLEL_MIN_ELEMENTS
+            && work >= super::split::PARALLEL_MIN_ELEMENTS
         {
             super::threads::chunks(out, block, |i, chunk| {
                 // Leading batch axes: index `i`'s output starts its chunk.

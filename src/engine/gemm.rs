@@ -275,7 +275,7 @@ impl<'s> Loops<'s> {
         let (&n, &c) = (self.sizes.first()?, self.c.first()?);
         let outermost = c > 0 && c.checked_mul(n) == Some(total);
         let work = per_product.saturating_mul(n);
-        if !outermost || work < 16 * crate::engine::kernel::PARALLEL_MIN_ELEMENTS {
+        if !outermost || work < 16 * super::split::PARALLEL_MIN_ELEMENTS {
             // Small work never touches rayon (its pool starts on first use).
             return None;
         }
@@ -364,7 +364,7 @@ fn product<T: DotElement>(
         let big = !T::SPLITS_ITSELF
             && mc.rows > 1
             && rows_apart
-            && work >= 16 * crate::engine::kernel::PARALLEL_MIN_ELEMENTS;
+            && work >= 16 * super::split::PARALLEL_MIN_ELEMENTS;
         // Small work never touches rayon (its pool starts on first use).
         let threads = if big { rayon::current_num_threads() } else { 1 };
         if threads > 1 {

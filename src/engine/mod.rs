@@ -14,6 +14,7 @@
 //! | `kernel` | the public run-time elementwise kernel ([`kernel`](crate::kernel)): `zip_map`, the kernel over a rule's plan, validation |
 //! | `static_kernel` | its compile-time twin: the merged layout of static shapes as a constant |
 //! | `sink` | where a kernel's output goes run by run (`Sink`, `Runs`), the interface a tensor's buffer is filled through |
+//! | `split` | when work splits over threads: the element threshold, the rows a piece takes |
 //! | `zip_threads` | the elementwise kernel split over threads (feature `rayon`) |
 //! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
 //! | `reduce` | the reduction kernels: one strided walk folding into the output, row splits, arg-max |
@@ -35,6 +36,7 @@ pub(crate) mod layout;
 pub(crate) mod raw;
 pub(crate) mod reduce;
 pub(crate) mod sink;
+pub(crate) mod split;
 pub(crate) mod static_kernel;
 pub(crate) mod summation;
 #[cfg(feature = "rayon")]

@@ -75,7 +75,7 @@ pub(crate) fn runs(
 /// module is).
 ///
 /// With the `rayon` feature, a walk of at least
-/// [`PARALLEL_MIN_ELEMENTS`](super::kernel::PARALLEL_MIN_ELEMENTS) input elements is cut
+/// [`PARALLEL_MIN_ELEMENTS`](super::split::PARALLEL_MIN_ELEMENTS) input elements is cut
 /// along the outermost axis the output keeps (its rows own disjoint, contiguous blocks of the
 /// output) into about four pieces per thread; each cell is folded by one thread, in the same
 /// order as on one, so the results are identical. A reduction to one cell runs on one thread.
@@ -104,7 +104,7 @@ pub(crate) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Optio
     let total = sizes
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))?;
-    if total < super::kernel::PARALLEL_MIN_ELEMENTS || sizes.len() > MAX_RANK {
+    if total < super::split::PARALLEL_MIN_ELEMENTS || sizes.len() > MAX_RANK {
         // Small work never touches rayon (its pool starts on first use).
         return None;
     }

@@ -5,8 +5,9 @@
 
 use crate::alloc_prelude::*;
 
-use super::kernel::{room_for, zip_checked, zip_sound, PARALLEL_MIN_ELEMENTS};
+use super::kernel::{room_for, zip_checked, zip_sound};
 use super::layout::frame_on_stack;
+use super::split::PARALLEL_MIN_ELEMENTS;
 use crate::values::error::Error;
 use crate::values::shape::MAX_RANK;
 

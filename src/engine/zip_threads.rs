@@ -5,9 +5,10 @@
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
-use super::kernel::{room_for, rows_per_piece, validate, zip_checked, PARALLEL_MIN_ELEMENTS};
+use super::kernel::{room_for, validate, zip_checked};
 use super::layout::Merged;
 use super::raw;
+use super::split::{rows_per_piece, PARALLEL_MIN_ELEMENTS};
 use super::walk::{inner, step};
 use crate::values::error::Error;
 
@@ -33,7 +34,7 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
         &merged.a[..merged.len],
         &merged.b[..merged.len],
     );
-    // One piece size for every row-wise split (`kernel::rows_per_piece`): one outer row or
+    // One piece size for every row-wise split (`split::rows_per_piece`): one outer row or
     // one thread runs on the calling thread.
     let Some((outer, rows)) = ms
         .first()

@@ -148,7 +148,7 @@ fn pool_axis<T: Copy + Send + Sync>(
         }
     };
     #[cfg(feature = "rayon")]
-    if x.len() >= crate::engine::kernel::PARALLEL_MIN_ELEMENTS
+    if x.len() >= crate::engine::split::PARALLEL_MIN_ELEMENTS
         && rayon::current_num_threads() > 1
         && outer > 1
     {

@@ -196,10 +196,10 @@ fn trailing_cell(sizes: &[usize], mask: &[bool]) -> Option<usize> {
 /// `exp(x - m)` and their sum, then the division: the operations the general passes make
 /// on a cell that is one contiguous run, in the same order, so the same bits. `x` of `None`
 /// reads the input from `y`. With the `rayon` feature, rows split over threads as
-/// [`rows_per_piece`](crate::engine::kernel::rows_per_piece) says.
+/// [`rows_per_piece`](crate::engine::split::rows_per_piece) says.
 fn softmax_rows<T: Transcendental>(x: Option<&[T]>, y: &mut [T], cell: usize) {
     #[cfg(feature = "rayon")]
-    if let Some(rows) = crate::engine::kernel::rows_per_piece(y.len() / cell, y.len()) {
+    if let Some(rows) = crate::engine::split::rows_per_piece(y.len() / cell, y.len()) {
         let per = rows * cell;
         crate::engine::threads::chunks(y, per, |i, y| {
             let x = x.map(|x| &x[i * per..i * per + y.len()]);

@@ -355,7 +355,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
 /// output frame): the in-place half of [`reuse_by`](Tensor::reuse_by) and
 /// [`reuse_right_by`](Tensor::reuse_right_by).
 ///
-/// With the `rayon` feature, from [`PARALLEL_MIN_ELEMENTS`] elements on, blocks of rows of the
+/// With the `rayon` feature, from [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) elements on, blocks of rows of the
 /// outermost axis go to rayon's pool, each block updated where it lies (the same values as on
 /// one thread: each element is computed once, by the same function).
 fn update_in_place<X: Clone + Send, Y: Sync>(
@@ -368,7 +368,7 @@ fn update_in_place<X: Clone + Send, Y: Sync>(
     #[cfg(feature = "rayon")]
     if let Some(rows) = sizes
         .first()
-        .and_then(|&n| crate::engine::kernel::rows_per_piece(n, data.len()))
+        .and_then(|&n| crate::engine::split::rows_per_piece(n, data.len()))
     {
         crate::engine::threads::chunks(data, rows * own[0], |i, block| {
             let mut part = [0usize; MAX_TYPED_RANK];

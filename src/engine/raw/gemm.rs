@@ -265,7 +265,7 @@ macro_rules! blas_like {
                     // The copy splits over threads too, a row of `c` to a piece, when the
                     // rows lie apart (with one thread or for a small output, in order).
                     #[cfg(feature = "rayon")]
-                    if split && m * n >= crate::engine::kernel::PARALLEL_MIN_ELEMENTS && mc.rs >= n * mc.cs {
+                    if split && m * n >= crate::engine::split::PARALLEL_MIN_ELEMENTS && mc.rs >= n * mc.cs {
                         let end = mc.offset + (m - 1) * mc.rs + (n - 1) * mc.cs + 1;
                         crate::engine::threads::chunks(&mut c[mc.offset..end], mc.rs, row);
                         return;

@@ -1,0 +1,34 @@
+//! When work splits over threads: the element count below which an operation stays on the
+//! calling thread ([`PARALLEL_MIN_ELEMENTS`], public as `kernel::PARALLEL_MIN_ELEMENTS`), and
+//! how many rows each piece of a row-wise split takes. Every kernel that splits asks here.
+
+/// The fewest output elements an elementwise operator between two tensors, a reduction or a
+/// softmax splits over threads when the `rayon` feature is on; smaller operations run on the
+/// calling thread, so they never pay for a hand-off. The pool's workers stay awake between
+/// operations (the `threads` module), so a hand-off costs a few µs; the threshold is where a
+/// split measured faster on the transformer block's operations (`docs/performance.md`,
+/// threads). Maps of one tensor have their own thresholds: 2^14
+/// elements for `exp`, `tanh` and the activations, 2^17 for one or two arithmetic
+/// operations; a product splits from 2^21 multiply-adds, a batch of products from 2^20.
+///
+/// The number of threads is rayon's: its global pool, sized by `RAYON_NUM_THREADS` or
+/// [`rayon::ThreadPoolBuilder`](https://docs.rs/rayon/latest/rayon/struct.ThreadPoolBuilder.html),
+/// or the pool of an enclosing `install`.
+///
+/// ```
+/// assert_eq!(shapecast::kernel::PARALLEL_MIN_ELEMENTS, 65_536);
+/// ```
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
+
+/// The rows each piece takes when `rows` rows holding `elements` elements in all split over
+/// rayon's pool, about four pieces per thread; `None` (stay on the calling thread) below
+/// [`PARALLEL_MIN_ELEMENTS`] elements, for one row, or with one thread. Small work never
+/// asks rayon (its pool starts on first use).
+#[cfg(feature = "rayon")]
+pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
+    if elements < PARALLEL_MIN_ELEMENTS || rows < 2 {
+        return None;
+    }
+    let threads = rayon::current_num_threads();
+    (threads > 1).then(|| rows.div_ceil(threads * 4))
+}
