@@ -355,9 +355,10 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
 /// output frame): the in-place half of [`reuse_by`](Tensor::reuse_by) and
 /// [`reuse_right_by`](Tensor::reuse_right_by).
 ///
-/// With the `rayon` feature, from [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) elements on, blocks of rows of the
-/// outermost axis go to rayon's pool, each block updated where it lies (the same values as on
-/// one thread: each element is computed once, by the same function).
+/// With the `rayon` feature, from
+/// [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) elements on, blocks of rows
+/// of the outermost axis go to rayon's pool, each block updated where it lies (the same values
+/// as on one thread: each element is computed once, by the same function).
 fn update_in_place<X: Clone + Send, Y: Sync>(
     data: &mut [X],
     sizes: &[usize],
