@@ -41,6 +41,13 @@ impl<const N: usize> InlineDims<N> {
     }
 }
 
+/// No sizes: room to write some into.
+impl<const N: usize> Default for InlineDims<N> {
+    fn default() -> Self {
+        InlineDims { len: 0, v: [0; N] }
+    }
+}
+
 impl<const N: usize> From<&[usize]> for InlineDims<N> {
     fn from(items: &[usize]) -> Self {
         Self::from_iter(items.iter().copied())

@@ -146,22 +146,9 @@ impl<T: DotElement> DynTensor<T> {
         spec: &ConvSpec,
     ) -> Result<DynTensor<T>, Error> {
         let plan = crate::dynamic::conv::conv(self.shape(), weight.shape(), channel, spec)?;
-        let xs = crate::engine::kernel::row_major(self.sizes());
-        let ws = crate::engine::kernel::row_major(weight.sizes());
-        let (sizes, data) = run(
-            &plan,
-            spec,
-            Strided {
-                sizes: self.sizes(),
-                strides: &xs,
-                data: self.data(),
-            },
-            Strided {
-                sizes: weight.sizes(),
-                strides: &ws,
-                data: weight.data(),
-            },
-        )?;
+        let (mut own_x, mut own_w) = Default::default();
+        let (x, w) = (self.layout(&mut own_x), weight.layout(&mut own_w));
+        let (sizes, data) = run(&plan, spec, x, w)?;
         Ok(DynTensor::from_parts(plan.shape, sizes, data))
     }
 }

@@ -10,8 +10,7 @@ use num_traits::{Float, One, Zero};
 
 use super::dyn_tensor::DynTensor;
 use crate::dynamic::reduce::apply;
-use crate::engine::layout::Strided;
-use crate::engine::reduce::{Dims, Source};
+use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
 use crate::values::error::Error;
 use crate::values::selector::{selected, AxisSelector};
@@ -111,13 +110,9 @@ impl<T> DynTensor<T> {
         f: impl FnOnce(&Source<'_, T>, &dyn Fn() -> DynShape) -> Result<R, Error>,
     ) -> Result<R, Error> {
         let mask = selected(self.shape(), axes)?;
-        let strides = Dims::row_major(self.sizes());
+        let mut own = Default::default();
         let source = Source {
-            x: Strided {
-                sizes: self.sizes(),
-                strides: &strides,
-                data: self.data(),
-            },
+            x: self.layout(&mut own),
             mask: &mask,
         };
         f(&source, &|| self.shape().clone())

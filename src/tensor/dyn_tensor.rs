@@ -20,7 +20,8 @@ use alloc::borrow::Cow;
 
 use super::elementwise::{zip_operands, Operand};
 use crate::dynamic::plan::SizeList;
-use crate::engine::layout::row_major;
+use crate::engine::dims::Dims;
+use crate::engine::layout::{row_major, Strided};
 use crate::engine::walk::{iab_offset, step};
 use crate::engine::zip_fn::{Serial, ZipFn};
 use crate::values::error::Error;
@@ -271,6 +272,17 @@ impl<T> DynTensor<T> {
         out.shape = shape;
         out.sizes = sizes;
         Ok(())
+    }
+
+    /// Its layout as the engine takes it: sizes, row-major strides (written into `own`) and
+    /// data.
+    pub(crate) fn layout<'s>(&'s self, own: &'s mut Dims) -> Strided<'s, T> {
+        *own = Dims::row_major(self.sizes());
+        Strided {
+            sizes: self.sizes(),
+            strides: own,
+            data: self.data(),
+        }
     }
 
     /// The tensor as an operand of [`zip_operands`].

@@ -127,12 +127,8 @@ impl<T: Clone> DynTensor<T> {
         padding: usize,
         mode: &PadMode<T>,
     ) -> Result<DynTensor<T>, Error> {
-        let strides = crate::engine::kernel::row_major(self.sizes());
-        let x = Strided {
-            sizes: self.sizes(),
-            strides: &strides,
-            data: self.data(),
-        };
+        let mut own = Default::default();
+        let x = self.layout(&mut own);
         let (shape, sizes, data) = padded(x, self.shape(), axes, padding, mode)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }

@@ -222,17 +222,8 @@ impl<T: Copy + Send + Sync> DynTensor<T> {
         fold: &(impl Fold<T> + Sync),
     ) -> Result<DynTensor<T>, Error> {
         let plan = pool(self.shape(), axes, spec)?;
-        let strides = crate::engine::kernel::row_major(self.sizes());
-        let (sizes, data) = pooled(
-            &plan,
-            spec,
-            Strided {
-                sizes: self.sizes(),
-                strides: &strides,
-                data: self.data(),
-            },
-            fold,
-        )?;
+        let mut own = Default::default();
+        let (sizes, data) = pooled(&plan, spec, self.layout(&mut own), fold)?;
         Ok(DynTensor::from_parts(plan.shape, sizes, data))
     }
 }
