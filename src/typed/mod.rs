@@ -1,9 +1,9 @@
 //! The type level: shapes as types, rules as trait impls, refusals as compile errors.
 //!
 //! **Layer.** Above the run-time rules, whose plans and checks it hands to the tensors:
-//! it may use the values and the run-time rules (`dynamic`), never the tensor layer: no
-//! kernel and no tensor (`scripts/layers.py`, run by `.ci/run`, checks it). A buffer's filling
-//! is an interface here (`storage::Runs`, `storage::Sink`) that the kernels implement.
+//! it may use the values, the engine and the run-time rules (`dynamic`), never the tensor
+//! layer (`scripts/layers.py`, run by `.ci/run`, checks it). It calls no kernel: of the
+//! engine it names only the interface a buffer is filled through (`engine::sink`'s `Runs`).
 //!
 //! Every rule has a module here and a run-time twin of the same name in
 //! [`dynamic`](crate::dynamic); each rule module implements [`rule::Compute`] for its marker.

@@ -1,8 +1,7 @@
 //! The one error type of the library (rule book §15).
 //!
-//! **Layer.** The bottom layer, with `dynamic::{shape, parse, selector, rule}`: shape
-//! values, names, sizes, selectors, the rules as values, and this error. It uses nothing above
-//! it (`scripts/layers.py`, run by `.ci/run`, checks every layer's imports).
+//! **Layer.** The values, the bottom layer (`src/values/`): it uses nothing above it
+//! (`scripts/layers.py`, run by `.ci/run`, checks every layer's imports).
 //!
 //! Every refusal names both shapes in the notation of rule book §0, the offending axis (its index
 //! and name) and the rule:
