@@ -11,7 +11,7 @@
 //! | `dims` | `Dims`: sizes or strides held inline, a view's layout and a kernel's temporaries |
 //! | `walk` | the one index walk (`step`) every loop advances with, `Offsets`, the inner run of every elementwise kernel, index-access broadcasting |
 //! | `zip_fn` | how an elementwise function runs (`Serial`, `Parallel`), the kernel on a tensor's own layout and on a rule's plan |
-//! | `kernel` | the public run-time elementwise kernel ([`kernel`](crate::kernel)): `zip_map`, the kernel over a rule's plan, validation |
+//! | `kernel` | the public run-time elementwise kernel ([`kernel`](crate::kernel)): `zip_map`, the checked kernel and the one on a layout sound by construction, validation |
 //! | `static_kernel` | its compile-time twin: the merged layout of static shapes as a constant |
 //! | `sink` | where a kernel's output goes run by run (`Sink`, `Runs`), the interface a tensor's buffer is filled through |
 //! | `split` | when work splits over threads: the element threshold, the rows a piece takes |
