@@ -10,8 +10,8 @@ use super::tensor::Tensor;
 use super::zip_plan::ByNamed;
 use crate::engine::raw;
 use crate::engine::zip_fn::Parallel;
-use crate::rule::{Assign, Compare};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::rule::{Assign, Compare};
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 

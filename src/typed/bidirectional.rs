@@ -10,7 +10,7 @@
 
 use super::rule::Compute;
 use super::shape::Shape;
-use crate::rule::{Bidirectional, Named};
+use crate::typed::rule::{Bidirectional, Named};
 
 impl<A: Shape, B: Shape> Compute<A, B> for Bidirectional
 where

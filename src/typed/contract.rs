@@ -31,8 +31,8 @@ use super::size::{IsClash, SizePair};
 use super::verdict::Accepted;
 use crate::dynamic::contract::StaticContraction;
 use crate::dynamic::plan::StaticPlan;
-use crate::rule::{Named, Outer};
 use crate::typed::refusals::{LhsAxis, NamesDiffer, RankZero, RhsAxis, SizesDiffer};
+use crate::typed::rule::{Named, Outer};
 
 /// A contracted pair: [`Passed`] when the sizes may be equal (static and equal, or a `?`
 /// checked at run time), else the refusal naming both axes. Sizes never stretch here.

@@ -29,8 +29,8 @@ use super::rule::{Compute, Finish, PdpdAxis};
 use super::shape::Shape;
 use super::size::policy::IntoLhs;
 use super::size::AxisSize;
-use crate::rule::{AutoAxis, Pdpd};
 use crate::typed::refusals::{PdpdRange, RhsLonger};
+use crate::typed::rule::{AutoAxis, Pdpd};
 
 /// B's list (last first) without its trailing statically-1 axes (step 1).
 pub trait DropTrailingOnes {

@@ -17,7 +17,7 @@ use super::shape::Shape;
 #[cfg(doc)]
 use super::size::policy::StaticOnly;
 use super::size::{Dyn, S};
-use crate::rule::{Named, Static};
+use crate::typed::rule::{Named, Static};
 
 /// Theano's `row`: `[1, ?]`.
 pub type Row = (S<1>, Dyn);
