@@ -7,9 +7,9 @@
 /// calling thread, so they never pay for a hand-off. The pool's workers stay awake between
 /// operations (the `threads` module), so a hand-off costs a few µs; the threshold is where a
 /// split measured faster on the transformer block's operations (`docs/performance.md`,
-/// threads). Maps of one tensor have their own thresholds: 2^14
-/// elements for `exp`, `tanh` and the activations, 2^17 for one or two arithmetic
-/// operations; a product splits from 2^21 multiply-adds, a batch of products from 2^20.
+/// threads). Maps of one tensor have their own thresholds: 2^14 elements for `exp`, `tanh`
+/// and the activations, 2^17 for one or two arithmetic operations; a product splits from
+/// 2^21 multiply-adds, a batch of products from 2^20.
 ///
 /// The number of threads is rayon's: its global pool, sized by `RAYON_NUM_THREADS` or
 /// [`rayon::ThreadPoolBuilder`](https://docs.rs/rayon/latest/rayon/struct.ThreadPoolBuilder.html),

@@ -79,7 +79,7 @@ impl<A: Sync, B: Sync, O: Send, F: Fn(&A, &B) -> O + Sync> ZipFn<A, B, O> for Pa
 
 /// Whether `f` splits an output of `total` elements over threads rather than running on the
 /// calling thread.
-pub(crate) fn split<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
+pub(crate) fn splits<A, B, O, F: ZipFn<A, B, O>>(_: &F, total: usize) -> bool {
     F::PARALLEL && total >= PARALLEL_MIN_ELEMENTS
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn zip_own<const N: usize, A, B, O>(
     b: (&[B], &[usize]),
     out: &mut Vec<O>,
 ) -> Result<(), Error> {
-    if split(f, total) {
+    if splits(f, total) {
         return f.zip::<N>(sizes, a, b, out);
     }
     room_for::<O>(sizes)?;

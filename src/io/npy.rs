@@ -155,7 +155,7 @@ fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(),
 /// the column-major strides (the row-major strides of the reversed sizes, reversed).
 fn from_fortran<T: Clone>(sizes: &[usize], data: Vec<T>) -> Vec<T> {
     let reversed: Vec<usize> = sizes.iter().rev().copied().collect();
-    let mut strides = crate::engine::kernel::row_major(&reversed);
+    let mut strides = crate::engine::layout::row_major(&reversed);
     strides.reverse();
     let view = crate::TensorView::<T, ()>::from_parts(&data, sizes.to_vec(), strides);
     view.iter().cloned().collect()

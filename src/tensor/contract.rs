@@ -23,7 +23,7 @@ use super::tensor::Tensor;
 use super::view::TensorView;
 use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
 use crate::engine::gemm::GemmPlan;
-use crate::engine::layout::strides_or_row_major;
+use crate::engine::layout::row_major_into;
 use crate::engine::layout::Strided;
 use crate::engine::raw::DotElement;
 use crate::typed::contract::{Contract, ContractWith, MatMul, MatMulWith};
@@ -280,9 +280,10 @@ impl<T, S: Storage<T>> Contractible for Tensor<T, S> {
     type Shape = S;
     fn layout<'s>(&'s self, own: &'s mut Own) -> Strided<'s, T> {
         let sizes = self.sizes();
+        row_major_into(sizes, own);
         Strided {
             sizes,
-            strides: strides_or_row_major(sizes, None, own),
+            strides: &own[..sizes.len()],
             data: self.data(),
         }
     }
@@ -395,20 +396,8 @@ impl<T: DotElement> DynTensor<T> {
     }
 
     fn run_plan(&self, plan: &Contracted, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
-        let (mut ta, mut tb) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
-        let (sizes, data) = run(
-            plan,
-            Strided {
-                sizes: self.sizes(),
-                strides: strides_or_row_major(self.sizes(), None, &mut ta),
-                data: self.data(),
-            },
-            Strided {
-                sizes: rhs.sizes(),
-                strides: strides_or_row_major(rhs.sizes(), None, &mut tb),
-                data: rhs.data(),
-            },
-        )?;
+        let (mut own_a, mut own_b) = Default::default();
+        let (sizes, data) = run(plan, self.layout(&mut own_a), rhs.layout(&mut own_b))?;
         let shape = plan.shape.resolve(&sizes)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }

@@ -55,7 +55,7 @@ pub(crate) fn run<T: DotElement>(
         // (The products below are then not taken: an empty operand may have huge axes.)
         return Ok((sizes, out));
     }
-    let out_strides = crate::engine::kernel::row_major(&sizes);
+    let out_strides = crate::engine::layout::row_major(&sizes);
     let g = geometry(c, spec, &x, &w, &sizes, &out_strides);
     // The weight as `[OUT, C, taps…]`, contiguous, taps in the input's spatial order.
     let weight = canonical_weight(c, &w);

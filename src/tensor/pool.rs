@@ -78,7 +78,7 @@ fn pooled<T: Copy + Send + Sync>(
     let mut cur_sizes = x.sizes.to_vec();
     // A row-major input is read in place; a strided view is gathered first.
     let gathered;
-    let mut cur: &[T] = if crate::engine::kernel::row_major(x.sizes) == x.strides {
+    let mut cur: &[T] = if crate::engine::layout::row_major(x.sizes) == x.strides {
         x.data
     } else {
         gathered = contiguous(&x);

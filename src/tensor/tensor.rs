@@ -32,7 +32,7 @@ use super::dyn_tensor::DynTensor;
 use super::elements::ArrayOf;
 use super::elementwise::Operand;
 use super::index::Index;
-use crate::engine::kernel::row_major;
+use crate::engine::layout::row_major;
 use crate::engine::walk::iab_offset;
 use crate::typed::shape::Shape;
 use crate::typed::storage::{Buffer, Storage};

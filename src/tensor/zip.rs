@@ -16,7 +16,7 @@ use super::zip_plan::{
 use crate::dynamic::plan::SizeList;
 use crate::engine::reduce::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticZip};
-use crate::engine::zip_fn::{split, Serial, ZipFn};
+use crate::engine::zip_fn::{splits, Serial, ZipFn};
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::Assign;
 use crate::typed::rule::RuleMarker;
@@ -63,7 +63,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
             let sizes = &const { known(O::SIZES) }[..O::RANK];
-            if split(&f, layout.total()) {
+            if splits(&f, layout.total()) {
                 let mut data = Vec::with_capacity(layout.total());
                 let (ms, ma, mb) = layout.merged();
                 f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
@@ -115,7 +115,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     ) -> Result<(), Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
-            if split(&f, layout.total()) {
+            if splits(&f, layout.total()) {
                 let (ms, ma, mb) = layout.merged();
                 let (a, b) = ((self.data(), ma), (rhs.data(), mb));
                 return out

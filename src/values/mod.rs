@@ -17,7 +17,7 @@
 //! | `sealed` | the seal on the traits users must not implement |
 
 pub(crate) mod error;
-mod name;
+pub(crate) mod name;
 mod parse;
 pub mod rule;
 pub(crate) mod sealed;

@@ -26,7 +26,8 @@ use crate::alloc_prelude::*;
 use core::str::FromStr;
 
 use crate::values::error::{Error, ParseErrorKind};
-use crate::values::shape::{is_identifier, DynAxis, DynShape, Name, Size, MAX_RANK};
+use crate::values::name::{is_identifier, Name};
+use crate::values::shape::{DynAxis, DynShape, Size, MAX_RANK};
 
 impl FromStr for DynShape {
     type Err = Error;

@@ -20,7 +20,6 @@ use alloc::borrow::Cow;
 use alloc::sync::Arc;
 use core::fmt;
 
-pub(crate) use super::name::is_identifier;
 pub use super::name::Name;
 use crate::values::error::Error;
 

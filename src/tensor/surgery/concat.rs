@@ -242,7 +242,7 @@ impl<T: Clone> DynTensor<T> {
             .iter()
             .map(|p| {
                 let map = rt::aligned("concatenate", first.shape(), p.shape())?;
-                let own = crate::engine::kernel::row_major(p.sizes());
+                let own = crate::engine::layout::row_major(p.sizes());
                 Ok(TensorView::from_parts(
                     p.data(),
                     map.iter().map(|&j| p.sizes()[j]).collect(),
@@ -296,7 +296,7 @@ impl<T: Clone> DynTensor<T> {
             .map(|p| {
                 let (mut sizes, mut strides) = (
                     p.sizes().to_vec(),
-                    crate::engine::kernel::row_major(p.sizes()),
+                    crate::engine::layout::row_major(p.sizes()),
                 );
                 sizes.insert(at, 1);
                 strides.insert(at, 0);

@@ -339,7 +339,7 @@ impl<T: Clone> DynTensor<T> {
     pub fn select(&self, axis: &AxisSelector, i: usize) -> Result<DynTensor<T>, Error> {
         let shape = rt::select(self.shape(), axis)?;
         let k = rt::find("select", self.shape(), axis)?;
-        let own = crate::engine::kernel::row_major(self.sizes());
+        let own = crate::engine::layout::row_major(self.sizes());
         let what = || (axis.to_string(), self.shape().clone());
         let (offset, sizes, strides) = pick_layout((self.sizes(), &own), k, i, what)?;
         DynTensor::from_vec(shape, gather(self.data(), offset, &sizes, &strides))
@@ -360,7 +360,7 @@ impl<T: Clone> DynTensor<T> {
         range: impl RangeBounds<usize>,
     ) -> Result<DynTensor<T>, Error> {
         let k = rt::find("slice", self.shape(), axis)?;
-        let own = crate::engine::kernel::row_major(self.sizes());
+        let own = crate::engine::layout::row_major(self.sizes());
         let what = || (axis.to_string(), self.shape().clone());
         let (offset, sizes, strides) = window_layout((self.sizes(), &own), k, &range, what)?;
         let shape = rt::slice(self.shape(), axis, Some(sizes[k]))?;

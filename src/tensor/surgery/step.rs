@@ -119,7 +119,7 @@ impl<T: Clone> DynTensor<T> {
     /// ```
     pub fn step(&self, axis: &AxisSelector, k: usize) -> Result<DynTensor<T>, Error> {
         let at = rt::find("step", self.shape(), axis)?;
-        let own = crate::engine::kernel::row_major(self.sizes());
+        let own = crate::engine::layout::row_major(self.sizes());
         let what = || (axis.to_string(), self.shape().clone());
         let (offset, sizes, strides) = step_layout((self.sizes(), &own), at, k, what)?;
         let shape = rt::slice(self.shape(), axis, Some(sizes[at]))?;
