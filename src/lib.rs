@@ -174,6 +174,7 @@ pub use engine::threads;
 pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+pub use typed::attention::{Attend, AttendWith};
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
 };
@@ -278,6 +279,11 @@ pub use dynamic::pad::PadMode;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
 #[cfg(feature = "rand")]
 pub use tensor::Sampling;
+#[doc(hidden)]
+pub use tensor::MaskParts;
+pub use tensor::{
+    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, ScoresOf,
+};
 pub use tensor::{
     concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
     DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,

@@ -26,6 +26,7 @@
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
+//! | §17 | attention | [`attention`](mod@attention) | `typed::attention` ([`Attend`](crate::Attend), [`AttendWith`](crate::AttendWith)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
 //! | §21 | gather: take, one-hot, losses | [`gather`](mod@gather) | `typed::gather` ([`Take`](crate::Take), [`OneHot`](crate::OneHot)) |
@@ -55,6 +56,7 @@
 //! ```
 
 pub mod assign;
+pub mod attention;
 pub mod bidirectional;
 pub mod compare;
 pub mod contract;

@@ -21,12 +21,14 @@
 //! | `fold` | the folds of a reduction: sum, product, max/min, the mean's compensated sum, squared deviations |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
+//! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, the dispatched maps, huge-page advice |
 
 pub(crate) mod allocation;
+pub(crate) mod attention;
 pub(crate) mod conv;
 pub(crate) mod dims;
 pub(crate) mod fold;

@@ -14,6 +14,7 @@
 //! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `zip_plan`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
 //! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `dyn_reductions`, `softmax`, `scan` | `reduce`, `summation` |
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
+//! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
 //! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
 //! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss` | `vmath` |
@@ -43,6 +44,7 @@
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
+//! | `attention` | [`Attention`](crate::Attention): scaled dot-product attention by name in one pass (`NoMask`, `Causal`, a mask tensor), `DynTensor::attention` |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
@@ -57,6 +59,7 @@
 //! splitting `engine::threads` and `engine::zip_threads`, the allocation guard
 //! `engine::allocation`, the crate's `unsafe` `engine::raw`.
 
+mod attention;
 mod buffer;
 mod contract;
 mod conv;
@@ -91,6 +94,9 @@ mod zip_plan;
 
 pub use crate::engine::raw::DotElement;
 pub use crate::engine::vmath::Transcendental;
+pub use attention::{
+    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, MaskParts, NoMask, ScoresOf,
+};
 pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;

@@ -38,6 +38,7 @@
 //! ```
 
 pub mod assign;
+pub mod attention;
 pub mod axis;
 pub mod bidirectional;
 pub mod bits;

@@ -254,6 +254,33 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// An attention refused (rule book §17, attention): queries and keys that do not contract
+    /// over the head dimension, a key axis the keys lack or the queries share, values whose
+    /// key axis differs from the keys', a mask that does not broadcast into the scores, a
+    /// causal axis that is not the queries' own.
+    ///
+    /// ```
+    /// use shapecast::dynamic::attention::{attention, Masking};
+    /// let (q, k) = ("[SEQ: 4, HD: 8]".parse()?, "[KSEQ: 6, HD: 8]".parse()?);
+    /// let v = "[KSEQ: 5, HD: 8]".parse()?;
+    /// let err = attention(&q, &k, &v, &["HD".parse()?], &"KSEQ".parse()?, Masking::None).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cannot attend [SEQ: 4, HD: 8] to keys [KSEQ: 6, HD: 8] with values [KSEQ: 5, HD: 8]: KSEQ has size 6 in the keys and 5 in the values"
+    /// );
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot attend {query} to keys {keys} with values {values}: {reason}")]
+    Attention {
+        /// The queries' shape.
+        query: DynShape,
+        /// The keys' shape.
+        keys: DynShape,
+        /// The values' shape.
+        values: DynShape,
+        /// Why.
+        reason: String,
+    },
     /// A maximum, minimum or arg-maximum over an axis of size 0 (rule book §16).
     #[error(
         "cannot take the {op} of {shape} over axis {axis}: it is empty and {op} has no identity"
@@ -478,6 +505,7 @@ impl Error {
                 | Error::Convolution { .. }
                 | Error::Window { .. }
                 | Error::Gather { .. }
+                | Error::Attention { .. }
         )
     }
 }
