@@ -175,6 +175,7 @@ pub use shapecast_macros::{names, shape};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::attention::{Attend, AttendWith};
+pub use typed::norm::NormOver;
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
 };
@@ -282,7 +283,8 @@ pub use tensor::Sampling;
 #[doc(hidden)]
 pub use tensor::MaskParts;
 pub use tensor::{
-    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, ScoresOf,
+    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, NormWeight,
+    Norms, ScoresOf,
 };
 pub use tensor::{
     concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,

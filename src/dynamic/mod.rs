@@ -26,6 +26,7 @@
 //! | §11 | narrow | [`narrow`] | `typed::narrow` ([`Narrow`](crate::Narrow)) |
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
+//! | §16 | norms | [`norm`](mod@norm) | `typed::norm` ([`NormOver`](crate::NormOver)) |
 //! | §17 | attention | [`attention`](mod@attention) | `typed::attention` ([`Attend`](crate::Attend), [`AttendWith`](crate::AttendWith)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
@@ -65,6 +66,7 @@ pub mod embed;
 pub mod gather;
 pub mod named;
 pub mod narrow;
+pub mod norm;
 pub mod numpy;
 pub mod outer;
 pub mod pad;

@@ -22,6 +22,7 @@
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
+//! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
@@ -35,6 +36,7 @@ pub(crate) mod fold;
 pub(crate) mod gemm;
 pub mod kernel;
 pub(crate) mod layout;
+pub(crate) mod norm;
 pub(crate) mod raw;
 pub(crate) mod reduce;
 pub(crate) mod sink;

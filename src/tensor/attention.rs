@@ -31,7 +31,7 @@ use super::view::TensorView;
 use crate::dynamic::attention::{attention, Attended, Masking};
 use crate::engine::attention::{attend, Geometry, Operands};
 use crate::engine::dims::Dims;
-use crate::engine::layout::Strided;
+use crate::engine::layout::{offset_tables as offsets, Strided};
 use crate::engine::raw::DotElement;
 use crate::engine::vmath::Transcendental;
 use crate::typed::attention::AttendWith;
@@ -189,43 +189,6 @@ where
 {
     fn masking<'s>(&'s self, own: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
         MaskParts::Tensor(M::to_dyn(), self.layout(own))
-    }
-}
-
-/// Offset tables of the row-major walk over `axes` (each a size and its strides in the
-/// operands), the first axis slowest.
-fn offsets<const N: usize>(axes: &[(usize, [usize; N])]) -> [Vec<usize>; N] {
-    let count: usize = axes.iter().map(|a| a.0).product();
-    let mut out: [Vec<usize>; N] = core::array::from_fn(|_| Vec::with_capacity(count));
-    if count == 0 {
-        return out;
-    }
-    let mut index = vec![0usize; axes.len()];
-    let mut at = [0usize; N];
-    loop {
-        for (o, &a) in out.iter_mut().zip(&at) {
-            o.push(a);
-        }
-        // The last axis advances first; an axis that wraps carries into the one before.
-        let mut k = axes.len();
-        loop {
-            if k == 0 {
-                return out;
-            }
-            k -= 1;
-            let (size, strides) = axes[k];
-            index[k] += 1;
-            for (a, s) in at.iter_mut().zip(strides) {
-                *a += s;
-            }
-            if index[k] < size {
-                break;
-            }
-            for (a, s) in at.iter_mut().zip(strides) {
-                *a -= s * size;
-            }
-            index[k] = 0;
-        }
     }
 }
 

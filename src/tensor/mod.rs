@@ -13,6 +13,7 @@
 //! |---|---|---|---|---|
 //! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `zip_plan`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
 //! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `dyn_reductions`, `softmax`, `scan` | `reduce`, `summation` |
+//! | norms | `dynamic::norm` | `typed::norm` | `norm` | `norm` |
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
@@ -41,6 +42,7 @@
 //! | `math` | [`FloatMath`](crate::FloatMath): `exp`, `ln`, `tanh`, activations, by value or by reference; `maximum`/`minimum` by the named rule |
 //! | `reductions` | `sum::<A>()` and its family on tensors and views |
 //! | `dyn_reductions` | the same family on `DynTensor`, by run-time selectors |
+//! | `norm` | [`Norms`](crate::Norms): `layer_norm` and `rms_norm` by name on tensors and views, one pass over each row; `DynTensor`'s |
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
@@ -73,6 +75,7 @@ mod index;
 mod loss;
 mod math;
 mod narrow;
+mod norm;
 mod ops;
 mod pad;
 mod pool;
@@ -105,6 +108,7 @@ pub use index::Index;
 pub use loss::Loss;
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
+pub use norm::{NormWeight, Norms};
 #[cfg(feature = "rand")]
 pub use sample::Sampling;
 pub use surgery::{concat, stack, stack_at, Reshaped, StaticSize};

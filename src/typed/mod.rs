@@ -59,6 +59,7 @@ pub mod list;
 pub mod name;
 pub mod named;
 pub mod narrow;
+pub mod norm;
 pub mod numpy;
 pub mod outcome;
 pub mod outer;

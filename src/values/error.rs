@@ -281,6 +281,30 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A norm or a rotary embedding refused (rule book §16, norms): an axis the input lacks or
+    /// selects twice, a weight or bias that does not broadcast into the input, a rotation
+    /// table that does not fit the features or the positions.
+    ///
+    /// ```
+    /// use shapecast::dynamic::norm::norm;
+    /// let err = norm("rms_norm", &"[SEQ: 4, DIM: 8]".parse()?, &["DIM".parse()?], &"[DIM: 6]".parse()?, None).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cannot rms_norm [SEQ: 4, DIM: 8] over DIM: the weight [DIM: 6] does not broadcast into it (DIM has size 6 in the weight and 8 in the input)"
+    /// );
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[error("cannot {op} {shape} over {axes}: {reason}")]
+    Norm {
+        /// The operation (`layer_norm`, `rms_norm`, `rope`).
+        op: &'static str,
+        /// The input's shape.
+        shape: DynShape,
+        /// The selected axes, as given.
+        axes: String,
+        /// Why.
+        reason: String,
+    },
     /// A maximum, minimum or arg-maximum over an axis of size 0 (rule book §16).
     #[error(
         "cannot take the {op} of {shape} over axis {axis}: it is empty and {op} has no identity"
@@ -506,6 +530,7 @@ impl Error {
                 | Error::Window { .. }
                 | Error::Gather { .. }
                 | Error::Attention { .. }
+                | Error::Norm { .. }
         )
     }
 }
