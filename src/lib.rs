@@ -176,6 +176,7 @@ pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 pub use typed::attention::{Attend, AttendWith};
 pub use typed::norm::NormOver;
+pub use typed::rope::RotateOver;
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
 };
@@ -284,7 +285,7 @@ pub use tensor::Sampling;
 pub use tensor::MaskParts;
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, NormWeight,
-    Norms, ScoresOf,
+    Norms, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use tensor::{
     concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,

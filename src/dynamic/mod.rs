@@ -27,6 +27,7 @@
 //! | §16 | reductions | [`reduce`](mod@reduce) | `typed::reduce` ([`Reduce`](crate::Reduce), [`ReduceOver`](crate::ReduceOver)) |
 //! | §17 | contractions | [`contract`](mod@contract) | `typed::contract` ([`Contract`](crate::Contract), [`MatMul`](crate::MatMul)) |
 //! | §16 | norms | [`norm`](mod@norm) | `typed::norm` ([`NormOver`](crate::NormOver)) |
+//! | §16 | rotary embeddings | [`rope`](mod@rope) | `typed::rope` ([`RotateOver`](crate::RotateOver)) |
 //! | §17 | attention | [`attention`](mod@attention) | `typed::attention` ([`Attend`](crate::Attend), [`AttendWith`](crate::AttendWith)) |
 //! | §18 | shape surgery | [`surgery`] | `typed::surgery` ([`Rename`](crate::Rename), [`SplitAxis`](crate::SplitAxis), …) |
 //! | §20 | convolution | [`conv`](mod@conv) | `typed::conv` ([`Conv`](crate::Conv), [`ConvBy`](crate::ConvBy)) |
@@ -75,6 +76,7 @@ pub mod pdpd;
 pub mod plan;
 pub mod pool;
 pub mod reduce;
+pub mod rope;
 pub mod statik;
 pub mod strict;
 pub mod surgery;

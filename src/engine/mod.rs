@@ -23,6 +23,7 @@
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
+//! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
@@ -39,6 +40,7 @@ pub(crate) mod layout;
 pub(crate) mod norm;
 pub(crate) mod raw;
 pub(crate) mod reduce;
+pub(crate) mod rope;
 pub(crate) mod sink;
 pub(crate) mod split;
 pub(crate) mod static_kernel;

@@ -14,6 +14,7 @@
 //! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `zip_plan`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
 //! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `dyn_reductions`, `softmax`, `scan` | `reduce`, `summation` |
 //! | norms | `dynamic::norm` | `typed::norm` | `norm` | `norm` |
+//! | rotary embeddings | `dynamic::rope` | `typed::rope` | `rope` | `rope` |
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
@@ -43,6 +44,7 @@
 //! | `reductions` | `sum::<A>()` and its family on tensors and views |
 //! | `dyn_reductions` | the same family on `DynTensor`, by run-time selectors |
 //! | `norm` | [`Norms`](crate::Norms): `layer_norm` and `rms_norm` by name on tensors and views, one pass over each row; `DynTensor`'s |
+//! | `rope` | [`Rope`](crate::Rope), [`Rotary`](crate::Rotary): rotary position embeddings by name on tensors and views, `DynTensor::rope` |
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
@@ -80,6 +82,7 @@ mod ops;
 mod pad;
 mod pool;
 mod reductions;
+mod rope;
 #[cfg(feature = "rand")]
 mod sample;
 mod scan;
@@ -109,6 +112,7 @@ pub use loss::Loss;
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
 pub use norm::{NormWeight, Norms};
+pub use rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]
 pub use sample::Sampling;
 pub use surgery::{concat, stack, stack_at, Reshaped, StaticSize};

@@ -68,6 +68,7 @@ pub mod pair;
 pub mod pdpd;
 pub mod pool;
 pub mod reduce;
+pub mod rope;
 pub mod refusals;
 pub mod rule;
 #[doc(hidden)]
