@@ -209,14 +209,29 @@ fn run<T: AttentionElement>(
     offset: usize,
     scale: Option<T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
-    let scores = plan.scores.resolve(q.sizes, k.sizes)?;
-    let sizes = plan.output.resolve(&scores, v.sizes)?;
     let refuse = |reason: String| Error::Attention {
         query: plan.scores.lhs.resolve(q.sizes).unwrap_or_else(|_| plan.scores.lhs.clone()),
         keys: plan.scores.rhs.resolve(k.sizes).unwrap_or_else(|_| plan.scores.rhs.clone()),
         values: plan.output.rhs.resolve(v.sizes).unwrap_or_else(|_| plan.output.rhs.clone()),
         reason,
     };
+    // A `?` size that does not fit: the contraction's reason, in attention's words.
+    let reason = |e: Error, sides: [&str; 2]| match e {
+        Error::Contraction { reason, .. } => refuse(
+            reason
+                .replace("on the left", &format!("in the {}", sides[0]))
+                .replace("on the right", &format!("in the {}", sides[1])),
+        ),
+        other => other,
+    };
+    let scores = plan
+        .scores
+        .resolve(q.sizes, k.sizes)
+        .map_err(|e| reason(e, ["queries", "keys"]))?;
+    let sizes = plan
+        .output
+        .resolve(&scores, v.sizes)
+        .map_err(|e| reason(e, ["scores", "values"]))?;
     // The mask's stride along each scores axis, its sizes checked against the scores'.
     let mut mask_strides = vec![0usize; scores.len()];
     if let (Some(m), Some(mp)) = (&mask, &plan.mask) {
