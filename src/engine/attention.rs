@@ -2,7 +2,7 @@
 //! softmax): for each block of query rows and each block of keys, the scores are one GEMM
 //! call, a running maximum and sum rescale what the block adds, and the values' product is
 //! a second GEMM call accumulating into the block's output. The score matrix is never held
-//! whole: a block holds [`QUERY_BLOCK`] × [`KEY_BLOCK`] scores, so memory is linear in the
+//! whole: a block holds at most [`QUERY_BLOCK`] × [`KEY_BLOCK`] scores, so memory is linear in the
 //! sequence. The operands arrive as offset tables ([`Geometry`]), built by the operation
 //! from the rule's plan, so any layout and any arrangement of named axes runs here.
 //!
@@ -13,13 +13,22 @@
 
 use crate::alloc_prelude::*;
 
-use super::raw::{DotElement, Mat};
+use super::fold::pick;
+use super::raw::{self, DotElement, Mat};
+use super::summation::lanes;
 use super::vmath::Transcendental;
 
 /// Query rows per block: the scores of a block of keys fit in L1 with the block's rows.
 pub(crate) const QUERY_BLOCK: usize = 64;
 /// Keys per block.
-pub(crate) const KEY_BLOCK: usize = 128;
+pub(crate) const KEY_BLOCK: usize = 256;
+/// Below this many rows a block multiplies as written rather than transposed.
+const FEW_ROWS: usize = 32;
+
+/// The transpose of a matrix: the same elements, rows and columns exchanged.
+fn transpose(m: Mat) -> Mat {
+    Mat { offset: m.offset, rows: m.cols, cols: m.rows, rs: m.cs, cs: m.rs }
+}
 
 /// Where attention reads and writes, as offset tables: every element is `base + offset`
 /// with `base` the batch's offset and the offset the row's, the key's, the contracted
@@ -69,8 +78,8 @@ fn one_run(offsets: &[usize]) -> Option<usize> {
 }
 
 /// The keys' or values' matrix of each batch: read in place when its inner offsets are one
-/// run, else packed (every batch's, `keys × inner` row-major each, as many elements as the
-/// operand has).
+/// run and it is not asked for by keys, else packed (every batch's, as many elements as the
+/// operand has), keys along the rows or, `by_keys`, each inner index's keys contiguous.
 struct Operand<'a, T> {
     data: &'a [T],
     /// Packed: batch `b` starts at `b · keys · inner`.
@@ -83,33 +92,50 @@ struct Operand<'a, T> {
 
 impl<'a, T: Copy> Operand<'a, T> {
     /// Operand `which` (1: keys, 2: values) of `g`, with `inner` its offsets along the
-    /// contracted index or the value columns; packed into `store` when they are not one run.
-    fn new(g: &Geometry, data: &'a [T], which: usize, inner: &[usize], store: &'a mut Vec<T>) -> Self {
+    /// contracted index or the value columns.
+    fn new(
+        g: &Geometry,
+        (data, which): (&'a [T], usize),
+        inner: &[usize],
+        by_keys: bool,
+        store: &'a mut Vec<T>,
+    ) -> Self {
         let key_stride = g.key_strides[which - 1];
-        if let Some(stride) = one_run(inner) {
-            return Operand {
-                data,
-                packed: false,
-                keys: g.keys,
-                inner: inner.len(),
-                inner_stride: stride,
-                key_stride,
-            };
+        match one_run(inner) {
+            Some(stride) if !by_keys || key_stride == 1 => {
+                return Operand {
+                    data,
+                    packed: false,
+                    keys: g.keys,
+                    inner: inner.len(),
+                    inner_stride: stride,
+                    key_stride,
+                }
+            }
+            _ => {}
         }
         store.clear();
+        store.reserve(g.batch[which].len() * g.keys * inner.len());
         for &base in &g.batch[which] {
-            for j in 0..g.keys {
-                let at = base + j * key_stride;
-                store.extend(inner.iter().map(|&o| data[at + o]));
+            if by_keys {
+                for &o in inner {
+                    store.extend((0..g.keys).map(|j| data[base + o + j * key_stride]));
+                }
+            } else {
+                for j in 0..g.keys {
+                    let at = base + j * key_stride;
+                    store.extend(inner.iter().map(|&o| data[at + o]));
+                }
             }
         }
+        let (inner_stride, key_stride) = if by_keys { (g.keys, 1) } else { (1, inner.len()) };
         Operand {
             data: store,
             packed: true,
             keys: g.keys,
             inner: inner.len(),
-            inner_stride: 1,
-            key_stride: inner.len(),
+            inner_stride,
+            key_stride,
         }
     }
 
@@ -134,9 +160,13 @@ where
     T: DotElement + Transcendental + Default,
 {
     let (mut ks, mut vs) = (Vec::new(), Vec::new());
-    let k = Operand::new(g, ops.k, 1, &g.depth[1], &mut ks);
-    let v = Operand::new(g, ops.v, 2, &g.cols[0], &mut vs);
     let rows = g.rows[0].len();
+    // The GEMM crate multiplies fastest with operands whose columns are contiguous: the
+    // products are computed transposed (`sᵀ = k · qᵀ`, `accᵀ += vᵀ · pᵀ`), so the keys are
+    // packed with each contracted index's keys contiguous when many rows read them (a
+    // prompt), and read in place by one or a few rows (generation reads each key once).
+    let k = Operand::new(g, (ops.k, 1), &g.depth[1], rows >= QUERY_BLOCK, &mut ks);
+    let v = Operand::new(g, (ops.v, 2), &g.cols[0], false, &mut vs);
     let cols = g.cols[0].len();
     let batches = g.batch[0].len();
     let blocks = rows.div_ceil(QUERY_BLOCK);
@@ -225,12 +255,27 @@ where
     let mut max = vec![T::neg_infinity(); m];
     let mut sum = vec![T::zero(); m];
     let mut acc = vec![T::zero(); m * cols];
-    let mut s = vec![T::zero(); m * KEY_BLOCK];
-    let qmat = Mat { offset: 0, rows: m, cols: depth, rs: depth, cs: 1 };
-    for j0 in (0..seen).step_by(KEY_BLOCK) {
-        let n = KEY_BLOCK.min(seen - j0);
-        let smat = Mat { offset: 0, rows: m, cols: n, rs: n, cs: 1 };
-        T::gemm((&q, qmat), (k.data, k.block(b, kb, j0, n, true)), (&mut s[..m * n], smat), false, false);
+    // As many keys a block as keep the block's scores within QUERY_BLOCK × KEY_BLOCK: few
+    // rows (generation) take many keys at once, and so make few GEMM calls.
+    let keys = (KEY_BLOCK * QUERY_BLOCK / m.max(1)).max(KEY_BLOCK);
+    let mut s = vec![T::zero(); m * keys.min(seen.max(1))];
+    // qᵀ, sᵀ, accᵀ: each row's values contiguous, a column of the transposed matrix. The
+    // GEMM crate reads a matrix in place when its columns are contiguous and packs it
+    // otherwise: many rows (a prompt) multiply transposed, the keys and values then read in
+    // place; a few rows (generation) multiply as written, which reads the keys and values
+    // in place whatever their layout (the small matrices are packed instead).
+    let few = m < FEW_ROWS;
+    let qt = Mat { offset: 0, rows: depth, cols: m, rs: 1, cs: depth };
+    let at = Mat { offset: 0, rows: cols, cols: m, rs: 1, cs: cols };
+    for j0 in (0..seen).step_by(keys) {
+        let n = keys.min(seen - j0);
+        let st = Mat { offset: 0, rows: n, cols: m, rs: 1, cs: n };
+        if few {
+            let (qm, sm) = (transpose(qt), transpose(st));
+            T::gemm((&q, qm), (k.data, k.block(b, kb, j0, n, true)), (&mut s[..m * n], sm), false, false);
+        } else {
+            T::gemm((k.data, k.block(b, kb, j0, n, false)), (&q, qt), (&mut s[..m * n], st), false, false);
+        }
         for (i, r) in rows.clone().enumerate() {
             let row = &mut s[i * n..(i + 1) * n];
             if let Some(mask) = ops.mask {
@@ -245,26 +290,27 @@ where
                 let from = limit.saturating_sub(j0).min(n);
                 row[from..].fill(T::neg_infinity());
             }
-            let top = row.iter().fold(max[i], |a, &x| if x > a { x } else { a });
+            let top = pick::<true, T>(max[i], lanes(row, T::neg_infinity(), pick::<true, T>));
             if top == T::neg_infinity() {
                 // Nothing seen yet: the block adds nothing.
                 row.fill(T::zero());
                 continue;
             }
             let kept = (max[i] - top).exp_v();
-            let mut total = T::zero();
-            for x in row.iter_mut() {
-                *x = (*x - top).exp_v();
-                total = total + *x;
-            }
+            raw::map_slice_in_place(row, move |x| (x - top).exp_v());
+            let total = lanes(row, T::zero(), |a, b| a + b);
             sum[i] = sum[i] * kept + total;
             if kept != T::one() {
                 acc[i * cols..(i + 1) * cols].iter_mut().for_each(|a| *a = *a * kept);
             }
             max[i] = top;
         }
-        let amat = Mat { offset: 0, rows: m, cols, rs: cols, cs: 1 };
-        T::gemm((&s[..m * n], smat), (v.data, v.block(b, vb, j0, n, false)), (&mut acc, amat), true, false);
+        if few {
+            let (sm, am) = (transpose(st), transpose(at));
+            T::gemm((&s[..m * n], sm), (v.data, v.block(b, vb, j0, n, false)), (&mut acc, am), true, false);
+        } else {
+            T::gemm((v.data, v.block(b, vb, j0, n, true)), (&s[..m * n], st), (&mut acc, at), true, false);
+        }
     }
     for (i, row) in acc.chunks_mut(cols).enumerate() {
         // A row that saw no key divides 0 by 0: NaN, as PyTorch's softmax of a row of -inf.
