@@ -1,6 +1,7 @@
 //! A GPT-2-style pre-norm transformer block (`benches/common/block.rs`) at two sizes, in
-//! typed shapecast and in ndarray, one forward pass per iteration; and GELU written with the
-//! operators against the same GELU as one `map` and as `FloatMath::gelu`.
+//! typed shapecast on the fused operations (`layer_norm`, `attention`), in typed shapecast
+//! on the operations they replace, and in ndarray, one forward pass per iteration; and GELU
+//! written with the operators against the same GELU as one `map` and as `FloatMath::gelu`.
 //!
 //! Run: `cargo bench --bench transformer` (one thread) and
 //! `cargo bench --bench transformer --features rayon` (rayon's pool: two threads on a 2-core
@@ -33,6 +34,7 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
         block::nd_block(&xn, &wn, d),
     );
     let gelu = block::typed_block_gelu(&x, &w, d.dk);
+    let fused = block::fused_block(&x, &w);
     let max_diff = |other: &mut dyn Iterator<Item = &f32>| {
         ours.data()
             .iter()
@@ -44,6 +46,8 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     assert!(diff < 1e-3, "the blocks disagree by {diff}");
     let diff = max_diff(&mut gelu.data().iter());
     assert!(diff < 1e-3, "the two GELUs disagree by {diff}");
+    let diff = max_diff(&mut fused.data().iter());
+    assert!(diff < 1e-3, "the fused block disagrees by {diff}");
     // The same checksum as `scripts/bench_transformer.py` prints for NumPy and PyTorch.
     let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();
     eprintln!("{}: checksum {sum:.4} / {:.6}", d.label(), ours.data()[0]);
@@ -51,6 +55,9 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     g.sample_size(samples)
         .measurement_time(Duration::from_secs(8));
     // One after the other in one process: the ratio between them is from one run.
+    g.bench_function("shapecast, fused", |b| {
+        b.iter(|| block::fused_block(black_box(&x), &w))
+    });
     g.bench_function("shapecast", |b| {
         b.iter(|| block::typed_block(black_box(&x), &w, d.dk))
     });

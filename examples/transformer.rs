@@ -1,14 +1,14 @@
-//! A whole pre-norm transformer block in typed shapecast: layer norm, attention with Q/K/V
-//! projections `[EMBED, HEADS, DK]` contracted by name, a causal mask built from the index by
-//! name, softmax over `KSEQ`, the output projection over `(HEADS, DK)`, an MLP with
-//! tanh-GELU, and residuals. The batch axis is named (`BATCH`) throughout. The weights are
+//! A whole pre-norm transformer block in typed shapecast: `layer_norm` by name, attention
+//! with Q/K/V projections `[EMBED, HEADS, DK]` contracted by name and `attention` in one
+//! pass (causal along `SEQ`, softmax over `KSEQ`), the output projection over `(HEADS, DK)`,
+//! an MLP with tanh-GELU, and residuals. The batch axis is named (`BATCH`) throughout. The weights are
 //! written to a `.safetensors` file and loaded back by name, each checked against the shape
 //! it is declared with; the block is checked against a naive loop.
 //!
 //! Run: `cargo run --example transformer --features safetensors`
 
 use shapecast::io::{self, Weights};
-use shapecast::{names, shape, Dot, DynTensor, FloatMath, Tensor};
+use shapecast::{names, shape, Attention, Causal, Dot, DynTensor, FloatMath, Norms, Tensor};
 
 names!(BATCH, SEQ, KSEQ, EMBED, HEADS, DK, FF);
 
@@ -56,37 +56,18 @@ impl Block {
     }
 }
 
-fn layer_norm(
-    x: &Tensor<f32, X>,
-    (g, b): &(Tensor<f32, Vector>, Tensor<f32, Vector>),
-) -> Tensor<f32, X> {
-    let mean = x.mean::<EMBED>();
-    let var = x.var::<EMBED>();
-    (x - &mean) / (var + 1e-5).sqrt() * g + b
-}
-
-fn block(x: &Tensor<f32, X>, w: &Block) -> Result<Tensor<f32, X>, shapecast::Error> {
-    let h = layer_norm(x, &w.ln1);
+fn block(x: &Tensor<f32, X>, w: &Block) -> Tensor<f32, X> {
+    let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
     let q = h.dot::<EMBED>(&w.wq);
     let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
     let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
-    // Position SEQ may attend to keys up to itself: by name, right in any order of the axes.
-    let mask =
-        Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[x.size::<SEQ>(), x.size::<SEQ>()], |i| {
-            if i.at::<KSEQ>() > i.at::<SEQ>() {
-                -1e9
-            } else {
-                0.0
-            }
-        })?;
-    let scale = 1.0 / (q.size::<DK>() as f32).sqrt();
-    let scores = q.dot::<DK>(&k) * scale + &mask;
-    let weights = scores.softmax::<KSEQ>();
-    let ctx = weights.dot::<KSEQ>(&v);
+    // Position SEQ attends to the keys up to itself: causal by name, scaled by 1/sqrt(DK),
+    // in one pass that never holds the [BATCH, SEQ, HEADS, KSEQ] scores.
+    let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
-    let u = layer_norm(&x1, &w.ln2).dot::<EMBED>(&w.w1) + &w.b1;
+    let u = x1.layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5).dot::<EMBED>(&w.w1) + &w.b1;
     let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
-    Ok(out + &x1)
+    out + &x1
 }
 
 /// Deterministic values in about [-0.5, 0.5].
@@ -225,7 +206,7 @@ fn main() -> Result<(), shapecast::Error> {
     println!("declared the wrong way round: {wrong}");
 
     let x = Tensor::<f32, X>::from_vec_sized(&[B, T, E], wave(13, B * T * E))?;
-    let y = block(&x, &w)?;
+    let y = block(&x, &w);
     let flat: std::collections::HashMap<&str, Vec<f32>> =
         stored().into_iter().map(|(n, _, d)| (n, d)).collect();
     let want = naive(x.data(), &flat);

@@ -8,7 +8,7 @@
 #![allow(clippy::type_complexity)]
 
 use ndarray::{s, Array1, Array2, Array3, Array4, Axis};
-use shapecast::{names, shape, Dot, FloatMath, Tensor};
+use shapecast::{names, shape, Attention, Causal, Dot, FloatMath, Norms, Tensor};
 
 names!(BATCH, SEQ, KSEQ, EMBED, HEADS, DK, FF);
 
@@ -215,6 +215,21 @@ fn typed_block_with(
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
     let u = layer_norm(&x1, &w.ln2).dot::<EMBED>(&w.w1) + &w.b1;
     let out: Tensor<f32, X> = gelu(u).dot::<FF>(&w.w2) + &w.b2;
+    out + &x1
+}
+
+/// The block on the fused operations: `layer_norm` in one pass over each row, attention in
+/// one pass per block of queries (causal by name, the scores never held whole), the
+/// library's GELU.
+pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
+    let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
+    let q = h.dot::<EMBED>(&w.wq);
+    let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
+    let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
+    let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
+    let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
+    let u = x1.layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5).dot::<EMBED>(&w.w1) + &w.b1;
+    let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
     out + &x1
 }
 
