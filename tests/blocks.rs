@@ -118,7 +118,7 @@ fn attention_case<T: Float + shapecast::AttentionElement>(case: &Value) -> DynTe
         "causal" => DynMask::Causal { axis: &seq, offset },
         _ => {
             m = mask::<T>(case);
-            DynMask::Tensor(&m)
+            DynMask::Additive(&m)
         }
     };
     q.attention(&k, &v, &[sel("HD")], &sel("KSEQ"), masking, scale)

@@ -35,7 +35,7 @@ pub enum Masking<'a> {
     Causal(&'a AxisSelector),
     /// A tensor of this shape, broadcast into the scores by the assignment rule (rule book
     /// §10): `-inf` where a query must not see a key, or any additive bias.
-    Tensor(&'a DynShape),
+    Additive(&'a DynShape),
 }
 
 /// An attention's shapes and plans.
@@ -62,10 +62,10 @@ pub struct Attended {
 /// let q = "[BATCH: 2, HEADS: 4, SEQ: 8, DK: 16]".parse()?;
 /// let k = "[BATCH: 2, HEADS: 4, KSEQ: 8, DK: 16]".parse()?;
 /// let mask = "[SEQ: 8, KSEQ: 8]".parse()?;
-/// let a = attention(&q, &k, &k, &["DK".parse()?], &"KSEQ".parse()?, Masking::Tensor(&mask))?;
+/// let a = attention(&q, &k, &k, &["DK".parse()?], &"KSEQ".parse()?, Masking::Additive(&mask))?;
 /// assert_eq!(a.output.shape, q);
 /// let bad = "[SEQ: 8, KSEQ: 9]".parse()?;
-/// let err = attention(&q, &k, &k, &["DK".parse()?], &"KSEQ".parse()?, Masking::Tensor(&bad));
+/// let err = attention(&q, &k, &k, &["DK".parse()?], &"KSEQ".parse()?, Masking::Additive(&bad));
 /// assert!(err.unwrap_err().to_string().contains("the mask [SEQ: 8, KSEQ: 9] does not broadcast into the scores"));
 /// # Ok::<(), shapecast::Error>(())
 /// ```
@@ -129,7 +129,7 @@ pub fn attention(
     let (mut mask, mut causal) = (None, None);
     match masking {
         Masking::None => {}
-        Masking::Tensor(m) => {
+        Masking::Additive(m) => {
             let plan = assign::broadcast(&scores.shape, m).map_err(|e| {
                 refuse(format!(
                     "the mask {m} does not broadcast into the scores {}: {e}",
@@ -205,9 +205,9 @@ mod tests {
         assert!(r.contains("the queries have the key axis KS too"), "{r}");
         let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[T: 5, D: 8]", none);
         assert!(r.contains("the values have no key axis KS"), "{r}");
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Tensor(&shape("[S: 3, KS: 4]")));
+        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Additive(&shape("[S: 3, KS: 4]")));
         assert!(r.contains("the mask [S: 3, KS: 4] does not broadcast into the scores [S: 3, KS: 5]"), "{r}");
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Tensor(&shape("[S: 3, X: 1, KS: 5]")));
+        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Additive(&shape("[S: 3, X: 1, KS: 5]")));
         assert!(r.contains("does not broadcast"), "{r}");
         let sel = "KS".parse().unwrap();
         let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Causal(&sel));

@@ -64,7 +64,7 @@ pub enum DynMask<'a, T> {
         offset: usize,
     },
     /// Added to the scores, broadcast into them by the assignment rule.
-    Tensor(&'a DynTensor<T>),
+    Additive(&'a DynTensor<T>),
 }
 
 /// No mask: every query sees every key.
@@ -158,15 +158,17 @@ pub trait AttentionMask<T, Scores> {
 pub enum MaskParts<'s, T> {
     None,
     Causal(&'s AxisSelector, usize),
-    Tensor(DynShape, Strided<'s, T>),
+    Additive(DynShape, Strided<'s, T>),
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, Scores> AttentionMask<T, Scores> for NoMask {
     fn masking<'s>(&'s self, _: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
         MaskParts::None
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, Scores: HasAxis<A>, A: Axis> AttentionMask<T, Scores> for Causal<A> {
     fn masking<'s>(&'s self, _: &'s mut Own, axis: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
         let sel = axis.insert(A::selectors().remove(0));
@@ -174,21 +176,23 @@ impl<T, Scores: HasAxis<A>, A: Axis> AttentionMask<T, Scores> for Causal<A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, Scores: Shape, M: Storage<T>> AttentionMask<T, Scores> for &Tensor<T, M>
 where
     Scores: BroadcastsUnder<Assign, M>,
 {
     fn masking<'s>(&'s self, own: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
-        MaskParts::Tensor(M::to_dyn(), self.layout(own))
+        MaskParts::Additive(M::to_dyn(), self.layout(own))
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, Scores: Shape, M: Shape> AttentionMask<T, Scores> for &TensorView<'_, T, M>
 where
     Scores: BroadcastsUnder<Assign, M>,
 {
     fn masking<'s>(&'s self, own: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
-        MaskParts::Tensor(M::to_dyn(), self.layout(own))
+        MaskParts::Additive(M::to_dyn(), self.layout(own))
     }
 }
 
@@ -334,14 +338,14 @@ impl<T: AttentionElement> DynTensor<T> {
         let (masking, offset) = match mask {
             DynMask::None => (Masking::None, 0),
             DynMask::Causal { axis, offset } => (Masking::Causal(axis), offset),
-            DynMask::Tensor(m) => (Masking::Tensor(m.shape()), 0),
+            DynMask::Additive(m) => (Masking::Additive(m.shape()), 0),
         };
         let plan = attention(self.shape(), keys.shape(), values.shape(), depth, key, masking)?;
         let mut own: [Dims; 4] = Default::default();
         let [oq, ok, ov, om] = &mut own;
         let layouts = (self.layout(oq), keys.layout(ok), values.layout(ov));
         let mask = match mask {
-            DynMask::Tensor(m) => Some(m.layout(om)),
+            DynMask::Additive(m) => Some(m.layout(om)),
             _ => None,
         };
         let (sizes, data) = run(&plan, layouts, mask, offset, scale)?;
@@ -492,7 +496,7 @@ where
         let (masking, layout, offset) = match &parts {
             MaskParts::None => (Masking::None, None, 0),
             MaskParts::Causal(sel, offset) => (Masking::Causal(sel), None, *offset),
-            MaskParts::Tensor(shape, layout) => (Masking::Tensor(shape), Some(*layout), 0),
+            MaskParts::Additive(shape, layout) => (Masking::Additive(shape), Some(*layout), 0),
         };
         let (depth, key) = <Self as AttendBy<K, V, D, KS>>::selectors();
         let plan = attention(
