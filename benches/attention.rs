@@ -39,7 +39,12 @@ fn operands(queries: usize, keys: usize) -> (Q, KV, KV) {
 }
 
 /// The composition the fused operation replaces.
-fn unfused(q: &Q, k: &KV, v: &KV, offset: usize) -> Tensor<f32, shape![SEQ, KVH: 8, GROUP: 4, HD: 128]> {
+fn unfused(
+    q: &Q,
+    k: &KV,
+    v: &KV,
+    offset: usize,
+) -> Tensor<f32, shape![SEQ, KVH: 8, GROUP: 4, HD: 128]> {
     let (n, s) = (q.size::<SEQ>(), k.size::<KSEQ>());
     let mask = Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[n, s], |i| {
         if i[1] > i[0] + offset {
@@ -60,16 +65,28 @@ fn attention(c: &mut Criterion) {
         let (q, k, v) = operands(seq, seq);
         // The two agree before either is timed.
         if seq == 512 {
-            let (a, b) = (q.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::new(), None), unfused(&q, &k, &v, 0));
-            let d = a.data().iter().zip(b.data()).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
+            let (a, b) = (
+                q.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::new(), None),
+                unfused(&q, &k, &v, 0),
+            );
+            let d = a
+                .data()
+                .iter()
+                .zip(b.data())
+                .map(|(x, y)| (x - y).abs())
+                .fold(0f32, f32::max);
             assert!(d < 1e-4, "fused and unfused differ by {d}");
-            g.bench_with_input(BenchmarkId::new("unfused, causal prompt", seq), &seq, |b, _| {
-                b.iter(|| unfused(&q, &k, &v, 0))
-            });
+            g.bench_with_input(
+                BenchmarkId::new("unfused, causal prompt", seq),
+                &seq,
+                |b, _| b.iter(|| unfused(&q, &k, &v, 0)),
+            );
         }
-        g.bench_with_input(BenchmarkId::new("fused, causal prompt", seq), &seq, |b, _| {
-            b.iter(|| q.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::new(), None))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("fused, causal prompt", seq),
+            &seq,
+            |b, _| b.iter(|| q.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::new(), None)),
+        );
     }
     let (q, k, v) = operands(1, 2048);
     g.bench_function("fused, one query against 2048 keys", |b| {

@@ -34,7 +34,12 @@ const GENERATE: usize = 32;
 /// decoding after them.
 trait Decoder {
     fn forward(&mut self, tokens: &[usize], pos: usize) -> Tensor<f32, shape![VOCAB]>;
-    fn decode(&mut self, logits: Tensor<f32, shape![VOCAB]>, pos: usize, count: usize) -> Vec<usize>;
+    fn decode(
+        &mut self,
+        logits: Tensor<f32, shape![VOCAB]>,
+        pos: usize,
+        count: usize,
+    ) -> Vec<usize>;
 }
 
 macro_rules! decoder {
@@ -46,7 +51,12 @@ macro_rules! decoder {
                 let sizes = logits.sizes().to_vec();
                 Tensor::from_vec_sized(&sizes, logits.into_vec()).unwrap()
             }
-            fn decode(&mut self, logits: Tensor<f32, shape![VOCAB]>, pos: usize, count: usize) -> Vec<usize> {
+            fn decode(
+                &mut self,
+                logits: Tensor<f32, shape![VOCAB]>,
+                pos: usize,
+                count: usize,
+            ) -> Vec<usize> {
                 let sizes = logits.sizes().to_vec();
                 let logits = Tensor::from_vec_sized(&sizes, logits.into_vec()).unwrap();
                 $m::Llama::decode(self, logits, pos, count).unwrap()
@@ -83,8 +93,7 @@ fn one(c: &mut Criterion, name: &str, fused: bool) {
         diff < 1e-3,
         "{name}: the logits differ from PyTorch's by {diff}"
     );
-    let tokens = model
-        .decode(logits.clone(), prompt.len(), GENERATE);
+    let tokens = model.decode(logits.clone(), prompt.len(), GENERATE);
     assert_eq!(
         tokens, expected.tokens,
         "{name}: the greedy tokens differ from PyTorch's"

@@ -65,7 +65,10 @@ fn block(x: &Tensor<f32, X>, w: &Block) -> Tensor<f32, X> {
     // in one pass that never holds the [BATCH, SEQ, HEADS, KSEQ] scores.
     let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
-    let u = x1.layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5).dot::<EMBED>(&w.w1) + &w.b1;
+    let u = x1
+        .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
+        .dot::<EMBED>(&w.w1)
+        + &w.b1;
     let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
     out + &x1
 }

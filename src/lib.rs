@@ -151,8 +151,9 @@ mod alloc_prelude;
 pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
-        names, shape, Conv, Convolution, Dot, Dyn, DynShape, DynTensor, Error, FloatMath, HasAxis,
-        Loss, Pad, PadMode, Pool, Pos, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        names, shape, Attention, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape, DynTensor,
+        Error, FloatMath, HasAxis, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos, Rope, RopeStyle,
+        Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -172,11 +173,9 @@ pub use engine::kernel;
 pub use engine::threads;
 
 pub use shapecast_macros::{names, shape};
+pub use typed::attention::{Attend, AttendWith};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
-pub use typed::attention::{Attend, AttendWith};
-pub use typed::norm::NormOver;
-pub use typed::rope::RotateOver;
 pub use typed::contract::{
     AcceptsContract, AcceptsMatMul, Contract, ContractWith, MatMul, MatMulWith,
 };
@@ -187,6 +186,7 @@ pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
 pub use typed::gather::{GatherVerdict, OneHotVerdict, TakenFrom};
 pub use typed::gather::{OneHot, OneHotInto, Take, TakeAlong};
 pub use typed::narrow::{Narrow, NarrowShape};
+pub use typed::norm::NormOver;
 #[doc(hidden)]
 pub use typed::pad::PadVerdict;
 pub use typed::pad::{Pad, PadOver, PadWidth, Padded};
@@ -196,6 +196,7 @@ pub use typed::pool::{Pool, PoolGeometry, PoolOver, Pooled};
 pub use typed::reduce::{
     AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver, Selector,
 };
+pub use typed::rope::RotateOver;
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::{SameRankAs, Shape};
 // The traits a refusal's verdict fails to implement, re-exported here so that a compile error
@@ -279,18 +280,18 @@ pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::pad::PadMode;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
-#[cfg(feature = "rand")]
-pub use tensor::Sampling;
 #[doc(hidden)]
 pub use tensor::MaskParts;
-pub use tensor::{
-    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, NormWeight,
-    Norms, Rope, RopeStyle, Rotary, ScoresOf,
-};
+#[cfg(feature = "rand")]
+pub use tensor::Sampling;
 pub use tensor::{
     concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
     DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,
     NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
+};
+pub use tensor::{
+    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, NormWeight,
+    Norms, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

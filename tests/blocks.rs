@@ -11,9 +11,8 @@
 use num_traits::Float;
 use serde_json::Value;
 use shapecast::{
-    names, shape, Attention, AxisSelector, Causal, Dot, DynMask, DynShape, DynTensor, FloatMath, NoMask,
-    Norms,
-    Rope, RopeStyle, Rotary, Tensor,
+    names, shape, Attention, AxisSelector, Causal, Dot, DynMask, DynShape, DynTensor, FloatMath,
+    NoMask, Norms, Rope, RopeStyle, Rotary, Tensor,
 };
 
 fn cases() -> Vec<Value> {
@@ -34,7 +33,11 @@ fn operand<T: Float>(spec: &Value) -> DynTensor<T> {
     let (a, m) = (spec["a"].as_u64().unwrap(), spec["m"].as_u64().unwrap());
     let times = spec["times"].as_f64().unwrap_or(1.0);
     let plus = spec["plus"].as_f64().unwrap_or(0.0);
-    let n: usize = shape.axes().iter().map(|x| x.size.known().unwrap()).product();
+    let n: usize = shape
+        .axes()
+        .iter()
+        .map(|x| x.size.known().unwrap())
+        .product();
     let data = (0..n as u64)
         .map(|i| T::from((((i * a) % m) as f64 / m as f64 - 0.5) * times + plus).unwrap())
         .collect();
@@ -45,7 +48,11 @@ fn operand<T: Float>(spec: &Value) -> DynTensor<T> {
 fn distance<T: Float>(got: &DynTensor<T>, names: &[&str], want: &[f64]) -> f64 {
     let axes: Vec<usize> = names
         .iter()
-        .map(|n| got.shape().position(n).unwrap_or_else(|| panic!("no {n} in {}", got.shape())))
+        .map(|n| {
+            got.shape()
+                .position(n)
+                .unwrap_or_else(|| panic!("no {n} in {}", got.shape()))
+        })
         .collect();
     assert_eq!(got.data().len(), want.len(), "{}", got.shape());
     let sizes: Vec<usize> = axes.iter().map(|&a| got.sizes()[a]).collect();
@@ -108,7 +115,11 @@ fn mask<T: Float>(case: &Value) -> DynTensor<T> {
 }
 
 fn attention_case<T: Float + shapecast::AttentionElement>(case: &Value) -> DynTensor<T> {
-    let (q, k, v) = (operand::<T>(&case["q"]), operand::<T>(&case["k"]), operand::<T>(&case["v"]));
+    let (q, k, v) = (
+        operand::<T>(&case["q"]),
+        operand::<T>(&case["k"]),
+        operand::<T>(&case["v"]),
+    );
     let offset = case["offset"].as_u64().unwrap() as usize;
     let scale = case["scale"].as_f64().map(|s| T::from(s).unwrap());
     let seq = sel("SEQ");
@@ -150,7 +161,11 @@ fn attention_agrees_with_pytorch() {
         let d32 = distance(&attention_case::<f32>(case), &names, &want(case));
         assert!(d32 < 2e-6, "f32 differs by {d32}");
         let two = on_threads(2, || attention_case::<f64>(case));
-        assert_eq!(two.data(), attention_case::<f64>(case).data(), "two threads");
+        assert_eq!(
+            two.data(),
+            attention_case::<f64>(case).data(),
+            "two threads"
+        );
         seen += 1;
     }
     assert_eq!(seen, 9);
@@ -159,7 +174,10 @@ fn attention_agrees_with_pytorch() {
 #[test]
 fn norms_agree_with_pytorch() {
     let mut seen = 0;
-    for case in cases().iter().filter(|c| c["op"] == "layer_norm" || c["op"] == "rms_norm") {
+    for case in cases()
+        .iter()
+        .filter(|c| c["op"] == "layer_norm" || c["op"] == "rms_norm")
+    {
         let over: Vec<AxisSelector> = case["over"]
             .as_array()
             .unwrap()
@@ -174,7 +192,11 @@ fn norms_agree_with_pytorch() {
                 x.rms_norm(&over, w, eps).unwrap()
             }
         };
-        let (x, w, b) = (operand(&case["x"]), operand(&case["w"]), operand(&case["b"]));
+        let (x, w, b) = (
+            operand(&case["x"]),
+            operand(&case["w"]),
+            operand(&case["b"]),
+        );
         let names = names_of(case);
         let d = distance(&run(&x, &w, &b), &names, &want(case));
         assert!(d < 1e-12, "{} differs by {d}", case["op"]);
@@ -218,9 +240,21 @@ fn ramp(n: usize, a: usize, m: usize) -> Vec<f32> {
 #[test]
 fn fused_attention_is_its_composition_typed_and_on_views() {
     let (l, s, kvh, g, e) = (37, 150, 2, 3, 16);
-    let q = Tensor::<f32, shape![SEQ, KVH, GROUP, HD]>::from_vec_sized(&[l, kvh, g, e], ramp(l * kvh * g * e, 7, 29)).unwrap();
-    let k = Tensor::<f32, shape![KSEQ, KVH, HD]>::from_vec_sized(&[s, kvh, e], ramp(s * kvh * e, 5, 31)).unwrap();
-    let v = Tensor::<f32, shape![KSEQ, KVH, HD]>::from_vec_sized(&[s, kvh, e], ramp(s * kvh * e, 3, 37)).unwrap();
+    let q = Tensor::<f32, shape![SEQ, KVH, GROUP, HD]>::from_vec_sized(
+        &[l, kvh, g, e],
+        ramp(l * kvh * g * e, 7, 29),
+    )
+    .unwrap();
+    let k = Tensor::<f32, shape![KSEQ, KVH, HD]>::from_vec_sized(
+        &[s, kvh, e],
+        ramp(s * kvh * e, 5, 31),
+    )
+    .unwrap();
+    let v = Tensor::<f32, shape![KSEQ, KVH, HD]>::from_vec_sized(
+        &[s, kvh, e],
+        ramp(s * kvh * e, 3, 37),
+    )
+    .unwrap();
     let offset = s - l;
     let mask = Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[l, s], |i| {
         if i[1] > i[0] + offset {
@@ -242,9 +276,17 @@ fn fused_attention_is_its_composition_typed_and_on_views() {
     assert!(close(by_mask.data(), parts.data()));
     // Keys and values as strided views (their axes reordered, nothing copied), and the
     // queries too: the same result.
-    let kt = k.view().align_to::<shape![KVH, HD, KSEQ]>().unwrap().to_tensor();
+    let kt = k
+        .view()
+        .align_to::<shape![KVH, HD, KSEQ]>()
+        .unwrap()
+        .to_tensor();
     let kv = kt.view().align_to::<shape![KSEQ, KVH, HD]>().unwrap();
-    let qt = q.view().align_to::<shape![HD, GROUP, KVH, SEQ]>().unwrap().to_tensor();
+    let qt = q
+        .view()
+        .align_to::<shape![HD, GROUP, KVH, SEQ]>()
+        .unwrap()
+        .to_tensor();
     let qv = qt.view().align_to::<shape![SEQ, KVH, GROUP, HD]>().unwrap();
     let on_views = qv.attention::<HD, KSEQ>(&kv, &v.view(), Causal::<SEQ>::at(offset), None);
     assert!(close(on_views.data(), fused.data()));
@@ -255,15 +297,29 @@ fn fused_attention_is_its_composition_typed_and_on_views() {
     // Typed and run-time agree bit for bit.
     let dyn_out = q
         .to_dyn()
-        .attention(&k.to_dyn(), &v.to_dyn(), &[sel("HD")], &sel("KSEQ"), DynMask::Causal { axis: &sel("SEQ"), offset }, None)
+        .attention(
+            &k.to_dyn(),
+            &v.to_dyn(),
+            &[sel("HD")],
+            &sel("KSEQ"),
+            DynMask::Causal {
+                axis: &sel("SEQ"),
+                offset,
+            },
+            None,
+        )
         .unwrap();
     assert_eq!(dyn_out.data(), fused.data());
 }
 
 #[test]
 fn fused_norms_and_rotations_are_their_compositions() {
-    let x = Tensor::<f32, shape![B: 2, SEQ, DIM: 48]>::from_vec_sized(&[2, 5, 48], ramp(480, 13, 41)).unwrap();
-    let w = Tensor::<f32, shape![DIM: 48]>::from_vec(ramp(48, 3, 7).iter().map(|v| v + 1.0).collect()).unwrap();
+    let x =
+        Tensor::<f32, shape![B: 2, SEQ, DIM: 48]>::from_vec_sized(&[2, 5, 48], ramp(480, 13, 41))
+            .unwrap();
+    let w =
+        Tensor::<f32, shape![DIM: 48]>::from_vec(ramp(48, 3, 7).iter().map(|v| v + 1.0).collect())
+            .unwrap();
     let b = Tensor::<f32, shape![DIM: 48]>::from_vec(ramp(48, 5, 11)).unwrap();
     let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 2e-5);
     let ln = (&x - &x.mean::<DIM>()) / (x.var::<DIM>() + 1e-5).sqrt() * &w + &b;
@@ -271,23 +327,40 @@ fn fused_norms_and_rotations_are_their_compositions() {
     let rms = &x / ((&x * &x).mean::<DIM>() + 1e-5).sqrt() * &w;
     assert!(close(x.rms_norm::<DIM>(&w, 1e-5).data(), rms.data()));
     // On a view whose normalised axis is not the last in memory.
-    let t = x.view().align_to::<shape![DIM: 48, B: 2, SEQ]>().unwrap().to_tensor();
+    let t = x
+        .view()
+        .align_to::<shape![DIM: 48, B: 2, SEQ]>()
+        .unwrap()
+        .to_tensor();
     let view = t.view().align_to::<shape![B: 2, SEQ, DIM: 48]>().unwrap();
     assert!(close(view.rms_norm::<DIM>(&w, 1e-5).data(), rms.data()));
-    let dyn_out = x.to_dyn().rms_norm(&[sel("DIM")], &w.to_dyn(), 1e-5).unwrap();
+    let dyn_out = x
+        .to_dyn()
+        .rms_norm(&[sel("DIM")], &w.to_dyn(), 1e-5)
+        .unwrap();
     assert_eq!(dyn_out.data(), x.rms_norm::<DIM>(&w, 1e-5).data());
 
     // Adjacent pairs: the 2x2 rotation of each pair, as a contraction over the pair's parts.
-    let q = Tensor::<f32, shape![SEQ, KVH: 2, HD: 8]>::from_vec_sized(&[5, 2, 8], ramp(80, 7, 23)).unwrap();
+    let q = Tensor::<f32, shape![SEQ, KVH: 2, HD: 8]>::from_vec_sized(&[5, 2, 8], ramp(80, 7, 23))
+        .unwrap();
     let rot = Rotary::<f32>::new(RopeStyle::Adjacent, 8, 16, 10000.0).unwrap();
     let turned = q.rope::<SEQ, HD>(&rot, 3);
     for t in 0..5 {
         for h in 0..2 {
             for i in 0..4 {
                 let angle = (3 + t) as f32 / 10000f32.powf((2 * i) as f32 / 8.0);
-                let (re, im) = (q.at(&[t, h, 2 * i]).unwrap(), q.at(&[t, h, 2 * i + 1]).unwrap());
-                let want = [re * angle.cos() - im * angle.sin(), re * angle.sin() + im * angle.cos()];
-                let got = [*turned.at(&[t, h, 2 * i]).unwrap(), *turned.at(&[t, h, 2 * i + 1]).unwrap()];
+                let (re, im) = (
+                    q.at(&[t, h, 2 * i]).unwrap(),
+                    q.at(&[t, h, 2 * i + 1]).unwrap(),
+                );
+                let want = [
+                    re * angle.cos() - im * angle.sin(),
+                    re * angle.sin() + im * angle.cos(),
+                ];
+                let got = [
+                    *turned.at(&[t, h, 2 * i]).unwrap(),
+                    *turned.at(&[t, h, 2 * i + 1]).unwrap(),
+                ];
                 assert!((got[0] - want[0]).abs() < 1e-5 && (got[1] - want[1]).abs() < 1e-5);
             }
         }
@@ -300,18 +373,33 @@ fn fused_norms_and_rotations_are_their_compositions() {
 fn refusals_at_run_time_are_errors() {
     let q = Tensor::<f32, shape![SEQ, HD]>::from_vec_sized(&[2, 4], vec![0.0; 8]).unwrap();
     let k = Tensor::<f32, shape![KSEQ, HD]>::from_vec_sized(&[3, 5], vec![0.0; 15]).unwrap();
-    let err = q.try_attention::<HD, KSEQ>(&k, &k, NoMask, None).unwrap_err();
+    let err = q
+        .try_attention::<HD, KSEQ>(&k, &k, NoMask, None)
+        .unwrap_err();
     assert_eq!(err.to_string(), "cannot attend [SEQ: 2, HD: 4] to keys [KSEQ: 3, HD: 5] with values [KSEQ: 3, HD: 5]: axis 1 (HD) has size 4 in the queries and 5 in the keys (contracted sizes never stretch)");
     let mask = Tensor::<f32, shape![SEQ, KSEQ]>::from_vec_sized(&[2, 4], vec![0.0; 8]).unwrap();
     let k = Tensor::<f32, shape![KSEQ, HD]>::from_vec_sized(&[3, 4], vec![0.0; 12]).unwrap();
-    let err = q.try_attention::<HD, KSEQ>(&k, &k, &mask, None).unwrap_err();
-    assert!(err.to_string().contains("the mask's axis 1 has size 4 where the scores have 3"), "{err}");
+    let err = q
+        .try_attention::<HD, KSEQ>(&k, &k, &mask, None)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the mask's axis 1 has size 4 where the scores have 3"),
+        "{err}"
+    );
     let rot = Rotary::<f32>::new(RopeStyle::Adjacent, 6, 16, 10000.0).unwrap();
     let err = q.try_rope::<SEQ, HD>(&rot, 0).unwrap_err();
-    assert_eq!(err.to_string(), "cannot rope [SEQ: 2, HD: 4] over SEQ, HD: the features have size 4 and the table 6");
+    assert_eq!(
+        err.to_string(),
+        "cannot rope [SEQ: 2, HD: 4] over SEQ, HD: the features have size 4 and the table 6"
+    );
     let w = Tensor::<f32, shape![HD]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
     let err = q.try_rms_norm::<HD>(&w, 1e-5).unwrap_err();
-    assert!(err.to_string().contains("the weight's axis 0 has size 3 where the input has 4"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("the weight's axis 0 has size 3 where the input has 4"),
+        "{err}"
+    );
     // Empty keys: every query sees nothing, a NaN as PyTorch's.
     let none = Tensor::<f32, shape![KSEQ, HD]>::from_vec_sized(&[0, 4], vec![]).unwrap();
     let out = q.attention::<HD, KSEQ>(&none, &none, NoMask, None);

@@ -228,7 +228,10 @@ pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
     let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
     let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
-    let u = x1.layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5).dot::<EMBED>(&w.w1) + &w.b1;
+    let u = x1
+        .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
+        .dot::<EMBED>(&w.w1)
+        + &w.b1;
     let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
     out + &x1
 }

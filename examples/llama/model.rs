@@ -136,7 +136,10 @@ impl Llama {
             // Queries and keys turned by their positions, `pos..pos + n`.
             let q = h.dot::<DIM>(&layer.wq).rope::<SEQ, HD>(&self.rot, pos);
             let k = h.dot::<DIM>(&layer.wk).rope::<SEQ, HD>(&self.rot, pos);
-            let (k, v) = (k.rename::<SEQ, KSEQ>(), h.dot::<DIM>(&layer.wv).rename::<SEQ, KSEQ>());
+            let (k, v) = (
+                k.rename::<SEQ, KSEQ>(),
+                h.dot::<DIM>(&layer.wv).rename::<SEQ, KSEQ>(),
+            );
             let at = pos..pos + n;
             cache
                 .k
@@ -154,7 +157,10 @@ impl Llama {
             let gate = h.dot::<DIM>(&layer.w1).silu() * h.dot::<DIM>(&layer.w3);
             x = x + gate.dot::<HIDDEN>(&layer.w2);
         }
-        let last = x.view().select::<SEQ>(n - 1)?.rms_norm::<DIM>(&self.norm, 1e-5);
+        let last = x
+            .view()
+            .select::<SEQ>(n - 1)?
+            .rms_norm::<DIM>(&self.norm, 1e-5);
         Ok(last.dot::<DIM>(&self.output))
     }
 

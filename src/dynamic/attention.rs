@@ -95,11 +95,15 @@ pub fn attention(
     let scores = contract(q, k, depth).map_err(|e| {
         refuse(format!(
             "the queries and keys do not contract: {}",
-            reason(e).replace("the left", "the queries").replace("the right", "the keys")
+            reason(e)
+                .replace("the left", "the queries")
+                .replace("the right", "the keys")
         ))
     })?;
     let Some(at) = key.position(&scores.shape) else {
-        return Err(refuse(format!("the keys have no axis {key_name} besides the contracted ones")));
+        return Err(refuse(format!(
+            "the keys have no axis {key_name} besides the contracted ones"
+        )));
     };
     if scores.plan.lhs[at].is_some() {
         return Err(refuse(format!(
@@ -123,7 +127,9 @@ pub fn attention(
         refuse(format!(
             "the scores {} and the values do not contract over {key_name}: {}",
             scores.shape,
-            reason(e).replace("the left", "the scores").replace("the right", "the values")
+            reason(e)
+                .replace("the left", "the scores")
+                .replace("the right", "the values")
         ))
     })?;
     let (mut mask, mut causal) = (None, None);
@@ -171,9 +177,16 @@ mod tests {
     }
 
     fn refusal(q: &str, k: &str, v: &str, masking: Masking<'_>) -> String {
-        attention(&shape(q), &shape(k), &shape(v), &["D".parse().unwrap()], &"KS".parse().unwrap(), masking)
-            .unwrap_err()
-            .to_string()
+        attention(
+            &shape(q),
+            &shape(k),
+            &shape(v),
+            &["D".parse().unwrap()],
+            &"KS".parse().unwrap(),
+            masking,
+        )
+        .unwrap_err()
+        .to_string()
     }
 
     #[test]
@@ -187,7 +200,10 @@ mod tests {
             Masking::None,
         )
         .unwrap();
-        assert_eq!(a.scores.shape.to_string(), "[B: 2, S: 3, H: 2, G: 4, KS: 5]");
+        assert_eq!(
+            a.scores.shape.to_string(),
+            "[B: 2, S: 3, H: 2, G: 4, KS: 5]"
+        );
         assert_eq!(a.key, 4);
         assert_eq!(a.output.shape.to_string(), "[B: 2, S: 3, H: 2, G: 4, E: 6]");
     }
@@ -195,29 +211,67 @@ mod tests {
     #[test]
     fn each_refusal_names_what_is_wrong() {
         let none = Masking::None;
-        let r = refusal("[S: 3, H: 2, D: 8]", "[KS: 5, H: 2, D: 4]", "[KS: 5, H: 2, D: 4]", none);
+        let r = refusal(
+            "[S: 3, H: 2, D: 8]",
+            "[KS: 5, H: 2, D: 4]",
+            "[KS: 5, H: 2, D: 4]",
+            none,
+        );
         assert!(r.contains("the queries and keys do not contract"), "{r}");
         let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 4, D: 8]", none);
-        assert!(r.ends_with("KS has size 5 in the keys and 4 in the values"), "{r}");
+        assert!(
+            r.ends_with("KS has size 5 in the keys and 4 in the values"),
+            "{r}"
+        );
         let r = refusal("[S: 3, D: 8]", "[S: 3, D: 8]", "[S: 3, D: 8]", none);
         assert!(r.contains("the keys have no axis KS"), "{r}");
         let r = refusal("[KS: 3, D: 8]", "[KS: 3, D: 8]", "[KS: 3, D: 8]", none);
         assert!(r.contains("the queries have the key axis KS too"), "{r}");
         let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[T: 5, D: 8]", none);
         assert!(r.contains("the values have no key axis KS"), "{r}");
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Additive(&shape("[S: 3, KS: 4]")));
-        assert!(r.contains("the mask [S: 3, KS: 4] does not broadcast into the scores [S: 3, KS: 5]"), "{r}");
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Additive(&shape("[S: 3, X: 1, KS: 5]")));
+        let r = refusal(
+            "[S: 3, D: 8]",
+            "[KS: 5, D: 8]",
+            "[KS: 5, D: 8]",
+            Masking::Additive(&shape("[S: 3, KS: 4]")),
+        );
+        assert!(
+            r.contains("the mask [S: 3, KS: 4] does not broadcast into the scores [S: 3, KS: 5]"),
+            "{r}"
+        );
+        let r = refusal(
+            "[S: 3, D: 8]",
+            "[KS: 5, D: 8]",
+            "[KS: 5, D: 8]",
+            Masking::Additive(&shape("[S: 3, X: 1, KS: 5]")),
+        );
         assert!(r.contains("does not broadcast"), "{r}");
         let sel = "KS".parse().unwrap();
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Causal(&sel));
+        let r = refusal(
+            "[S: 3, D: 8]",
+            "[KS: 5, D: 8]",
+            "[KS: 5, D: 8]",
+            Masking::Causal(&sel),
+        );
         assert!(r.contains("must be the queries' own"), "{r}");
         let sel = "T".parse().unwrap();
-        let r = refusal("[S: 3, D: 8]", "[KS: 5, D: 8]", "[KS: 5, D: 8]", Masking::Causal(&sel));
+        let r = refusal(
+            "[S: 3, D: 8]",
+            "[KS: 5, D: 8]",
+            "[KS: 5, D: 8]",
+            Masking::Causal(&sel),
+        );
         assert!(r.contains("have no axis T for the causal mask"), "{r}");
-        let r = attention(&shape("[S: 3, D: 8]"), &shape("[KS: 5, D: 8]"), &shape("[KS: 5, D: 8]"), &["D".parse().unwrap()], &"1".parse().unwrap(), Masking::None)
-            .unwrap_err()
-            .to_string();
+        let r = attention(
+            &shape("[S: 3, D: 8]"),
+            &shape("[KS: 5, D: 8]"),
+            &shape("[KS: 5, D: 8]"),
+            &["D".parse().unwrap()],
+            &"1".parse().unwrap(),
+            Masking::None,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(r.contains("picked by name"), "{r}");
     }
 }

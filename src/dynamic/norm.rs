@@ -82,7 +82,10 @@ pub fn norm(
                         Some(n) => x.position(n.as_str()),
                         None => (x.rank() + j).checked_sub(w.rank()),
                     };
-                    let label = a.name.as_ref().map_or_else(|| format!("axis {j}"), ToString::to_string);
+                    let label = a
+                        .name
+                        .as_ref()
+                        .map_or_else(|| format!("axis {j}"), ToString::to_string);
                     match at {
                         None => Some(format!("the input has no axis {label}")),
                         Some(i) => match (a.size, x.axes()[i].size) {
@@ -112,17 +115,42 @@ mod tests {
         let dim: AxisSelector = "DIM".parse().unwrap();
         let r = |w: &str, b: Option<&str>| {
             let b: Option<DynShape> = b.map(|b| b.parse().unwrap());
-            norm("layer_norm", &x, core::slice::from_ref(&dim), &w.parse().unwrap(), b.as_ref())
-                .unwrap_err()
-                .to_string()
+            norm(
+                "layer_norm",
+                &x,
+                core::slice::from_ref(&dim),
+                &w.parse().unwrap(),
+                b.as_ref(),
+            )
+            .unwrap_err()
+            .to_string()
         };
-        assert!(r("[HD: 8]", None).ends_with("the weight [HD: 8] does not broadcast into it (the input has no axis HD)"));
-        assert!(r("[DIM: 8]", Some("[SEQ: 3, DIM: 8]")).ends_with("(SEQ has size 3 in the bias and 4 in the input)"));
+        assert!(r("[HD: 8]", None)
+            .ends_with("the weight [HD: 8] does not broadcast into it (the input has no axis HD)"));
+        assert!(r("[DIM: 8]", Some("[SEQ: 3, DIM: 8]"))
+            .ends_with("(SEQ has size 3 in the bias and 4 in the input)"));
         assert!(r("[7]", None).ends_with("(axis 0 has size 7 in the weight and 8 in the input)"));
         let empty = norm("rms_norm", &x, &[], &"[DIM: 8]".parse().unwrap(), None);
-        assert!(empty.unwrap_err().to_string().ends_with("no axis is selected"));
+        assert!(empty
+            .unwrap_err()
+            .to_string()
+            .ends_with("no axis is selected"));
         // A weight of size 1 broadcasts; `?` sizes are checked when the data arrives.
-        assert!(norm("rms_norm", &x, core::slice::from_ref(&dim), &"[DIM: 1]".parse().unwrap(), None).is_ok());
-        assert!(norm("rms_norm", &x, core::slice::from_ref(&dim), &"[DIM]".parse().unwrap(), None).is_ok());
+        assert!(norm(
+            "rms_norm",
+            &x,
+            core::slice::from_ref(&dim),
+            &"[DIM: 1]".parse().unwrap(),
+            None
+        )
+        .is_ok());
+        assert!(norm(
+            "rms_norm",
+            &x,
+            core::slice::from_ref(&dim),
+            &"[DIM]".parse().unwrap(),
+            None
+        )
+        .is_ok());
     }
 }

@@ -42,7 +42,10 @@ pub fn rope(x: &DynShape, position: &AxisSelector, feature: &AxisSelector) -> Re
         axes: format!("{position}, {feature}"),
         reason,
     };
-    let find = |s: &AxisSelector| s.position(x).ok_or_else(|| refuse(format!("it has no axis {s}")));
+    let find = |s: &AxisSelector| {
+        s.position(x)
+            .ok_or_else(|| refuse(format!("it has no axis {s}")))
+    };
     let (p, f) = (find(position)?, find(feature)?);
     if p == f {
         return Err(refuse(format!(

@@ -27,7 +27,13 @@ const FEW_ROWS: usize = 32;
 
 /// The transpose of a matrix: the same elements, rows and columns exchanged.
 fn transpose(m: Mat) -> Mat {
-    Mat { offset: m.offset, rows: m.cols, cols: m.rows, rs: m.cs, cs: m.rs }
+    Mat {
+        offset: m.offset,
+        rows: m.cols,
+        cols: m.rows,
+        rs: m.cs,
+        cs: m.rs,
+    }
 }
 
 /// Where attention reads and writes, as offset tables: every element is `base + offset`
@@ -128,7 +134,11 @@ impl<'a, T: Copy> Operand<'a, T> {
                 }
             }
         }
-        let (inner_stride, key_stride) = if by_keys { (g.keys, 1) } else { (1, inner.len()) };
+        let (inner_stride, key_stride) = if by_keys {
+            (g.keys, 1)
+        } else {
+            (1, inner.len())
+        };
         Operand {
             data: store,
             packed: true,
@@ -142,13 +152,29 @@ impl<'a, T: Copy> Operand<'a, T> {
     /// Keys `j0..j0 + n` of batch `b` (at offset `base`) as a matrix: keys along the rows, or
     /// with `by_columns` along the columns.
     fn block(&self, b: usize, base: usize, j0: usize, n: usize, by_columns: bool) -> Mat {
-        let start = if self.packed { b * self.keys * self.inner } else { base };
+        let start = if self.packed {
+            b * self.keys * self.inner
+        } else {
+            base
+        };
         let offset = start + j0 * self.key_stride;
         let (rows, cols, rs, cs) = (n, self.inner, self.key_stride, self.inner_stride);
         if by_columns {
-            Mat { offset, rows: cols, cols: rows, rs: cs, cs: rs }
+            Mat {
+                offset,
+                rows: cols,
+                cols: rows,
+                rs: cs,
+                cs: rs,
+            }
         } else {
-            Mat { offset, rows, cols, rs, cs }
+            Mat {
+                offset,
+                rows,
+                cols,
+                rs,
+                cs,
+            }
         }
     }
 }
@@ -208,7 +234,11 @@ fn work(g: &Geometry) -> usize {
 
 /// Runs `piece(i, &mut results[i])` for every piece: over rayon's pool when the work pays
 /// for a split, else on the calling thread.
-fn run_pieces<T: Send>(results: &mut [Vec<T>], work: usize, piece: impl Fn(usize, &mut Vec<T>) + Sync) {
+fn run_pieces<T: Send>(
+    results: &mut [Vec<T>],
+    work: usize,
+    piece: impl Fn(usize, &mut Vec<T>) + Sync,
+) {
     #[cfg(feature = "rayon")]
     if results.len() > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS * 4 {
         super::threads::chunks(results, 1, |i, r| piece(i, &mut r[0]));
@@ -265,16 +295,46 @@ where
     // place; a few rows (generation) multiply as written, which reads the keys and values
     // in place whatever their layout (the small matrices are packed instead).
     let few = m < FEW_ROWS;
-    let qt = Mat { offset: 0, rows: depth, cols: m, rs: 1, cs: depth };
-    let at = Mat { offset: 0, rows: cols, cols: m, rs: 1, cs: cols };
+    let qt = Mat {
+        offset: 0,
+        rows: depth,
+        cols: m,
+        rs: 1,
+        cs: depth,
+    };
+    let at = Mat {
+        offset: 0,
+        rows: cols,
+        cols: m,
+        rs: 1,
+        cs: cols,
+    };
     for j0 in (0..seen).step_by(keys) {
         let n = keys.min(seen - j0);
-        let st = Mat { offset: 0, rows: n, cols: m, rs: 1, cs: n };
+        let st = Mat {
+            offset: 0,
+            rows: n,
+            cols: m,
+            rs: 1,
+            cs: n,
+        };
         if few {
             let (qm, sm) = (transpose(qt), transpose(st));
-            T::gemm((&q, qm), (k.data, k.block(b, kb, j0, n, true)), (&mut s[..m * n], sm), false, false);
+            T::gemm(
+                (&q, qm),
+                (k.data, k.block(b, kb, j0, n, true)),
+                (&mut s[..m * n], sm),
+                false,
+                false,
+            );
         } else {
-            T::gemm((k.data, k.block(b, kb, j0, n, false)), (&q, qt), (&mut s[..m * n], st), false, false);
+            T::gemm(
+                (k.data, k.block(b, kb, j0, n, false)),
+                (&q, qt),
+                (&mut s[..m * n], st),
+                false,
+                false,
+            );
         }
         for (i, r) in rows.clone().enumerate() {
             let row = &mut s[i * n..(i + 1) * n];
@@ -301,15 +361,29 @@ where
             let total = lanes(row, T::zero(), |a, b| a + b);
             sum[i] = sum[i] * kept + total;
             if kept != T::one() {
-                acc[i * cols..(i + 1) * cols].iter_mut().for_each(|a| *a = *a * kept);
+                acc[i * cols..(i + 1) * cols]
+                    .iter_mut()
+                    .for_each(|a| *a = *a * kept);
             }
             max[i] = top;
         }
         if few {
             let (sm, am) = (transpose(st), transpose(at));
-            T::gemm((&s[..m * n], sm), (v.data, v.block(b, vb, j0, n, false)), (&mut acc, am), true, false);
+            T::gemm(
+                (&s[..m * n], sm),
+                (v.data, v.block(b, vb, j0, n, false)),
+                (&mut acc, am),
+                true,
+                false,
+            );
         } else {
-            T::gemm((v.data, v.block(b, vb, j0, n, true)), (&s[..m * n], st), (&mut acc, at), true, false);
+            T::gemm(
+                (v.data, v.block(b, vb, j0, n, true)),
+                (&s[..m * n], st),
+                (&mut acc, at),
+                true,
+                false,
+            );
         }
     }
     for (i, row) in acc.chunks_mut(cols).enumerate() {

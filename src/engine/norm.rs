@@ -114,7 +114,10 @@ fn stats<T: Float>(norm: Norm, row: &[T], n: T, eps: T) -> (T, T) {
         }
         Norm::Layer => {
             let mean = row.iter().fold(T::zero(), |a, &x| a + x) / n;
-            let var = row.iter().fold(T::zero(), |a, &x| a + (x - mean) * (x - mean)) / n;
+            let var = row
+                .iter()
+                .fold(T::zero(), |a, &x| a + (x - mean) * (x - mean))
+                / n;
             (mean, T::one() / (var + eps).sqrt())
         }
     }

@@ -45,7 +45,10 @@ pub(crate) fn rotate<T: Float + Send + Sync>(
     };
     let one_row = |r: usize, y: &mut [T], base: usize| {
         let (xo, p) = (g.rows[0][r], g.rows[2][r]);
-        let (c, s) = (&cos[p * half..(p + 1) * half], &sin[p * half..(p + 1) * half]);
+        let (c, s) = (
+            &cos[p * half..(p + 1) * half],
+            &sin[p * half..(p + 1) * half],
+        );
         for i in 0..half {
             let (j, k) = (i * a, i * a + b);
             let (u, v) = (x[xo + j * sx], x[xo + k * sx]);

@@ -28,7 +28,7 @@ use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
 use super::view::TensorView;
-use crate::dynamic::attention::{attention, Attended, Masking};
+use crate::dynamic::attention::{attention, Attended as Plan, Masking};
 use crate::engine::attention::{attend, Geometry, Operands};
 use crate::engine::dims::Dims;
 use crate::engine::layout::{offset_tables as offsets, Strided};
@@ -150,7 +150,11 @@ impl<A> Default for Causal<A> {
 pub trait AttentionMask<T, Scores> {
     /// The mask as the run-time rule takes it: its selector or layout.
     #[doc(hidden)]
-    fn masking<'s>(&'s self, own: &'s mut Own, axis: &'s mut Option<AxisSelector>) -> MaskParts<'s, T>;
+    fn masking<'s>(
+        &'s self,
+        own: &'s mut Own,
+        axis: &'s mut Option<AxisSelector>,
+    ) -> MaskParts<'s, T>;
 }
 
 /// A mask's parts at run time.
@@ -170,7 +174,11 @@ impl<T, Scores> AttentionMask<T, Scores> for NoMask {
 
 #[diagnostic::do_not_recommend]
 impl<T, Scores: HasAxis<A>, A: Axis> AttentionMask<T, Scores> for Causal<A> {
-    fn masking<'s>(&'s self, _: &'s mut Own, axis: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
+    fn masking<'s>(
+        &'s self,
+        _: &'s mut Own,
+        axis: &'s mut Option<AxisSelector>,
+    ) -> MaskParts<'s, T> {
         let sel = axis.insert(A::selectors().remove(0));
         MaskParts::Causal(sel, self.offset)
     }
@@ -181,7 +189,11 @@ impl<T, Scores: Shape, M: Storage<T>> AttentionMask<T, Scores> for &Tensor<T, M>
 where
     Scores: BroadcastsUnder<Assign, M>,
 {
-    fn masking<'s>(&'s self, own: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
+    fn masking<'s>(
+        &'s self,
+        own: &'s mut Own,
+        _: &'s mut Option<AxisSelector>,
+    ) -> MaskParts<'s, T> {
         MaskParts::Additive(M::to_dyn(), self.layout(own))
     }
 }
@@ -191,7 +203,11 @@ impl<T, Scores: Shape, M: Shape> AttentionMask<T, Scores> for &TensorView<'_, T,
 where
     Scores: BroadcastsUnder<Assign, M>,
 {
-    fn masking<'s>(&'s self, own: &'s mut Own, _: &'s mut Option<AxisSelector>) -> MaskParts<'s, T> {
+    fn masking<'s>(
+        &'s self,
+        own: &'s mut Own,
+        _: &'s mut Option<AxisSelector>,
+    ) -> MaskParts<'s, T> {
         MaskParts::Additive(M::to_dyn(), self.layout(own))
     }
 }
@@ -207,16 +223,28 @@ fn stride_of(x: &Strided<'_, impl Sized>, a: Option<usize>) -> usize {
 
 /// Attention by the plan `plan` on these layouts: the output's sizes and data, row-major.
 fn run<T: AttentionElement>(
-    plan: &Attended,
+    plan: &Plan,
     (q, k, v): (Strided<'_, T>, Strided<'_, T>, Strided<'_, T>),
     mask: Option<Strided<'_, T>>,
     offset: usize,
     scale: Option<T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let refuse = |reason: String| Error::Attention {
-        query: plan.scores.lhs.resolve(q.sizes).unwrap_or_else(|_| plan.scores.lhs.clone()),
-        keys: plan.scores.rhs.resolve(k.sizes).unwrap_or_else(|_| plan.scores.rhs.clone()),
-        values: plan.output.rhs.resolve(v.sizes).unwrap_or_else(|_| plan.output.rhs.clone()),
+        query: plan
+            .scores
+            .lhs
+            .resolve(q.sizes)
+            .unwrap_or_else(|_| plan.scores.lhs.clone()),
+        keys: plan
+            .scores
+            .rhs
+            .resolve(k.sizes)
+            .unwrap_or_else(|_| plan.scores.rhs.clone()),
+        values: plan
+            .output
+            .rhs
+            .resolve(v.sizes)
+            .unwrap_or_else(|_| plan.output.rhs.clone()),
         reason,
     };
     // A `?` size that does not fit: the contraction's reason, in attention's words.
@@ -253,7 +281,10 @@ fn run<T: AttentionElement>(
     }
     let out_strides = Dims::row_major(&sizes);
     let total = crate::engine::allocation::ensure::<T>(&sizes, || {
-        plan.output.shape.resolve(&sizes).unwrap_or_else(|_| plan.output.shape.clone())
+        plan.output
+            .shape
+            .resolve(&sizes)
+            .unwrap_or_else(|_| plan.output.shape.clone())
     })?;
     let (sl, sr) = (&plan.scores.plan.lhs, &plan.scores.plan.rhs);
     let (ol, or) = (&plan.output.plan.lhs, &plan.output.plan.rhs);
@@ -265,8 +296,15 @@ fn run<T: AttentionElement>(
         if i == plan.key {
             continue;
         }
-        let o = ol.iter().position(|&s| s == Some(i)).expect("every scores axis but the key's is an output axis");
-        let (sq, sk, sv) = (stride_of(&q, sl[i]), stride_of(&k, sr[i]), stride_of(&v, or[o]));
+        let o = ol
+            .iter()
+            .position(|&s| s == Some(i))
+            .expect("every scores axis but the key's is an output axis");
+        let (sq, sk, sv) = (
+            stride_of(&q, sl[i]),
+            stride_of(&k, sr[i]),
+            stride_of(&v, or[o]),
+        );
         let pos = usize::from(plan.causal == Some(i));
         if sk != 0 || sv != 0 {
             batch.push((n, [sq, sk, sv, mask_strides[i], out_strides[o], pos]));
@@ -296,9 +334,8 @@ fn run<T: AttentionElement>(
         causal: plan.causal.map(|_| offset),
     };
     let head: usize = depth.iter().map(|d| d.0).product();
-    let scale = scale.unwrap_or_else(|| {
-        T::one() / T::from(head.max(1)).expect("a size is a float").sqrt()
-    });
+    let scale =
+        scale.unwrap_or_else(|| T::one() / T::from(head.max(1)).expect("a size is a float").sqrt());
     let ops = Operands {
         q: q.data,
         k: k.data,
@@ -340,7 +377,14 @@ impl<T: AttentionElement> DynTensor<T> {
             DynMask::Causal { axis, offset } => (Masking::Causal(axis), offset),
             DynMask::Additive(m) => (Masking::Additive(m.shape()), 0),
         };
-        let plan = attention(self.shape(), keys.shape(), values.shape(), depth, key, masking)?;
+        let plan = attention(
+            self.shape(),
+            keys.shape(),
+            values.shape(),
+            depth,
+            key,
+            masking,
+        )?;
         let mut own: [Dims; 4] = Default::default();
         let [oq, ok, ov, om] = &mut own;
         let layouts = (self.layout(oq), keys.layout(ok), values.layout(ov));
@@ -425,7 +469,7 @@ pub trait Attention<K, V>: Contractible {
         values: &V,
         mask: impl AttentionMask<Self::Elem, ScoresOf<Self, K, V, D, KS>>,
         scale: Option<Self::Elem>,
-    ) -> Result<Tensor<Self::Elem, AttendShape<Self, K, V, D, KS>>, Error>
+    ) -> Attended<Self, K, V, D, KS>
     where
         Self: AttendBy<K, V, D, KS>;
 }
@@ -436,6 +480,10 @@ pub type ScoresOf<Q, K, V, D, KS> = <Q as AttendBy<K, V, D, KS>>::Scores;
 
 /// The shape of `Q.attention::<D, KS>(&K, &V, ..)`.
 type AttendShape<Q, K, V, D, KS> = <Q as AttendBy<K, V, D, KS>>::Output;
+
+/// What `Q.try_attention::<D, KS>(&K, &V, ..)` gives.
+type Attended<Q, K, V, D, KS> =
+    Result<Tensor<<Q as Contractible>::Elem, AttendShape<Q, K, V, D, KS>>, Error>;
 
 /// `Self` (queries) attends to keys `K` with values `V` over `D` and `KS`: [`AttendWith`] on
 /// the operands' shapes, with an output that can hold the elements. The bound generic code
@@ -485,7 +533,7 @@ where
         values: &V,
         mask: impl AttentionMask<Self::Elem, ScoresOf<Self, K, V, D, KS>>,
         scale: Option<Self::Elem>,
-    ) -> Result<Tensor<Self::Elem, AttendShape<Self, K, V, D, KS>>, Error>
+    ) -> Attended<Self, K, V, D, KS>
     where
         Self: AttendBy<K, V, D, KS>,
     {

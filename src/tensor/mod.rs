@@ -101,7 +101,8 @@ mod zip_plan;
 pub use crate::engine::raw::DotElement;
 pub use crate::engine::vmath::Transcendental;
 pub use attention::{
-    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, MaskParts, NoMask, ScoresOf,
+    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, MaskParts, NoMask,
+    ScoresOf,
 };
 pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};

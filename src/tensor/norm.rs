@@ -54,7 +54,12 @@ fn run<T: Float + Send + Sync>(
     eps: T,
     axes: &dyn Fn() -> String,
 ) -> Result<Vec<T>, Error> {
-    let shape = || plan.weight.lhs.resolve(x.sizes).unwrap_or_else(|_| plan.weight.lhs.clone());
+    let shape = || {
+        plan.weight
+            .lhs
+            .resolve(x.sizes)
+            .unwrap_or_else(|_| plan.weight.lhs.clone())
+    };
     let refuse = |reason: String| Error::Norm {
         op,
         shape: shape(),
@@ -156,7 +161,13 @@ impl<T: Float + Send + Sync> DynTensor<T> {
         bias: Option<&DynTensor<T>>,
         eps: T,
     ) -> Result<DynTensor<T>, Error> {
-        let plan = norm(op.0, self.shape(), axes, weight.shape(), bias.map(|b| b.shape()))?;
+        let plan = norm(
+            op.0,
+            self.shape(),
+            axes,
+            weight.shape(),
+            bias.map(|b| b.shape()),
+        )?;
         let mut own: [Dims; 3] = Default::default();
         let [ox, ow, ob] = &mut own;
         let wb = (weight.layout(ow), bias.map(|b| b.layout(ob)));
@@ -330,7 +341,13 @@ where
 {
     let axes = A::selectors();
     let bias_shape = bias.map(|_| shape_of(bias));
-    let plan = norm(op.0, &X::Shape::to_dyn(), &axes, &shape_of(Some(weight)), bias_shape.as_ref())?;
+    let plan = norm(
+        op.0,
+        &X::Shape::to_dyn(),
+        &axes,
+        &shape_of(Some(weight)),
+        bias_shape.as_ref(),
+    )?;
     let mut own: [Own; 3] = Default::default();
     let [ox, ow, ob] = &mut own;
     let xl = x.layout(ox);

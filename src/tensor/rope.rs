@@ -74,7 +74,12 @@ impl<T: Float> Rotary<T> {
     /// assert_eq!(rot.style(), RopeStyle::Adjacent);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn new(style: RopeStyle, head_dim: usize, positions: usize, theta: T) -> Result<Self, Error> {
+    pub fn new(
+        style: RopeStyle,
+        head_dim: usize,
+        positions: usize,
+        theta: T,
+    ) -> Result<Self, Error> {
         let d = T::from(head_dim).unwrap_or_else(T::one);
         Self::from_angles(style, head_dim, positions, |p, i| {
             let two_i = T::from(2 * i).unwrap_or_else(T::zero);
@@ -270,7 +275,11 @@ pub trait Rope: Contractible {
     /// When the features are not the table's count or the positions run past the table
     /// (the operators' convention); [`try_rope`](Self::try_rope) returns the error instead.
     #[track_caller]
-    fn rope<P, F>(&self, table: &Rotary<Self::Elem>, offset: usize) -> Tensor<Self::Elem, Self::Shape>
+    fn rope<P, F>(
+        &self,
+        table: &Rotary<Self::Elem>,
+        offset: usize,
+    ) -> Tensor<Self::Elem, Self::Shape>
     where
         Self::Shape: RotateOver<P, F> + Storage<Self::Elem>,
         P: Selector,
@@ -318,7 +327,11 @@ where
         let plan = rope(&X::Shape::to_dyn(), &ps, &fs)?;
         let mut own = Own::default();
         let x = self.layout(&mut own);
-        let shape = || X::Shape::to_dyn().resolve(x.sizes).unwrap_or_else(|_| X::Shape::to_dyn());
+        let shape = || {
+            X::Shape::to_dyn()
+                .resolve(x.sizes)
+                .unwrap_or_else(|_| X::Shape::to_dyn())
+        };
         let axes = || format!("{ps}, {fs}");
         let data = run(plan, &shape, x, table, offset, &axes)?;
         Ok(Tensor::from_parts(x.sizes, data))

@@ -68,8 +68,8 @@ pub mod pair;
 pub mod pdpd;
 pub mod pool;
 pub mod reduce;
-pub mod rope;
 pub mod refusals;
+pub mod rope;
 pub mod rule;
 #[doc(hidden)]
 pub mod selector;

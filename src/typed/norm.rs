@@ -10,8 +10,8 @@
 //! ```
 
 use crate::typed::broadcast::BroadcastsUnder;
-use crate::typed::rule::Assign;
 use crate::typed::reduce::ReduceOver;
+use crate::typed::rule::Assign;
 use crate::typed::shape::Shape;
 
 /// `Self` is normalised over the axes `A` with a weight (or bias) of shape `W`: `A` selects
