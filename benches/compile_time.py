@@ -54,6 +54,28 @@ def expr(rng, kind, rank, rule):
         if kind == "matmul-plan":
             return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
+    if kind == "attend":
+        # Attention (rule book §17): queries with six batch axes, a sequence and the head
+        # dimension; keys and values with the batch axes in another order, their own
+        # sequence and the head dimension.
+        names = NAMES[:rank - 2]
+        batch = [f"{n}: {s}" for n, s in zip(names, sizes)]
+        q = batch + [f"L: {sizes[-2]}", f"P: {sizes[-1]}"]
+        k = batch[:]
+        rng.shuffle(k)
+        k = k + [f"M: 9", f"P: {sizes[-1]}"]
+        rng.shuffle(k)
+        return f"Attend<shape![{', '.join(q)}], shape![{', '.join(k)}], shape![{', '.join(k)}], P, M>"
+    if kind in ("norm", "rotate"):
+        # A norm over two names with a weight over them (rule book §16), and a rotation's
+        # two axes: bounds, checked in a function's where clause.
+        names = NAMES[:rank]
+        dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        a, b = sorted(rng.sample(range(rank), 2))
+        if kind == "norm":
+            w = f"{names[a]}: {sizes[a]}, {names[b]}: {sizes[b]}"
+            return f"BOUND norm_ok::<shape![{dims}], ({names[a]}, {names[b]}), shape![{w}]>()"
+        return f"BOUND rotate_ok::<shape![{dims}], {names[a]}, {names[b]}>()"
     if kind == "conv3":
         # A 3-D convolution (PyTorch's widest) at rank 8: four batch axes, the channel, three
         # spatial axes; stride, padding at random.
@@ -155,11 +177,13 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
-             "impl<const N: usize> Rank for Same<[usize; N], [usize; N]> { const RANK: usize = N; }"]
+             "impl<const N: usize> Rank for Same<[usize; N], [usize; N]> { const RANK: usize = N; }",
+             "fn norm_ok<S: NormOver<A, W>, A, W>() -> usize { S::RANK }",
+             "fn rotate_ok<S: RotateOver<P, F>, P, F>() -> usize { S::RANK }"]
     if kind == "baseline":
         lines = lines[:1] + lines[3:]
         lines.append("struct Z;")
@@ -171,6 +195,8 @@ shapecast = {{ path = "{ROOT}" }}
             lines.append(f"fn f{i}() -> usize {{ <Same<[usize; {rank}], [usize; {rank}]> as Rank>::RANK + {dims.count(',')} }}")
         elif e.startswith("CALL "):
             lines.append(e[len("CALL "):].format(i=i))
+        elif e.startswith("BOUND "):
+            lines.append(f"fn f{i}() -> usize {{ {e[len('BOUND '):]} }}")
         elif e.startswith("PLAN "):
             # A top-level constant: `cargo check` evaluates it.
             field = "len" if kind == "named-plan" else "plan.len"
@@ -239,6 +265,11 @@ def main():
         ("named, Pooled over two names", "pool", 8, "-", None),
         ("named, Padded over two names", "pad", 8, "-", None),
         ("named, Take by rank-2 indices", "take", 8, "-", None),
+        # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's
+        # bounds.
+        ("named, Attend with six batch axes", "attend", 8, "-", None),
+        ("named, NormOver two names with a weight over them", "norm", 8, "-", None),
+        ("named, RotateOver two names", "rotate", 8, "-", None),
         # The plans the operators, typed `dot` and `matmul` run on: constants, which the
         # compiler evaluates after proving the shapes again (the broadcast plan is the
         # reference for this mode).
