@@ -47,6 +47,8 @@ pub(crate) fn normalize<T: Float + Send + Sync>(
     // contiguous or constant.
     let run = |t: &[usize]| t.iter().enumerate().all(|(i, &o)| o == i);
     let slices = run(&g.cell[0]) && run(&g.cell[3]);
+    // Weight and bias read as slices too (decided once, not per row).
+    let all_slices = slices && run(&g.cell[1]) && (norm == Norm::Rms || run(&g.cell[2]));
     let one_row = |r: usize, y: &mut [T], ys: usize| {
         let [xo, wo, bo, _] = [0, 1, 2, 3].map(|k| g.rows[k][r]);
         let (mean, inv) = if slices {
@@ -55,7 +57,7 @@ pub(crate) fn normalize<T: Float + Send + Sync>(
             let row: Vec<T> = g.cell[0].iter().map(|&o| x[xo + o]).collect();
             stats(norm, &row, n, eps)
         };
-        if slices && run(&g.cell[1]) && (norm == Norm::Rms || run(&g.cell[2])) {
+        if all_slices {
             let (xr, wr) = (&x[xo..xo + cell], &w[wo..wo + cell]);
             let y = &mut y[ys..ys + cell];
             match norm {
@@ -88,7 +90,9 @@ pub(crate) fn normalize<T: Float + Send + Sync>(
     let in_order = slices && g.rows[3].iter().enumerate().all(|(r, &o)| o == r * cell);
     #[cfg(feature = "rayon")]
     if in_order {
-        if let Some(per) = super::split::rows_per_piece(rows, len) {
+        if let Some(per) =
+            super::split::rows_per_piece_from(rows, len, super::split::FUSED_MIN_ELEMENTS)
+        {
             super::threads::chunks(&mut out, per * cell, |piece, chunk| {
                 let first = piece * per;
                 for k in 0..chunk.len() / cell {
@@ -109,16 +113,31 @@ pub(crate) fn normalize<T: Float + Send + Sync>(
 fn stats<T: Float>(norm: Norm, row: &[T], n: T, eps: T) -> (T, T) {
     match norm {
         Norm::Rms => {
-            let ms = row.iter().fold(T::zero(), |a, &x| a + x * x) / n;
+            let ms = sum_of(row, |x| x * x) / n;
             (T::zero(), T::one() / (ms + eps).sqrt())
         }
         Norm::Layer => {
-            let mean = row.iter().fold(T::zero(), |a, &x| a + x) / n;
-            let var = row
-                .iter()
-                .fold(T::zero(), |a, &x| a + (x - mean) * (x - mean))
-                / n;
+            let mean = sum_of(row, |x| x) / n;
+            let var = sum_of(row, |x| (x - mean) * (x - mean)) / n;
             (mean, T::one() / (var + eps).sqrt())
         }
     }
 }
+
+/// The sum of `f` over `row` in [`LANES`] independent partial sums, so it vectorises rather
+/// than waiting on one running total.
+#[inline(always)]
+fn sum_of<T: Float>(row: &[T], f: impl Fn(T) -> T) -> T {
+    let mut acc = [T::zero(); LANES];
+    let mut chunks = row.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for (a, &x) in acc.iter_mut().zip(chunk) {
+            *a = *a + f(x);
+        }
+    }
+    let tail = chunks.remainder().iter().fold(T::zero(), |a, &x| a + f(x));
+    acc.iter().fold(tail, |a, &b| a + b)
+}
+
+/// Independent partial sums a row's statistics keep: two AVX registers of `f32`.
+const LANES: usize = 16;

@@ -49,6 +49,27 @@ pub(crate) fn rotate<T: Float + Send + Sync>(
             &cos[p * half..(p + 1) * half],
             &sin[p * half..(p + 1) * half],
         );
+        if sx == 1 && so == 1 {
+            // Contiguous features: the pairs as slices, which vectorise.
+            let (x, y) = (&x[xo..xo + 2 * half], &mut y[base..base + 2 * half]);
+            match pairs {
+                Pairs::Adjacent => {
+                    let pairs = y.chunks_exact_mut(2).zip(x.chunks_exact(2));
+                    for ((y, x), (&c, &s)) in pairs.zip(c.iter().zip(s)) {
+                        y[0] = x[0] * c - x[1] * s;
+                        y[1] = x[0] * s + x[1] * c;
+                    }
+                }
+                Pairs::Halves => {
+                    let ((x1, x2), (y1, y2)) = (x.split_at(half), y.split_at_mut(half));
+                    for i in 0..half {
+                        y1[i] = x1[i] * c[i] - x2[i] * s[i];
+                        y2[i] = x1[i] * s[i] + x2[i] * c[i];
+                    }
+                }
+            }
+            return;
+        }
         for i in 0..half {
             let (j, k) = (i * a, i * a + b);
             let (u, v) = (x[xo + j * sx], x[xo + k * sx]);
@@ -60,7 +81,9 @@ pub(crate) fn rotate<T: Float + Send + Sync>(
     let cell = 2 * half;
     #[cfg(feature = "rayon")]
     if so == 1 && g.rows[1].iter().enumerate().all(|(r, &o)| o == r * cell) {
-        if let Some(per) = super::split::rows_per_piece(rows, len) {
+        if let Some(per) =
+            super::split::rows_per_piece_from(rows, len, super::split::FUSED_MIN_ELEMENTS)
+        {
             super::threads::chunks(&mut out, per * cell, |piece, chunk| {
                 for k in 0..chunk.len() / cell {
                     one_row(piece * per + k, chunk, k * cell);

@@ -26,7 +26,22 @@ pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
 /// asks rayon (its pool starts on first use).
 #[cfg(feature = "rayon")]
 pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
-    if elements < PARALLEL_MIN_ELEMENTS || rows < 2 {
+    rows_per_piece_from(rows, elements, PARALLEL_MIN_ELEMENTS)
+}
+
+/// The fewest elements a one-pass norm or rotary embedding splits over threads from: four
+/// times [`PARALLEL_MIN_ELEMENTS`]. These kernels read each element once and run at memory
+/// speed, so a split pays later than an elementwise operator's: on two threads an RMS norm of
+/// `[128, 512]` (2^16 elements) took 2.6 ms split against 1.2 ms whole over a decoder's 16
+/// calls, and 2^14 elements split took 32 µs against 27 µs (`docs/performance.md`, fused
+/// blocks).
+#[cfg(feature = "rayon")]
+pub(crate) const FUSED_MIN_ELEMENTS: usize = 4 * PARALLEL_MIN_ELEMENTS;
+
+/// [`rows_per_piece`] with the threshold `min` elements.
+#[cfg(feature = "rayon")]
+pub(crate) fn rows_per_piece_from(rows: usize, elements: usize, min: usize) -> Option<usize> {
+    if elements < min || rows < 2 {
         return None;
     }
     let threads = rayon::current_num_threads();
