@@ -6,15 +6,15 @@ use shapecast::rule::{
     Assign, Bidirectional, Compare, Embed, Named, Numpy, Outer, Pdpd, Static, Strict,
 };
 use shapecast::{
-    names, shape, BroadcastBy, Concat, Contract, FloatMath, MatMul, MergeAxes, Pad, PadMode, Pos,
-    Reduce, SplitAxis, Tensor, S,
+    names, shape, Attend, BroadcastBy, Concat, Contract, FloatMath, MatMul, MergeAxes, Pad,
+    PadMode, Pos, Reduce, SplitAxis, Tensor, S,
 };
 
 use shapecast::prelude::*;
 
 use super::value;
 
-names!(BATCH, SEQ, KSEQ, EMBED, HIDDEN, HEADS, DK, VOCAB, CH, ROWS, COLS, HW, N);
+names!(BATCH, SEQ, KSEQ, EMBED, HIDDEN, HEADS, DK, VOCAB, CH, ROWS, COLS, HW, N, KVH, GROUP);
 
 type Gpt2X = shape![BATCH, SEQ, EMBED: 768];
 type LlamaX = shape![SEQ, EMBED: 4096];
@@ -122,6 +122,33 @@ pub fn llama(
         Concat<HIDDEN, shape![EMBED: 4096, HIDDEN: 1536], shape![EMBED: 4096, HIDDEN: 512]>,
     >();
     let reduce = value::<Reduce<shape![SEQ: 4096, 11008], (Pos<0>, Pos<1>)>>();
+    Ok(())
+}
+
+/// Llama-7B's fused operations: RMS norm, rotary embeddings, grouped-query attention (32
+/// query heads over 8 KV heads) and layer norm, and attention's type function.
+pub fn llama_fused(
+    x: Tensor<f32, LlamaX>,
+    gain: Tensor<f32, shape![EMBED: 4096]>,
+    wq: Tensor<f32, shape![KVH: 8, GROUP: 4, DK: 128, EMBED: 4096]>,
+    wk: Tensor<f32, shape![KVH: 8, DK: 128, EMBED: 4096]>,
+) -> Result<(), shapecast::Error> {
+    let rot = Rotary::<f32>::new(RopeStyle::Halves, 128, 4096, 10000.0)?;
+    let normed = x.rms_norm::<EMBED>(&gain, 1e-5);
+    let q = normed.dot::<EMBED>(&wq).rope::<SEQ, DK>(&rot, 0);
+    let k = normed.dot::<EMBED>(&wk).rope::<SEQ, DK>(&rot, 0);
+    let keys = k.rename::<SEQ, KSEQ>();
+    let ctx = q.attention::<DK, KSEQ>(&keys, &keys, Causal::<SEQ>::new(), None);
+    let layer = x.layer_norm::<EMBED>(&gain, &gain, 1e-5);
+    let attend = value::<
+        Attend<
+            shape![SEQ, KVH: 8, GROUP: 4, DK: 128],
+            shape![KSEQ, KVH: 8, DK: 128],
+            shape![KSEQ, KVH: 8, DK: 128],
+            DK,
+            KSEQ,
+        >,
+    >();
     Ok(())
 }
 
