@@ -4,7 +4,7 @@
 //! a generated order), layer and RMS norms over one or two named axes, rotary embeddings in
 //! both conventions with an offset; in `f64` and `f32`, on one thread and on two. Then each
 //! fused operation against its unfused composition, typed against run-time, and views against
-//! tensors.
+//! tensors, and on 48 generated shapes and masks against the composition (proptest).
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
@@ -404,4 +404,113 @@ fn refusals_at_run_time_are_errors() {
     let none = Tensor::<f32, shape![KSEQ, HD]>::from_vec_sized(&[0, 4], vec![]).unwrap();
     let out = q.attention::<HD, KSEQ>(&none, &none, NoMask, None);
     assert!(out.data().iter().all(|x| x.is_nan()));
+}
+
+/// The largest difference between two tensors with the same axis names, element by element
+/// by name (their axes may be in different orders).
+fn distance_by_name(a: &DynTensor<f64>, b: &DynTensor<f64>) -> f64 {
+    let names: Vec<String> = a
+        .shape()
+        .axes()
+        .iter()
+        .map(|x| x.name.as_ref().unwrap().to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // `a` in its own order is the reference `distance` reads `b` against.
+    distance(b, &names, a.data())
+}
+
+/// `n` distinct positions in a generated order.
+fn order(n: usize, seed: u64) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..n).collect();
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for i in (1..n).rev() {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        o.swap(i, (s >> 33) as usize % (i + 1));
+    }
+    o
+}
+
+/// A tensor of the named sizes in a generated axis order, its elements a function of the
+/// index by name.
+fn generated(axes: &[(&str, usize)], seed: u64, f: impl Fn(&[usize]) -> f64) -> DynTensor<f64> {
+    let o = order(axes.len(), seed);
+    let text: Vec<String> = o
+        .iter()
+        .map(|&k| format!("{}: {}", axes[k].0, axes[k].1))
+        .collect();
+    let shape: DynShape = format!("[{}]", text.join(", ")).parse().unwrap();
+    DynTensor::from_fn(shape, |i| {
+        // The index in the canonical order of `axes`.
+        let mut canonical = vec![0; axes.len()];
+        for (p, &k) in o.iter().enumerate() {
+            canonical[k] = i[p];
+        }
+        f(&canonical)
+    })
+    .unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// On generated shapes (grouped heads or none, a batch or none, lengths across a block,
+    /// every operand's axes in a generated order) and masks (none, causal after a prefix, an
+    /// additive tensor with hidden keys), the fused attention is its composition.
+    #[test]
+    fn fused_attention_is_its_composition_on_generated_shapes(
+        l in 1usize..70,
+        extra in 0usize..40,
+        (kvh, g) in (1usize..4, 1usize..4),
+        (e, ev) in (1usize..9, 1usize..9),
+        masking in 0usize..3,
+        seed in 0u64..1_000_000,
+        batch in proptest::bool::ANY,
+    ) {
+        let s = l + extra;
+        let wave = |i: &[usize], a: usize| {
+            let h = i.iter().fold(seed as usize, |h, &x| h.wrapping_mul(31).wrapping_add(x * a + 7));
+            (h % 97) as f64 / 48.0 - 1.0
+        };
+        let b = [("B", 2)];
+        let with_batch = |rest: Vec<(&'static str, usize)>| -> Vec<(&'static str, usize)> {
+            if batch { b.iter().copied().chain(rest).collect() } else { rest }
+        };
+        let mut qa = vec![("SEQ", l), ("KVH", kvh), ("GROUP", g), ("HD", e)];
+        if g == 1 && seed % 2 == 1 {
+            qa.remove(2);
+        }
+        let q = generated(&with_batch(qa), seed, |i| wave(i, 3));
+        let k = generated(&with_batch(vec![("KSEQ", s), ("KVH", kvh), ("HD", e)]), seed + 1, |i| wave(i, 5));
+        let v = generated(&with_batch(vec![("KSEQ", s), ("KVH", kvh), ("E", ev)]), seed + 2, |i| wave(i, 11));
+        // The mask as a tensor [SEQ, KSEQ] (in a generated order) for the composition.
+        let hidden = |i: usize, j: usize| match masking {
+            1 => j > i + extra,
+            2 => j > 0 && (i * 3 + j + seed as usize).is_multiple_of(4),
+            _ => false,
+        };
+        let mask = generated(&[("SEQ", l), ("KSEQ", s)], seed + 3, |ix| {
+            let bias = if masking == 2 { wave(ix, 13) } else { 0.0 };
+            if hidden(ix[0], ix[1]) { f64::NEG_INFINITY } else { bias }
+        });
+        let scale = 1.0 / (e as f64).sqrt();
+        let scalar = DynTensor::from_vec(DynShape::scalar(), vec![scale]).unwrap();
+        let scores = &q.dot(&k, &[sel("HD")]).unwrap() * &scalar;
+        let p = (&scores + &mask).softmax(&[sel("KSEQ")]).unwrap();
+        let composed = p.dot(&v, &[sel("KSEQ")]).unwrap();
+        let seq = sel("SEQ");
+        let dyn_mask = match masking {
+            0 => DynMask::None,
+            1 => DynMask::Causal { axis: &seq, offset: extra },
+            _ => DynMask::Additive(&mask),
+        };
+        let fused = q.attention(&k, &v, &[sel("HD")], &sel("KSEQ"), dyn_mask, None).unwrap();
+        proptest::prop_assert_eq!(fused.shape(), composed.shape());
+        let d = distance_by_name(&composed, &fused);
+        proptest::prop_assert!(d < 1e-12, "differs by {}", d);
+    }
 }
