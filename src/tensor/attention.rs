@@ -27,7 +27,6 @@ use core::marker::PhantomData;
 use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
 use crate::dynamic::attention::{attention, Attended as Plan, Masking};
 use crate::engine::attention::{attend, Geometry, Operands};
 use crate::engine::dims::Dims;
@@ -184,31 +183,18 @@ impl<T, Scores: HasAxis<A>, A: Axis> AttentionMask<T, Scores> for Causal<A> {
     }
 }
 
+/// A tensor or a view as a mask: one impl over the operands `Contractible` lays out.
 #[diagnostic::do_not_recommend]
-impl<T, Scores: Shape, M: Storage<T>> AttentionMask<T, Scores> for &Tensor<T, M>
+impl<T, Scores: Shape, X: Contractible<Elem = T>> AttentionMask<T, Scores> for &X
 where
-    Scores: BroadcastsUnder<Assign, M>,
+    Scores: BroadcastsUnder<Assign, X::Shape>,
 {
     fn masking<'s>(
         &'s self,
         own: &'s mut Own,
         _: &'s mut Option<AxisSelector>,
     ) -> MaskParts<'s, T> {
-        MaskParts::Additive(M::to_dyn(), self.layout(own))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T, Scores: Shape, M: Shape> AttentionMask<T, Scores> for &TensorView<'_, T, M>
-where
-    Scores: BroadcastsUnder<Assign, M>,
-{
-    fn masking<'s>(
-        &'s self,
-        own: &'s mut Own,
-        _: &'s mut Option<AxisSelector>,
-    ) -> MaskParts<'s, T> {
-        MaskParts::Additive(M::to_dyn(), self.layout(own))
+        MaskParts::Additive(X::Shape::to_dyn(), self.layout(own))
     }
 }
 

@@ -13,7 +13,7 @@
 //! | `parse` | the shape notation (rule book §0): `DynShape`'s `FromStr` |
 //! | `selector` | [`AxisSelector`](crate::AxisSelector): an axis by name or position, and what a list of them picks |
 //! | `rule` | [`Rule`](crate::Rule): the broadcasting rules as values, parsed from their names |
-//! | `error` | [`Error`](crate::Error) and the refusals it carries ([`Refusal`](crate::Refusal), [`Reason`](crate::Reason)) |
+//! | `error` | [`Error`](crate::Error), the refusals it carries ([`Refusal`](crate::Refusal), [`Reason`](crate::Reason), in `error/refusal`) and the parse errors' kinds ([`ParseErrorKind`](crate::ParseErrorKind), in `error/parse`) |
 //! | `sealed` | the seal on the traits users must not implement |
 
 pub(crate) mod error;
