@@ -87,6 +87,16 @@ def expr(rng, kind, rank, rule):
         w = [f"{NAMES[rank]}: 8", f"{names[4]}: {sizes[4]}"] + [f"{n}: {k}" for (n, _), k in zip(spatial, ks)]
         rng.shuffle(w)
         return f"Convolve<shape![{lhs}], shape![{', '.join(w)}], {names[4]}, {geo}>"
+    if kind in ("conv-image", "pool-image"):
+        # ResNet's windows at image sizes (rule book §20): a batch, the channel and two spatial
+        # axes of 56-512 pixels, kernels 1, 3 and 7, strides 1 and 2 (rank 4: what an image
+        # network writes).
+        hw = [rng.choice([56, 112, 224, 256, 384, 512]) for _ in range(2)]
+        if kind == "pool-image":
+            return f"Pooled<shape![N, C: 64, H: {hw[0]}, W: {hw[1]}], (H, W), Pool<{rng.choice([2, 3])}, 2, {rng.choice([0, 1])}, {rng.choice(['false', 'true'])}>>"
+        k, c = rng.choice([1, 3, 7]), rng.choice([3, 64, 128, 512])
+        geo = f"Conv<{rng.choice([1, 2])}, {k // 2}>"
+        return f"Convolve<shape![N, C: {c}, H: {hw[0]}, W: {hw[1]}], shape![K: 64, C: {c}, H: {k}, W: {k}], C, {geo}>"
     if kind in ("pool", "pad", "take"):
         # Pooling and padding over two named axes of a rank-8 shape; an embedding lookup by
         # rank-2 indices.
@@ -263,6 +273,9 @@ def main():
         ("named, Convolve over three spatial axes (conv3d), four batch axes", "conv3", 8, "-", None),
         # Pooling, padding and gathering (rule book §20-§22).
         ("named, Pooled over two names", "pool", 8, "-", None),
+        # The same at image sizes (56-512 pixels), as ResNet writes them.
+        ("named, Convolve over two spatial axes at image sizes", "conv-image", 4, "-", None),
+        ("named, Pooled over two names at image sizes", "pool-image", 4, "-", None),
         ("named, Padded over two names", "pad", 8, "-", None),
         ("named, Take by rank-2 indices", "take", 8, "-", None),
         # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's

@@ -299,4 +299,5 @@ pub fn dynamic(t: DynTensor<f32>) -> Result<(), shapecast::Error> {
     Ok(())
 }
 
+mod images;
 mod real_sizes;

@@ -1,10 +1,10 @@
 //! Convolution at the type level (rule book §20): the twin of
 //! [`dynamic::conv`](crate::dynamic::conv). One walk over the input's axes: the channel `C`
 //! becomes the weight's output channel, an axis whose name the weight shares is spatial and
-//! takes PyTorch's output size `(n + 2p - d(k - 1) - 1) / s + 1`, computed on the sizes'
-//! binary digits (typenum) and read back as `S<N>` from the size table (a `?` input size, or a
-//! result above [`SIZE_TABLE_MAX`](crate::typed::size::SIZE_TABLE_MAX), gives `?`); any other
-//! axis is kept. Then the checks, in order: `C` in the input, `C` in the weight, one output
+//! takes PyTorch's output size `(n + 2p - d(k - 1) - 1) / s + 1`, computed on the sizes' hex
+//! digits (`typed::window::WindowLen`: a few trait steps at any image size, so an editor shows
+//! it) and read back as `S<N>` from the size table (a `?` input size, or a result above
+//! [`SIZE_TABLE_MAX`](crate::typed::size::SIZE_TABLE_MAX), gives `?`); any other axis is kept. Then the checks, in order: `C` in the input, `C` in the weight, one output
 //! channel, a spatial axis, and per axis the channels and the kernel's fit.
 //!
 //! ```
@@ -20,11 +20,9 @@
 //! );
 //! ```
 
-use core::ops::{Add, Div, Mul, Sub};
+use core::ops::{Add, Mul, Sub};
 
-use typenum::{
-    Add1, Const, Diff, IsEqual, IsLess, Le, Prod, Quot, Sub1, Sum, ToUInt, UInt, UTerm, U, U2,
-};
+use typenum::{Const, IsEqual, Prod, Sub1, Sum, ToUInt, UInt, UTerm, U, U2};
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
@@ -33,8 +31,10 @@ use super::name::{Named, SameName};
 use super::outcome::{Check, Good, Judge, Judged, Passed, Refused, Then};
 use super::reduce::Finds;
 use super::shape::Shape;
-use super::size::{AxisSize, Dyn};
-use super::surgery::{SameSizeBits, StaticOr};
+use super::size::{AxisSize, Dyn, SameOrDyn};
+use super::size_hex::ToHex;
+use super::surgery::SameSizeBits;
+use super::window::{PlusOne, StrideKindFor, WindowLen};
 use crate::dynamic::conv::ConvSpec;
 use crate::typed::refusals::{
     ChannelsDiffer, EmptyKernel, KernelTooLarge, NoOutputChannel, NoSpatialAxis, NoSuchAxis,
@@ -80,15 +80,19 @@ pub trait ConvGeometry {
     type Dilation;
     #[doc(hidden)]
     type Groups;
-    /// `2p + d`: what the padding and the dilation add to the reach (once per geometry).
+    /// `2p + d - 1` as hex digits: what the padding and the dilation add to the input's
+    /// size before the kernel's `d·k` is taken away (once per geometry).
     #[doc(hidden)]
     type Extra;
-    /// [`StrideOne`] (no division), [`StrideTwo`] (a shift) or [`StrideAny`].
+    /// The stride's kind for the division (`typed::window`: 1, a digit, or larger).
     #[doc(hidden)]
     type StrideKind;
     /// Whether the dilation is 1 (no product).
     #[doc(hidden)]
     type UnitDilation: Cond;
+    /// Whether the groups are 1 (the channels compared without a product).
+    #[doc(hidden)]
+    type UnitGroups: Cond;
 }
 
 /// A typenum number that is at least 1.
@@ -105,11 +109,13 @@ where
     Const<G>: ToUInt,
     U<P>: Mul<U2>,
     Prod<U<P>, U2>: Add<U<D>>,
-    U<ST>: IsEqual<typenum::U1> + IsEqual<U2>,
-    typenum::Eq<U<ST>, U2>: Cond,
+    Sum<Prod<U<P>, U2>, U<D>>: Sub<B1>,
+    Sub1<Sum<Prod<U<P>, U2>, U<D>>>: ToHex,
+    U<ST>: StrideKindFor,
     U<D>: IsEqual<typenum::U1>,
-    typenum::Eq<U<ST>, typenum::U1>: Cond,
     typenum::Eq<U<D>, typenum::U1>: Cond,
+    U<G>: IsEqual<typenum::U1>,
+    typenum::Eq<U<G>, typenum::U1>: Cond,
     U<ST>: AtLeastOne,
     U<D>: AtLeastOne,
     U<G>: AtLeastOne,
@@ -124,9 +130,10 @@ where
     type Padding = U<P>;
     type Dilation = U<D>;
     type Groups = U<G>;
-    type Extra = Sum<Prod<U<P>, U2>, U<D>>;
-    type StrideKind = KindOf<U<ST>>;
+    type Extra = <Sub1<Sum<Prod<U<P>, U2>, U<D>>> as ToHex>::Out;
+    type StrideKind = <U<ST> as StrideKindFor>::Kind;
     type UnitDilation = typenum::Eq<U<D>, typenum::U1>;
+    type UnitGroups = typenum::Eq<U<G>, typenum::U1>;
 }
 
 /// The output size along a spatial axis `Self` (the input's axis) with the kernel axis `K`,
@@ -161,136 +168,45 @@ impl<X, K, G> WindowIf<X, K, G> for B0 {
     type Check = Passed;
 }
 
-/// The arithmetic of a window on static sizes: `Self` is the input size's digits, `Kb` the
-/// kernel's. `Reach` is `n + 2p + d` and `Need` is `d·k`; the kernel's span `d(k - 1) + 1`
-/// fits the padded `n + 2p` exactly when `Need < Reach` (`Fits`).
+type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
+/// `d·k` on hex digits: the kernel's own when the dilation is 1 (`B1`), without a product.
 #[doc(hidden)]
-pub trait WindowArith<Kb, G> {
-    type Reach;
+pub trait Dilated<D, K> {
     type Need;
-    type Fits;
 }
-impl<Nb, Kb, G: ConvGeometry> WindowArith<Kb, G> for Nb
+impl<D, K: AxisSize> Dilated<D, K> for B1 {
+    type Need = K::Hex;
+}
+impl<D: Mul<K::Bits>, K: AxisSize> Dilated<D, K> for B0
 where
-    Nb: Add<G::Extra>,
-    G::UnitDilation: Dilated<G::Dilation, Kb>,
-    <G::UnitDilation as Dilated<G::Dilation, Kb>>::Need: IsLess<Sum<Nb, G::Extra>>,
+    Prod<D, K::Bits>: ToHex,
 {
-    type Reach = Sum<Nb, G::Extra>;
-    type Need = <G::UnitDilation as Dilated<G::Dilation, Kb>>::Need;
-    type Fits = Le<<G::UnitDilation as Dilated<G::Dilation, Kb>>::Need, Sum<Nb, G::Extra>>;
+    type Need = <Prod<D, K::Bits> as ToHex>::Out;
 }
 
-/// `d·k`: `k` itself when the dilation is 1 (`B1`), without a product.
-#[doc(hidden)]
-pub trait Dilated<D, Kb> {
-    type Need;
-}
-impl<D, Kb> Dilated<D, Kb> for B1 {
-    type Need = Kb;
-}
-impl<D: Mul<Kb>, Kb> Dilated<D, Kb> for B0 {
-    type Need = Prod<D, Kb>;
-}
-
-type ReachOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Reach;
-type NeedOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Need;
-type FitsOf<X, K, G> = <BitsOf<X> as WindowArith<BitsOf<K>, G>>::Fits;
+type NeedOf<K, G> = <<G as ConvGeometry>::UnitDilation as Dilated<
+    <G as ConvGeometry>::Dilation,
+    <K as Axis>::Size,
+>>::Need;
+type FitsOf<X, K, G> = <HexOf<X> as WindowLen<
+    <G as ConvGeometry>::Extra,
+    NeedOf<K, G>,
+    <G as ConvGeometry>::StrideKind,
+    PlusOne,
+>>::Fits;
 type NotEmpty<K> = <<<K as Axis>::Size as AxisSize>::Zero as Cond>::Not;
+type FitCheck<X, K, G> = Check<FitsOf<X, K, G>, KernelTooLarge<X, K>>;
 
+/// The output size `(n + 2p - d(k - 1) - 1) / s + 1` on the sizes' hex digits
+/// ([`WindowLen`]), and the checks that the kernel is not empty and fits the padded axis.
 impl<X: Axis, K: Axis, G: ConvGeometry> WindowIf<X, K, G> for B1
 where
-    BitsOf<X>: WindowArith<BitsOf<K>, G>,
-    FitsOf<X, K, G>: Fits<X, K, G>,
-    Check<NotEmpty<K>, EmptyKernel<K>>: Then<<FitsOf<X, K, G> as Fits<X, K, G>>::Check>,
+    G::UnitDilation: Dilated<G::Dilation, K::Size>,
+    HexOf<X>: WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, PlusOne>,
+    Check<NotEmpty<K>, EmptyKernel<K>>: Then<FitCheck<X, K, G>>,
 {
-    type Size = <FitsOf<X, K, G> as Fits<X, K, G>>::Size;
-    type Check = <Check<NotEmpty<K>, EmptyKernel<K>> as Then<
-        <FitsOf<X, K, G> as Fits<X, K, G>>::Check,
-    >>::Out;
-}
-
-/// The output size when the kernel fits (`B1`): `(reach - need - 1) / s + 1`; else a
-/// refusal.
-#[doc(hidden)]
-pub trait Fits<X, K, G> {
-    type Size: AxisSize;
-    type Check;
-}
-impl<X, K, G> Fits<X, K, G> for B0 {
-    type Size = Dyn;
-    type Check = Refused<KernelTooLarge<X, K>>;
-}
-impl<X: Axis, K: Axis, G: ConvGeometry> Fits<X, K, G> for B1
-where
-    BitsOf<X>: WindowArith<BitsOf<K>, G>,
-    ReachOf<X, K, G>: OutArith<NeedOf<X, K, G>, G::Stride, G::StrideKind>,
-{
-    type Size = <ReachOf<X, K, G> as OutArith<NeedOf<X, K, G>, G::Stride, G::StrideKind>>::Size;
-    type Check = Passed;
-}
-
-/// The kind of a stride `St` (typenum digits): [`StrideOne`], [`StrideTwo`] or [`StrideAny`].
-pub(super) type KindOf<St> = <typenum::Eq<St, typenum::U1> as Cond>::If<
-    StrideOne,
-    <typenum::Eq<St, U2> as Cond>::If<StrideTwo, StrideAny>,
->;
-
-/// A stride of 1: the output size is `reach - need`, without a division.
-#[doc(hidden)]
-pub struct StrideOne;
-/// A stride of 2: the division is a shift.
-#[doc(hidden)]
-pub struct StrideTwo;
-/// Any other stride: typenum's division.
-#[doc(hidden)]
-pub struct StrideAny;
-
-/// `(Self - Need - 1) / Stride + 1` as a size (`S<N>` from the table, else `?`), by the
-/// stride's kind: the common strides 1 and 2 skip typenum's long division, the costliest
-/// step of the type-level convolution (`benches/compile_time.py`).
-#[doc(hidden)]
-pub trait OutArith<Need, Stride, Kind> {
-    type Size: AxisSize;
-}
-impl<R, Need, St> OutArith<Need, St, StrideOne> for R
-where
-    R: Sub<Need>,
-    B1: StaticOr<Diff<R, Need>>,
-{
-    type Size = <B1 as StaticOr<Diff<R, Need>>>::Size;
-}
-impl<R, Need, St> OutArith<Need, St, StrideTwo> for R
-where
-    R: Sub<Need>,
-    Diff<R, Need>: Sub<B1>,
-    Sub1<Diff<R, Need>>: Half,
-    <Sub1<Diff<R, Need>> as Half>::Out: Add<B1>,
-    B1: StaticOr<Add1<<Sub1<Diff<R, Need>> as Half>::Out>>,
-{
-    type Size = <B1 as StaticOr<Add1<<Sub1<Diff<R, Need>> as Half>::Out>>>::Size;
-}
-impl<R, Need, St> OutArith<Need, St, StrideAny> for R
-where
-    R: Sub<Need>,
-    Diff<R, Need>: Sub<B1>,
-    Sub1<Diff<R, Need>>: Div<St>,
-    Quot<Sub1<Diff<R, Need>>, St>: Add<B1>,
-    B1: StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>,
-{
-    type Size = <B1 as StaticOr<Add1<Quot<Sub1<Diff<R, Need>>, St>>>>::Size;
-}
-
-/// Half a typenum number, rounded down: its digits without the last.
-#[doc(hidden)]
-pub trait Half {
-    type Out;
-}
-impl Half for UTerm {
-    type Out = UTerm;
-}
-impl<V, B> Half for UInt<V, B> {
-    type Out = V;
+    type Size = <HexOf<X> as WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, PlusOne>>::Size;
+    type Check = <Check<NotEmpty<K>, EmptyKernel<K>> as Then<FitCheck<X, K, G>>>::Out;
 }
 
 /// The input channel `Self` against the weight's `Wc`: `Self`'s size is `groups` times
@@ -301,13 +217,29 @@ pub trait ChannelsFit<Wc, G> {
 }
 impl<X: Axis, Wc: Axis, G: ConvGeometry> ChannelsFit<Wc, G> for X
 where
+    G::UnitGroups: GroupsFit<X, Wc, G>,
+{
+    type Check = Check<<G::UnitGroups as GroupsFit<X, Wc, G>>::Out, ChannelsDiffer<X, Wc>>;
+}
+
+/// Whether the channels fit, by whether the groups are 1 (`B1`: the sizes compared on their
+/// hex digits, no product).
+#[doc(hidden)]
+pub trait GroupsFit<X, Wc, G> {
+    type Out: Cond;
+}
+impl<X: Axis, Wc: Axis, G> GroupsFit<X, Wc, G> for B1
+where
+    X::Size: SameOrDyn<Wc::Size>,
+{
+    type Out = <X::Size as SameOrDyn<Wc::Size>>::Out;
+}
+impl<X: Axis, Wc: Axis, G: ConvGeometry> GroupsFit<X, Wc, G> for B0
+where
     BitsOf<Wc>: TimesGroups<G::Groups>,
     BitsOf<X>: SameSizeBits<<BitsOf<Wc> as TimesGroups<G::Groups>>::Out>,
 {
-    type Check = Check<
-        <BitsOf<X> as SameSizeBits<<BitsOf<Wc> as TimesGroups<G::Groups>>::Out>>::Out,
-        ChannelsDiffer<X, Wc>,
-    >;
+    type Out = <BitsOf<X> as SameSizeBits<<BitsOf<Wc> as TimesGroups<G::Groups>>::Out>>::Out;
 }
 
 /// A size's bits times the groups (`()`, a `?`, stays).

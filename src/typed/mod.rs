@@ -54,7 +54,7 @@ pub mod gather;
 #[doc(hidden)]
 pub mod generated;
 #[doc(hidden)]
-pub use generated::{any, counts, digits, hex_sum, search, size_hex, sizes, walks};
+pub use generated::{any, counts, digits, hex_sum, hex_window, search, size_hex, sizes, walks};
 pub mod list;
 pub mod name;
 pub mod named;

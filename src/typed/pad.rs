@@ -1,5 +1,5 @@
 //! Padding at the type level (rule book §22): the twin of [`dynamic::pad`](crate::dynamic::pad).
-//! One walk: each axis the selector picks grows by `2P` (its size computed on the digits and
+//! One walk: each axis the selector picks grows by `2P` (its size added on the hex digits and
 //! read back from the size table; `?` stays `?`), every other axis is kept; the checks are the
 //! reductions': every selector finds its axis, none picks one twice.
 //!
@@ -12,18 +12,20 @@
 //! );
 //! ```
 
-use core::ops::{Add, Mul};
+use core::ops::Mul;
 
-use typenum::{Const, Prod, Sum, ToUInt, U, U2};
+use typenum::{Const, Prod, ToUInt, U, U2};
 
 use super::axis::Axis;
 use super::bits::{B0, B1};
+use super::hex_sum::HexSum;
 use super::list::FromRev;
 use super::outcome::{Good, Judge, Judged, Passed};
 use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
-use super::surgery::StaticOr;
+use super::size_hex::ToHex;
+use super::surgery::SizeOfSum;
 use super::window::{PickWalk, Windowed};
 
 /// Padding of `P` elements at both ends of each padded axis.
@@ -43,7 +45,7 @@ pub struct Pad<const P: usize>;
 pub trait PadWidth {
     /// The padding at each end.
     const PADDING: usize;
-    /// `2P` as typenum digits.
+    /// `2P` as hex digits.
     #[doc(hidden)]
     type Twice;
 }
@@ -51,9 +53,10 @@ impl<const P: usize> PadWidth for Pad<P>
 where
     Const<P>: ToUInt,
     U<P>: Mul<U2>,
+    Prod<U<P>, U2>: ToHex,
 {
     const PADDING: usize = P;
-    type Twice = Prod<U<P>, U2>;
+    type Twice = <Prod<U<P>, U2> as ToHex>::Out;
 }
 
 /// An axis' size padded: `n + 2P` when static, else `?`; nothing to check.
@@ -72,13 +75,14 @@ pub trait GrownIf<X, P> {
 impl<X, P> GrownIf<X, P> for B0 {
     type Size = Dyn;
 }
-type BitsOf<X> = <<X as Axis>::Size as AxisSize>::Bits;
+type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
+/// `n + 2P` on hex digits (`typed::hex_sum`): static within the size table, else `?`.
 impl<X: Axis, P: PadWidth> GrownIf<X, P> for B1
 where
-    BitsOf<X>: Add<P::Twice>,
-    B1: StaticOr<Sum<BitsOf<X>, P::Twice>>,
+    HexOf<X>: HexSum<P::Twice>,
+    <HexOf<X> as HexSum<P::Twice>>::Out: SizeOfSum,
 {
-    type Size = <B1 as StaticOr<Sum<BitsOf<X>, P::Twice>>>::Size;
+    type Size = <<HexOf<X> as HexSum<P::Twice>>::Out as SizeOfSum>::Size;
 }
 
 /// The outcome of a padding as a diagnostic: implemented only for a success.

@@ -1,8 +1,8 @@
 //! Pooling at the type level (rule book §20): the twin of
 //! [`dynamic::pool`](crate::dynamic::pool). One walk over the shape's axes: an axis the
 //! selector picks takes PyTorch's pooled size (`(n + 2p - k) / s + 1`, rounded up in ceil
-//! mode unless the last window would start in the padding), computed on the sizes' binary
-//! digits and read back from the size table (`?` for a `?` input or a result above the
+//! mode unless the last window would start in the padding), computed on the sizes' hex
+//! digits (`typed::window::WindowLen`) and read back from the size table (`?` for a `?` input or a result above the
 //! table); every other axis is kept. Then the checks: every selector finds its axis, none
 //! twice, and each static window fits its padded axis.
 //!
@@ -20,22 +20,22 @@
 //! );
 //! ```
 
-use core::ops::{Add, Div, Mul, Sub};
+use core::ops::{Add, Mul, Sub};
 
-use typenum::{
-    Add1, Const, Diff, IsLess, IsLessOrEqual, Le, LeEq, Prod, Quot, Sum, ToUInt, U, U0, U2,
-};
+use typenum::{Const, Diff, IsLessOrEqual, LeEq, Prod, Sub1, Sum, ToUInt, U, U0, U16, U2};
 
 use super::axis::Axis;
-use super::bits::{Cond, Not, B0, B1};
-use super::conv::{Half, KindOf, StrideAny, StrideOne, StrideTwo};
+use super::bits::{Cond, B0, B1};
+use super::hex_window::LowDigit;
 use super::list::FromRev;
-use super::outcome::{Check, Good, Judge, Judged, Passed, Refused};
+use super::outcome::{Check, Good, Judge, Judged, Passed};
 use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
-use super::surgery::StaticOr;
-use super::window::{PickWalk, Windowed};
+use super::size_hex::ToHex;
+use super::window::{
+    PickWalk, PlusOne, PlusOneAbove, PlusOneAboveBig, StrideKindFor, WindowLen, Windowed,
+};
 use crate::dynamic::pool::PoolSpec;
 use crate::typed::refusals::{PaddingTooWide, WindowTooLarge};
 
@@ -78,9 +78,20 @@ pub trait PoolGeometry {
     type Padding;
     #[doc(hidden)]
     type Ceil: Cond;
-    /// The stride's kind (1, 2 or any), for the division.
+    /// The stride's kind (1, a digit or larger), for the division (`typed::window`).
     #[doc(hidden)]
     type StrideKind;
+    /// What the padding (and in ceil mode the stride) adds to the input's size before the
+    /// kernel is taken away, as hex digits: `2p`, or `2p + s - 1` in ceil mode.
+    #[doc(hidden)]
+    type Extra;
+    /// The kernel as hex digits.
+    #[doc(hidden)]
+    type KernelHex;
+    /// How the last window counts: always (`PlusOne`), or in ceil mode only when it starts
+    /// inside the input or the left padding (`PlusOneAbove`).
+    #[doc(hidden)]
+    type Rounding;
     /// Whether the padding is at most half the kernel (PyTorch's limit).
     #[doc(hidden)]
     type PaddingFits: Cond;
@@ -113,9 +124,11 @@ where
     U<P>: Mul<U2>,
     Prod<U<P>, U2>: IsLessOrEqual<U<K>>,
     LeEq<Prod<U<P>, U2>, U<K>>: Cond,
-    U<ST>: typenum::IsEqual<typenum::U1> + typenum::IsEqual<U2>,
-    typenum::Eq<U<ST>, typenum::U1>: Cond,
-    typenum::Eq<U<ST>, U2>: Cond,
+    U<ST>: StrideKindFor + Sub<B1>,
+    U<K>: ToHex,
+    Prod<U<P>, U2>: Add<CeilAdd<U<ST>, Bool<C>>>,
+    Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>>: ToHex,
+    Bool<C>: CeilRounding<U<K>, U<ST>, U<P>>,
 {
     const SPEC: PoolSpec = PoolSpec {
         kernel: K,
@@ -129,7 +142,57 @@ where
     type Padding = U<P>;
     type Ceil = <Bool<C> as BoolBit>::Bit;
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
-    type StrideKind = KindOf<U<ST>>;
+    type StrideKind = <U<ST> as StrideKindFor>::Kind;
+    type Extra = <Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>> as ToHex>::Out;
+    type KernelHex = <U<K> as ToHex>::Out;
+    type Rounding = <Bool<C> as CeilRounding<U<K>, U<ST>, U<P>>>::Rounding;
+}
+
+/// What ceil mode adds to the padded size: `s - 1`, or nothing without it.
+type CeilAdd<St, C> = <<C as BoolBit>::Bit as Cond>::If<Sub1<St>, U0>;
+
+/// A pool's [`Rounding`](super::window::Rounding) (`Self` is ceil mode) for the kernel `K`,
+/// stride `St` and padding `P` (typenum digits). In ceil mode the quotient `q` counts the
+/// windows that start at multiples of `s` up to `n + 2p + s - 1 - k`; the last one is dropped
+/// when it would start at or past `n + p` (PyTorch), that is when the remainder of the division
+/// is at most `p + s - 1 - k`: the window counts when the remainder is above that threshold,
+/// always when the threshold is negative.
+#[doc(hidden)]
+pub trait CeilRounding<K, St, P> {
+    type Rounding;
+}
+impl<K, St, P> CeilRounding<K, St, P> for Bool<false> {
+    type Rounding = PlusOne;
+}
+impl<K, St: Add<P>, P> CeilRounding<K, St, P> for Bool<true>
+where
+    Sum<St, P>: IsLessOrEqual<K>,
+    LeEq<Sum<St, P>, K>: Cond + ThresholdOf<K, St, P>,
+{
+    type Rounding = <LeEq<Sum<St, P>, K> as ThresholdOf<K, St, P>>::Rounding;
+}
+
+/// The ceil-mode threshold `p + s - 1 - k` by whether it is negative (`B1`: `s + p ≤ k`).
+#[doc(hidden)]
+pub trait ThresholdOf<K, St, P> {
+    type Rounding;
+}
+impl<K, St, P> ThresholdOf<K, St, P> for B1 {
+    type Rounding = PlusOne;
+}
+impl<K, St: Add<P>, P> ThresholdOf<K, St, P> for B0
+where
+    Sum<St, P>: Sub<B1>,
+    Sub1<Sum<St, P>>: Sub<K>,
+    Diff<Sub1<Sum<St, P>>, K>: ToHex,
+    <Diff<Sub1<Sum<St, P>>, K> as ToHex>::Out: LowDigit,
+    St: IsLessOrEqual<U16>,
+    LeEq<St, U16>: Cond,
+{
+    type Rounding = <LeEq<St, U16> as Cond>::If<
+        PlusOneAbove<<<Diff<Sub1<Sum<St, P>>, K> as ToHex>::Out as LowDigit>::Out>,
+        PlusOneAboveBig<Diff<Sub1<Sum<St, P>>, K>>,
+    >;
 }
 
 /// The pooled size of the axis `Self` and the check that the window fits: static when the
@@ -152,118 +215,28 @@ impl<X, P> PoolWindowIf<X, P> for B0 {
     type Size = Dyn;
     type Check = Passed;
 }
-type BitsOf<X> = <<X as Axis>::Size as AxisSize>::Bits;
+type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
+type LenOf<X, P> = <HexOf<X> as WindowLen<
+    <P as PoolGeometry>::Extra,
+    <P as PoolGeometry>::KernelHex,
+    <P as PoolGeometry>::StrideKind,
+    <P as PoolGeometry>::Rounding,
+>>::Size;
+type FitsOf<X, P> = <HexOf<X> as WindowLen<
+    <P as PoolGeometry>::Extra,
+    <P as PoolGeometry>::KernelHex,
+    <P as PoolGeometry>::StrideKind,
+    <P as PoolGeometry>::Rounding,
+>>::Fits;
+/// `(n + 2p - k) / s + 1` on the size's hex digits ([`WindowLen`]; in ceil mode rounded up
+/// unless the last window would start in the right padding), and the check that the window
+/// fits the padded axis (in ceil mode, the axis padded by `s - 1` more, as PyTorch counts).
 impl<X: Axis, P: PoolGeometry> PoolWindowIf<X, P> for B1
 where
-    BitsOf<X>: PoolArith<P>,
-    <BitsOf<X> as PoolArith<P>>::Fits: PoolFits<X, BitsOf<X>, P>,
+    HexOf<X>: WindowLen<P::Extra, P::KernelHex, P::StrideKind, P::Rounding>,
 {
-    type Size = <<BitsOf<X> as PoolArith<P>>::Fits as PoolFits<X, BitsOf<X>, P>>::Size;
-    type Check = <<BitsOf<X> as PoolArith<P>>::Fits as PoolFits<X, BitsOf<X>, P>>::Check;
-}
-
-/// `n + 2p` (plus `s - 1` in ceil mode: PyTorch's rounding up) and whether the kernel fits
-/// it.
-#[doc(hidden)]
-pub trait PoolArith<P> {
-    type Reach;
-    type Fits;
-}
-type Round<P> =
-    <<P as PoolGeometry>::Ceil as Cond>::If<<<P as PoolGeometry>::Stride as Sub<B1>>::Output, U0>;
-type ReachOf<N, P> = Sum<Sum<N, Prod<<P as PoolGeometry>::Padding, U2>>, Round<P>>;
-impl<N, P: PoolGeometry> PoolArith<P> for N
-where
-    P::Padding: Mul<U2>,
-    P::Stride: Sub<B1>,
-    N: Add<Prod<P::Padding, U2>>,
-    Sum<N, Prod<P::Padding, U2>>: Add<Round<P>>,
-    P::Kernel: IsLessOrEqual<ReachOf<N, P>>,
-{
-    type Reach = ReachOf<N, P>;
-    type Fits = LeEq<P::Kernel, ReachOf<N, P>>;
-}
-
-/// The pooled size when the window fits (`B1`), else a refusal.
-#[doc(hidden)]
-pub trait PoolFits<X, N, P> {
-    type Size;
-    type Check;
-}
-impl<X, N, P> PoolFits<X, N, P> for B0 {
-    type Size = Dyn;
-    type Check = Refused<WindowTooLarge<X>>;
-}
-impl<X, N: PoolArith<P>, P: PoolGeometry> PoolFits<X, N, P> for B1
-where
-    N::Reach: PooledLen<N, P>,
-{
-    type Size = <N::Reach as PooledLen<N, P>>::Size;
-    type Check = Passed;
-}
-
-/// The pooled length from the reach `Self` and the input's `N`: `q = (reach - k) / s`; `q`
-/// windows in ceil mode when the last would start at or past `n + p` (PyTorch drops it),
-/// else `q + 1`.
-#[doc(hidden)]
-pub trait PooledLen<N, P> {
-    type Size;
-}
-type Q<R, P> = <Diff<R, <P as PoolGeometry>::Kernel> as Divided<
-    <P as PoolGeometry>::Stride,
-    <P as PoolGeometry>::StrideKind,
->>::Out;
-impl<R, N, P: PoolGeometry> PooledLen<N, P> for R
-where
-    R: Sub<P::Kernel>,
-    Diff<R, P::Kernel>: Divided<P::Stride, P::StrideKind>,
-    P::Ceil: CeilLen<Q<R, P>, N, P>,
-{
-    type Size = <P::Ceil as CeilLen<Q<R, P>, N, P>>::Size;
-}
-
-/// `Self / Stride` by the stride's kind: itself for 1, a shift for 2, typenum's division
-/// otherwise (the costliest step, and the deepest for an editor's trait solver).
-#[doc(hidden)]
-pub trait Divided<Stride, Kind> {
-    type Out;
-}
-impl<R, St> Divided<St, StrideOne> for R {
-    type Out = R;
-}
-impl<R: Half, St> Divided<St, StrideTwo> for R {
-    type Out = R::Out;
-}
-impl<R: Div<St>, St> Divided<St, StrideAny> for R {
-    type Out = Quot<R, St>;
-}
-
-/// The pooled length from `Q = (reach - k) / s`: `Q + 1`, or in ceil mode `Q` when the last
-/// window would start at or past `n + p` (only then is that comparison made).
-#[doc(hidden)]
-pub trait CeilLen<Q, N, P> {
-    type Size;
-}
-impl<Q: Add<B1>, N, P> CeilLen<Q, N, P> for B0
-where
-    B1: StaticOr<Add1<Q>>,
-{
-    type Size = <B1 as StaticOr<Add1<Q>>>::Size;
-}
-type StartsInside<Q, N, P> =
-    Le<Prod<Q, <P as PoolGeometry>::Stride>, Sum<N, <P as PoolGeometry>::Padding>>;
-impl<Q, N, P: PoolGeometry> CeilLen<Q, N, P> for B1
-where
-    Q: Add<B1> + Mul<P::Stride>,
-    N: Add<P::Padding>,
-    Prod<Q, P::Stride>: IsLess<Sum<N, P::Padding>>,
-    StartsInside<Q, N, P>: Cond,
-    B1: StaticOr<Q> + StaticOr<Add1<Q>>,
-{
-    type Size = <Not<StartsInside<Q, N, P>> as Cond>::If<
-        <B1 as StaticOr<Q>>::Size,
-        <B1 as StaticOr<Add1<Q>>>::Size,
-    >;
+    type Size = LenOf<X, P>;
+    type Check = Check<FitsOf<X, P>, WindowTooLarge<X>>;
 }
 
 /// The outcome of a pool as a diagnostic: implemented only for a success, so a refusal names

@@ -3,10 +3,22 @@
 //! ([`Windowed`]: a size and a check), an axis it does not pick is kept, an axis it picks
 //! twice is refused. Each operation then judges the checks with its own verdict.
 
+use core::marker::PhantomData;
+use core::ops::{Div, Rem};
+
+use typenum::{Eq, Gr, IsEqual, IsGreater, IsLessOrEqual, LeEq, Mod, Quot, U1, U15, U16};
+
 use super::axis::Axis;
+use super::bits::{Cond, B0, B1};
+use super::digits::{X0, X1};
+use super::hex_sum::{HexBits, HexSum};
+use super::hex_window::{DigitDiff, HexDiff, HexDiv, HexShift, HexTrim, LowDigit};
 use super::list::At;
 use super::outcome::{Passed, Refused, Then};
 use super::reduce::{CountPicks, One, Twice, Zero};
+use super::size::{AxisSize, Dyn};
+use super::size_hex::{ToHex, H1};
+use super::surgery::SizeOfSum;
 use crate::typed::refusals::SelectedTwice;
 
 /// What the operation `M` makes of the axis `Self` when picked: its new size and a check
@@ -55,4 +67,147 @@ where
 {
     type Axes = (<L::Out as PickFate<X, M>>::Axis, Xs::Axes);
     type Check = <<L::Out as PickFate<X, M>>::Check as Then<Xs::Check>>::Out;
+}
+
+/// A window's output length on the input size's hex digits `Self` (rule book §20):
+/// `q + 1` with `q = (n + Add - Sub) / s`, where `Rnd` may add the last partial window (a
+/// pool's ceil mode) instead. Convolution: `Add = 2p + d - 1`, `Sub = d·k`; pool:
+/// `Add = 2p` (`+ s - 1` in ceil mode), `Sub = k`. `Fits` is whether `n + Add ≥ Sub`; the
+/// size is `S<N>` from the size table, `?` above it. Each step is a table step per digit
+/// (`typed::hex_sum`, `typed::hex_window`), so the editor resolves images of any size.
+#[doc(hidden)]
+pub trait WindowLen<Add, Sub, Stride, Rnd> {
+    type Size: AxisSize;
+    type Fits: Cond;
+}
+
+type Reached<N, A> = <N as HexSum<A>>::Out;
+type Span<N, A, Sb> = <Reached<N, A> as HexDiff<Sb>>::Out;
+type Below<N, A, Sb> = <Reached<N, A> as HexDiff<Sb>>::Borrow;
+type Trimmed<N, A, Sb> = <Span<N, A, Sb> as HexTrim>::Out;
+type QuotOf<N, A, Sb, St> = <Trimmed<N, A, Sb> as Divided<St>>::Out;
+type RemOf<N, A, Sb, St> = <Trimmed<N, A, Sb> as Divided<St>>::Rem;
+type LenOf<N, A, Sb, St, Rnd> =
+    <QuotOf<N, A, Sb, St> as HexSum<<Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc>>::Out;
+
+impl<N, A, Sb, St, Rnd> WindowLen<A, Sb, St, Rnd> for N
+where
+    N: HexSum<A>,
+    Reached<N, A>: HexDiff<Sb>,
+    Span<N, A, Sb>: HexTrim,
+    Trimmed<N, A, Sb>: Divided<St>,
+    Rnd: Rounding<RemOf<N, A, Sb, St>>,
+    QuotOf<N, A, Sb, St>: HexSum<<Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc>,
+    Below<N, A, Sb>: UnlessBelow<LenOf<N, A, Sb, St, Rnd>>,
+{
+    type Size = <Below<N, A, Sb> as UnlessBelow<LenOf<N, A, Sb, St, Rnd>>>::Size;
+    type Fits = <Below<N, A, Sb> as Cond>::Not;
+}
+
+/// The size whose hex digits are `L`, unless the difference went below zero (`Self` = `B1`, a
+/// window that does not fit: `?`, the refusal being the caller's check).
+#[doc(hidden)]
+pub trait UnlessBelow<L> {
+    type Size: AxisSize;
+}
+impl<L> UnlessBelow<L> for B1 {
+    type Size = Dyn;
+}
+impl<L: SizeOfSum> UnlessBelow<L> for B0 {
+    type Size = L::Size;
+}
+
+/// A stride of 1: no division.
+#[doc(hidden)]
+pub struct UnitStride;
+/// A stride `S` from 2 to 15, a hex digit: long division, one table step per digit.
+#[doc(hidden)]
+pub struct DigitStride<S>(PhantomData<S>);
+/// A stride of 16: the digits shifted by one, the lowest the remainder.
+#[doc(hidden)]
+pub struct SixteenStride;
+/// A stride above 16 (typenum digits `U`): typenum's division.
+#[doc(hidden)]
+pub struct BigStride<U>(PhantomData<U>);
+
+/// The kind of the stride `Self` (typenum digits): [`UnitStride`], [`DigitStride`],
+/// [`SixteenStride`] or [`BigStride`].
+#[doc(hidden)]
+pub trait StrideKindFor {
+    type Kind;
+}
+impl<St> StrideKindFor for St
+where
+    St: IsEqual<U1> + IsEqual<U16> + IsLessOrEqual<U15> + ToHex,
+    Eq<St, U1>: Cond,
+    Eq<St, U16>: Cond,
+    LeEq<St, U15>: Cond,
+    <St as ToHex>::Out: LowDigit,
+{
+    type Kind = <Eq<St, U1> as Cond>::If<
+        UnitStride,
+        <LeEq<St, U15> as Cond>::If<
+            DigitStride<<<St as ToHex>::Out as LowDigit>::Out>,
+            <Eq<St, U16> as Cond>::If<SixteenStride, BigStride<St>>,
+        >,
+    >;
+}
+
+/// `Self / s` by the stride's kind: the quotient's hex digits and the remainder (a digit, or
+/// typenum digits for a [`BigStride`]).
+#[doc(hidden)]
+pub trait Divided<St> {
+    type Out;
+    type Rem;
+}
+impl<H> Divided<UnitStride> for H {
+    type Out = H;
+    type Rem = X0;
+}
+impl<H: HexDiv<S>, S> Divided<DigitStride<S>> for H {
+    type Out = H::Out;
+    type Rem = H::Rem;
+}
+impl<H: HexShift> Divided<SixteenStride> for H {
+    type Out = H::Out;
+    type Rem = H::Rem;
+}
+impl<H: HexBits, U> Divided<BigStride<U>> for H
+where
+    H::Out: Div<U> + Rem<U>,
+    Quot<H::Out, U>: ToHex,
+{
+    type Out = <Quot<H::Out, U> as ToHex>::Out;
+    type Rem = Mod<H::Out, U>;
+}
+
+/// What is added to the quotient for the remainder `R`: [`PlusOne`] always (a convolution, a
+/// pool without ceil mode); [`PlusOneAbove`] only when `R` is above a threshold (a pool's ceil
+/// mode: PyTorch drops the last window when it would start in the right padding).
+#[doc(hidden)]
+pub trait Rounding<R> {
+    /// `H1<X1>` or `H1<X0>`.
+    type Inc;
+}
+/// Add 1.
+#[doc(hidden)]
+pub struct PlusOne;
+/// Add 1 when the remainder is above the digit `T` (the remainder of a stride up to 16).
+#[doc(hidden)]
+pub struct PlusOneAbove<T>(PhantomData<T>);
+impl<R> Rounding<R> for PlusOne {
+    type Inc = H1<X1>;
+}
+impl<R, T: DigitDiff<R, B0>> Rounding<R> for PlusOneAbove<T> {
+    type Inc = <T::Borrow as Cond>::If<H1<X1>, H1<X0>>;
+}
+/// [`PlusOneAbove`] for a [`BigStride`]: the threshold `T` and the remainder are typenum
+/// digits.
+#[doc(hidden)]
+pub struct PlusOneAboveBig<T>(PhantomData<T>);
+impl<R: IsGreater<T>, T> Rounding<R> for PlusOneAboveBig<T>
+where
+    Gr<R, T>: Cond,
+{
+    type Inc = <Gr<R, T> as Cond>::If<H1<X1>, H1<X0>>;
 }
