@@ -176,9 +176,32 @@ def rope_cases(rng):
     return cases
 
 
+def batch_norm_cases(rng):
+    """PyTorch's `batch_norm(training=False)`: the channel anywhere in the input (by name),
+    1-, 2- and 3-D inputs, a large one (the split over threads)."""
+    cases = []
+    plans = [
+        (["N", "C", "T"], [2, 3, 5], 1e-5),
+        (["N", "C", "H", "W"], [2, 4, 3, 5], 1e-5),
+        (["N", "C", "D", "H", "W"], [1, 3, 2, 3, 4], 1e-3),
+        (["N", "C", "H", "W"], [2, 64, 14, 14], 1e-5),
+    ]
+    for n, (names, sizes, eps) in enumerate(plans):
+        xj, x = operand(rng, names, sizes, 17 + n, 43)
+        c = [sizes[1]]
+        stats = {"mean": (3, 7, 0.0), "var": (5, 11, 1.0), "weight": (7, 13, 1.0), "bias": (11, 17, 0.0)}
+        t = {k: ramp(c, a, m) + plus for k, (a, m, plus) in stats.items()}
+        y = F.batch_norm(x, t["mean"], t["var"], weight=t["weight"], bias=t["bias"], training=False, eps=eps)
+        case = {"op": "batch_norm", "x": xj, "eps": eps, "out_names": names, "out": y.flatten().tolist()}
+        for k, (a, m, plus) in stats.items():
+            case[k] = {"shape": named(["C"], c), "a": a, "m": m, "plus": plus}
+        cases.append(case)
+    return cases
+
+
 def main():
     rng = random.Random(46)
-    lines = attention_cases(rng) + norm_cases(rng) + rope_cases(rng)
+    lines = attention_cases(rng) + norm_cases(rng) + rope_cases(rng) + batch_norm_cases(rng)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -115,22 +115,30 @@ def main():
              "//! The type level's output sizes of `Convolve` and `Pooled` are PyTorch's for every",
              "//! stride, padding, dilation and ceil mode of the grid in `tests/data/torch_windows.jsonl`,",
              "//! small sizes in full and image sizes sampled (a size past the size table is `?`)",
-             "//! (the refused combinations are compile errors: `ui-tests/conv/`, `ui-tests/pool/`).",
+             "//! PyTorch's refusals have no output shape (their messages: `ui-tests/conv/`, `ui-tests/pool/`).",
              "#![allow(dead_code)]",
-             "use shapecast::{names, shape, Conv, Convolve, Pool, Pooled};",
-             "use static_assertions::assert_type_eq_all;",
-             "names!(C, K, T);"]
+             "use shapecast::{names, shape, Conv, ConvBy, Convolve, Pool, PoolOver, Pooled};",
+             "use static_assertions::{assert_not_impl_any, assert_type_eq_all};",
+             "names!(C, K, L);"]
     for l in lines:
-        if l["out"] is None or l["op"] not in ("conv_size", "pool_size") or l["n"] < 1:
+        if l["op"] not in ("conv_size", "pool_size") or l["n"] < 1:
+            continue
+        if l["out"] is None:
+            # Refused by PyTorch: no output shape at the type level either.
+            if l["op"] == "conv_size":
+                types.append(f"assert_not_impl_any!(shape![C: 1, L: {l['n']}]: ConvBy<shape![K: 1, C: 1, L: {l['k']}], C, Conv<{l['s']}, {l['p']}, {l['d']}>>);")
+            else:
+                ceil = "true" if l["ceil"] else "false"
+                types.append(f"assert_not_impl_any!(shape![C: 1, L: {l['n']}]: PoolOver<L, Pool<{l['k']}, {l['s']}, {l['p']}, {ceil}>>);")
             continue
         # Past the size table a computed size is `?`.
         out = l["out"] if l["out"] <= 2048 else None
-        want = f"T: {out}" if out is not None else "T"
+        want = f"L: {out}" if out is not None else "L"
         if l["op"] == "conv_size":
-            types.append(f"assert_type_eq_all!(Convolve<shape![C: 1, T: {l['n']}], shape![K: 1, C: 1, T: {l['k']}], C, Conv<{l['s']}, {l['p']}, {l['d']}>>, shape![K: 1, {want}]);")
+            types.append(f"assert_type_eq_all!(Convolve<shape![C: 1, L: {l['n']}], shape![K: 1, C: 1, L: {l['k']}], C, Conv<{l['s']}, {l['p']}, {l['d']}>>, shape![K: 1, {want}]);")
         else:
             ceil = "true" if l["ceil"] else "false"
-            types.append(f"assert_type_eq_all!(Pooled<shape![C: 1, T: {l['n']}], T, Pool<{l['k']}, {l['s']}, {l['p']}, {ceil}>>, shape![C: 1, {want}]);")
+            types.append(f"assert_type_eq_all!(Pooled<shape![C: 1, L: {l['n']}], L, Pool<{l['k']}, {l['s']}, {l['p']}, {ceil}>>, shape![C: 1, {want}]);")
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "window_types.rs")
     with open(path, "w") as f:
         f.write("\n".join(types) + "\n")

@@ -151,9 +151,9 @@ mod alloc_prelude;
 pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
-        names, shape, Attention, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape, DynTensor,
-        Error, FloatMath, HasAxis, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos, Rope, RopeStyle,
-        Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        names, shape, Attention, BatchNorm, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape,
+        DynTensor, Error, FloatMath, HasAxis, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos, Rope,
+        RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -290,8 +290,8 @@ pub use tensor::{
     NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{
-    AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, NoMask, NormWeight,
-    Norms, Rope, RopeStyle, Rotary, ScoresOf,
+    AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Causal, DynMask, NoMask,
+    NormWeight, Norms, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

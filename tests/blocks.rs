@@ -11,8 +11,8 @@
 use num_traits::Float;
 use serde_json::Value;
 use shapecast::{
-    names, shape, Attention, AxisSelector, Causal, Dot, DynMask, DynShape, DynTensor, FloatMath,
-    NoMask, Norms, Rope, RopeStyle, Rotary, Tensor,
+    names, shape, Attention, AxisSelector, BatchNorm, Causal, Conv, Convolution, Dot, DynMask,
+    DynShape, DynTensor, FloatMath, NoMask, Norms, Rope, RopeStyle, Rotary, Tensor,
 };
 
 fn cases() -> Vec<Value> {
@@ -205,6 +205,87 @@ fn norms_agree_with_pytorch() {
         seen += 1;
     }
     assert_eq!(seen, 7);
+}
+
+/// Batch norm in inference against PyTorch's `batch_norm(training=False)` (the statistics
+/// `[C: n]` found by name in inputs stored in any axis order), on one and two threads.
+#[test]
+fn batch_norm_agrees_with_pytorch() {
+    let mut seen = 0;
+    for case in cases().iter().filter(|c| c["op"] == "batch_norm") {
+        let eps = case["eps"].as_f64().unwrap();
+        let x: DynTensor<f64> = operand(&case["x"]);
+        let [m, v, w, b] = ["mean", "var", "weight", "bias"].map(|k| operand::<f64>(&case[k]));
+        let run = || x.batch_norm(&m, &v, &w, &b, eps).unwrap();
+        let names = names_of(case);
+        let d = distance(&run(), &names, &want(case));
+        assert!(d < 1e-12, "batch_norm differs by {d}");
+        assert_eq!(on_threads(2, run).data(), run().data());
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
+}
+
+/// The typed batch norm finds its channel by name, the fold into a convolution's weight is
+/// the convolution followed by the norm, and a `?` channel that does not fit is an error.
+#[test]
+fn typed_batch_norm_by_name_and_folded() {
+    names!(N, C, K, H, W);
+    let x = Tensor::<f64, shape![N, H: 5, C: 3, W: 4]>::from_fn(&[2, 5, 3, 4], |i| {
+        (i[0] * 60 + i[1] * 12 + i[2] * 4 + i[3]) as f64 * 0.01 - 0.3
+    })
+    .unwrap();
+    let stat = |a: [f64; 3]| Tensor::<f64, shape![C: 3]>::from_array(a);
+    let bn = BatchNorm::new(
+        &stat([0.1, -0.2, 0.3]),
+        &stat([1.5, 0.5, 2.0]),
+        &stat([1.0, 0.7, -1.2]),
+        &stat([0.0, 0.4, 0.1]),
+        1e-5,
+    )
+    .unwrap();
+    let y = x.batch_norm(&bn);
+    let (scale, shift) = (bn.scale(), bn.shift());
+    for n in 0..2 {
+        for h in 0..5 {
+            for c in 0..3 {
+                for w in 0..4 {
+                    let want = x.at(&[n, h, c, w]).unwrap() * scale.data()[c] + shift.data()[c];
+                    assert_eq!(*y.at(&[n, h, c, w]).unwrap(), want);
+                }
+            }
+        }
+    }
+    // Folded into a convolution over C whose output channel K carries the norm.
+    let kstat = |a: [f64; 2]| Tensor::<f64, shape![K: 2]>::from_array(a);
+    let kn = BatchNorm::new(
+        &kstat([0.3, -0.1]),
+        &kstat([0.8, 1.3]),
+        &kstat([1.1, 0.9]),
+        &kstat([-0.2, 0.5]),
+        1e-5,
+    )
+    .unwrap();
+    let wt = Tensor::<f64, shape![K: 2, C: 3, H: 3, W: 3]>::from_fn(&[2, 3, 3, 3], |i| {
+        ((i[0] * 27 + i[1] * 9 + i[2] * 3 + i[3]) % 7) as f64 * 0.1 - 0.3
+    })
+    .unwrap();
+    let unfused = x.conv::<C, Conv<1, 1>>(&wt).batch_norm(&kn);
+    let folded = x.conv::<C, Conv<1, 1>>(&kn.fold_into(&wt).unwrap()) + kn.shift();
+    let worst = unfused
+        .data()
+        .iter()
+        .zip(folded.data())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-12, "folded differs by {worst}");
+    // A `?` channel of the wrong size, and statistics of different sizes.
+    let three = Tensor::<f64, shape![C]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
+    let two = Tensor::<f64, shape![C]>::from_vec_sized(&[2], vec![1.0; 2]).unwrap();
+    let wrong = BatchNorm::new(&two, &two, &two, &two, 1e-5).unwrap();
+    assert!(x.try_batch_norm(&wrong).is_err());
+    let err = BatchNorm::new(&two, &three, &two, &two, 1e-5).unwrap_err();
+    assert!(err.to_string().contains("must be one size"), "{err}");
 }
 
 #[test]

@@ -64,6 +64,7 @@
 //! `engine::allocation`, the crate's `unsafe` `engine::raw`.
 
 mod attention;
+mod batch_norm;
 mod buffer;
 mod contract;
 mod conv;
@@ -104,6 +105,7 @@ pub use attention::{
     AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, MaskParts, NoMask,
     ScoresOf,
 };
+pub use batch_norm::BatchNorm;
 pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;

@@ -34,7 +34,7 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn, SameOrDyn};
 use super::size_hex::ToHex;
 use super::surgery::SameSizeBits;
-use super::window::{PlusOne, StrideKindFor, WindowLen};
+use super::window::{PlusOne, PlusZero, StrideKindFor, SummandOf, WindowLen};
 use crate::dynamic::conv::ConvSpec;
 use crate::typed::refusals::{
     ChannelsDiffer, EmptyKernel, KernelTooLarge, NoOutputChannel, NoSpatialAxis, NoSuchAxis,
@@ -80,10 +80,14 @@ pub trait ConvGeometry {
     type Dilation;
     #[doc(hidden)]
     type Groups;
-    /// `2p + d - 1` as hex digits: what the padding and the dilation add to the input's
-    /// size before the kernel's `d·k` is taken away (once per geometry).
+    /// `2p + d - 1` (`2p + d` for a stride of 1, the `+ 1` taken in) as a summand
+    /// (`typed::window::Plus`): what the padding and the dilation add to the input's size
+    /// before the kernel's `d·k` is taken away (once per geometry).
     #[doc(hidden)]
     type Extra;
+    /// What the quotient gets: 1, or nothing for a stride of 1 (`typed::window::Rounding`).
+    #[doc(hidden)]
+    type Rounding;
     /// The stride's kind for the division (`typed::window`: 1, a digit, or larger).
     #[doc(hidden)]
     type StrideKind;
@@ -109,9 +113,10 @@ where
     Const<G>: ToUInt,
     U<P>: Mul<U2>,
     Prod<U<P>, U2>: Add<U<D>>,
-    Sum<Prod<U<P>, U2>, U<D>>: Sub<B1>,
-    Sub1<Sum<Prod<U<P>, U2>, U<D>>>: ToHex,
-    U<ST>: StrideKindFor,
+    Sum<Prod<U<P>, U2>, U<D>>: Sub<B1> + SummandOf,
+    Sub1<Sum<Prod<U<P>, U2>, U<D>>>: SummandOf,
+    U<ST>: StrideKindFor + IsEqual<typenum::U1>,
+    typenum::Eq<U<ST>, typenum::U1>: Cond,
     U<D>: IsEqual<typenum::U1>,
     typenum::Eq<U<D>, typenum::U1>: Cond,
     U<G>: IsEqual<typenum::U1>,
@@ -130,7 +135,11 @@ where
     type Padding = U<P>;
     type Dilation = U<D>;
     type Groups = U<G>;
-    type Extra = <Sub1<Sum<Prod<U<P>, U2>, U<D>>> as ToHex>::Out;
+    type Extra = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
+        <Sum<Prod<U<P>, U2>, U<D>> as SummandOf>::Out,
+        <Sub1<Sum<Prod<U<P>, U2>, U<D>>> as SummandOf>::Out,
+    >;
+    type Rounding = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<PlusZero, PlusOne>;
     type StrideKind = <U<ST> as StrideKindFor>::Kind;
     type UnitDilation = typenum::Eq<U<D>, typenum::U1>;
     type UnitGroups = typenum::Eq<U<G>, typenum::U1>;
@@ -192,7 +201,7 @@ type FitsOf<X, K, G> = <HexOf<X> as WindowLen<
     <G as ConvGeometry>::Extra,
     NeedOf<K, G>,
     <G as ConvGeometry>::StrideKind,
-    PlusOne,
+    <G as ConvGeometry>::Rounding,
 >>::Fits;
 type NotEmpty<K> = <<<K as Axis>::Size as AxisSize>::Zero as Cond>::Not;
 type FitCheck<X, K, G> = Check<FitsOf<X, K, G>, KernelTooLarge<X, K>>;
@@ -202,10 +211,10 @@ type FitCheck<X, K, G> = Check<FitsOf<X, K, G>, KernelTooLarge<X, K>>;
 impl<X: Axis, K: Axis, G: ConvGeometry> WindowIf<X, K, G> for B1
 where
     G::UnitDilation: Dilated<G::Dilation, K::Size>,
-    HexOf<X>: WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, PlusOne>,
+    HexOf<X>: WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, G::Rounding>,
     Check<NotEmpty<K>, EmptyKernel<K>>: Then<FitCheck<X, K, G>>,
 {
-    type Size = <HexOf<X> as WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, PlusOne>>::Size;
+    type Size = <HexOf<X> as WindowLen<G::Extra, NeedOf<K, G>, G::StrideKind, G::Rounding>>::Size;
     type Check = <Check<NotEmpty<K>, EmptyKernel<K>> as Then<FitCheck<X, K, G>>>::Out;
 }
 

@@ -34,7 +34,8 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::size_hex::ToHex;
 use super::window::{
-    PickWalk, PlusOne, PlusOneAbove, PlusOneAboveBig, StrideKindFor, WindowLen, Windowed,
+    PickWalk, PlusOne, PlusOneAbove, PlusOneAboveBig, PlusZero, StrideKindFor, SummandOf,
+    WindowLen, Windowed,
 };
 use crate::dynamic::pool::PoolSpec;
 use crate::typed::refusals::{PaddingTooWide, WindowTooLarge};
@@ -82,7 +83,8 @@ pub trait PoolGeometry {
     #[doc(hidden)]
     type StrideKind;
     /// What the padding (and in ceil mode the stride) adds to the input's size before the
-    /// kernel is taken away, as hex digits: `2p`, or `2p + s - 1` in ceil mode.
+    /// kernel is taken away, as a summand (`typed::window::Plus`): `2p`, or `2p + s - 1` in
+    /// ceil mode, `2p + 1` for a stride of 1 (its `+ 1` taken in).
     #[doc(hidden)]
     type Extra;
     /// The kernel as hex digits.
@@ -126,8 +128,11 @@ where
     LeEq<Prod<U<P>, U2>, U<K>>: Cond,
     U<ST>: StrideKindFor + Sub<B1>,
     U<K>: ToHex,
-    Prod<U<P>, U2>: Add<CeilAdd<U<ST>, Bool<C>>>,
-    Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>>: ToHex,
+    Prod<U<P>, U2>: Add<CeilAdd<U<ST>, Bool<C>>> + Add<B1>,
+    Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>>: SummandOf,
+    typenum::Add1<Prod<U<P>, U2>>: SummandOf,
+    U<ST>: typenum::IsEqual<typenum::U1>,
+    typenum::Eq<U<ST>, typenum::U1>: Cond,
     Bool<C>: CeilRounding<U<K>, U<ST>, U<P>>,
 {
     const SPEC: PoolSpec = PoolSpec {
@@ -143,9 +148,16 @@ where
     type Ceil = <Bool<C> as BoolBit>::Bit;
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
     type StrideKind = <U<ST> as StrideKindFor>::Kind;
-    type Extra = <Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>> as ToHex>::Out;
+    // A stride of 1 divides exactly: `n + 2p - k + 1` in one sum, ceil mode or not.
+    type Extra = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
+        <typenum::Add1<Prod<U<P>, U2>> as SummandOf>::Out,
+        <Sum<Prod<U<P>, U2>, CeilAdd<U<ST>, Bool<C>>> as SummandOf>::Out,
+    >;
     type KernelHex = <U<K> as ToHex>::Out;
-    type Rounding = <Bool<C> as CeilRounding<U<K>, U<ST>, U<P>>>::Rounding;
+    type Rounding = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
+        PlusZero,
+        <Bool<C> as CeilRounding<U<K>, U<ST>, U<P>>>::Rounding,
+    >;
 }
 
 /// What ceil mode adds to the padded size: `s - 1`, or nothing without it.

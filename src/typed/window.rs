@@ -10,14 +10,14 @@ use typenum::{Eq, Gr, IsEqual, IsGreater, IsLessOrEqual, LeEq, Mod, Quot, U1, U1
 
 use super::axis::Axis;
 use super::bits::{Cond, B0, B1};
-use super::digits::{X0, X1};
+use super::digits::{DigitEq, X0, X1};
 use super::hex_sum::{HexBits, HexSum};
 use super::hex_window::{DigitDiff, HexDiff, HexDiv, HexShift, HexTrim, LowDigit};
 use super::list::At;
 use super::outcome::{Passed, Refused, Then};
 use super::reduce::{CountPicks, One, Twice, Zero};
 use super::size::{AxisSize, Dyn};
-use super::size_hex::{ToHex, H1};
+use super::size_hex::{ToHex, H1, H2, H3, H4, H5, H6, H7, H8};
 use super::surgery::SizeOfSum;
 use crate::typed::refusals::SelectedTwice;
 
@@ -72,7 +72,9 @@ where
 /// A window's output length on the input size's hex digits `Self` (rule book §20):
 /// `q + 1` with `q = (n + Add - Sub) / s`, where `Rnd` may add the last partial window (a
 /// pool's ceil mode) instead. Convolution: `Add = 2p + d - 1`, `Sub = d·k`; pool:
-/// `Add = 2p` (`+ s - 1` in ceil mode), `Sub = k`. `Fits` is whether `n + Add ≥ Sub`; the
+/// `Add = 2p` (`+ s - 1` in ceil mode), `Sub = k`. For a stride of 1 the geometry adds the
+/// `+ 1` to `Add` and `Rnd` is [`PlusZero`]: one sum fewer. `Add` is a [`Plus`] summand
+/// ([`NoAdd`] for 0: no step). `Fits` is whether `n + Add ≥ Sub`; the
 /// size is `S<N>` from the size table, `?` above it. Each step is a table step per digit
 /// (`typed::hex_sum`, `typed::hex_window`), so the editor resolves images of any size.
 #[doc(hidden)]
@@ -81,28 +83,62 @@ pub trait WindowLen<Add, Sub, Stride, Rnd> {
     type Fits: Cond;
 }
 
-type Reached<N, A> = <N as HexSum<A>>::Out;
+type Reached<N, A> = <A as Plus<N>>::Out;
 type Span<N, A, Sb> = <Reached<N, A> as HexDiff<Sb>>::Out;
 type Below<N, A, Sb> = <Reached<N, A> as HexDiff<Sb>>::Borrow;
 type Trimmed<N, A, Sb> = <Span<N, A, Sb> as HexTrim>::Out;
 type QuotOf<N, A, Sb, St> = <Trimmed<N, A, Sb> as Divided<St>>::Out;
 type RemOf<N, A, Sb, St> = <Trimmed<N, A, Sb> as Divided<St>>::Rem;
 type LenOf<N, A, Sb, St, Rnd> =
-    <QuotOf<N, A, Sb, St> as HexSum<<Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc>>::Out;
+    <<Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc as Plus<QuotOf<N, A, Sb, St>>>::Out;
 
 impl<N, A, Sb, St, Rnd> WindowLen<A, Sb, St, Rnd> for N
 where
-    N: HexSum<A>,
+    A: Plus<N>,
     Reached<N, A>: HexDiff<Sb>,
     Span<N, A, Sb>: HexTrim,
     Trimmed<N, A, Sb>: Divided<St>,
     Rnd: Rounding<RemOf<N, A, Sb, St>>,
-    QuotOf<N, A, Sb, St>: HexSum<<Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc>,
-    Below<N, A, Sb>: UnlessBelow<LenOf<N, A, Sb, St, Rnd>>,
+    <Rnd as Rounding<RemOf<N, A, Sb, St>>>::Inc: Plus<QuotOf<N, A, Sb, St>>,
+    Trimmed<N, A, Sb>: IsZeroHex,
+    Short<N, A, Sb, St, Rnd>: UnlessBelow<LenOf<N, A, Sb, St, Rnd>>,
 {
-    type Size = <Below<N, A, Sb> as UnlessBelow<LenOf<N, A, Sb, St, Rnd>>>::Size;
-    type Fits = <Below<N, A, Sb> as Cond>::Not;
+    type Size = <Short<N, A, Sb, St, Rnd> as UnlessBelow<LenOf<N, A, Sb, St, Rnd>>>::Size;
+    type Fits = <Short<N, A, Sb, St, Rnd> as Cond>::Not;
 }
+
+/// Whether the window does not fit: the difference went below zero, or, when the stride's
+/// `+ 1` is in the summand ([`PlusZero`]), it is zero.
+type Short<N, A, Sb, St, Rnd> = <Below<N, A, Sb> as Cond>::Or<
+    <<Rnd as Rounding<RemOf<N, A, Sb, St>>>::ZeroRefused as Cond>::And<
+        <Trimmed<N, A, Sb> as IsZeroHex>::Out,
+    >,
+>;
+
+/// Whether trimmed hex digits are 0.
+#[doc(hidden)]
+pub trait IsZeroHex {
+    type Out: Cond;
+}
+impl<D0: DigitEq<X0, Out: Cond>> IsZeroHex for H1<D0> {
+    type Out = D0::Out;
+}
+macro_rules! nonzero_hex {
+    ($($h:ident<$($d:ident),*>),*) => {$(
+        impl<$($d),*> IsZeroHex for $h<$($d),*> {
+            type Out = B0;
+        }
+    )*};
+}
+nonzero_hex!(
+    H2<D0, D1>,
+    H3<D0, D1, D2>,
+    H4<D0, D1, D2, D3>,
+    H5<D0, D1, D2, D3, D4>,
+    H6<D0, D1, D2, D3, D4, D5>,
+    H7<D0, D1, D2, D3, D4, D5, D6>,
+    H8<D0, D1, D2, D3, D4, D5, D6, D7>
+);
 
 /// The size whose hex digits are `L`, unless the difference went below zero (`Self` = `B1`, a
 /// window that does not fit: `?`, the refusal being the caller's check).
@@ -183,11 +219,15 @@ where
 
 /// What is added to the quotient for the remainder `R`: [`PlusOne`] always (a convolution, a
 /// pool without ceil mode); [`PlusOneAbove`] only when `R` is above a threshold (a pool's ceil
-/// mode: PyTorch drops the last window when it would start in the right padding).
+/// mode: PyTorch drops the last window when it would start in the right padding);
+/// [`PlusZero`] for a stride of 1, whose `+ 1` the geometry puts in its summand.
 #[doc(hidden)]
 pub trait Rounding<R> {
-    /// `H1<X1>` or `H1<X0>`.
+    /// A summand ([`Plus`]): 1 or nothing.
     type Inc;
+    /// Whether a difference of 0 means the window does not fit ([`PlusZero`]: the `+ 1` was
+    /// added before it).
+    type ZeroRefused: Cond;
 }
 /// Add 1.
 #[doc(hidden)]
@@ -195,11 +235,20 @@ pub struct PlusOne;
 /// Add 1 when the remainder is above the digit `T` (the remainder of a stride up to 16).
 #[doc(hidden)]
 pub struct PlusOneAbove<T>(PhantomData<T>);
+/// Add nothing: a stride of 1, whose `+ 1` the geometry adds before the difference.
+#[doc(hidden)]
+pub struct PlusZero;
+impl<R> Rounding<R> for PlusZero {
+    type Inc = NoAdd;
+    type ZeroRefused = B1;
+}
 impl<R> Rounding<R> for PlusOne {
-    type Inc = H1<X1>;
+    type Inc = AddHex<H1<X1>>;
+    type ZeroRefused = B0;
 }
 impl<R, T: DigitDiff<R, B0>> Rounding<R> for PlusOneAbove<T> {
-    type Inc = <T::Borrow as Cond>::If<H1<X1>, H1<X0>>;
+    type Inc = <T::Borrow as Cond>::If<AddHex<H1<X1>>, NoAdd>;
+    type ZeroRefused = B0;
 }
 /// [`PlusOneAbove`] for a [`BigStride`]: the threshold `T` and the remainder are typenum
 /// digits.
@@ -209,5 +258,41 @@ impl<R: IsGreater<T>, T> Rounding<R> for PlusOneAboveBig<T>
 where
     Gr<R, T>: Cond,
 {
-    type Inc = <Gr<R, T> as Cond>::If<H1<X1>, H1<X0>>;
+    type Inc = <Gr<R, T> as Cond>::If<AddHex<H1<X1>>, NoAdd>;
+    type ZeroRefused = B0;
+}
+
+/// A summand of a window's arithmetic: [`NoAdd`] (0, no step) or [`AddHex<H>`](AddHex) (the hex
+/// digits `H`, added with `typed::hex_sum`).
+#[doc(hidden)]
+pub trait Plus<N> {
+    /// `N` plus the summand.
+    type Out;
+}
+/// Nothing to add.
+#[doc(hidden)]
+pub struct NoAdd;
+/// The hex digits `H` to add.
+#[doc(hidden)]
+pub struct AddHex<H>(PhantomData<H>);
+impl<N> Plus<N> for NoAdd {
+    type Out = N;
+}
+impl<N: HexSum<H>, H> Plus<N> for AddHex<H> {
+    type Out = N::Out;
+}
+
+/// A typenum number as a summand: [`NoAdd`] for 0, else its hex digits.
+#[doc(hidden)]
+pub trait SummandOf {
+    type Out;
+}
+impl SummandOf for typenum::UTerm {
+    type Out = NoAdd;
+}
+impl<U, B> SummandOf for typenum::UInt<U, B>
+where
+    typenum::UInt<U, B>: ToHex,
+{
+    type Out = AddHex<<typenum::UInt<U, B> as ToHex>::Out>;
 }
