@@ -1,0 +1,310 @@
+//! A ResNet-18 typed end to end at 224x224, as torchvision defines it: the 7x7 stride-2 stem,
+//! the 3x3 stride-2 max pool, four stages of two BasicBlocks (stride-2 downsampling shortcuts
+//! from the second on), the global average pool and the classifier. Every size is static, so
+//! the compiler computes every stage (112, 56, 28, 14, 7) and an editor shows each on hover.
+//!
+//! The weights are torchvision's names and layouts (`layer2.0.downsample.0.weight`
+//! `[128, 64, 1, 1]` ...), filled by a formula (`scripts/gen_resnet.py` fills PyTorch's model
+//! with the same one), saved to a `.safetensors` file and loaded back by name under each
+//! module's prefix; each batch norm (running statistics, `eval()` mode) is folded into the
+//! convolution before it when loaded. The logits are checked against PyTorch's
+//! (`examples/data/resnet18_logits.txt`).
+//!
+//! Run: `cargo run --release --example resnet --features safetensors`, or with the path of a
+//! file PyTorch wrote (`python3 scripts/gen_resnet.py` writes one):
+//! `cargo run --release --example resnet --features safetensors -- target/resnet/resnet18.safetensors`
+
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
+#![allow(clippy::type_complexity)]
+
+use shapecast::io::{self, Weights};
+use shapecast::prelude::*;
+use shapecast::rule::Assign;
+use shapecast::{BroadcastsUnder, Storage};
+
+// Activations carry their channel as `C`; a convolution's weight maps `C` to `M` (the first
+// of a block) or `M` back to `C` (the second), so chained convolutions alternate the two names.
+names!(N, RGB, C, M, ROWS, COLS, CLASS);
+
+const BATCH: usize = 2;
+const SIZE: usize = 224;
+
+type Image = shape![N, RGB: 3, ROWS: 224, COLS: 224];
+type Logits = shape![N, CLASS: 1000];
+
+/// A convolution with its batch norm folded in: the scaled weight and the shift.
+struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
+    weight: Tensor<f32, W>,
+    shift: Tensor<f32, B>,
+}
+
+impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f32, f32)>>
+    ConvBn<W, B>
+{
+    /// The convolution `conv` and the batch norm `bn` (torchvision's names), folded.
+    fn load(w: &Weights, conv: &str, bn: &str) -> Result<Self, Error> {
+        let stat = |s: &str| w.get::<f32, B>(&format!("{bn}.{s}"));
+        let norm = BatchNorm::new(
+            &stat("running_mean")?,
+            &stat("running_var")?,
+            &stat("weight")?,
+            &stat("bias")?,
+            1e-5,
+        )?;
+        Ok(ConvBn {
+            weight: norm.fold_into(&w.get::<f32, W>(&format!("{conv}.weight"))?)?,
+            shift: norm.shift(),
+        })
+    }
+}
+
+/// A BasicBlock from `I` channels to `O`: two 3x3 convolutions (`C → M → C`) and, when the
+/// block downsamples, a 1x1 convolution on the shortcut.
+struct Block<W1: Storage<f32>, B1: Storage<f32>, W2: Storage<f32>, B2: Storage<f32>, D> {
+    conv1: ConvBn<W1, B1>,
+    conv2: ConvBn<W2, B2>,
+    down: D,
+}
+
+/// A 3x3 convolution's weight from channel `I` to `O` (`[OUT, IN, KH, KW]`), and a
+/// 1x1 one.
+type Conv3<O, I> = (O, I, ROWS<S<3>>, COLS<S<3>>);
+type Conv1<O, I> = (O, I, ROWS<S<1>>, COLS<S<1>>);
+/// A block that keeps its `CH` channels, and one from `I` to `O` channels at half the size.
+type Same<const CH: usize> =
+    Block<Conv3<M<S<CH>>, C<S<CH>>>, (M<S<CH>>,), Conv3<C<S<CH>>, M<S<CH>>>, (C<S<CH>>,), ()>;
+type Down<const I: usize, const O: usize> = Block<
+    Conv3<M<S<O>>, C<S<I>>>,
+    (M<S<O>>,),
+    Conv3<C<S<O>>, M<S<O>>>,
+    (C<S<O>>,),
+    ConvBn<Conv1<M<S<O>>, C<S<I>>>, (M<S<O>>,)>,
+>;
+
+/// Loading a block under its prefix (`layer2.0`).
+trait LoadBlock: Sized {
+    fn load(w: &Weights, prefix: &str) -> Result<Self, Error>;
+}
+impl<W1, B1, W2, B2> LoadBlock for Block<W1, B1, W2, B2, ()>
+where
+    W1: Storage<f32> + BroadcastsUnder<Assign, B1>,
+    B1: Storage<f32> + Storage<(f32, f32)>,
+    W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
+    B2: Storage<f32> + Storage<(f32, f32)>,
+{
+    fn load(w: &Weights, p: &str) -> Result<Self, Error> {
+        Ok(Block {
+            conv1: ConvBn::load(w, &format!("{p}.conv1"), &format!("{p}.bn1"))?,
+            conv2: ConvBn::load(w, &format!("{p}.conv2"), &format!("{p}.bn2"))?,
+            down: (),
+        })
+    }
+}
+impl<W1, B1, W2, B2, WD, BD> LoadBlock for Block<W1, B1, W2, B2, ConvBn<WD, BD>>
+where
+    W1: Storage<f32> + BroadcastsUnder<Assign, B1>,
+    B1: Storage<f32> + Storage<(f32, f32)>,
+    W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
+    B2: Storage<f32> + Storage<(f32, f32)>,
+    WD: Storage<f32> + BroadcastsUnder<Assign, BD>,
+    BD: Storage<f32> + Storage<(f32, f32)>,
+{
+    fn load(w: &Weights, p: &str) -> Result<Self, Error> {
+        Ok(Block {
+            conv1: ConvBn::load(w, &format!("{p}.conv1"), &format!("{p}.bn1"))?,
+            conv2: ConvBn::load(w, &format!("{p}.conv2"), &format!("{p}.bn2"))?,
+            down: ConvBn::load(
+                w,
+                &format!("{p}.downsample.0"),
+                &format!("{p}.downsample.1"),
+            )?,
+        })
+    }
+}
+
+struct ResNet18 {
+    stem: ConvBn<shape![C: 64, RGB: 3, ROWS: 7, COLS: 7], shape![C: 64]>,
+    layer1: (Same<64>, Same<64>),
+    layer2: (Down<64, 128>, Same<128>),
+    layer3: (Down<128, 256>, Same<256>),
+    layer4: (Down<256, 512>, Same<512>),
+    fc: Tensor<f32, shape![CLASS: 1000, C: 512]>,
+    fc_bias: Tensor<f32, shape![CLASS: 1000]>,
+}
+
+/// A BasicBlock's forward pass: `relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut)`, the
+/// norms folded into the convolutions. Written as a macro: each block's shapes differ, and
+/// the macro lets the compiler infer them at each use.
+macro_rules! basic_block {
+    ($x:expr, $b:expr, $stride:ty, identity) => {{
+        let x = $x;
+        let h = (x.conv::<C, $stride>(&$b.conv1.weight) + &$b.conv1.shift).relu();
+        (h.conv::<M, Conv<1, 1>>(&$b.conv2.weight) + &$b.conv2.shift + x).relu()
+    }};
+    ($x:expr, $b:expr, $stride:ty, downsample) => {{
+        let x = $x;
+        let h = (x.conv::<C, $stride>(&$b.conv1.weight) + &$b.conv1.shift).relu();
+        let short = (x.conv::<C, Conv<2>>(&$b.down.weight) + &$b.down.shift).rename::<M, C>();
+        (h.conv::<M, Conv<1, 1>>(&$b.conv2.weight) + &$b.conv2.shift + short).relu()
+    }};
+}
+
+impl ResNet18 {
+    fn load(w: &Weights) -> Result<ResNet18, Error> {
+        Ok(ResNet18 {
+            stem: ConvBn::load(w, "conv1", "bn1")?,
+            layer1: (
+                LoadBlock::load(w, "layer1.0")?,
+                LoadBlock::load(w, "layer1.1")?,
+            ),
+            layer2: (
+                LoadBlock::load(w, "layer2.0")?,
+                LoadBlock::load(w, "layer2.1")?,
+            ),
+            layer3: (
+                LoadBlock::load(w, "layer3.0")?,
+                LoadBlock::load(w, "layer3.1")?,
+            ),
+            layer4: (
+                LoadBlock::load(w, "layer4.0")?,
+                LoadBlock::load(w, "layer4.1")?,
+            ),
+            fc: w.get("fc.weight")?,
+            fc_bias: w.get("fc.bias")?,
+        })
+    }
+
+    fn forward(&self, x: &Tensor<f32, Image>) -> Tensor<f32, Logits> {
+        let stem = (x.conv::<RGB, Conv<2, 3>>(&self.stem.weight) + &self.stem.shift).relu();
+        let x56 = stem.max_pool::<(ROWS, COLS), Pool<3, 2, 1>>();
+        let x56 = basic_block!(&x56, self.layer1.0, Conv<1, 1>, identity);
+        let x56 = basic_block!(&x56, self.layer1.1, Conv<1, 1>, identity);
+        let x28 = basic_block!(&x56, self.layer2.0, Conv<2, 1>, downsample);
+        let x28 = basic_block!(&x28, self.layer2.1, Conv<1, 1>, identity);
+        let x14 = basic_block!(&x28, self.layer3.0, Conv<2, 1>, downsample);
+        let x14 = basic_block!(&x14, self.layer3.1, Conv<1, 1>, identity);
+        let x7 = basic_block!(&x14, self.layer4.0, Conv<2, 1>, downsample);
+        let x7: Tensor<f32, shape![N, C: 512, ROWS: 7, COLS: 7]> =
+            basic_block!(&x7, self.layer4.1, Conv<1, 1>, identity);
+        let pooled = x7.mean::<(ROWS, COLS)>();
+        pooled.dot::<C>(&self.fc) + &self.fc_bias
+    }
+}
+
+/// Element `i` of tensor `k` of the formula `scripts/gen_resnet.py` uses: in [-1, 1).
+fn wave(k: usize, n: usize) -> impl Iterator<Item = f64> {
+    (0..n).map(move |i| ((i * 7919 + k * 104_729) % 2003) as f64 / 1001.5 - 1.0)
+}
+
+/// torchvision's resnet18 parameters and running statistics, in its state dict's order.
+fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
+    let mut out = vec![("conv1.weight".to_string(), vec![64, 3, 7, 7])];
+    let bn = |out: &mut Vec<(String, Vec<usize>)>, p: &str, c: usize| {
+        for s in ["weight", "bias", "running_mean", "running_var"] {
+            out.push((format!("{p}.{s}"), vec![c]));
+        }
+    };
+    bn(&mut out, "bn1", 64);
+    let mut cin = 64;
+    for (layer, cout) in [64, 128, 256, 512].into_iter().enumerate() {
+        for b in 0..2 {
+            let p = format!("layer{}.{b}", layer + 1);
+            let first_in = if b == 0 { cin } else { cout };
+            out.push((format!("{p}.conv1.weight"), vec![cout, first_in, 3, 3]));
+            bn(&mut out, &format!("{p}.bn1"), cout);
+            out.push((format!("{p}.conv2.weight"), vec![cout, cout, 3, 3]));
+            bn(&mut out, &format!("{p}.bn2"), cout);
+            if b == 0 && cout != cin {
+                out.push((format!("{p}.downsample.0.weight"), vec![cout, cin, 1, 1]));
+                bn(&mut out, &format!("{p}.downsample.1"), cout);
+            }
+        }
+        cin = cout;
+    }
+    out.push(("fc.weight".into(), vec![1000, 512]));
+    out.push(("fc.bias".into(), vec![1000]));
+    out
+}
+
+/// The values of tensor `k`, as `scripts/gen_resnet.py` computes them (in f64, then f32).
+fn values(k: usize, name: &str, sizes: &[usize]) -> Vec<f32> {
+    let n: usize = sizes.iter().product();
+    let norm = name.starts_with("bn") || name.contains(".bn") || name.contains("downsample.1");
+    let scale = (3.0 / (n / sizes[0]) as f64).sqrt();
+    wave(k, n)
+        .map(|w| {
+            (if name.ends_with("running_var") {
+                1.0 + 0.5 * w
+            } else if norm && name.ends_with(".weight") {
+                1.0 + 0.2 * w
+            } else if norm || name == "fc.bias" {
+                0.1 * w
+            } else {
+                w * scale
+            }) as f32
+        })
+        .collect()
+}
+
+fn main() -> Result<(), Error> {
+    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
+    let weights = match std::env::args().nth(1) {
+        Some(path) => io::load_safetensors(path)?,
+        None => {
+            let tensors: Vec<(String, DynTensor<f32>)> = names_and_shapes()
+                .into_iter()
+                .enumerate()
+                .map(|(k, (name, sizes))| {
+                    let t = DynTensor::from_vec(
+                        DynShape::from_sizes(&sizes)?,
+                        values(k, &name, &sizes),
+                    )?;
+                    Ok((name, t))
+                })
+                .collect::<Result<_, Error>>()?;
+            let refs: Vec<(&str, &DynTensor<f32>)> =
+                tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+            let path = std::env::temp_dir().join(format!(
+                "shapecast-resnet18-{}.safetensors",
+                std::process::id()
+            ));
+            io::save_safetensors(&path, &refs)?;
+            let weights = io::load_safetensors(&path)?;
+            std::fs::remove_file(&path).ok();
+            weights
+        }
+    };
+    let net = ResNet18::load(&weights)?;
+    let x = Tensor::<f32, Image>::from_vec_sized(
+        &[BATCH, 3, SIZE, SIZE],
+        wave(1000, BATCH * 3 * SIZE * SIZE)
+            .map(|v| v as f32)
+            .collect(),
+    )?;
+    let start = std::time::Instant::now();
+    let logits = net.forward(&x);
+    let took = start.elapsed();
+
+    // PyTorch's logits on the same weights and input.
+    let want: Vec<f64> = include_str!("data/resnet18_logits.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.parse().expect("a logit"))
+        .collect();
+    let diff = logits
+        .data()
+        .iter()
+        .zip(&want)
+        .map(|(&a, b)| (a as f64 - b).abs())
+        .fold(0.0, f64::max);
+    assert_eq!(want.len(), logits.data().len());
+    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
+    let top = logits.argmax::<CLASS>();
+    println!(
+        "ResNet-18, batch {BATCH} at {SIZE}x{SIZE}: logits {} within {diff:.1e} of PyTorch's; top classes {:?}; forward {:.0} ms",
+        logits.shape(),
+        top.data(),
+        took.as_secs_f64() * 1e3
+    );
+    Ok(())
+}

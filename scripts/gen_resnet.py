@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""PyTorch's logits for `examples/resnet.rs`: a ResNet-18 in torchvision's layout and names
+(`conv1`, `bn1`, `layer1.0.conv1`, `layer2.0.downsample.0` ...; batch norm in `eval()` mode),
+every parameter and running statistic, and the input, filled by the formula the example uses
+(no download, no random generator to match), run in float32 on batch 2 at 224x224.
+
+Writes examples/data/resnet18_logits.txt (committed: the example checks its logits against
+it, so CI needs no Python) and, for a run on a file PyTorch wrote,
+target/resnet/resnet18.safetensors (`cargo run --release --example resnet --features
+safetensors -- target/resnet/resnet18.safetensors`).
+
+Run: python3 scripts/gen_resnet.py  (needs torch, numpy, safetensors)
+"""
+import math, os
+import numpy as np
+import torch
+import torch.nn as nn
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+BATCH, SIZE = 2, 224
+
+
+def wave(k, n):
+    """Element i of tensor k: ((i * 7919 + k * 104729) % 2003) / 1001.5 - 1, in [-1, 1)."""
+    i = np.arange(n, dtype=np.int64)
+    return ((i * 7919 + k * 104729) % 2003).astype(np.float64) / 1001.5 - 1.0
+
+
+def names_and_shapes():
+    """torchvision's resnet18 state dict order (without `num_batches_tracked`)."""
+    out = [("conv1.weight", (64, 3, 7, 7))]
+    def bn(prefix, c):
+        return [(f"{prefix}.weight", (c,)), (f"{prefix}.bias", (c,)),
+                (f"{prefix}.running_mean", (c,)), (f"{prefix}.running_var", (c,))]
+    out += bn("bn1", 64)
+    cin = 64
+    for layer, cout in enumerate([64, 128, 256, 512], start=1):
+        for b in range(2):
+            p = f"layer{layer}.{b}"
+            stride_in = cin if b == 0 else cout
+            out.append((f"{p}.conv1.weight", (cout, stride_in, 3, 3)))
+            out += bn(f"{p}.bn1", cout)
+            out.append((f"{p}.conv2.weight", (cout, cout, 3, 3)))
+            out += bn(f"{p}.bn2", cout)
+            if b == 0 and (cout != cin):
+                out.append((f"{p}.downsample.0.weight", (cout, cin, 1, 1)))
+                out += bn(f"{p}.downsample.1", cout)
+        cin = cout
+    out += [("fc.weight", (1000, 512)), ("fc.bias", (1000,))]
+    return out
+
+
+def value(k, name, shape):
+    n = math.prod(shape)
+    w = wave(k, n)
+    if name.endswith("running_var"):
+        w = 1.0 + 0.5 * w
+    elif ".bn" in name or name.startswith("bn") or "downsample.1" in name:
+        w = 1.0 + 0.2 * w if name.endswith(".weight") else 0.1 * w
+    elif name == "fc.bias":
+        w = 0.1 * w
+    else:
+        fan_in = n // shape[0]
+        w = w * math.sqrt(3.0 / fan_in)
+    return w.astype(np.float32).reshape(shape)
+
+
+class Block(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.downsample = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        out = torch.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        short = x if self.downsample is None else self.downsample(x)
+        return torch.relu(out + short)
+
+
+class ResNet18(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(64)
+        self.maxpool = nn.MaxPool2d(3, 2, 1)
+        cin = 64
+        for layer, cout in enumerate([64, 128, 256, 512], start=1):
+            stride = 1 if layer == 1 else 2
+            setattr(self, f"layer{layer}", nn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)))
+            cin = cout
+        self.fc = nn.Linear(512, 1000)
+
+    def forward(self, x):
+        x = self.maxpool(torch.relu(self.bn1(self.conv1(x))))
+        for layer in range(1, 5):
+            x = getattr(self, f"layer{layer}")(x)
+        return self.fc(x.mean(dim=(2, 3)))
+
+
+def main():
+    torch.set_num_threads(1)
+    weights = {name: value(k, name, shape) for k, (name, shape) in enumerate(names_and_shapes())}
+    model = ResNet18().eval()
+    state = {k: torch.from_numpy(v) for k, v in weights.items()}
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    assert not unexpected and all(m.endswith("num_batches_tracked") for m in missing), (missing, unexpected)
+    x = torch.from_numpy(wave(1000, BATCH * 3 * SIZE * SIZE).astype(np.float32).reshape(BATCH, 3, SIZE, SIZE))
+    with torch.no_grad():
+        logits = model(x)
+    out = os.path.join(ROOT, "examples", "data", "resnet18_logits.txt")
+    with open(out, "w") as f:
+        f.write("# PyTorch's logits of examples/resnet.rs's ResNet-18 on its input, [2, 1000] row-major; written by scripts/gen_resnet.py\n")
+        for v in logits.flatten().tolist():
+            f.write(f"{v!r}\n")
+    from safetensors.torch import save_file
+    os.makedirs(os.path.join(ROOT, "target", "resnet"), exist_ok=True)
+    save_file(state, os.path.join(ROOT, "target", "resnet", "resnet18.safetensors"))
+    print(f"logits {tuple(logits.shape)}, |max| {logits.abs().max().item():.3f}, to {out}")
+
+
+if __name__ == "__main__":
+    main()
