@@ -6,7 +6,7 @@
 //! The weights are torchvision's names and layouts (`layer2.0.downsample.0.weight`
 //! `[128, 64, 1, 1]` ...), filled by a formula (`scripts/gen_resnet.py` fills PyTorch's model
 //! with the same one), saved to a `.safetensors` file and loaded back by name under each
-//! module's prefix; each batch norm (running statistics, `eval()` mode) is folded into the
+//! module's prefix (`Weights::under`); each batch norm (running statistics, `eval()` mode) is folded into the
 //! convolution before it when loaded. The logits are checked against PyTorch's
 //! (`examples/data/resnet18_logits.txt`).
 //!
@@ -17,7 +17,7 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
-use shapecast::io::{self, Weights};
+use shapecast::io::{self, Under, Weights};
 use shapecast::prelude::*;
 use shapecast::rule::Assign;
 use shapecast::{BroadcastsUnder, Storage};
@@ -41,9 +41,10 @@ struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
 impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f32, f32)>>
     ConvBn<W, B>
 {
-    /// The convolution `conv` and the batch norm `bn` (torchvision's names), folded.
-    fn load(w: &Weights, conv: &str, bn: &str) -> Result<Self, Error> {
-        let stat = |s: &str| w.get::<f32, B>(&format!("{bn}.{s}"));
+    /// The convolution under `conv` and the batch norm under `bn` (torchvision's
+    /// `layer1.0.conv1`, `layer1.0.bn1`), folded.
+    fn load(conv: Under, bn: Under) -> Result<Self, Error> {
+        let stat = |s: &str| bn.get::<f32, B>(s);
         let norm = BatchNorm::new(
             &stat("running_mean")?,
             &stat("running_var")?,
@@ -52,7 +53,7 @@ impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f3
             1e-5,
         )?;
         Ok(ConvBn {
-            weight: norm.fold_into(&w.get::<f32, W>(&format!("{conv}.weight"))?)?,
+            weight: norm.fold_into(&conv.get::<f32, W>("weight")?)?,
             shift: norm.shift(),
         })
     }
@@ -81,9 +82,9 @@ type Down<const I: usize, const O: usize> = Block<
     ConvBn<Conv1<M<S<O>>, C<S<I>>>, (M<S<O>>,)>,
 >;
 
-/// Loading a block under its prefix (`layer2.0`).
+/// Loading a block from the tensors under its prefix (`layer2.0`).
 trait LoadBlock: Sized {
-    fn load(w: &Weights, prefix: &str) -> Result<Self, Error>;
+    fn load(w: Under) -> Result<Self, Error>;
 }
 impl<W1, B1, W2, B2> LoadBlock for Block<W1, B1, W2, B2, ()>
 where
@@ -92,10 +93,10 @@ where
     W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
     B2: Storage<f32> + Storage<(f32, f32)>,
 {
-    fn load(w: &Weights, p: &str) -> Result<Self, Error> {
+    fn load(w: Under) -> Result<Self, Error> {
         Ok(Block {
-            conv1: ConvBn::load(w, &format!("{p}.conv1"), &format!("{p}.bn1"))?,
-            conv2: ConvBn::load(w, &format!("{p}.conv2"), &format!("{p}.bn2"))?,
+            conv1: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
+            conv2: ConvBn::load(w.under("conv2"), w.under("bn2"))?,
             down: (),
         })
     }
@@ -109,15 +110,11 @@ where
     WD: Storage<f32> + BroadcastsUnder<Assign, BD>,
     BD: Storage<f32> + Storage<(f32, f32)>,
 {
-    fn load(w: &Weights, p: &str) -> Result<Self, Error> {
+    fn load(w: Under) -> Result<Self, Error> {
         Ok(Block {
-            conv1: ConvBn::load(w, &format!("{p}.conv1"), &format!("{p}.bn1"))?,
-            conv2: ConvBn::load(w, &format!("{p}.conv2"), &format!("{p}.bn2"))?,
-            down: ConvBn::load(
-                w,
-                &format!("{p}.downsample.0"),
-                &format!("{p}.downsample.1"),
-            )?,
+            conv1: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
+            conv2: ConvBn::load(w.under("conv2"), w.under("bn2"))?,
+            down: ConvBn::load(w.under("downsample.0"), w.under("downsample.1"))?,
         })
     }
 }
@@ -152,22 +149,22 @@ macro_rules! basic_block {
 impl ResNet18 {
     fn load(w: &Weights) -> Result<ResNet18, Error> {
         Ok(ResNet18 {
-            stem: ConvBn::load(w, "conv1", "bn1")?,
+            stem: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
             layer1: (
-                LoadBlock::load(w, "layer1.0")?,
-                LoadBlock::load(w, "layer1.1")?,
+                LoadBlock::load(w.under("layer1.0"))?,
+                LoadBlock::load(w.under("layer1.1"))?,
             ),
             layer2: (
-                LoadBlock::load(w, "layer2.0")?,
-                LoadBlock::load(w, "layer2.1")?,
+                LoadBlock::load(w.under("layer2.0"))?,
+                LoadBlock::load(w.under("layer2.1"))?,
             ),
             layer3: (
-                LoadBlock::load(w, "layer3.0")?,
-                LoadBlock::load(w, "layer3.1")?,
+                LoadBlock::load(w.under("layer3.0"))?,
+                LoadBlock::load(w.under("layer3.1"))?,
             ),
             layer4: (
-                LoadBlock::load(w, "layer4.0")?,
-                LoadBlock::load(w, "layer4.1")?,
+                LoadBlock::load(w.under("layer4.0"))?,
+                LoadBlock::load(w.under("layer4.1"))?,
             ),
             fc: w.get("fc.weight")?,
             fc_bias: w.get("fc.bias")?,

@@ -57,7 +57,9 @@ pub use npy::NpyElement;
 #[cfg(feature = "safetensors")]
 mod safetensors;
 #[cfg(feature = "safetensors")]
-pub use self::safetensors::{load_safetensors, save_safetensors, SafetensorsElement, Weights};
+pub use self::safetensors::{
+    load_safetensors, save_safetensors, SafetensorsElement, Under, Weights,
+};
 
 // The file element traits are sealed; `bool` is the one element they take that the GEMM's
 // sealed `DotElement` does not.

@@ -118,6 +118,76 @@ pub struct Weights {
     entries: BTreeMap<String, Entry>,
 }
 
+/// The tensors of a [`Weights`] under a name prefix ([`Weights::under`]): names are read as
+/// `prefix.name`.
+///
+/// ```
+/// use shapecast::{io, DynTensor};
+/// let path = std::env::temp_dir().join("shapecast-under-type-doc.safetensors");
+/// io::save_safetensors(&path, &[("fc.bias", &DynTensor::from_vec("[1]".parse()?, vec![3.0f64])?)])?;
+/// let w = io::load_safetensors(&path)?;
+/// assert_eq!(w.under("fc").get_dyn::<f64>("bias")?.data(), &[3.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Under<'a> {
+    weights: &'a Weights,
+    prefix: String,
+}
+
+impl Under<'_> {
+    /// The full name of `name` under this prefix.
+    fn full(&self, name: &str) -> String {
+        format!("{}.{name}", self.prefix)
+    }
+
+    /// [`Weights::get`] of `prefix.name`.
+    ///
+    /// ```
+    /// use shapecast::{io, shape, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-under-get-doc.safetensors");
+    /// io::save_safetensors(&path, &[("a.b", &DynTensor::from_vec("[1]".parse()?, vec![1i64])?)])?;
+    /// assert_eq!(io::load_safetensors(&path)?.under("a").get::<i64, shape![1]>("b")?.data(), &[1]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get<T: SafetensorsElement, S: Storage<T>>(
+        &self,
+        name: &str,
+    ) -> Result<Tensor<T, S>, Error> {
+        self.weights.get(&self.full(name))
+    }
+
+    /// [`Weights::get_dyn`] of `prefix.name`.
+    ///
+    /// ```
+    /// use shapecast::{io, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-under-get-dyn-doc.safetensors");
+    /// io::save_safetensors(&path, &[("a.b", &DynTensor::from_vec("[1]".parse()?, vec![2u8])?)])?;
+    /// assert_eq!(io::load_safetensors(&path)?.under("a").get_dyn::<u8>("b")?.data(), &[2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get_dyn<T: SafetensorsElement>(&self, name: &str) -> Result<DynTensor<T>, Error> {
+        self.weights.get_dyn(&self.full(name))
+    }
+
+    /// The tensors under `prefix.sub`: a submodule's.
+    ///
+    /// ```
+    /// use shapecast::{io, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-under-under-doc.safetensors");
+    /// io::save_safetensors(&path, &[("a.b.c", &DynTensor::from_vec("[1]".parse()?, vec![5i32])?)])?;
+    /// let w = io::load_safetensors(&path)?;
+    /// assert_eq!(w.under("a").under("b").get_dyn::<i32>("c")?.data(), &[5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn under(&self, sub: &str) -> Under<'_> {
+        Under {
+            weights: self.weights,
+            prefix: self.full(sub),
+        }
+    }
+}
+
 /// Reads a `.safetensors` file: its header is checked against the file's length (a bad or
 /// truncated file is [`Error::BadFile`], with no allocation sized by the header).
 ///
@@ -312,6 +382,30 @@ impl Weights {
         match self.entries.get(name).and_then(|e| e.saved.clone()) {
             Some(saved) => DynTensor::from_vec(saved.resolve(&sizes)?, data),
             None => DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data),
+        }
+    }
+
+    /// The tensors under the name prefix `prefix` (a module's, `layer2.0`): its `get("conv1.weight")`
+    /// reads `layer2.0.conv1.weight`, so a module's loader takes its prefix once. A missing
+    /// tensor's error names it in full.
+    ///
+    /// ```
+    /// use shapecast::{io, names, shape, DynTensor};
+    /// names!(OUT);
+    /// let path = std::env::temp_dir().join("shapecast-under-doc.safetensors");
+    /// let b = DynTensor::from_vec("[2]".parse()?, vec![1.0f32, 2.0])?;
+    /// io::save_safetensors(&path, &[("layer1.0.bn1.bias", &b)])?;
+    /// let w = io::load_safetensors(&path)?;
+    /// let block = w.under("layer1.0");
+    /// assert_eq!(block.get::<f32, shape![OUT: 2]>("bn1.bias")?.data(), &[1.0, 2.0]);
+    /// let err = block.under("bn2").get::<f32, shape![OUT: 2]>("bias").unwrap_err();
+    /// assert!(err.to_string().contains("layer1.0.bn2.bias"));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn under(&self, prefix: &str) -> Under<'_> {
+        Under {
+            weights: self,
+            prefix: prefix.to_string(),
         }
     }
 

@@ -13,7 +13,7 @@
 //! |---|---|---|---|---|
 //! | elementwise (broadcasting) | `dynamic::{numpy, named, …}`, `dynamic::plan` | `typed::{numpy, named, …}`, `typed::broadcast` | `zip`, `zip_plan`, `elementwise`, `ops`, `view_ops`, `dyn_ops`, `math` | `zip_fn`, `kernel`, `static_kernel`, `zip_threads`, `vmath` |
 //! | reductions | `dynamic::reduce` | `typed::reduce` | `reductions`, `dyn_reductions`, `softmax`, `scan` | `reduce`, `summation` |
-//! | norms | `dynamic::norm` | `typed::norm` | `norm` | `norm` |
+//! | norms | `dynamic::norm` (batch norm: `dynamic::assign`) | `typed::norm` (batch norm: `typed::assign`) | `norm`, `batch_norm` | `norm` (batch norm: `zip_fn`) |
 //! | rotary embeddings | `dynamic::rope` | `typed::rope` | `rope` | `rope` |
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
@@ -45,6 +45,7 @@
 //! | `dyn_reductions` | the same family on `DynTensor`, by run-time selectors |
 //! | `norm` | [`Norms`](crate::Norms): `layer_norm` and `rms_norm` by name on tensors and views, one pass over each row; `DynTensor`'s |
 //! | `rope` | [`Rope`](crate::Rope), [`Rotary`](crate::Rotary): rotary position embeddings by name on tensors and views, `DynTensor::rope` |
+//! | `batch_norm` | [`BatchNorm`](crate::BatchNorm): batch norm in inference by name (the statistics broadcast by the assignment rule), one pass; folding into a convolution's weight |
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
 //! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
