@@ -37,7 +37,7 @@ const THREADS: &str = if cfg!(feature = "rayon") {
 /// The eight ways to add one case's operands, timed in one group. `$sa` and `$sb` are the
 /// operands' typed shapes (every size `?`).
 macro_rules! case_rows {
-    ($c:expr, $case:expr, $sa:ty, $sb:ty) => {{
+    ($c:expr_2021, $case:expr_2021, $sa:ty, $sb:ty) => {{
         let case: &Case = $case;
         let av: Vec<f32> = (0..case.a.iter().product::<usize>())
             .map(|i| (i % 97) as f32)

@@ -16,7 +16,7 @@ fn groups(sizes: &[usize], data: &[f64], mask: &[bool]) -> (Vec<usize>, Vec<Vec<
     let kept: Vec<usize> = sizes
         .iter()
         .zip(mask)
-        .filter(|(_, &m)| !m)
+        .filter(|&(_, &m)| !m)
         .map(|(&n, _)| n)
         .collect();
     let cells: usize = kept.iter().product();
@@ -25,7 +25,7 @@ fn groups(sizes: &[usize], data: &[f64], mask: &[bool]) -> (Vec<usize>, Vec<Vec<
         let k: Vec<usize> = idx
             .iter()
             .zip(mask)
-            .filter(|(_, &m)| !m)
+            .filter(|&(_, &m)| !m)
             .map(|(&i, _)| i)
             .collect();
         out[offset(&kept, &k)].push(data[offset(sizes, &idx)]);
@@ -64,7 +64,7 @@ proptest! {
     fn run_time_reductions_match_the_naive_reference((sizes, mask, data) in case()) {
         let shape = DynShape::from_sizes(&sizes).unwrap();
         let t = DynTensor::from_vec(shape, data.clone()).unwrap();
-        let axes: Vec<AxisSelector> = mask.iter().enumerate().filter(|(_, &m)| m).map(|(k, _)| AxisSelector::Pos(k)).collect();
+        let axes: Vec<AxisSelector> = mask.iter().enumerate().filter(|&(_, &m)| m).map(|(k, _)| AxisSelector::Pos(k)).collect();
         let (kept, cells) = groups(&sizes, &data, &mask);
         let sum: Vec<f64> = cells.iter().map(|c| c.iter().sum()).collect();
         let prod: Vec<f64> = cells.iter().map(|c| c.iter().product()).collect();
@@ -105,7 +105,7 @@ proptest! {
         let soft = t.softmax(&axes).unwrap();
         prop_assert_eq!(soft.sizes(), &sizes[..]);
         for idx in indices(&sizes) {
-            let k: Vec<usize> = idx.iter().zip(&mask).filter(|(_, &m)| !m).map(|(&i, _)| i).collect();
+            let k: Vec<usize> = idx.iter().zip(&mask).filter(|&(_, &m)| !m).map(|(&i, _)| i).collect();
             let cell = &cells[offset(&kept, &k)];
             let m = cell.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let s: f64 = cell.iter().map(|x| (x - m).exp()).sum();

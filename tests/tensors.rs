@@ -261,7 +261,7 @@ fn small_static_tensors_live_inline() {
 /// The same operands with static shapes (the compile-time layout) and with `?` shapes (the
 /// run-time plan) give the same tensors.
 macro_rules! static_agrees_with_dynamic {
-    ($rule:ty, [$($a:tt)*] = [$($ad:tt)*] $asz:expr, [$($b:tt)*] = [$($bd:tt)*] $bsz:expr) => {{
+    ($rule:ty, [$($a:tt)*] = [$($ad:tt)*] $asz:expr_2021, [$($b:tt)*] = [$($bd:tt)*] $bsz:expr_2021) => {{
         let (asz, bsz): (&[usize], &[usize]) = (&$asz, &$bsz);
         let sa = Tensor::<i64, shape![$($a)*]>::from_fn(asz, |i| i.iter().fold(0, |x, &k| x * 10 + k as i64)).unwrap();
         let sb = Tensor::<i64, shape![$($b)*]>::from_fn(bsz, |i| i.iter().fold(0, |x, &k| x * 10 + k as i64) * 1000).unwrap();

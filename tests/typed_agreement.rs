@@ -12,7 +12,7 @@ names!(A, B, C, CHANNEL, CLASS, H, N, SCALE1, SCALE2, SCALE3, W);
 
 /// A case the rules accept: output, plan and checks at both levels.
 macro_rules! accepted {
-    ($at:literal, $r:ty, $rule:expr, [$($a:tt)*], [$($b:tt)*], $out:literal, $plan:literal) => {{
+    ($at:literal, $r:ty, $rule:expr_2021, [$($a:tt)*], [$($b:tt)*], $out:literal, $plan:literal) => {{
         type Lhs = shape![$($a)*];
         type Rhs = shape![$($b)*];
         assert!(<Lhs as Accepts<$r, Rhs>>::VALUE, "{}: the type level refuses", $at);
@@ -58,7 +58,7 @@ fn blamed(e: Error) -> Option<(usize, usize, bool)> {
 
 /// A case the rules refuse, at both levels, naming the same pair (rule book §19).
 macro_rules! refused {
-    ($at:literal, $r:ty, $rule:expr, [$($a:tt)*], [$($b:tt)*]) => {{
+    ($at:literal, $r:ty, $rule:expr_2021, [$($a:tt)*], [$($b:tt)*]) => {{
         type Lhs = shape![$($a)*];
         type Rhs = shape![$($b)*];
         assert!(!<Lhs as Accepts<$r, Rhs>>::VALUE, "{}: the type level accepts", $at);

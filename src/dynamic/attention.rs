@@ -116,12 +116,11 @@ pub fn attention(
     let kat = scores.plan.rhs[at].expect("a scores axis the queries do not feed is the keys'");
     if let (crate::values::shape::Size::Known(n), crate::values::shape::Size::Known(m)) =
         (k.axes()[kat].size, v.axes()[vat].size)
+        && n != m
     {
-        if n != m {
-            return Err(refuse(format!(
-                "{key_name} has size {n} in the keys and {m} in the values"
-            )));
-        }
+        return Err(refuse(format!(
+            "{key_name} has size {n} in the keys and {m} in the values"
+        )));
     }
     let output = contract(&scores.shape, v, core::slice::from_ref(key)).map_err(|e| {
         refuse(format!(

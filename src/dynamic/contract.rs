@@ -188,10 +188,10 @@ impl StaticContraction {
         }
         k = 0;
         while k < nb {
-            if let Some(name) = b[rb[k]] {
-                if position_among(name, a, &ra, na).is_none() {
-                    plan = plan.then(None, Some(rb[k]));
-                }
+            if let Some(name) = b[rb[k]]
+                && position_among(name, a, &ra, na).is_none()
+            {
+                plan = plan.then(None, Some(rb[k]));
             }
             k += 1;
         }
@@ -304,10 +304,10 @@ const fn position_among(
 ) -> Option<usize> {
     let mut k = 0;
     while k < n {
-        if let Some(other) = names[axes[k]] {
-            if same_str(name, other) {
-                return Some(k);
-            }
+        if let Some(other) = names[axes[k]]
+            && same_str(name, other)
+        {
+            return Some(k);
         }
         k += 1;
     }
@@ -379,13 +379,13 @@ pub fn contract(
             sel.position(lhs).expect("found above"),
             sel.position(rhs).expect("found above"),
         );
-        if let (Size::Known(n), Size::Known(m)) = (lhs.axes()[i].size, rhs.axes()[j].size) {
-            if n != m {
-                return Err(refuse(format!(
-                    "{} has size {n} on the left and {m} on the right (contracted sizes never stretch)",
-                    axis_label(lhs, i)
-                )));
-            }
+        if let (Size::Known(n), Size::Known(m)) = (lhs.axes()[i].size, rhs.axes()[j].size)
+            && n != m
+        {
+            return Err(refuse(format!(
+                "{} has size {n} on the left and {m} on the right (contracted sizes never stretch)",
+                axis_label(lhs, i)
+            )));
         }
         contracted.push((i, j));
     }
@@ -445,19 +445,19 @@ pub fn matmul(lhs: &DynShape, rhs: &DynShape) -> Result<Contracted, Error> {
     };
     let (batch_l, batch_r) = (rl.saturating_sub(2), rr.saturating_sub(2));
     let (a, b) = (&lhs.axes()[ka], &rhs.axes()[kb]);
-    if let (Some(x), Some(y)) = (&a.name, &b.name) {
-        if x != y {
-            return Err(refuse(format!(
-                "K is axis {ka} ({x}) on the left and axis {kb} ({y}) on the right: two names"
-            )));
-        }
+    if let (Some(x), Some(y)) = (&a.name, &b.name)
+        && x != y
+    {
+        return Err(refuse(format!(
+            "K is axis {ka} ({x}) on the left and axis {kb} ({y}) on the right: two names"
+        )));
     }
-    if let (Size::Known(x), Size::Known(y)) = (a.size, b.size) {
-        if x != y {
-            return Err(refuse(format!(
-                "K is axis {ka} of size {x} on the left and axis {kb} of size {y} on the right"
-            )));
-        }
+    if let (Size::Known(x), Size::Known(y)) = (a.size, b.size)
+        && x != y
+    {
+        return Err(refuse(format!(
+            "K is axis {ka} of size {x} on the left and axis {kb} of size {y} on the right"
+        )));
     }
     let prefix = |s: &DynShape, k: usize| DynShape::from_axes_unchecked(s.axes()[..k].to_vec());
     let batch = named::broadcast(&prefix(lhs, batch_l), &prefix(rhs, batch_r))

@@ -268,21 +268,21 @@ pub fn conv(
     pairs.sort_unstable();
     let groups = spec.groups;
     let size_of = |s: &DynShape, k: usize| s.axes()[k].size;
-    if let (Size::Known(c), Size::Known(per)) = (size_of(input, c_in), size_of(weight, c_w)) {
-        if per.checked_mul(groups) != Some(c) {
-            return Err(refuse(format!(
-                "the input has {c} channels and the weight {per} per group, in {groups} group{}",
-                if groups == 1 { "" } else { "s" }
-            )));
-        }
+    if let (Size::Known(c), Size::Known(per)) = (size_of(input, c_in), size_of(weight, c_w))
+        && per.checked_mul(groups) != Some(c)
+    {
+        return Err(refuse(format!(
+            "the input has {c} channels and the weight {per} per group, in {groups} group{}",
+            if groups == 1 { "" } else { "s" }
+        )));
     }
-    if let Size::Known(o) = size_of(weight, o_w) {
-        if o % groups != 0 {
-            return Err(refuse(format!(
-                "{} output channels do not split into {groups} groups",
-                o
-            )));
-        }
+    if let Size::Known(o) = size_of(weight, o_w)
+        && o % groups != 0
+    {
+        return Err(refuse(format!(
+            "{} output channels do not split into {groups} groups",
+            o
+        )));
     }
     let mut out_axes: Vec<DynAxis> = input.axes().to_vec();
     out_axes[c_in] = weight.axes()[o_w].clone();

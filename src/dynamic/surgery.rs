@@ -137,13 +137,13 @@ pub fn slice(shape: &DynShape, axis: &AxisSelector, len: Option<usize>) -> Resul
     let op = format!("slice {axis} of {shape}");
     let k = find(&op, shape, axis)?;
     let mut axes = shape.axes().to_vec();
-    if let (Some(n), Size::Known(size)) = (len, axes[k].size) {
-        if n > size {
-            return Err(refuse(
-                op,
-                format!("a window of {n} does not fit an axis of size {size}"),
-            ));
-        }
+    if let (Some(n), Size::Known(size)) = (len, axes[k].size)
+        && n > size
+    {
+        return Err(refuse(
+            op,
+            format!("a window of {n} does not fit an axis of size {size}"),
+        ));
     }
     axes[k].size = len.map_or(Size::Unknown, Size::Known);
     Ok(DynShape::from_axes_unchecked(axes))

@@ -89,18 +89,17 @@ pub(crate) fn normalize<T: Float + Send + Sync>(
     #[cfg(feature = "rayon")]
     let in_order = slices && g.rows[3].iter().enumerate().all(|(r, &o)| o == r * cell);
     #[cfg(feature = "rayon")]
-    if in_order {
-        if let Some(per) =
+    if in_order
+        && let Some(per) =
             super::split::rows_per_piece_from(rows, len, super::split::FUSED_MIN_ELEMENTS)
-        {
-            super::threads::chunks(&mut out, per * cell, |piece, chunk| {
-                let first = piece * per;
-                for k in 0..chunk.len() / cell {
-                    one_row(first + k, chunk, k * cell);
-                }
-            });
-            return out;
-        }
+    {
+        super::threads::chunks(&mut out, per * cell, |piece, chunk| {
+            let first = piece * per;
+            for k in 0..chunk.len() / cell {
+                one_row(first + k, chunk, k * cell);
+            }
+        });
+        return out;
     }
     for r in 0..rows {
         let at = g.rows[3][r];

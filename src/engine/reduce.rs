@@ -231,7 +231,7 @@ impl<T> Source<'_, T> {
                 .sizes
                 .iter()
                 .zip(self.mask)
-                .filter(|(_, &gone)| gone)
+                .filter(|&(_, &gone)| gone)
                 .map(|(&n, _)| n),
         );
         // It overflows only when a kept axis is 0: no cell is folded, the count unused.

@@ -80,17 +80,17 @@ pub(crate) fn rotate<T: Float + Send + Sync>(
     let rows = g.rows[0].len();
     let cell = 2 * half;
     #[cfg(feature = "rayon")]
-    if so == 1 && g.rows[1].iter().enumerate().all(|(r, &o)| o == r * cell) {
-        if let Some(per) =
+    if so == 1
+        && g.rows[1].iter().enumerate().all(|(r, &o)| o == r * cell)
+        && let Some(per) =
             super::split::rows_per_piece_from(rows, len, super::split::FUSED_MIN_ELEMENTS)
-        {
-            super::threads::chunks(&mut out, per * cell, |piece, chunk| {
-                for k in 0..chunk.len() / cell {
-                    one_row(piece * per + k, chunk, k * cell);
-                }
-            });
-            return out;
-        }
+    {
+        super::threads::chunks(&mut out, per * cell, |piece, chunk| {
+            for k in 0..chunk.len() / cell {
+                one_row(piece * per + k, chunk, k * cell);
+            }
+        });
+        return out;
     }
     let _ = cell;
     for r in 0..rows {

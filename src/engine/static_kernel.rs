@@ -47,10 +47,10 @@ const fn static_frame(side: &Side, len: usize, sizes: &[Option<usize>]) -> [usiz
     let mut frame = [0usize; MAX_TYPED_RANK];
     let mut i = 0;
     while i < len {
-        if let Some(k) = side[i] {
-            if own_sizes[k] != 1 {
-                frame[i] = own[k];
-            }
+        if let Some(k) = side[i]
+            && own_sizes[k] != 1
+        {
+            frame[i] = own[k];
         }
         i += 1;
     }

@@ -19,7 +19,7 @@ use crate::values::shape::DynShape;
 /// The run-time family: selectors known at run time (names or positions, see
 /// [`AxisSelector`]), every refusal an [`Error`].
 macro_rules! dyn_reductions {
-    ($($name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr;)*) => {
+    ($($name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr_2021;)*) => {
         impl<T> DynTensor<T> {
             $(
                 #[doc = concat!("The ", $what, " over the selected axes (rule book §16), or the error: an axis missing or selected twice.")]

@@ -54,7 +54,7 @@ impl<T> NestedArray<T, Depth<0>> for T {
 }
 
 macro_rules! nested {
-    ($depth:literal, $ty:ty, [$($n:ident),+], $flat:expr) => {
+    ($depth:literal, $ty:ty, [$($n:ident),+], $flat:expr_2021) => {
         impl<T, $(const $n: usize),+> NestedArray<T, Depth<$depth>> for $ty {
             const DIMS: &'static [usize] = &[$($n),+];
             fn into_elements(self) -> Vec<T> {

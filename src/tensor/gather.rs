@@ -34,7 +34,7 @@ fn take_rows<T: Clone>(
     refuse: impl Fn(String) -> Error,
 ) -> Result<Vec<T>, Error> {
     let n = sizes[at];
-    if let Some((k, &bad)) = indices.iter().enumerate().find(|(_, &i)| i >= n) {
+    if let Some((k, &bad)) = indices.iter().enumerate().find(|&(_, &i)| i >= n) {
         let mut at_index = vec![0; index_sizes.len()];
         let mut r = k;
         for j in (0..index_sizes.len()).rev() {
@@ -158,7 +158,7 @@ fn encode<T: Zero + One + Clone>(
     refuse: impl Fn(String) -> Error,
     shape: impl FnOnce() -> DynShape,
 ) -> Result<Vec<T>, Error> {
-    if let Some((k, &bad)) = labels.iter().enumerate().find(|(_, &l)| l >= classes) {
+    if let Some((k, &bad)) = labels.iter().enumerate().find(|&(_, &l)| l >= classes) {
         return Err(refuse(format!(
             "label {bad} at position {k} is not below {classes}"
         )));

@@ -98,13 +98,13 @@ fn losses<T: Float>(
     refuse: impl Fn(String) -> Error,
 ) -> Result<Vec<T>, Error> {
     let classes = sizes[at];
-    if let Some(w) = opts.weight {
-        if w.len() != classes {
-            return Err(refuse(format!(
-                "{} class weights for {classes} classes",
-                w.len()
-            )));
-        }
+    if let Some(w) = opts.weight
+        && w.len() != classes
+    {
+        return Err(refuse(format!(
+            "{} class weights for {classes} classes",
+            w.len()
+        )));
     }
     if !(0.0..=1.0).contains(&opts.label_smoothing) {
         return Err(refuse(format!(
@@ -116,7 +116,7 @@ fn losses<T: Float>(
     if let Some((k, &bad)) = targets
         .iter()
         .enumerate()
-        .find(|(_, &t)| t >= classes && !ignored(t))
+        .find(|&(_, &t)| t >= classes && !ignored(t))
     {
         return Err(refuse(format!(
             "target {bad} at position {k} is not a class: there are {classes}"

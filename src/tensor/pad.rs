@@ -44,18 +44,18 @@ fn padded<T: Clone>(
         strides,
         data,
     } = x;
-    if let PadMode::Reflect = mode {
-        if let Some(&k) = at.iter().find(|&&k| p > 0 && p >= sizes[k]) {
-            return Err(refuse(format!(
-                "reflect padding {p} must be shorter than axis {k}, of size {}",
-                sizes[k]
-            )));
-        }
+    if let PadMode::Reflect = mode
+        && let Some(&k) = at.iter().find(|&&k| p > 0 && p >= sizes[k])
+    {
+        return Err(refuse(format!(
+            "reflect padding {p} must be shorter than axis {k}, of size {}",
+            sizes[k]
+        )));
     }
-    if let PadMode::Replicate = mode {
-        if let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && p > 0) {
-            return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
-        }
+    if let PadMode::Replicate = mode
+        && let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && p > 0)
+    {
+        return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
     }
     let mut out_sizes = sizes.to_vec();
     for &k in &at {

@@ -33,7 +33,7 @@ use crate::values::shape::{DynShape, MAX_TYPED_RANK};
 /// The family of typed reductions, for a tensor and for a view; `$source` gives the
 /// reduction's [`Source`] and `$shape` the run-time shape (for error messages).
 macro_rules! typed_reductions {
-    (@plain $name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr, $value:literal) => {
+    (@plain $name:ident, $keep:ident, $what:literal, [$($bound:tt)*], $f:expr_2021, $value:literal) => {
         #[doc = concat!("The ", $what, " over the axes `A` selects: a name, a [`Pos<K>`](crate::Pos) or a tuple of them (rule book §16).")]
         ///
         /// ```
@@ -201,7 +201,7 @@ macro_rules! typed_reductions {
             self.try_reduced::<A, Reduce<S, A>, usize>(false, |s, shape| s.arg::<$max>(shape))
         }
     };
-    (@ddof $name:ident, $what:literal, $f:expr, $value:literal) => {
+    (@ddof $name:ident, $what:literal, $f:expr_2021, $value:literal) => {
         #[doc = concat!("The ", $what, " over the axes `A` selects with `ddof` delta degrees of freedom: the squared deviations divided by `n - ddof` (NumPy's `ddof`, PyTorch's `correction`; 1 gives the unbiased estimate), `inf` or NaN when `ddof` is at least `n`. Summed pairwise and compensated: in `f32`, within 1e-6 of an `f64` reference at 4·10^6 elements.")]
         ///
         /// ```

@@ -28,7 +28,7 @@ fn each<T, V, A: Storage<V>>(v: &TensorView<'_, T, A>, f: impl Fn(&T) -> V) -> T
 /// (a tensor operand's `Storage`), and a body turning `self` and `rhs` into the shared
 /// `&view op &view`.
 macro_rules! pair_op {
-    ($Op:ident, $op:ident, [$($g:tt)*], $Lhs:ty, $Rhs:ty, [$($extra:tt)*], |$l:ident, $r:ident| $body:expr) => {
+    ($Op:ident, $op:ident, [$($g:tt)*], $Lhs:ty, $Rhs:ty, [$($extra:tt)*], |$l:ident, $r:ident| $body:expr_2021) => {
         impl<$($g)* T, U, A, B> ops::$Op<$Rhs> for $Lhs
         where
             T: Clone + ops::$Op<U>,

@@ -112,10 +112,10 @@ const fn distinct(names: &[Option<&str>]) -> bool {
     while i < names.len() {
         let mut j = i + 1;
         while j < names.len() {
-            if let (Some(a), Some(b)) = (names[i], names[j]) {
-                if same_str(a, b) {
-                    return false;
-                }
+            if let (Some(a), Some(b)) = (names[i], names[j])
+                && same_str(a, b)
+            {
+                return false;
             }
             j += 1;
         }

@@ -73,10 +73,10 @@ impl StaticSelectors {
 pub(crate) const fn position_of(name: &str, names: &[Option<&str>]) -> Option<usize> {
     let mut i = 0;
     while i < names.len() {
-        if let Some(other) = names[i] {
-            if same_str(name, other) {
-                return Some(i);
-            }
+        if let Some(other) = names[i]
+            && same_str(name, other)
+        {
+            return Some(i);
         }
         i += 1;
     }
