@@ -1,21 +1,10 @@
-//! A ResNet-18 typed end to end at 224x224, as torchvision defines it: the 7x7 stride-2 stem,
-//! the 3x3 stride-2 max pool, four stages of two BasicBlocks (stride-2 downsampling shortcuts
-//! from the second on), the global average pool and the classifier. Every size is static, so
-//! the compiler computes every stage (112, 56, 28, 14, 7) and an editor shows each on hover.
-//!
-//! The weights are torchvision's names and layouts (`layer2.0.downsample.0.weight`
-//! `[128, 64, 1, 1]` ...), filled by a formula (`scripts/gen_resnet.py` fills PyTorch's model
-//! with the same one), saved to a `.safetensors` file and loaded back by name under each
-//! module's prefix (`Weights::under`); each batch norm (running statistics, `eval()` mode) is folded into the
-//! convolution before it when loaded. The logits are checked against PyTorch's
-//! (`examples/data/resnet18_logits.txt`).
-//!
-//! Run: `cargo run --release --example resnet --features safetensors`, or with the path of a
-//! file PyTorch wrote (`python3 scripts/gen_resnet.py` writes one):
-//! `cargo run --release --example resnet --features safetensors -- target/resnet/resnet18.safetensors`
+//! The ResNet-18 of `examples/resnet/main.rs` (and `benches/resnet.rs`): its types, its
+//! loader from torchvision's names, its forward pass, and the formula that fills its weights.
 
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
+
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 
 use shapecast::io::{self, Under, Weights};
 use shapecast::prelude::*;
@@ -24,16 +13,16 @@ use shapecast::{BroadcastsUnder, Storage};
 
 // Activations carry their channel as `C`; a convolution's weight maps `C` to `M` (the first
 // of a block) or `M` back to `C` (the second), so chained convolutions alternate the two names.
-names!(N, RGB, C, M, ROWS, COLS, CLASS);
+names!(pub N, RGB, C, M, ROWS, COLS, CLASS);
 
-const BATCH: usize = 2;
-const SIZE: usize = 224;
+pub const BATCH: usize = 2;
+pub const SIZE: usize = 224;
 
-type Image = shape![N, RGB: 3, ROWS: 224, COLS: 224];
-type Logits = shape![N, CLASS: 1000];
+pub type Image = shape![N, RGB: 3, ROWS: 224, COLS: 224];
+pub type Logits = shape![N, CLASS: 1000];
 
 /// A convolution with its batch norm folded in: the scaled weight and the shift.
-struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
+pub struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
     weight: Tensor<f32, W>,
     shift: Tensor<f32, B>,
 }
@@ -61,7 +50,7 @@ impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f3
 
 /// A BasicBlock from `I` channels to `O`: two 3x3 convolutions (`C → M → C`) and, when the
 /// block downsamples, a 1x1 convolution on the shortcut.
-struct Block<W1: Storage<f32>, B1: Storage<f32>, W2: Storage<f32>, B2: Storage<f32>, D> {
+pub struct Block<W1: Storage<f32>, B1: Storage<f32>, W2: Storage<f32>, B2: Storage<f32>, D> {
     conv1: ConvBn<W1, B1>,
     conv2: ConvBn<W2, B2>,
     down: D,
@@ -69,12 +58,12 @@ struct Block<W1: Storage<f32>, B1: Storage<f32>, W2: Storage<f32>, B2: Storage<f
 
 /// A 3x3 convolution's weight from channel `I` to `O` (`[OUT, IN, KH, KW]`), and a
 /// 1x1 one.
-type Conv3<O, I> = (O, I, ROWS<S<3>>, COLS<S<3>>);
-type Conv1<O, I> = (O, I, ROWS<S<1>>, COLS<S<1>>);
+pub type Conv3<O, I> = (O, I, ROWS<S<3>>, COLS<S<3>>);
+pub type Conv1<O, I> = (O, I, ROWS<S<1>>, COLS<S<1>>);
 /// A block that keeps its `CH` channels, and one from `I` to `O` channels at half the size.
-type Same<const CH: usize> =
+pub type Same<const CH: usize> =
     Block<Conv3<M<S<CH>>, C<S<CH>>>, (M<S<CH>>,), Conv3<C<S<CH>>, M<S<CH>>>, (C<S<CH>>,), ()>;
-type Down<const I: usize, const O: usize> = Block<
+pub type Down<const I: usize, const O: usize> = Block<
     Conv3<M<S<O>>, C<S<I>>>,
     (M<S<O>>,),
     Conv3<C<S<O>>, M<S<O>>>,
@@ -83,7 +72,7 @@ type Down<const I: usize, const O: usize> = Block<
 >;
 
 /// Loading a block from the tensors under its prefix (`layer2.0`).
-trait LoadBlock: Sized {
+pub trait LoadBlock: Sized {
     fn load(w: Under) -> Result<Self, Error>;
 }
 impl<W1, B1, W2, B2> LoadBlock for Block<W1, B1, W2, B2, ()>
@@ -119,7 +108,7 @@ where
     }
 }
 
-struct ResNet18 {
+pub struct ResNet18 {
     stem: ConvBn<shape![C: 64, RGB: 3, ROWS: 7, COLS: 7], shape![C: 64]>,
     layer1: (Same<64>, Same<64>),
     layer2: (Down<64, 128>, Same<128>),
@@ -147,7 +136,7 @@ macro_rules! basic_block {
 }
 
 impl ResNet18 {
-    fn load(w: &Weights) -> Result<ResNet18, Error> {
+    pub fn load(w: &Weights) -> Result<ResNet18, Error> {
         Ok(ResNet18 {
             stem: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
             layer1: (
@@ -171,7 +160,7 @@ impl ResNet18 {
         })
     }
 
-    fn forward(&self, x: &Tensor<f32, Image>) -> Tensor<f32, Logits> {
+    pub fn forward(&self, x: &Tensor<f32, Image>) -> Tensor<f32, Logits> {
         let stem = (x.conv::<RGB, Conv<2, 3>>(&self.stem.weight) + &self.stem.shift).relu();
         let x56 = stem.max_pool::<(ROWS, COLS), Pool<3, 2, 1>>();
         let x56 = basic_block!(&x56, self.layer1.0, Conv<1, 1>, identity);
@@ -189,12 +178,12 @@ impl ResNet18 {
 }
 
 /// Element `i` of tensor `k` of the formula `scripts/gen_resnet.py` uses: in [-1, 1).
-fn wave(k: usize, n: usize) -> impl Iterator<Item = f64> {
+pub fn wave(k: usize, n: usize) -> impl Iterator<Item = f64> {
     (0..n).map(move |i| ((i * 7919 + k * 104_729) % 2003) as f64 / 1001.5 - 1.0)
 }
 
 /// torchvision's resnet18 parameters and running statistics, in its state dict's order.
-fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
+pub fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
     let mut out = vec![("conv1.weight".to_string(), vec![64, 3, 7, 7])];
     let bn = |out: &mut Vec<(String, Vec<usize>)>, p: &str, c: usize| {
         for s in ["weight", "bias", "running_mean", "running_var"] {
@@ -224,7 +213,7 @@ fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
 }
 
 /// The values of tensor `k`, as `scripts/gen_resnet.py` computes them (in f64, then f32).
-fn values(k: usize, name: &str, sizes: &[usize]) -> Vec<f32> {
+pub fn values(k: usize, name: &str, sizes: &[usize]) -> Vec<f32> {
     let n: usize = sizes.iter().product();
     let norm = name.starts_with("bn") || name.contains(".bn") || name.contains("downsample.1");
     let scale = (3.0 / (n / sizes[0]) as f64).sqrt();
@@ -243,65 +232,34 @@ fn values(k: usize, name: &str, sizes: &[usize]) -> Vec<f32> {
         .collect()
 }
 
-fn main() -> Result<(), Error> {
-    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
-    let weights = match std::env::args().nth(1) {
-        Some(path) => io::load_safetensors(path)?,
-        None => {
-            let tensors: Vec<(String, DynTensor<f32>)> = names_and_shapes()
-                .into_iter()
-                .enumerate()
-                .map(|(k, (name, sizes))| {
-                    let t = DynTensor::from_vec(
-                        DynShape::from_sizes(&sizes)?,
-                        values(k, &name, &sizes),
-                    )?;
-                    Ok((name, t))
-                })
-                .collect::<Result<_, Error>>()?;
-            let refs: Vec<(&str, &DynTensor<f32>)> =
-                tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
-            let path = std::env::temp_dir().join(format!(
-                "shapecast-resnet18-{}.safetensors",
-                std::process::id()
-            ));
-            io::save_safetensors(&path, &refs)?;
-            let weights = io::load_safetensors(&path)?;
-            std::fs::remove_file(&path).ok();
-            weights
-        }
-    };
-    let net = ResNet18::load(&weights)?;
-    let x = Tensor::<f32, Image>::from_vec_sized(
-        &[BATCH, 3, SIZE, SIZE],
-        wave(1000, BATCH * 3 * SIZE * SIZE)
+/// The formula's weights in torchvision's names, saved to a `.safetensors` file (under the
+/// system's temporary directory) and loaded back.
+pub fn formula_weights() -> Result<Weights, Error> {
+    let tensors: Vec<(String, DynTensor<f32>)> = names_and_shapes()
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, sizes))| {
+            let t = DynTensor::from_vec(DynShape::from_sizes(&sizes)?, values(k, &name, &sizes))?;
+            Ok((name, t))
+        })
+        .collect::<Result<_, Error>>()?;
+    let refs: Vec<(&str, &DynTensor<f32>)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    let path = std::env::temp_dir().join(format!(
+        "shapecast-resnet18-{}.safetensors",
+        std::process::id()
+    ));
+    io::save_safetensors(&path, &refs)?;
+    let weights = io::load_safetensors(&path)?;
+    std::fs::remove_file(&path).ok();
+    Ok(weights)
+}
+
+/// The formula's input: `batch` images.
+pub fn formula_input(batch: usize) -> Result<Tensor<f32, Image>, Error> {
+    Tensor::from_vec_sized(
+        &[batch, 3, SIZE, SIZE],
+        wave(1000, batch * 3 * SIZE * SIZE)
             .map(|v| v as f32)
             .collect(),
-    )?;
-    let start = std::time::Instant::now();
-    let logits = net.forward(&x);
-    let took = start.elapsed();
-
-    // PyTorch's logits on the same weights and input.
-    let want: Vec<f64> = include_str!("data/resnet18_logits.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.parse().expect("a logit"))
-        .collect();
-    let diff = logits
-        .data()
-        .iter()
-        .zip(&want)
-        .map(|(&a, b)| (a as f64 - b).abs())
-        .fold(0.0, f64::max);
-    assert_eq!(want.len(), logits.data().len());
-    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
-    let top = logits.argmax::<CLASS>();
-    println!(
-        "ResNet-18, batch {BATCH} at {SIZE}x{SIZE}: logits {} within {diff:.1e} of PyTorch's; top classes {:?}; forward {:.0} ms",
-        logits.shape(),
-        top.data(),
-        took.as_secs_f64() * 1e3
-    );
-    Ok(())
+    )
 }

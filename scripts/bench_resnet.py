@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""PyTorch CPU on `benches/resnet.rs`'s network and input: torchvision's ResNet-18
+(`scripts/gen_resnet.py`'s model and formula weights), batch 8 at 224x224, float32, no
+gradients; the median of 10 forward passes after 3 warm-up ones.
+
+Run: python3 scripts/bench_resnet.py --threads 1   (and --threads 2)
+"""
+import argparse, os, sys, time
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+import gen_resnet as g
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=8)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    weights = {name: g.value(k, name, shape) for k, (name, shape) in enumerate(g.names_and_shapes())}
+    model = g.ResNet18().eval()
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()}, strict=False)
+    n = args.batch * 3 * g.SIZE * g.SIZE
+    x = torch.from_numpy(g.wave(1000, n).astype(np.float32).reshape(args.batch, 3, g.SIZE, g.SIZE))
+    with torch.no_grad():
+        for _ in range(3):
+            model(x)
+        times = []
+        for _ in range(10):
+            t = time.perf_counter()
+            model(x)
+            times.append(time.perf_counter() - t)
+    print(f"PyTorch {torch.__version__}, {args.threads} thread(s): resnet18 forward batch {args.batch} at 224x224: median {sorted(times)[5] * 1e3:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
