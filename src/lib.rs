@@ -132,7 +132,8 @@ extern crate self as shapecast;
 mod alloc_prelude;
 
 /// What a first program needs, in one import: the macros, the tensor types, the size types,
-/// the traits whose methods it calls (`dot`, the float math) and the error.
+/// the traits whose methods it calls (`dot`, the float math), the multi-index `from_fn`'s
+/// closure takes ([`Index`]) and the error.
 ///
 /// ```
 /// use shapecast::prelude::*;
@@ -152,8 +153,8 @@ pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
         names, shape, Attention, BatchNorm, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape,
-        DynTensor, Error, FloatMath, HasAxis, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos, Rope,
-        RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos,
+        Rope, RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
