@@ -25,45 +25,43 @@ def ramp(shape, a, m, b):
     return torch.tensor([float((i * a) % m - b) for i in range(n)], dtype=torch.float64).reshape(shape)
 
 
+def conv_size(n, k, s, p, d):
+    """PyTorch's conv1d output length, or None where it refuses."""
+    try:
+        out = F.conv1d(torch.zeros(1, 1, n, dtype=torch.float64), torch.zeros(1, 1, k, dtype=torch.float64),
+                       stride=s, padding=p, dilation=d).shape[-1]
+    except RuntimeError:
+        out = None
+    return {"op": "conv_size", "n": n, "k": k, "s": s, "p": p, "d": d, "ceil": False, "out": out}
+
+
+def pool_size(n, k, s, p, ceil):
+    """PyTorch's max_pool1d output length, or None where it refuses."""
+    try:
+        out = F.max_pool1d(torch.zeros(1, 1, n), k, stride=s, padding=p, ceil_mode=ceil).shape[-1]
+    except RuntimeError:
+        out = None
+    return {"op": "pool_size", "n": n, "k": k, "s": s, "p": p, "d": 1, "ceil": ceil, "out": out}
+
+
 def main():
     lines = []
     for n, k, s, p, d in itertools.product(range(1, 9), range(1, 5), range(1, 4), range(0, 3), range(1, 3)):
-        try:
-            out = F.conv1d(torch.zeros(1, 1, n, dtype=torch.float64), torch.zeros(1, 1, k, dtype=torch.float64),
-                           stride=s, padding=p, dilation=d).shape[-1]
-        except RuntimeError:
-            out = None
-        lines.append({"op": "conv_size", "n": n, "k": k, "s": s, "p": p, "d": d, "ceil": False, "out": out})
+        lines.append(conv_size(n, k, s, p, d))
     for n, k, s, p, ceil in itertools.product(range(1, 9), range(1, 5), range(1, 4), range(0, 3), [False, True]):
-        if p > k // 2:
-            continue
-        try:
-            out = F.max_pool1d(torch.zeros(1, 1, n), k, stride=s, padding=p, ceil_mode=ceil).shape[-1]
-        except RuntimeError:
-            out = None
-        lines.append({"op": "pool_size", "n": n, "k": k, "s": s, "p": p, "d": 1, "ceil": ceil, "out": out})
+        if p <= k // 2:
+            lines.append(pool_size(n, k, s, p, ceil))
     # Image sizes: several hex digits, borrows across them, every digit stride (2-15) and two
     # above (16, 17), sizes past the size table (a `?` at the type level). A fixed sample of
     # the grid, so the type-level file stays a few hundred assertions.
     rng = random.Random(44)
     big = [15, 16, 17, 31, 127, 128, 129, 224, 255, 256, 257, 383, 384, 512, 1023, 1024, 2047,
            2048, 2049, 2050, 4096, 4097, 65539]
-    grid = list(itertools.product(big, [1, 2, 3, 7, 11, 16], [1, 2, 3, 4, 5, 7, 8, 15, 16, 17], range(0, 4), [1, 2]))
-    for n, k, s, p, d in rng.sample(grid, 300):
-        try:
-            out = F.conv1d(torch.zeros(1, 1, n, dtype=torch.float64), torch.zeros(1, 1, k, dtype=torch.float64),
-                           stride=s, padding=p, dilation=d).shape[-1]
-        except RuntimeError:
-            out = None
-        lines.append({"op": "conv_size", "n": n, "k": k, "s": s, "p": p, "d": d, "ceil": False, "out": out})
-    grid = [g for g in itertools.product(big, [1, 2, 3, 7, 11, 16], [1, 2, 3, 4, 5, 7, 8, 15, 16, 17], range(0, 4), [False, True])
-            if g[3] <= g[1] // 2]
-    for n, k, s, p, ceil in rng.sample(grid, 300):
-        try:
-            out = F.max_pool1d(torch.zeros(1, 1, n), k, stride=s, padding=p, ceil_mode=ceil).shape[-1]
-        except RuntimeError:
-            out = None
-        lines.append({"op": "pool_size", "n": n, "k": k, "s": s, "p": p, "d": 1, "ceil": ceil, "out": out})
+    kernels, strides = [1, 2, 3, 7, 11, 16], [1, 2, 3, 4, 5, 7, 8, 15, 16, 17]
+    grid = list(itertools.product(big, kernels, strides, range(0, 4), [1, 2]))
+    lines += [conv_size(*g) for g in rng.sample(grid, 300)]
+    grid = [g for g in itertools.product(big, kernels, strides, range(0, 4), [False, True]) if g[3] <= g[1] // 2]
+    lines += [pool_size(*g) for g in rng.sample(grid, 300)]
     # Values: (input sizes N, C, *spatial), weight (OUT, C/groups, *kernel), stride, padding,
     # dilation, groups.
     convs = [

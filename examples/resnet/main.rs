@@ -21,7 +21,10 @@ use shapecast::io;
 use shapecast::prelude::*;
 
 mod model;
-use model::{formula_input, formula_weights, ResNet18, BATCH, CLASS, SIZE};
+use model::{
+    distance_to_pytorch, formula_input, formula_weights, pytorch_logits, ResNet18, BATCH, CLASS,
+    SIZE,
+};
 
 fn main() -> Result<(), Error> {
     // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
@@ -36,18 +39,8 @@ fn main() -> Result<(), Error> {
     let took = start.elapsed();
 
     // PyTorch's logits on the same weights and input.
-    let want: Vec<f64> = include_str!("../data/resnet18_logits.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.parse().expect("a logit"))
-        .collect();
-    let diff = logits
-        .data()
-        .iter()
-        .zip(&want)
-        .map(|(&a, b)| (a as f64 - b).abs())
-        .fold(0.0, f64::max);
-    assert_eq!(want.len(), logits.data().len());
+    assert_eq!(pytorch_logits().len(), logits.data().len());
+    let diff = distance_to_pytorch(logits.data());
     assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
     let top = logits.argmax::<CLASS>();
     println!(

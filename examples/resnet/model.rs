@@ -263,3 +263,26 @@ pub fn formula_input(batch: usize) -> Result<Tensor<f32, Image>, Error> {
             .collect(),
     )
 }
+
+/// PyTorch's logits of the formula's first two images, `[2, 1000]` row-major
+/// (`examples/data/resnet18_logits.txt`, written by `scripts/gen_resnet.py`).
+pub fn pytorch_logits() -> Vec<f64> {
+    include_str!("../data/resnet18_logits.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.parse().expect("a logit"))
+        .collect()
+}
+
+/// The largest difference between PyTorch's logits and the first as many of `logits` (element
+/// `i` of the formula's input depends on `i` alone, so a larger batch starts with the same two
+/// images).
+pub fn distance_to_pytorch(logits: &[f32]) -> f64 {
+    let want = pytorch_logits();
+    assert!(logits.len() >= want.len(), "fewer logits than PyTorch's");
+    logits
+        .iter()
+        .zip(&want)
+        .map(|(&a, b)| (a as f64 - b).abs())
+        .fold(0.0, f64::max)
+}

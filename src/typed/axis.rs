@@ -5,6 +5,10 @@ use super::name::{Anon, NameKind};
 use super::size::{AxisSize, Dyn, S};
 use crate::values::sealed::Sealed;
 
+/// The hex digits of an axis' size (`()` for `?`): what sums, windows and comparisons of
+/// sizes compute on.
+pub(super) type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
+
 /// An axis at the type level: its size, its name, and the same axis with another size.
 ///
 /// Implemented by `S<N>`, [`Dyn`] and every name declared with [`names!`](crate::names).

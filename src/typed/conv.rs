@@ -24,7 +24,7 @@ use core::ops::{Add, Mul, Sub};
 
 use typenum::{Const, IsEqual, Prod, Sub1, Sum, ToUInt, UInt, UTerm, U, U2};
 
-use super::axis::Axis;
+use super::axis::{Axis, HexOf};
 use super::bits::{Cond, B0, B1};
 use super::list::{At, Extract, Found, FromRev, Missing};
 use super::name::{Named, SameName};
@@ -72,10 +72,6 @@ pub struct Conv<
 pub trait ConvGeometry {
     /// The parameters at run time.
     const SPEC: ConvSpec;
-    #[doc(hidden)]
-    type Stride;
-    #[doc(hidden)]
-    type Padding;
     #[doc(hidden)]
     type Dilation;
     #[doc(hidden)]
@@ -131,8 +127,6 @@ where
         dilation: D,
         groups: G,
     };
-    type Stride = U<ST>;
-    type Padding = U<P>;
     type Dilation = U<D>;
     type Groups = U<G>;
     type Extra = <typenum::Eq<U<ST>, typenum::U1> as Cond>::If<
@@ -177,7 +171,6 @@ impl<X, K, G> WindowIf<X, K, G> for B0 {
     type Check = Passed;
 }
 
-type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 /// `d·k` on hex digits: the kernel's own when the dilation is 1 (`B1`), without a product.
 #[doc(hidden)]
 pub trait Dilated<D, K> {

@@ -11,7 +11,7 @@
 //! assert!(!<shape![2, 3] as Accepts<Embed, shape![3, 2]>>::VALUE);
 //! ```
 
-use super::axis::Axis;
+use super::axis::{Axis, HexOf};
 use super::bits::{And, Cond, Not, Or, B0, B1};
 use super::list::{At, Collect, Ins, NameInTagged, NotShorter};
 use super::name::{Anon, NameId, Named, SameBits};
@@ -133,8 +133,6 @@ type KnownPair<X, Y> = (
     <<X as Axis>::Size as AxisSize>::Known,
     <<Y as Axis>::Size as AxisSize>::Known,
 );
-/// An axis's size's hex digits.
-type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 
 /// Names that may pair: equal, or one side unnamed and the other's name absent from the
 /// unnamed side's shape.

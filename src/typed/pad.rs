@@ -16,7 +16,7 @@ use core::ops::Mul;
 
 use typenum::{Const, Prod, ToUInt, U, U2};
 
-use super::axis::Axis;
+use super::axis::{Axis, HexOf};
 use super::bits::{B0, B1};
 use super::hex_sum::HexSum;
 use super::list::FromRev;
@@ -75,7 +75,6 @@ pub trait GrownIf<X, P> {
 impl<X, P> GrownIf<X, P> for B0 {
     type Size = Dyn;
 }
-type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 /// `n + 2P` on hex digits (`typed::hex_sum`): static within the size table, else `?`.
 impl<X: Axis, P: PadWidth> GrownIf<X, P> for B1
 where

@@ -24,7 +24,7 @@ use core::ops::{Add, Mul, Sub};
 
 use typenum::{Const, Diff, IsLessOrEqual, LeEq, Prod, Sub1, Sum, ToUInt, U, U0, U16, U2};
 
-use super::axis::Axis;
+use super::axis::{Axis, HexOf};
 use super::bits::{Cond, B0, B1};
 use super::hex_window::LowDigit;
 use super::list::FromRev;
@@ -71,14 +71,6 @@ pub struct Pool<
 pub trait PoolGeometry {
     /// The window at run time.
     const SPEC: PoolSpec;
-    #[doc(hidden)]
-    type Kernel;
-    #[doc(hidden)]
-    type Stride;
-    #[doc(hidden)]
-    type Padding;
-    #[doc(hidden)]
-    type Ceil: Cond;
     /// The stride's kind (1, a digit or larger), for the division (`typed::window`).
     #[doc(hidden)]
     type StrideKind;
@@ -142,10 +134,6 @@ where
         ceil: C,
         count_padding: true,
     };
-    type Kernel = U<K>;
-    type Stride = U<ST>;
-    type Padding = U<P>;
-    type Ceil = <Bool<C> as BoolBit>::Bit;
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
     type StrideKind = <U<ST> as StrideKindFor>::Kind;
     // A stride of 1 divides exactly: `n + 2p - k + 1` in one sum, ceil mode or not.
@@ -227,7 +215,6 @@ impl<X, P> PoolWindowIf<X, P> for B0 {
     type Size = Dyn;
     type Check = Passed;
 }
-type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 type LenOf<X, P> = <HexOf<X> as WindowLen<
     <P as PoolGeometry>::Extra,
     <P as PoolGeometry>::KernelHex,
