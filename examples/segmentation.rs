@@ -136,7 +136,8 @@ fn main() -> Result<(), Error> {
     let rows = Tensor::<usize, shape![H: 16]>::from_fn(&[16], |i| 2 * i[0])?;
     let cols = Tensor::<usize, shape![W: 24]>::from_fn(&[24], |i| 2 * i[0])?;
     let lbl2: Tensor<usize, shape![N, H: 16, W: 24]> = lbl.take::<H, _>(&rows).take::<W, _>(&cols);
-    let loss = logits.try_cross_entropy::<CLASS>(&lbl2, &Loss::default().ignore_index(VOID))?;
+    let loss =
+        logits.try_cross_entropy::<CLASS>(&lbl2, &Loss::default().ignore_index(VOID as i64))?;
     let valid = lbl2.iter().filter(|&&l| l != VOID).count();
     let mean_loss = loss.iter().sum::<f32>() / valid as f32;
     let pred: Tensor<usize, shape![N, H: 16, W: 24]> = logits.argmax::<CLASS>();

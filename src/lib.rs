@@ -154,7 +154,7 @@ pub mod prelude {
     pub use crate::{
         names, shape, Attention, BatchNorm, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape,
         DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos,
-        Rope, RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        Reduction, Rope, RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -183,9 +183,9 @@ pub use typed::contract::{
 #[doc(hidden)]
 pub use typed::conv::ConvVerdict;
 pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
+pub use typed::gather::{Gather, GatherAlong, OneHot, OneHotInto, Take, TakeAlong};
 #[doc(hidden)]
-pub use typed::gather::{GatherVerdict, OneHotVerdict, TakenFrom};
-pub use typed::gather::{OneHot, OneHotInto, Take, TakeAlong};
+pub use typed::gather::{GatherVerdict, GatheredFrom, OneHotVerdict, TakenFrom};
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::norm::NormOver;
 #[doc(hidden)]
@@ -225,7 +225,7 @@ pub use typed::verdict::Verdict;
 #[doc(hidden)]
 pub use typed::contract::MatMulWithRule;
 #[doc(hidden)]
-pub use typed::gather::{OneHotIntoRule, TakeAlongRule};
+pub use typed::gather::{GatherAlongRule, OneHotIntoRule, TakeAlongRule};
 #[doc(hidden)]
 pub use typed::pool::PoolOverRule;
 #[doc(hidden)]
@@ -243,9 +243,9 @@ pub use typenum;
 
 // The refusals of the type level, at the crate root: compile errors print them by this path.
 pub use typed::refusals::{
-    ChannelsDiffer, EmptyKernel, KernelTooLarge, LhsAxis, NamesDiffer, NoMatch, NoOutputChannel,
-    NoSpatialAxis, NoSuchAxis, NotAdjacent, PaddingTooWide, PdpdRange, RankZero, RanksDiffer,
-    RepeatedName, RhsAxis, RhsLonger, SelectedTwice, SizesDiffer, StaticallyEmpty,
+    ChannelsDiffer, EmptyKernel, IndexLacks, KernelTooLarge, LhsAxis, NamesDiffer, NoMatch,
+    NoOutputChannel, NoSpatialAxis, NoSuchAxis, NotAdjacent, PaddingTooWide, PdpdRange, RankZero,
+    RanksDiffer, RepeatedName, RhsAxis, RhsLonger, SelectedTwice, SizesDiffer, StaticallyEmpty,
     TwoOutputChannels, WeightLacks, WindowTooLarge, WrongSize,
 };
 
@@ -286,9 +286,10 @@ pub use tensor::MaskParts;
 #[cfg(feature = "rand")]
 pub use tensor::Sampling;
 pub use tensor::{
-    concat, stack, stack_at, ArrayOf, Contractible, ConvOut, Convolution, ConvolveWith, Depth, Dot,
-    DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index, Loss, MapSource, MatMulBy,
-    NestedArray, Reshaped, Scalar, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
+    concat, stack, stack_at, ArrayOf, ClassWeightsFor, Contractible, ConvOut, Convolution,
+    ConvolveWith, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index,
+    IndexElement, Loss, MapSource, MatMulBy, NestedArray, Reduction, Reshaped, Scalar,
+    SliceWeights, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Causal, DynMask, NoMask,

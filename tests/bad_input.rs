@@ -303,7 +303,7 @@ mod sweep {
                 let targets = DynTensor::<usize>::full(format!("[A0: {}]", w.first().copied().unwrap_or(0).min(3)).parse().unwrap(), i);
                 if let Ok(t) = targets {
                     let _ = logits.cross_entropy(&axis(1), &t, &Loss::default().label_smoothing(0.5));
-                    let _ = logits.nll_loss(&axis(1), &t, &Loss::default().ignore_index(i));
+                    let _ = logits.nll_loss(&axis(1), &t, &Loss::default().ignore_index(i as i64));
                 }
             }
         }

@@ -1,16 +1,20 @@
 //! Gathering by name at run time (rule book §21): the shapes `take` (PyTorch's
-//! `index_select`, NumPy's `take` along an axis: an embedding lookup) and `one_hot` leave. The
-//! twin of [`typed::gather`](crate::typed::gather).
+//! `index_select`, NumPy's `take` along an axis: an embedding lookup), `gather` (PyTorch's
+//! `gather`, NumPy's `take_along_axis`) and `one_hot` leave. The twin of
+//! [`typed::gather`](crate::typed::gather).
 //!
 //! `take` replaces the selected axis of the source by the axes of the indices, in place, by
 //! name: `[VOCAB: 50257, EMBED: 768]` taken along `VOCAB` by `[B, T]` is `[B, T, EMBED: 768]`.
+//! `gather` picks one element along the axis for every index: the indices have that axis (any
+//! size) and otherwise exactly the source's axes, and the result has their shape.
 //! `one_hot` appends a class axis to the labels' shape.
 //!
 //! ```
-//! use shapecast::dynamic::gather::{one_hot, take};
+//! use shapecast::dynamic::gather::{gather, one_hot, take};
 //! let (shape, _) = take(&"[VOCAB: 50257, EMBED: 768]".parse()?, &"VOCAB".parse()?, &"[B, T]".parse()?)?;
 //! assert_eq!(shape.to_string(), "[B, T, EMBED: 768]");
 //! assert_eq!(one_hot(&"[?, H, W]".parse()?, "CLASS", 3)?.to_string(), "[?, H, W, CLASS: 3]");
+//! assert_eq!(gather(&"[B: 2, CLASS: 10]".parse()?, &"CLASS".parse()?, &"[B: 2, CLASS: 1]".parse()?)?, (1, 1));
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 
@@ -57,6 +61,55 @@ pub fn take(
         other => other,
     })?;
     Ok((shape, at))
+}
+
+/// Where `source`'s and `indices`' axis `axis` are, when `source` can be gathered along it by
+/// `indices` (the result has the indices' shape); or the error: the axis missing from either,
+/// or the indices' other axes not the source's (their names, their order, their static sizes).
+///
+/// ```
+/// use shapecast::dynamic::gather::gather;
+/// assert_eq!(gather(&"[N: 4, C: 3]".parse()?, &"N".parse()?, &"[N: 7, C: 3]".parse()?)?, (0, 0));
+/// assert_eq!(gather(&"[N: 4, C: 3]".parse()?, &"N".parse()?, &"[C: 3, N: 2]".parse()?)?, (0, 1));
+/// assert!(gather(&"[N: 4, C: 3]".parse()?, &"N".parse()?, &"[N: 1, C: 2]".parse()?).is_err());
+/// assert!(gather(&"[N: 4, C: 3]".parse()?, &"N".parse()?, &"[C: 3]".parse()?).is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn gather(
+    source: &DynShape,
+    axis: &AxisSelector,
+    indices: &DynShape,
+) -> Result<(usize, usize), Error> {
+    let refuse = |reason: String| Error::Gather {
+        op: "gather",
+        shape: source.clone(),
+        by: format!("{axis} by {indices}"),
+        reason,
+    };
+    let at = axis
+        .position(source)
+        .ok_or_else(|| refuse(format!("it has no axis {axis}")))?;
+    let ia = axis
+        .position(indices)
+        .ok_or_else(|| refuse(format!("the indices have no axis {axis}")))?;
+    let rest = |s: &DynShape, skip: usize| -> Vec<DynAxis> {
+        let mut axes = s.axes().to_vec();
+        axes.remove(skip);
+        axes
+    };
+    let (want, have) = (rest(source, at), rest(indices, ia));
+    let differs = want.len() != have.len()
+        || want.iter().zip(&have).any(|(w, h)| {
+            w.name != h.name
+                || matches!((w.size, h.size), (Size::Known(a), Size::Known(b)) if a != b)
+        });
+    if differs {
+        return Err(refuse(format!(
+            "besides {axis}, the indices must have the source's axes, {}",
+            DynShape::new(want)?
+        )));
+    }
+    Ok((at, ia))
 }
 
 /// The shape of `labels` one-hot encoded into `classes` classes along a new last axis

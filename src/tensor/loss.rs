@@ -5,26 +5,38 @@
 
 use crate::alloc_prelude::*;
 
+use core::marker::PhantomData;
+
 use num_traits::Float;
 
 use super::dyn_tensor::DynTensor;
+use super::index_element::IndexElement;
 use super::tensor::Tensor;
 use crate::engine::vmath::Transcendental;
+use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
+use crate::typed::rule::Assign;
+use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
+use crate::values::shape::DynShape;
 
 /// Options of the losses (PyTorch's `cross_entropy`/`nll_loss` arguments): class weights,
 /// label smoothing (cross-entropy only) and a target value to ignore (its loss is 0).
+///
+/// `W` is the shape of typed class weights ([`class_weights`](Self::class_weights)), checked
+/// against the class axis at compile time; weights given as a slice
+/// ([`weight`](Self::weight)) are [`SliceWeights`], checked by length at run time.
 ///
 /// ```
 /// use shapecast::Loss;
 /// let opts = Loss::<f32>::default().label_smoothing(0.1).ignore_index(255);
 /// assert_eq!((opts.label_smoothing, opts.ignore_index), (0.1, Some(255)));
+/// assert_eq!(Loss::<f32>::default().ignore_index, Some(-100)); // PyTorch's default
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Loss<'w, T> {
+pub struct Loss<'w, T, W = SliceWeights> {
     /// A weight per class (PyTorch's `weight`): each target's loss is scaled by its class'
     /// weight. With weights PyTorch's `reduction='mean'` divides the sum by the targets'
     /// weights, not by their count: `loss.sum() / weights_of_targets.sum()`.
@@ -32,32 +44,70 @@ pub struct Loss<'w, T> {
     /// The share ε of the target spread over all classes (PyTorch's `label_smoothing`): the
     /// loss is `(1 − ε)·(−w_y·log p_y) + ε/C · Σ_c −w_c·log p_c`.
     pub label_smoothing: f64,
-    /// A target value whose loss is 0 (PyTorch's `ignore_index`, there −100; void labels such
-    /// as 255 in segmentation).
-    pub ignore_index: Option<usize>,
+    /// A target value whose loss is 0 and which no mean counts (PyTorch's `ignore_index`,
+    /// −100 by default there and here; void labels such as 255 in segmentation). `None`
+    /// ignores nothing.
+    pub ignore_index: Option<i64>,
+    weights: PhantomData<W>,
 }
+
+/// The weights' shape of [`Loss`] options whose class weights, if any, are a slice: checked
+/// by length at run time.
+///
+/// ```
+/// let opts: shapecast::Loss<'_, f32, shapecast::SliceWeights> = shapecast::Loss::default();
+/// assert!(opts.weight.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceWeights;
 
 impl<T> Default for Loss<'_, T> {
     fn default() -> Self {
         Loss {
             weight: None,
             label_smoothing: 0.0,
-            ignore_index: None,
+            ignore_index: Some(-100),
+            weights: PhantomData,
         }
     }
 }
 
-impl<'w, T> Loss<'w, T> {
-    /// These options with class weights.
+impl<'w, T, W> Loss<'w, T, W> {
+    /// These options with class weights as a slice, one per class in the class axis' order
+    /// (checked by length when the loss runs).
     ///
     /// ```
     /// let w = [1.0f32, 2.0];
     /// assert!(shapecast::Loss::default().weight(&w).weight.is_some());
     /// ```
-    pub fn weight(self, weight: &'w [T]) -> Self {
+    pub fn weight(self, weight: &'w [T]) -> Loss<'w, T, SliceWeights> {
         Loss {
             weight: Some(weight),
-            ..self
+            label_smoothing: self.label_smoothing,
+            ignore_index: self.ignore_index,
+            weights: PhantomData,
+        }
+    }
+
+    /// These options with class weights as a tensor over the class axis (`[CLASS: 3]`): a
+    /// typed loss checks at compile time that its one axis is the class axis, with its size.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Loss, Tensor};
+    /// names!(N, CLASS);
+    /// let w = Tensor::<f64, shape![CLASS: 2]>::from_array([1.0, 3.0]);
+    /// let logits = Tensor::<f64, shape![N: 1, CLASS: 2]>::from_array([[0.0, 0.0]]);
+    /// let labels = Tensor::<i64, shape![N: 1]>::from_array([1]);
+    /// let loss = logits.try_cross_entropy::<CLASS>(&labels, &Loss::default().class_weights(&w))?;
+    /// assert!((loss.data()[0] - 3.0 * 2f64.ln()).abs() < 1e-12);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn class_weights<C: Shape>(self, weight: &'w Tensor<T, C>) -> Loss<'w, T, C> {
+        Loss {
+            weight: Some(weight.data()),
+            label_smoothing: self.label_smoothing,
+            ignore_index: self.ignore_index,
+            weights: PhantomData,
         }
     }
 
@@ -73,30 +123,89 @@ impl<'w, T> Loss<'w, T> {
         }
     }
 
-    /// These options ignoring targets equal to `index`.
+    /// These options ignoring targets equal to `index` (in place of PyTorch's −100).
     ///
     /// ```
     /// assert_eq!(shapecast::Loss::<f32>::default().ignore_index(255).ignore_index, Some(255));
     /// ```
-    pub fn ignore_index(self, index: usize) -> Self {
+    pub fn ignore_index(self, index: i64) -> Self {
         Loss {
             ignore_index: Some(index),
             ..self
         }
     }
+
+    /// These options ignoring no target value.
+    ///
+    /// ```
+    /// assert_eq!(shapecast::Loss::<f32>::default().ignore_none().ignore_index, None);
+    /// ```
+    pub fn ignore_none(self) -> Self {
+        Loss {
+            ignore_index: None,
+            ..self
+        }
+    }
 }
 
-/// The loss of each target: `logp` row-major by `sizes` (log-probabilities along axis `at`),
-/// `targets` one per cell of the other axes, in their row-major order.
-fn losses<T: Float>(
+/// How a loss' per-target values become one (PyTorch's `reduction`; its `'none'` is the
+/// per-target methods, `cross_entropy` and `nll_loss`).
+///
+/// ```
+/// use shapecast::{DynTensor, Loss, Reduction};
+/// let logits = DynTensor::from_vec("[N: 2, CLASS: 2]".parse()?, vec![0.0f64; 4])?;
+/// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1i64, -100])?;
+/// let mean = logits.cross_entropy_reduced(&"CLASS".parse()?, &targets, &Loss::default(), Reduction::Mean)?;
+/// assert!((mean.data()[0] - 2f64.ln()).abs() < 1e-12); // the ignored target is not counted
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// The sum of the per-target losses.
+    Sum,
+    /// The sum divided by the targets' total weight: their count when there are no class
+    /// weights, `Σ w_y` over the targets otherwise; ignored targets count for nothing, and a
+    /// loss with every target ignored is NaN (PyTorch's weighted mean).
+    Mean,
+}
+
+/// Class weights of shape `Self` fit the class axis `A` of logits of shape `S`: `Self` is
+/// [`SliceWeights`] (checked at run time), or a shape whose one axis is `S`'s axis `A` with
+/// its size. The bound the typed losses take.
+///
+/// ```
+/// use shapecast::{names, shape, ClassWeightsFor, SliceWeights};
+/// names!(N, CLASS);
+/// fn fits<W: ClassWeightsFor<shape![N, CLASS: 3], CLASS>>() {}
+/// fits::<shape![CLASS: 3]>();
+/// fits::<SliceWeights>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "class weights of shape `{Self}` do not fit the class axis `{A}` of `{S}`",
+    label = "the weights must have one axis, `{A}`, with the logits' size"
+)]
+pub trait ClassWeightsFor<S, A> {}
+impl<S, A> ClassWeightsFor<S, A> for SliceWeights {}
+#[diagnostic::do_not_recommend]
+impl<S, A, C> ClassWeightsFor<S, A> for C
+where
+    C: ReduceOver<A, Output = ()>,
+    S: BroadcastsUnder<Assign, C>,
+{
+}
+
+/// The loss of each target and the targets' total weight (what a mean divides by): `logp`
+/// row-major by `sizes` (log-probabilities along axis `at`), `targets` one per cell of the
+/// other axes, in their row-major order.
+fn losses<T: Float, X: IndexElement, W>(
     logp: &[T],
     sizes: &[usize],
     at: usize,
-    targets: &[usize],
-    opts: &Loss<'_, T>,
+    targets: &[X],
+    opts: &Loss<'_, T, W>,
     smoothing: bool,
     refuse: impl Fn(String) -> Error,
-) -> Result<Vec<T>, Error> {
+) -> Result<(Vec<T>, T), Error> {
     let classes = sizes[at];
     if let Some(w) = opts.weight
         && w.len() != classes
@@ -112,27 +221,34 @@ fn losses<T: Float>(
             opts.label_smoothing
         )));
     }
-    let ignored = |t: usize| opts.ignore_index == Some(t);
+    let ignored = |t: X| opts.ignore_index.is_some() && t.signed() == opts.ignore_index;
+    let class = |t: X| t.position().filter(|&c| c < classes);
     if let Some((k, &bad)) = targets
         .iter()
         .enumerate()
-        .find(|&(_, &t)| t >= classes && !ignored(t))
+        .find(|&(_, &t)| class(t).is_none() && !ignored(t))
     {
         return Err(refuse(format!(
-            "target {bad} at position {k} is not a class: there are {classes}"
+            "target {bad} at position {k} is not a class: there are {classes}{}",
+            match opts.ignore_index {
+                Some(i) => format!(", and the ignored index is {i}"),
+                None => String::new(),
+            }
         )));
     }
     let inner: usize = sizes[at + 1..].iter().product();
     let weight = |c: usize| opts.weight.map_or(T::one(), |w| w[c]);
     let eps = T::from(if smoothing { opts.label_smoothing } else { 0.0 }).unwrap_or_else(T::zero);
     let per_class = eps / T::from(classes).unwrap_or_else(T::infinity);
+    let mut total = T::zero();
     let out = targets
         .iter()
         .enumerate()
         .map(|(cell, &t)| {
-            if ignored(t) {
+            let Some(t) = class(t).filter(|_| !ignored(t)) else {
                 return T::zero();
-            }
+            };
+            total = total + weight(t);
             let (outer, inside) = (cell / inner.max(1), cell % inner.max(1));
             let at_class = |c: usize| logp[(outer * classes + c) * inner + inside];
             let hit = -weight(t) * at_class(t);
@@ -143,33 +259,73 @@ fn losses<T: Float>(
             (T::one() - eps) * hit + per_class * spread
         })
         .collect();
-    Ok(out)
+    Ok((out, total))
+}
+
+/// The per-target `losses` reduced, with the targets' total weight.
+fn reduce<T: Float>((losses, total): (Vec<T>, T), reduction: Reduction) -> T {
+    let sum = losses.iter().fold(T::zero(), |acc, &l| acc + l);
+    match reduction {
+        Reduction::Sum => sum,
+        Reduction::Mean => sum / total,
+    }
 }
 
 impl<T: Transcendental> DynTensor<T> {
     /// The cross-entropy of these logits along the class axis against integer `targets`, one
     /// loss per target (rule book §21; PyTorch's `cross_entropy` with `reduction='none'`):
-    /// `targets` has this shape without the class axis. With `opts`, class weights, label
-    /// smoothing and an ignored index. Or the error: the axis missing, targets of another
-    /// shape, a target not a class, weights of another length.
+    /// `targets` has this shape without the class axis, in any [`IndexElement`] type. With
+    /// `opts`, class weights, label smoothing and an ignored index (PyTorch's −100 by
+    /// default). Or the error: the axis missing, targets of another shape, a target not a
+    /// class (negative included) and not ignored, weights of another length.
     ///
     /// ```
     /// use shapecast::{DynTensor, Loss};
     /// let logits = DynTensor::from_vec("[N: 2, CLASS: 2]".parse()?, vec![0.0f64, 0.0, 10.0, -10.0])?;
-    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1usize, 0])?;
+    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1i64, 0])?;
     /// let loss = logits.cross_entropy(&"CLASS".parse()?, &targets, &Loss::default())?;
     /// assert!((loss.data()[0] - 2f64.ln()).abs() < 1e-12);
     /// assert!(loss.data()[1] < 1e-8);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn cross_entropy(
+    pub fn cross_entropy<W>(
         &self,
         axis: &AxisSelector,
-        targets: &DynTensor<usize>,
-        opts: &Loss<'_, T>,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
     ) -> Result<DynTensor<T>, Error> {
-        let logp = self.log_softmax(core::slice::from_ref(axis))?;
-        logp.target_losses("cross_entropy", axis, targets, opts, true)
+        let (losses, _) = self.cross_entropies(axis, targets, opts)?;
+        Ok(DynTensor::from_parts(
+            targets.shape().clone(),
+            targets.sizes().to_vec(),
+            losses,
+        ))
+    }
+
+    /// [`cross_entropy`](Self::cross_entropy) reduced to one value, a tensor of shape `[]`
+    /// (PyTorch's `reduction='sum'` or `'mean'`, its default: see [`Reduction`]).
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, Loss, Reduction};
+    /// let logits = DynTensor::from_vec("[N: 2, CLASS: 2]".parse()?, vec![0.0f64; 4])?;
+    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1usize, 0])?;
+    /// let w = [1.0, 3.0];
+    /// let opts = Loss::default().weight(&w);
+    /// let sum = logits.cross_entropy_reduced(&"CLASS".parse()?, &targets, &opts, Reduction::Sum)?;
+    /// let mean = logits.cross_entropy_reduced(&"CLASS".parse()?, &targets, &opts, Reduction::Mean)?;
+    /// assert!((sum.data()[0] - 4.0 * 2f64.ln()).abs() < 1e-12);
+    /// assert!((mean.data()[0] - 2f64.ln()).abs() < 1e-12); // divided by 3 + 1
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn cross_entropy_reduced<W>(
+        &self,
+        axis: &AxisSelector,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
+        reduction: Reduction,
+    ) -> Result<DynTensor<T>, Error> {
+        let value = reduce(self.cross_entropies(axis, targets, opts)?, reduction);
+        DynTensor::from_vec(DynShape::scalar(), vec![value])
     }
 
     /// The negative log-likelihood of these log-probabilities along the class axis against
@@ -179,28 +335,68 @@ impl<T: Transcendental> DynTensor<T> {
     /// ```
     /// use shapecast::{DynTensor, Loss};
     /// let logp = DynTensor::from_vec("[N: 2, CLASS: 2]".parse()?, vec![-0.5f32, -1.0, -2.0, -0.1])?;
-    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1usize, 0])?;
+    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1i32, 0])?;
     /// let loss = logp.nll_loss(&"CLASS".parse()?, &targets, &Loss::default())?;
     /// assert_eq!(loss.data(), &[1.0, 2.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn nll_loss(
+    pub fn nll_loss<W>(
         &self,
         axis: &AxisSelector,
-        targets: &DynTensor<usize>,
-        opts: &Loss<'_, T>,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
     ) -> Result<DynTensor<T>, Error> {
-        self.target_losses("nll_loss", axis, targets, opts, false)
+        let (losses, _) = self.target_losses("nll_loss", axis, targets, opts, false)?;
+        Ok(DynTensor::from_parts(
+            targets.shape().clone(),
+            targets.sizes().to_vec(),
+            losses,
+        ))
     }
 
-    fn target_losses(
+    /// [`nll_loss`](Self::nll_loss) reduced to one value, a tensor of shape `[]` (see
+    /// [`Reduction`]).
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, Loss, Reduction};
+    /// let logp = DynTensor::from_vec("[N: 2, CLASS: 2]".parse()?, vec![-0.5f32, -1.0, -2.0, -0.1])?;
+    /// let targets = DynTensor::from_vec("[N: 2]".parse()?, vec![1i64, 0])?;
+    /// let mean = logp.nll_loss_reduced(&"CLASS".parse()?, &targets, &Loss::default(), Reduction::Mean)?;
+    /// assert_eq!(mean.data(), &[1.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn nll_loss_reduced<W>(
+        &self,
+        axis: &AxisSelector,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
+        reduction: Reduction,
+    ) -> Result<DynTensor<T>, Error> {
+        let value = reduce(
+            self.target_losses("nll_loss", axis, targets, opts, false)?,
+            reduction,
+        );
+        DynTensor::from_vec(DynShape::scalar(), vec![value])
+    }
+
+    fn cross_entropies<W>(
+        &self,
+        axis: &AxisSelector,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
+    ) -> Result<(Vec<T>, T), Error> {
+        let logp = self.log_softmax(core::slice::from_ref(axis))?;
+        logp.target_losses("cross_entropy", axis, targets, opts, true)
+    }
+
+    fn target_losses<W>(
         &self,
         op: &'static str,
         axis: &AxisSelector,
-        targets: &DynTensor<usize>,
-        opts: &Loss<'_, T>,
+        targets: &DynTensor<impl IndexElement>,
+        opts: &Loss<'_, T, W>,
         smoothing: bool,
-    ) -> Result<DynTensor<T>, Error> {
+    ) -> Result<(Vec<T>, T), Error> {
         let refuse = |reason: String| Error::Gather {
             op,
             shape: self.shape().clone(),
@@ -223,7 +419,7 @@ impl<T: Transcendental> DynTensor<T> {
                 "the targets must have the logits' shape without the class axis, {rest}"
             )));
         }
-        let data = losses(
+        losses(
             self.data(),
             self.sizes(),
             at,
@@ -231,20 +427,17 @@ impl<T: Transcendental> DynTensor<T> {
             opts,
             smoothing,
             refuse,
-        )?;
-        Ok(DynTensor::from_parts(
-            targets.shape().clone(),
-            targets.sizes().to_vec(),
-            data,
-        ))
+        )
     }
 }
 
 impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
     /// The cross-entropy of these logits along the class axis `A` against integer `targets`
     /// (rule book §21; PyTorch's `cross_entropy`, `reduction='none'`): one loss per target,
-    /// and the targets' shape is the logits' without `A`, checked at compile time. Take the
-    /// `mean` of the result for PyTorch's default reduction.
+    /// and the targets' shape is the logits' without `A`, checked at compile time; the
+    /// targets are any [`IndexElement`] (PyTorch's `i64` labels as they come). Targets equal
+    /// to −100 are ignored, as in PyTorch. [`try_cross_entropy_reduced`](Self::try_cross_entropy_reduced)
+    /// gives PyTorch's default mean.
     ///
     /// # Panics
     ///
@@ -255,23 +448,26 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
     /// use shapecast::{names, shape, Tensor};
     /// names!(N, CLASS, H);
     /// let logits = Tensor::<f64, shape![N: 1, CLASS: 2, H: 2]>::from_array([[[0.0, 10.0], [0.0, -10.0]]]);
-    /// let labels = Tensor::<usize, shape![N: 1, H: 2]>::from_array([[1, 0]]);
+    /// let labels = Tensor::<i64, shape![N: 1, H: 2]>::from_array([[1, 0]]);
     /// let loss: Tensor<f64, shape![N: 1, H: 2]> = logits.cross_entropy::<CLASS>(&labels);
     /// assert!((loss.data()[0] - 2f64.ln()).abs() < 1e-12 && loss.data()[1] < 1e-8);
     /// ```
     #[track_caller]
-    pub fn cross_entropy<A>(&self, targets: &Tensor<usize, Reduce<S, A>>) -> Tensor<T, Reduce<S, A>>
+    pub fn cross_entropy<A>(
+        &self,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+    ) -> Tensor<T, Reduce<S, A>>
     where
         A: OneAxis,
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T> + Storage<usize>,
     {
         self.try_cross_entropy::<A>(targets, &Loss::default())
             .or_panic()
     }
 
     /// [`cross_entropy`](Self::cross_entropy) with options, or the error: a target not a
-    /// class (and not ignored), weights of another length, smoothing outside 0 to 1.
+    /// class (and not ignored), weights of another length, smoothing outside 0 to 1. Typed
+    /// class weights ([`Loss::class_weights`]) are checked against `A` at compile time.
     ///
     /// ```
     /// use shapecast::{names, shape, Loss, Tensor};
@@ -286,16 +482,48 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
     /// ```
     pub fn try_cross_entropy<A>(
         &self,
-        targets: &Tensor<usize, Reduce<S, A>>,
-        opts: &Loss<'_, T>,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
     ) -> Result<Tensor<T, Reduce<S, A>>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T> + Storage<usize>,
     {
         let logp = self.log_softmax::<A>();
-        logp.typed_losses::<A>("cross_entropy", targets, opts, true)
+        let (losses, _) = logp.typed_losses::<A>("cross_entropy", targets, opts, true)?;
+        Ok(Tensor::from_parts(targets.sizes(), losses))
+    }
+
+    /// [`try_cross_entropy`](Self::try_cross_entropy) reduced to one value (PyTorch's
+    /// `reduction='sum'` or `'mean'`, its default: see [`Reduction`]).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Loss, Reduction, Tensor};
+    /// names!(N, CLASS);
+    /// let logits = Tensor::<f64, shape![N: 3, CLASS: 2]>::from_vec(vec![0.0; 6])?;
+    /// let labels = Tensor::<i64, shape![N: 3]>::from_array([1, -100, 0]);
+    /// let w = Tensor::<f64, shape![CLASS: 2]>::from_array([1.0, 3.0]);
+    /// let opts = Loss::default().class_weights(&w);
+    /// let mean: Tensor<f64, shape![]> = logits.try_cross_entropy_reduced::<CLASS>(&labels, &opts, Reduction::Mean)?;
+    /// assert!((mean.data()[0] - 2f64.ln()).abs() < 1e-12); // (3 + 1)·ln 2 / (3 + 1)
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_cross_entropy_reduced<A>(
+        &self,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
+        reduction: Reduction,
+    ) -> Result<Tensor<T, ()>, Error>
+    where
+        A: OneAxis,
+        S: ReduceOver<A>,
+    {
+        let logp = self.log_softmax::<A>();
+        let value = reduce(
+            logp.typed_losses::<A>("cross_entropy", targets, opts, true)?,
+            reduction,
+        );
+        Ok(Tensor::from_array(value))
     }
 
     /// The negative log-likelihood of these log-probabilities along the class axis `A`
@@ -305,34 +533,61 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
     /// use shapecast::{names, shape, Loss, Tensor};
     /// names!(N, CLASS);
     /// let logp = Tensor::<f32, shape![N: 2, CLASS: 2]>::from_array([[-0.5, -1.0], [-2.0, -0.1]]);
-    /// let labels = Tensor::<usize, shape![N: 2]>::from_array([1, 0]);
+    /// let labels = Tensor::<i64, shape![N: 2]>::from_array([1, 0]);
     /// assert_eq!(logp.try_nll_loss::<CLASS>(&labels, &Loss::default())?.data(), &[1.0, 2.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn try_nll_loss<A>(
         &self,
-        targets: &Tensor<usize, Reduce<S, A>>,
-        opts: &Loss<'_, T>,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
     ) -> Result<Tensor<T, Reduce<S, A>>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T> + Storage<usize>,
     {
-        self.typed_losses::<A>("nll_loss", targets, opts, false)
+        let (losses, _) = self.typed_losses::<A>("nll_loss", targets, opts, false)?;
+        Ok(Tensor::from_parts(targets.sizes(), losses))
+    }
+
+    /// [`try_nll_loss`](Self::try_nll_loss) reduced to one value (see [`Reduction`]).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Loss, Reduction, Tensor};
+    /// names!(N, CLASS);
+    /// let logp = Tensor::<f32, shape![N: 2, CLASS: 2]>::from_array([[-0.5, -1.0], [-2.0, -0.1]]);
+    /// let labels = Tensor::<i64, shape![N: 2]>::from_array([1, 0]);
+    /// let sum = logp.try_nll_loss_reduced::<CLASS>(&labels, &Loss::default(), Reduction::Sum)?;
+    /// assert_eq!(sum.data(), &[3.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn try_nll_loss_reduced<A>(
+        &self,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
+        reduction: Reduction,
+    ) -> Result<Tensor<T, ()>, Error>
+    where
+        A: OneAxis,
+        S: ReduceOver<A>,
+    {
+        let value = reduce(
+            self.typed_losses::<A>("nll_loss", targets, opts, false)?,
+            reduction,
+        );
+        Ok(Tensor::from_array(value))
     }
 
     fn typed_losses<A>(
         &self,
         op: &'static str,
-        targets: &Tensor<usize, Reduce<S, A>>,
-        opts: &Loss<'_, T>,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
         smoothing: bool,
-    ) -> Result<Tensor<T, Reduce<S, A>>, Error>
+    ) -> Result<(Vec<T>, T), Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T> + Storage<usize>,
     {
         let at = S::MASK[..S::RANK]
             .iter()
@@ -359,7 +614,7 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
                 targets.sizes()
             )));
         }
-        let data = losses(
+        losses(
             self.data(),
             self.sizes(),
             at,
@@ -367,7 +622,6 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
             opts,
             smoothing,
             refuse,
-        )?;
-        Ok(Tensor::from_parts(targets.sizes(), data))
+        )
     }
 }

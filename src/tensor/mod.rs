@@ -53,7 +53,8 @@
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
-//! | `gather` | `take` and `one_hot` by name |
+//! | `gather` | `take`, `gather` and `one_hot` by name |
+//! | `index_element` | [`IndexElement`](crate::IndexElement): the element types of indices and labels (`usize`, `u32`, `u64`, `i32`, `i64`) |
 //! | `loss` | `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
 //! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
 //! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
@@ -76,6 +77,7 @@ mod elements;
 mod elementwise;
 mod gather;
 mod index;
+mod index_element;
 mod loss;
 mod math;
 mod narrow;
@@ -112,7 +114,8 @@ pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, NestedArray, Scalar};
 pub use index::Index;
-pub use loss::Loss;
+pub use index_element::IndexElement;
+pub use loss::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
 pub use norm::{NormWeight, Norms};

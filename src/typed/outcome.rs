@@ -10,6 +10,7 @@
 //! | `Check<C, E>` | a type-level boolean `C` as a check: `Passed`, or `Refused<E>` |
 //! | [`Then<N>`] | `Passed` then `N`; a refusal stays |
 //! | [`Unwrap`] | a success stays; `Refused<E>` becomes the bare `E`, so a diagnostic names it |
+//! | [`Succeeded`] | `Good<X>` as `Passed`, a refusal as itself: an outcome used as a check |
 //! | [`Judge<X>`] | a list of checks, then the output: `Good<X>` when all passed, else the first bare refusal |
 //!
 //! A verdict trait per operation (`RenameVerdict`, `ReduceVerdict`, …) is implemented for the
@@ -58,6 +59,19 @@ impl<X> Unwrap for Good<X> {
 }
 impl<E> Unwrap for Refused<E> {
     type Out = E;
+}
+
+/// A computed outcome as a check: `Good<X>` (the computation succeeded) passed, a refusal
+/// stays; so a whole sub-rule can stand in a [`Judge`] list.
+#[doc(hidden)]
+pub trait Succeeded {
+    type Out;
+}
+impl<X> Succeeded for Good<X> {
+    type Out = Passed;
+}
+impl<E> Succeeded for Refused<E> {
+    type Out = Refused<E>;
 }
 
 /// A list of checks `(C1, (C2, (…, ())))` run in order, then the output `X`: `Good<X>` when

@@ -87,6 +87,15 @@ pub struct RepeatedName<X>(core::marker::PhantomData<X>);
 /// ```
 pub struct NoSuchAxis<Sel>(core::marker::PhantomData<Sel>);
 
+/// A gather's indices without the axis `Sel` they gather along (rule book §21).
+///
+/// ```compile_fail
+/// use shapecast::{names, shape, Gather};
+/// names!(N, C);
+/// let _: Option<Gather<shape![N: 2, C: 3], C, shape![N: 2]>> = None;
+/// ```
+pub struct IndexLacks<Sel>(core::marker::PhantomData<Sel>);
+
 /// A convolution's weight without the channel `C` the input has (rule book §20).
 ///
 /// ```compile_fail
