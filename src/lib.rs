@@ -185,7 +185,9 @@ pub use typed::conv::ConvVerdict;
 pub use typed::conv::{Conv, ConvBy, ConvGeometry, Convolve};
 pub use typed::gather::{Gather, GatherAlong, OneHot, OneHotInto, Take, TakeAlong};
 #[doc(hidden)]
-pub use typed::gather::{GatherVerdict, GatheredFrom, OneHotVerdict, TakenFrom};
+pub use typed::gather::{
+    GatherAlongVerdict, GatherVerdict, GatheredFrom, OneHotVerdict, TakenFrom,
+};
 pub use typed::narrow::{Narrow, NarrowShape};
 pub use typed::norm::NormOver;
 #[doc(hidden)]

@@ -22,6 +22,10 @@ use crate::values::sealed::Sealed;
 /// assert_eq!((-100i32).signed(), Some(-100));
 /// assert_eq!(u64::MAX.signed(), None);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an index type",
+    label = "indices and labels are `usize`, `u32`, `u64`, `i32` or `i64`"
+)]
 pub trait IndexElement: Copy + Debug + Display + Sealed + 'static {
     /// This index as a position, or `None` when it is negative or does not fit a `usize`.
     fn position(self) -> Option<usize>;
@@ -31,6 +35,7 @@ pub trait IndexElement: Copy + Debug + Display + Sealed + 'static {
 
 macro_rules! index_elements {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl IndexElement for $t {
             #[inline]
             fn position(self) -> Option<usize> {

@@ -185,6 +185,7 @@ pub enum Reduction {
     label = "the weights must have one axis, `{A}`, with the logits' size"
 )]
 pub trait ClassWeightsFor<S, A> {}
+#[diagnostic::do_not_recommend]
 impl<S, A> ClassWeightsFor<S, A> for SliceWeights {}
 #[diagnostic::do_not_recommend]
 impl<S, A, C> ClassWeightsFor<S, A> for C

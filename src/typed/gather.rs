@@ -31,7 +31,7 @@ use crate::typed::refusals::{IndexLacks, NoSuchAxis, RanksDiffer};
     message = "cannot gather `{S}` along `{A}` by `{I}`",
     label = "`{S}` along `{A}` by `{I}` is refused",
     note = "at fault: `{Self}`",
-    note = "`NoSuchAxis<A>`: the source has no axis `A`; `RepeatedName<X>`: the result would name two axes `X` (rename one); `IndexLacks<A>`: a gather's indices have no axis `A`; `NamesDiffer`, `SizesDiffer`, `RanksDiffer`: a gather's indices differ from the source in an axis other than `A`"
+    note = "`NoSuchAxis<A>`: the source has no axis `A`; `RepeatedName<X>`: the result would name two axes `X` (rename one)"
 )]
 #[doc(hidden)]
 pub trait GatherVerdict<S, A, I> {
@@ -187,6 +187,22 @@ type GatherChecks<S, A, I> = (
 );
 type IndexList<I> = <<I as Shape>::Rev as Untag>::Out;
 
+/// The outcome of `gather` as a diagnostic: implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot gather `{S}` along `{A}` by `{I}`",
+    label = "`{S}` along `{A}` by `{I}` is refused",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<A>`: the source has no axis `A`; `IndexLacks<A>`: the indices have no axis `A`; `NamesDiffer`, `SizesDiffer`, `RanksDiffer` (`LhsAxis` the indices', `RhsAxis` the source's): besides `A`, the indices' axes must be the source's"
+)]
+#[doc(hidden)]
+pub trait GatherAlongVerdict<S, A, I> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, A, I, R: FromRev> GatherAlongVerdict<S, A, I> for Good<R> {
+    type Out = R::Out;
+}
+
 /// `Self` can be gathered along the axis `A` by indices of shape `I` (rule book §21, PyTorch's
 /// `gather`): `I` has the axis `A` (any size) and otherwise the source's axes, in its order
 /// with its names and sizes. The bound to write in generic code; `Output` is `I`.
@@ -227,9 +243,9 @@ where
     Identical<RestOf<I, A>, RestOf<S, A>>: Collect,
     OthersAgree<S, A, I>: Succeeded,
     GatherChecks<S, A, I>: Judge<IndexList<I>>,
-    Judged<GatherChecks<S, A, I>, IndexList<I>>: GatherVerdict<S, A, I>,
+    Judged<GatherChecks<S, A, I>, IndexList<I>>: GatherAlongVerdict<S, A, I>,
 {
-    type Output = <Judged<GatherChecks<S, A, I>, IndexList<I>> as GatherVerdict<S, A, I>>::Out;
+    type Output = <Judged<GatherChecks<S, A, I>, IndexList<I>> as GatherAlongVerdict<S, A, I>>::Out;
 }
 
 /// [`GatherAlong`] asked of the indices' shape (`Self`; `S` is the source's), so a refusal is
