@@ -97,9 +97,9 @@ def expr(rng, kind, rank, rule):
         k, c = rng.choice([1, 3, 7]), rng.choice([3, 64, 128, 512])
         geo = f"Conv<{rng.choice([1, 2])}, {k // 2}>"
         return f"Convolve<shape![N, C: {c}, H: {hw[0]}, W: {hw[1]}], shape![K: 64, C: {c}, H: {k}, W: {k}], C, {geo}>"
-    if kind in ("pool", "pad", "take"):
+    if kind in ("pool", "pad", "take", "gather"):
         # Pooling and padding over two named axes of a rank-8 shape; an embedding lookup by
-        # rank-2 indices.
+        # rank-2 indices; a gather along one name by indices of another size there.
         names = NAMES[:rank]
         dims = ", ".join(f"{n}: {max(s, 4)}" for n, s in zip(names, sizes))
         a, b = rng.sample(range(rank), 2)
@@ -108,6 +108,9 @@ def expr(rng, kind, rank, rule):
             return f"Pooled<shape![{dims}], ({names[a]}, {names[b]}), Pool<{k}, {rng.choice([1, 2])}, {rng.choice([0, 1])}, {rng.choice(['false', 'true'])}>>"
         if kind == "pad":
             return f"Padded<shape![{dims}], ({names[a]}, {names[b]}), Pad<{rng.choice([1, 2, 3])}>>"
+        if kind == "gather":
+            idims = ", ".join(f"{n}: {7 if k == a else max(s, 4)}" for k, (n, s) in enumerate(zip(names, sizes)))
+            return f"Gather<shape![{dims}], {names[a]}, shape![{idims}]>"
         return f"Take<shape![{dims}], {names[a]}, shape![{NAMES[rank]}, {NAMES[rank + 1]}: 7]>"
     if kind in ("conv", "conv-unit", "conv-dyn"):
         # Convolution (rule book §20): a rank-`rank` input (a batch, the channel, the rest
@@ -187,7 +190,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -278,6 +281,7 @@ def main():
         ("named, Pooled over two names at image sizes", "pool-image", 4, "-", None),
         ("named, Padded over two names", "pad", 8, "-", None),
         ("named, Take by rank-2 indices", "take", 8, "-", None),
+        ("named, Gather along one name", "gather", 8, "-", None),
         # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's
         # bounds.
         ("named, Attend with six batch axes", "attend", 8, "-", None),

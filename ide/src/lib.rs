@@ -15,7 +15,8 @@ use shapecast::{
     SplitAxis, Stack, Tensor, S,
 };
 use shapecast::{
-    Conv, Convolution, Convolve, Loss, OneHot, Pad, PadMode, Padded, Pool, Pooled, Take,
+    Conv, Convolution, Convolve, Gather, Loss, OneHot, Pad, PadMode, Padded, Pool, Pooled,
+    Reduction, Take,
 };
 
 names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, VOCAB, D);
@@ -230,6 +231,9 @@ pub fn images(
     w3: Tensor<f32, shape![C1: 4, CHANNEL: 1, D: 3, H: 3, W: 3]>,
     embed: Tensor<f32, shape![VOCAB: 50257, EMBED: 768]>,
     tokens: Tensor<usize, shape![BATCH, SEQ]>,
+    labels: Tensor<i64, shape![N, H: 16, W: 24]>,
+    picks: Tensor<i64, shape![N, CLASS: 1, H: 16, W: 24]>,
+    class_w: Tensor<f32, shape![CLASS: 3]>,
 ) {
     let std = img.std_ddof::<(N, H, W)>(1);
     let h1 = img.conv::<CHANNEL, Conv<1, 1>>(&w1).relu();
@@ -248,6 +252,15 @@ pub fn images(
     let hot = lbl.one_hot::<CLASS<S<3>>, f32>();
     let volume = vol.conv::<CHANNEL, Conv<1, 1, 2>>(&w3);
     let looked_up = embed.take::<VOCAB, _>(&tokens);
+    let labelled = logits.cross_entropy::<CLASS>(&labels);
+    let mean = logits.try_cross_entropy_reduced::<CLASS>(
+        &labels,
+        &Loss::default().class_weights(&class_w),
+        Reduction::Mean,
+    );
+    let picked = logits.gather::<CLASS, _>(&picks);
+    let vocab_picked =
+        value::<Gather<shape![BATCH, SEQ, VOCAB: 50257], VOCAB, shape![BATCH, SEQ, VOCAB: 1]>>();
     let pointwise = value::<
         Convolve<
             shape![N, CHANNEL: 3, H: 64, W: 96],

@@ -117,7 +117,7 @@ fn gathered<T: Clone, X: IndexElement>(
         by: format!("{axis} by {index_shape}"),
         reason: reason.replace("the axis", &axis.to_string()),
     };
-    check_indices(indices, index_sizes, sizes[at], &refuse)?;
+    check_indices(indices, index_sizes, sizes[at], refuse)?;
     // The source's row-major strides, seen from the indices' axes: the gathered axis moves by
     // the index read, not by position.
     let mut strides = vec![0; sizes.len()];

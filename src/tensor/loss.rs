@@ -1,7 +1,10 @@
 //! The losses over a named class axis (rule book §21): `cross_entropy` and `nll_loss`,
-//! PyTorch's with `reduction='none'` (one loss per target), class weights, label smoothing and
-//! an ignored index as [`Loss`] options, on tensors and `DynTensor`. The targets' shape is the
-//! logits' without the class axis (checked at compile time for typed tensors).
+//! PyTorch's with `reduction='none'` (one loss per target) and, as `*_reduced`, with a
+//! [`Reduction`] (sum, PyTorch's weighted mean); class weights (a slice, or a tensor over the
+//! class axis checked at compile time), label smoothing and an ignored index (−100 by default)
+//! as [`Loss`] options, on tensors and `DynTensor`. The targets are any [`IndexElement`], and
+//! their shape is the logits' without the class axis (checked at compile time for typed
+//! tensors).
 
 use crate::alloc_prelude::*;
 

@@ -55,7 +55,7 @@
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
 //! | `gather` | `take`, `gather` and `one_hot` by name |
 //! | `index_element` | [`IndexElement`](crate::IndexElement): the element types of indices and labels (`usize`, `u32`, `u64`, `i32`, `i64`) |
-//! | `loss` | `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options) |
+//! | `loss` | `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options, typed class weights) and their [`Reduction`](crate::Reduction)s |
 //! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
 //! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
