@@ -280,6 +280,91 @@ proptest! {
     }
 }
 
+/// The naive 2-D convolution of `x` `[B, C, H, W]` by `w` `[O, C, 3, 3]` with `p` zeros of
+/// padding, stride 1: the definition the Winograd path is checked against.
+fn naive_conv3(x: &[f64], [b, c, h, w]: [usize; 4], wt: &[f64], o: usize, p: usize) -> Vec<f64> {
+    let (oh, ow) = (h + 2 * p - 2, w + 2 * p - 2);
+    let mut out = vec![0.0; b * o * oh * ow];
+    for bi in 0..b {
+        for oi in 0..o {
+            for y in 0..oh {
+                for xx in 0..ow {
+                    let mut acc = 0.0;
+                    for ci in 0..c {
+                        for ky in 0..3 {
+                            for kx in 0..3 {
+                                let (iy, ix) = (y + ky, xx + kx);
+                                if iy < p || ix < p || iy - p >= h || ix - p >= w {
+                                    continue;
+                                }
+                                acc += wt[((oi * c + ci) * 3 + ky) * 3 + kx]
+                                    * x[((bi * c + ci) * h + iy - p) * w + ix - p];
+                            }
+                        }
+                    }
+                    out[((bi * o + oi) * oh + y) * ow + xx] = acc;
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// 3x3 stride-1 convolutions with 32 or more channels (the Winograd F(2x2, 3x3) path):
+    /// any padding, odd and even sizes, several batch indices, the channel first or last,
+    /// in f64 and f32, are the naive definition.
+    #[test]
+    fn wide_3x3_convolutions_are_the_definition(
+        b in 1usize..4,
+        c in 32usize..37,
+        o in 32usize..35,
+        h in 1usize..9,
+        w in 1usize..9,
+        p in 0usize..3,
+        channel_last in any::<bool>(),
+    ) {
+        prop_assume!(h + 2 * p >= 3 && w + 2 * p >= 3);
+        let xs: Vec<f64> = (0..b * c * h * w).map(|i| ((i * 37) % 23) as f64 - 11.0).collect();
+        let ws: Vec<f64> = (0..o * c * 9).map(|i| ((i * 53) % 19) as f64 * 0.25 - 2.0).collect();
+        let want = naive_conv3(&xs, [b, c, h, w], &ws, o, p);
+        // The input in either layout; the output keeps it, `K` in `C`'s place.
+        let shape = if channel_last {
+            format!("[N: {b}, H: {h}, W: {w}, C: {c}]")
+        } else {
+            format!("[N: {b}, C: {c}, H: {h}, W: {w}]")
+        };
+        let at = |i: &[usize]| if channel_last { (i[0], i[3], i[1], i[2]) } else { (i[0], i[1], i[2], i[3]) };
+        let x = DynTensor::from_fn(shape.parse().unwrap(), |i| {
+            let (bi, ci, y, xx) = at(i);
+            xs[((bi * c + ci) * h + y) * w + xx]
+        }).unwrap();
+        let x32 = DynTensor::from_vec(x.shape().clone(), x.data().iter().map(|&v| v as f32).collect()).unwrap();
+        let wt = DynTensor::from_vec(format!("[K: {o}, C: {c}, H: 3, W: 3]").parse().unwrap(), ws.clone()).unwrap();
+        let wt32 = DynTensor::from_vec(wt.shape().clone(), ws.iter().map(|&v| v as f32).collect()).unwrap();
+        let spec = ConvSpec { padding: p, ..ConvSpec::default() };
+        let (y, y32) = (x.conv(&wt, "C", &spec).unwrap(), x32.conv(&wt32, "C", &spec).unwrap());
+        let (oh, ow) = (h + 2 * p - 2, w + 2 * p - 2);
+        let scale = want.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for bi in 0..b {
+            for oi in 0..o {
+                for yy in 0..oh {
+                    for xx in 0..ow {
+                        let e = want[((bi * o + oi) * oh + yy) * ow + xx];
+                        let index = if channel_last { [bi, yy, xx, oi] } else { [bi, oi, yy, xx] };
+                        let g = *y.at(&index).unwrap();
+                        prop_assert!((g - e).abs() <= 1e-9 * (1.0 + e.abs()), "{} against {}", g, e);
+                        let g32 = *y32.at(&index).unwrap() as f64;
+                        prop_assert!((g32 - e).abs() <= 1e-5 * scale, "{} against {}", g32, e);
+                    }
+                }
+            }
+        }
+    }
+}
+
 mod typed {
     use shapecast::dynamic::pool::PoolSpec;
     use shapecast::prelude::*;

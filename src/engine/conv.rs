@@ -7,6 +7,7 @@
 use crate::alloc_prelude::*;
 
 use super::raw::{DotElement, Mat};
+use super::winograd;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 const TILE_ELEMENTS: usize = 1 << 17;
@@ -41,17 +42,11 @@ pub(crate) struct Geometry {
 /// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
 /// axes lead the output (each index then owns a contiguous block of it).
 pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]) {
+    if winograd::applies::<T>(g) {
+        return run_winograd(g, x, weight, out);
+    }
     let count: usize = g.batch.iter().map(|b| b.0).product();
-    let offsets = |i: usize| {
-        // The input and output offsets of batch index `i` (row-major over the batch axes).
-        let (mut xo, mut oo, mut rest) = (0, 0, i);
-        for &(n, sx, so) in g.batch.iter().rev() {
-            xo += (rest % n) * sx;
-            oo += (rest % n) * so;
-            rest /= n;
-        }
-        (xo, oo)
-    };
+    let offsets = |i: usize| batch_offsets(g, i);
     #[cfg(feature = "rayon")]
     {
         let block = out.len() / count.max(1);
@@ -75,6 +70,43 @@ pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], ou
         let (xo, oo) = offsets(i);
         one_batch(g, &x[xo..], weight, out, oo, &mut patches, true);
     }
+}
+
+/// [`run_batches`] by Winograd's transforms: every batch index's tiles together, or, split
+/// over threads, one group of consecutive batch indices per piece.
+fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]) {
+    let count: usize = g.batch.iter().map(|b| b.0).product();
+    let offsets = |i: usize| batch_offsets(g, i);
+    let u = winograd::transform_weight(g, weight);
+    #[cfg(feature = "rayon")]
+    {
+        let block = out.len() / count.max(1);
+        let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
+        let threads = rayon::current_num_threads();
+        let work = out.len().saturating_mul(g.c_group * g.taps);
+        if leading && threads > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS {
+            // As many batch indices a piece as share out evenly.
+            let per = count.div_ceil(threads);
+            super::threads::chunks(out, block * per, |i, chunk| {
+                let first = i * per;
+                let range = first..(first + per).min(count);
+                winograd::run(g, x, &u, chunk, range, &offsets, offsets(first).1);
+            });
+            return;
+        }
+    }
+    winograd::run(g, x, &u, out, 0..count, &offsets, 0);
+}
+
+/// The input and output offsets of batch index `i` (row-major over the batch axes).
+fn batch_offsets(g: &Geometry, i: usize) -> (usize, usize) {
+    let (mut xo, mut oo, mut rest) = (0, 0, i);
+    for &(n, sx, so) in g.batch.iter().rev() {
+        xo += (rest % n) * sx;
+        oo += (rest % n) * so;
+        rest /= n;
+    }
+    (xo, oo)
 }
 
 /// One batch index: for each group, the weight's rows times the patches, a tile of positions

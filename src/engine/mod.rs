@@ -25,6 +25,7 @@
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
+//! | `winograd` | a 3x3 stride-1 convolution by Winograd's F(2x2, 3x3): 16 GEMM calls per block of tiles over the whole batch |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
 //! | `raw` | the crate's only `unsafe`: the GEMM call, writes into spare capacity, the dispatched maps, huge-page advice |
@@ -49,6 +50,7 @@ pub(crate) mod summation;
 pub mod threads;
 pub(crate) mod vmath;
 pub(crate) mod walk;
+pub(crate) mod winograd;
 pub(crate) mod zip_fn;
 #[cfg(feature = "rayon")]
 mod zip_threads;

@@ -11,6 +11,8 @@
 
 use crate::alloc_prelude::*;
 
+use alloc::borrow::Cow;
+
 use super::contract::Contractible;
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
@@ -111,13 +113,18 @@ fn geometry<T>(
     }
 }
 
-/// The weight as a contiguous `[OUT, C, k_1, …, k_d]` (spatial axes in the input's order).
-fn canonical_weight<T: Copy>(c: &Convolved, w: &Strided<'_, T>) -> Vec<T> {
+/// The weight as a contiguous `[OUT, C, k_1, …, k_d]` (spatial axes in the input's order):
+/// borrowed when it is laid out so already (PyTorch's file layout, named in that order).
+fn canonical_weight<'w, T: Copy>(c: &Convolved, w: &Strided<'w, T>) -> Cow<'w, [T]> {
     let mut order = vec![c.weight_out, c.weight_channel];
     order.extend(c.spatial.iter().map(|s| s.weight_axis));
     let sizes: Vec<usize> = order.iter().map(|&k| w.sizes[k]).collect();
     let strides: Vec<usize> = order.iter().map(|&k| w.strides[k]).collect();
-    Offsets::new(&sizes, &strides).map(|o| w.data[o]).collect()
+    let count: usize = sizes.iter().product();
+    if strides == crate::engine::layout::row_major(&sizes) && w.data.len() >= count {
+        return Cow::Borrowed(&w.data[..count]);
+    }
+    Cow::Owned(Offsets::new(&sizes, &strides).map(|o| w.data[o]).collect())
 }
 
 impl<T: DotElement> DynTensor<T> {

@@ -6,7 +6,7 @@
 
 #[cfg(feature = "rayon")]
 use alloc::vec::Vec;
-use core::ops::{Add, Mul};
+use core::ops::{Add, Mul, Sub};
 
 use num_traits::Zero;
 
@@ -67,8 +67,13 @@ impl Mat {
 /// assert_eq!(a.dot::<J>(&b).data(), &[3, 7]);
 /// ```
 pub trait DotElement:
-    Copy + Send + Sync + Zero + Add<Output = Self> + Mul<Output = Self> + Sealed
+    Copy + Send + Sync + Zero + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Sealed
 {
+    /// One half, for the elements a 3x3 convolution may run on by Winograd's transforms
+    /// (floats); `None` where they would not be exact enough (integers).
+    #[doc(hidden)]
+    const WINOGRAD_HALF: Option<Self> = None;
+
     /// Whether [`gemm`](Self::gemm) splits a large product over threads itself (the GEMM
     /// crate does, with the `rayon` feature); otherwise the caller cuts it into row blocks.
     #[doc(hidden)]
@@ -199,6 +204,7 @@ macro_rules! blas_like {
         impl Sealed for $t {}
         impl DotElement for $t {
             const SPLITS_ITSELF: bool = true;
+            const WINOGRAD_HALF: Option<$t> = Some(0.5);
 
             fn gemm(
                 (a, ma): (&[$t], Mat),

@@ -1,0 +1,312 @@
+//! A 3x3, stride-1 convolution over two spatial axes by Winograd's minimal filtering
+//! F(2x2, 3x3) (Lavin and Gray, 2016): each 2x2 block of outputs ("tile") comes from a 4x4
+//! block of the input, and the channel sum becomes 16 GEMM calls, one per point of the
+//! transformed 4x4 tile, with 16 multiplications per tile and channel pair where the direct
+//! product takes 36. Tiles run over every batch index together, a block of tile rows at a
+//! time, so even a 7x7 image gives the GEMM calls a long side.
+//!
+//! The transforms (`B^T d B` for the input, `G g G^T` for the weight, `A^T m A` for the
+//! output) are the paper's; f32 results differ from the direct product by rounding only
+//! (about 1e-6 relative). [`conv`](super::conv) chooses this path for floats with at least
+//! [`MIN_CHANNELS`] input and output channels and no groups.
+
+use crate::alloc_prelude::*;
+
+use super::conv::Geometry;
+use super::raw::{DotElement, Mat};
+
+/// The fewest input and output channels for which the transforms pay (below, im2col).
+pub(crate) const MIN_CHANNELS: usize = 32;
+
+/// The transformed input a block of tiles keeps, in elements (about 2 MiB of `f32`, in the
+/// L2 and L3 caches together with the output block).
+const BLOCK_ELEMENTS: usize = 1 << 19;
+
+/// The fewest tiles a block takes, where the batch has them.
+const MIN_TILES: usize = 256;
+
+/// Whether the geometry is one this path computes: two spatial axes, a 3x3 kernel, stride
+/// and dilation 1, one group, enough channels, a float element.
+pub(crate) fn applies<T: DotElement>(g: &Geometry) -> bool {
+    T::WINOGRAD_HALF.is_some()
+        && g.spatial.len() == 2
+        && g.spatial.iter().all(|s| s.2 == 3)
+        && g.stride == 1
+        && g.dilation == 1
+        && g.groups == 1
+        && g.c_group >= MIN_CHANNELS
+        && g.o_group >= MIN_CHANNELS
+}
+
+/// The weight `[OUT, C, 3, 3]` (contiguous) transformed: `u[ξ][c][o]` for the 16 points ξ.
+pub(crate) fn transform_weight<T: DotElement>(g: &Geometry, weight: &[T]) -> Vec<T> {
+    let (c_n, o_n) = (g.c_group, g.o_group);
+    let half = T::WINOGRAD_HALF.unwrap_or_else(T::zero);
+    let mut u = vec![T::zero(); 16 * c_n * o_n];
+    // Channel outer, output inner: each of the 16 points' rows `u[ξ][c]` written in order.
+    for c in 0..c_n {
+        for o in 0..o_n {
+            let k = &weight[(o * c_n + c) * 9..][..9];
+            // G g: 4x3, then (G g) G^T: 4x4.
+            let mut gg = [[T::zero(); 3]; 4];
+            for j in 0..3 {
+                let (a, b, cc) = (k[j], k[3 + j], k[6 + j]);
+                gg[0][j] = a;
+                gg[1][j] = (a + b + cc) * half;
+                gg[2][j] = (a - b + cc) * half;
+                gg[3][j] = cc;
+            }
+            for (i, row) in gg.iter().enumerate() {
+                let (a, b, cc) = (row[0], row[1], row[2]);
+                let out = [a, (a + b + cc) * half, (a - b + cc) * half, cc];
+                for (j, v) in out.into_iter().enumerate() {
+                    u[((i * 4 + j) * c_n + c) * o_n + o] = v;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// The convolution of batch indices `batches` (a range of the flattened batch axes, each
+/// given its input and output offsets by `offsets`), written into `out` from `base` (the
+/// output offset of the range's first index is `offsets(i).1 - base`).
+pub(crate) fn run<T: DotElement>(
+    g: &Geometry,
+    x: &[T],
+    u: &[T],
+    out: &mut [T],
+    batches: core::ops::Range<usize>,
+    offsets: &dyn Fn(usize) -> (usize, usize),
+    base: usize,
+) {
+    let (c_n, o_n) = (g.c_group, g.o_group);
+    let [(_, _, _, oh), (_, _, _, ow)] = [g.spatial[0], g.spatial[1]];
+    let (ny, nx) = (oh.div_ceil(2), ow.div_ceil(2));
+    if ny == 0 || nx == 0 || batches.is_empty() {
+        return;
+    }
+    // Tile rows (a batch index and a tile row each) per block: the transformed input of a
+    // block, 16 x C x tiles, near BLOCK_ELEMENTS, but at least MIN_TILES tiles, so that
+    // the GEMM crate's packing of the transformed weight is shared by enough of them.
+    let rows_total = batches.len() * ny;
+    let rows = (BLOCK_ELEMENTS / (16 * c_n * nx))
+        .max(MIN_TILES.div_ceil(nx))
+        .clamp(1, rows_total);
+    // Every element of `v` and `m` is written before it is read: no clearing between blocks.
+    let mut v = vec![T::zero(); 16 * c_n * rows * nx];
+    let mut m = vec![T::zero(); 16 * o_n * rows * nx];
+    let mut lanes = Lanes::new(nx);
+    let mut first = 0;
+    while first < rows_total {
+        let count = rows.min(rows_total - first);
+        let nt = count * nx;
+        // The block's rows: (batch index, tile row).
+        let row_of = |r: usize| {
+            let k = first + r;
+            (batches.start + k / ny, k % ny)
+        };
+        for c in 0..c_n {
+            for r in 0..count {
+                let (b, ty) = row_of(r);
+                let xb = offsets(b).0 + c * g.x_channel;
+                lanes.input_row(g, x, xb, ty);
+                for (xi, lane) in lanes.points.chunks_exact(nx).enumerate() {
+                    let at = (xi * c_n + c) * nt + r * nx;
+                    v[at..at + nx].copy_from_slice(lane);
+                }
+            }
+        }
+        for xi in 0..16 {
+            let a = Mat {
+                offset: xi * c_n * nt,
+                rows: nt,
+                cols: c_n,
+                rs: 1,
+                cs: nt,
+            };
+            let bm = Mat {
+                offset: xi * c_n * o_n,
+                rows: c_n,
+                cols: o_n,
+                rs: o_n,
+                cs: 1,
+            };
+            let cm = Mat {
+                offset: xi * o_n * nt,
+                rows: nt,
+                cols: o_n,
+                rs: 1,
+                cs: nt,
+            };
+            T::gemm((&v, a), (u, bm), (&mut m, cm), false, false);
+        }
+        for o in 0..o_n {
+            for r in 0..count {
+                let (b, ty) = row_of(r);
+                let ob = offsets(b).1 - base + o * g.out_channel;
+                let at = |xi: usize| &m[(xi * o_n + o) * nt + r * nx..][..nx];
+                lanes.output_row(g, at, &mut out[ob..], ty);
+            }
+        }
+        first += count;
+    }
+}
+
+/// One input row (`row[col * sx]` for `col < w`) as its even and odd columns shifted by
+/// the padding: `even[k]` is column `2k − p`, `odd[k]` column `2k + 1 − p`, zero outside.
+fn split_columns<T: DotElement>(
+    row: &[T],
+    (w, sx): (usize, usize),
+    p: usize,
+    even: &mut [T],
+    odd: &mut [T],
+) {
+    let n = even.len();
+    // Columns inside the row for both lanes: 2k − p ≥ 0 and 2k + 1 − p < w.
+    let lo = p.div_ceil(2).min(n);
+    let hi = ((w + p) / 2).clamp(lo, n);
+    let column = |col: usize| if col < w { row[col * sx] } else { T::zero() };
+    for k in (0..lo).chain(hi..n) {
+        even[k] = column((2 * k).wrapping_sub(p));
+        odd[k] = column((2 * k + 1).wrapping_sub(p));
+    }
+    if lo < hi {
+        let start = 2 * lo - p;
+        if sx == 1 {
+            let pairs = row[start..start + 2 * (hi - lo)].chunks_exact(2);
+            for ((e, o), pair) in even[lo..hi].iter_mut().zip(&mut odd[lo..hi]).zip(pairs) {
+                *e = pair[0];
+                *o = pair[1];
+            }
+        } else {
+            for k in lo..hi {
+                let col = 2 * k - p;
+                even[k] = row[col * sx];
+                odd[k] = row[(col + 1) * sx];
+            }
+        }
+    }
+}
+
+/// The scratch of one tile row, a lane per tile: the input rows split into even and odd
+/// columns, the row transform's four values, the 16 transformed points, the two output rows.
+struct Lanes<T> {
+    nx: usize,
+    even: Vec<T>,
+    odd: Vec<T>,
+    rows: Vec<T>,
+    points: Vec<T>,
+}
+
+impl<T: DotElement> Lanes<T> {
+    fn new(nx: usize) -> Lanes<T> {
+        Lanes {
+            nx,
+            even: vec![T::zero(); nx + 1],
+            odd: vec![T::zero(); nx + 1],
+            rows: vec![T::zero(); 16 * nx],
+            points: vec![T::zero(); 16 * nx],
+        }
+    }
+
+    /// `B^T d B` for every tile of tile row `ty` of the channel starting at `xb`: into
+    /// `points`, point-major (`points[ξ * nx + tx]`).
+    fn input_row(&mut self, g: &Geometry, x: &[T], xb: usize, ty: usize) {
+        let nx = self.nx;
+        let [(h, sy, _, _), (w, sx, _, _)] = [g.spatial[0], g.spatial[1]];
+        let p = g.padding;
+        for i in 0..4 {
+            // Input row 2·ty − p + i, its columns 2·k − p (even) and 2·k + 1 − p (odd), zeros
+            // outside.
+            let yy = (2 * ty + i).wrapping_sub(p);
+            let (even, odd) = (&mut self.even, &mut self.odd);
+            if yy >= h {
+                even.fill(T::zero());
+                odd.fill(T::zero());
+            } else {
+                split_columns(&x[xb + yy * sy..], (w, sx), p, even, odd);
+            }
+            // d·B along the row: (d0 − d2, d1 + d2, d2 − d1, d1 − d3) with d0 = even[tx],
+            // d1 = odd[tx], d2 = even[tx + 1], d3 = odd[tx + 1].
+            let (r0, rest) = self.rows[i * 4 * nx..(i + 1) * 4 * nx].split_at_mut(nx);
+            let (r1, rest) = rest.split_at_mut(nx);
+            let (r2, r3) = rest.split_at_mut(nx);
+            for tx in 0..nx {
+                let (d0, d1, d2, d3) = (even[tx], odd[tx], even[tx + 1], odd[tx + 1]);
+                r0[tx] = d0 - d2;
+                r1[tx] = d1 + d2;
+                r2[tx] = d2 - d1;
+                r3[tx] = d1 - d3;
+            }
+        }
+        // B^T across the four rows: point (i, j) from row transforms (·, j).
+        let rows = &self.rows;
+        let lane = |i: usize, j: usize| &rows[(i * 4 + j) * nx..][..nx];
+        for j in 0..4 {
+            let (a, b, c, d) = (lane(0, j), lane(1, j), lane(2, j), lane(3, j));
+            let (p0, rest) = self.points.split_at_mut(4 * nx);
+            let (p1, rest) = rest.split_at_mut(4 * nx);
+            let (p2, p3) = rest.split_at_mut(4 * nx);
+            let at = j * nx..(j + 1) * nx;
+            for (k, t) in at.enumerate() {
+                p0[t] = a[k] - c[k];
+                p1[t] = b[k] + c[k];
+                p2[t] = c[k] - b[k];
+                p3[t] = b[k] - d[k];
+            }
+        }
+    }
+
+    /// `A^T m A` for every tile of tile row `ty` (`m(ξ)` the lane of point ξ), written into
+    /// the output channel starting at `out[0]`.
+    fn output_row<'m>(
+        &mut self,
+        g: &Geometry,
+        m: impl Fn(usize) -> &'m [T],
+        out: &mut [T],
+        ty: usize,
+    ) where
+        T: 'm,
+    {
+        let nx = self.nx;
+        let [(_, _, _, oh), (_, _, _, ow)] = [g.spatial[0], g.spatial[1]];
+        let (so_y, so_x) = (g.out_spatial[0], g.out_spatial[1]);
+        // A^T down the columns: rows t0 = m0 + m1 + m2, t1 = m1 − m2 − m3 (for each j).
+        for j in 0..4 {
+            let (a, b, c, d) = (m(j), m(4 + j), m(8 + j), m(12 + j));
+            let (t0, t1) = self.rows[2 * j * nx..(2 * j + 2) * nx].split_at_mut(nx);
+            for tx in 0..nx {
+                t0[tx] = a[tx] + b[tx] + c[tx];
+                t1[tx] = b[tx] - c[tx] - d[tx];
+            }
+        }
+        for i in 0..2 {
+            let oy = 2 * ty + i;
+            if oy >= oh {
+                break;
+            }
+            let t = |j: usize| &self.rows[(2 * j + i) * nx..][..nx];
+            let (a, b, c, d) = (t(0), t(1), t(2), t(3));
+            let row = &mut out[oy * so_y..];
+            let pairs = ow / 2;
+            if so_x == 1 {
+                // Contiguous columns: the tiles' two outputs side by side.
+                for (tx, pair) in row[..2 * pairs].chunks_exact_mut(2).enumerate() {
+                    pair[0] = a[tx] + b[tx] + c[tx];
+                    pair[1] = b[tx] - c[tx] - d[tx];
+                }
+            } else {
+                for tx in 0..pairs {
+                    row[2 * tx * so_x] = a[tx] + b[tx] + c[tx];
+                    row[(2 * tx + 1) * so_x] = b[tx] - c[tx] - d[tx];
+                }
+            }
+            if ow % 2 == 1 {
+                // The last tile's second column lies past the output.
+                let tx = nx - 1;
+                row[2 * tx * so_x] = a[tx] + b[tx] + c[tx];
+            }
+        }
+    }
+}
