@@ -18,15 +18,22 @@ use super::raw::{DotElement, Mat};
 /// The fewest input and output channels for which the transforms pay (below, im2col).
 pub(crate) const MIN_CHANNELS: usize = 32;
 
-/// The transformed input a block of tiles keeps, in elements (about 2 MiB of `f32`, in the
-/// L2 and L3 caches together with the output block).
-const BLOCK_ELEMENTS: usize = 1 << 19;
+/// The fewest tiles (over the whole batch) for which the weight's transform pays: it costs
+/// about 40 ns per channel pair here, and each tile saves about 0.6 ns per pair of the
+/// direct product's multiplications (512 channels at 7x7: 128 tiles at batch 8, level with
+/// im2col at batch 8 and behind it at batch 1).
+pub(crate) const MIN_TILES_TOTAL: usize = 128;
+
+/// The transformed input and output a block of tiles keeps together, in elements (1 MiB of
+/// `f32`: a core's L2 cache here). Larger blocks ran faster on one thread and did not gain
+/// from the second: two threads each streaming several MiB share one memory bus.
+const BLOCK_ELEMENTS: usize = 1 << 18;
 
 /// The fewest tiles a block takes, where the batch has them.
-const MIN_TILES: usize = 256;
+const MIN_TILES: usize = 64;
 
 /// Whether the geometry is one this path computes: two spatial axes, a 3x3 kernel, stride
-/// and dilation 1, one group, enough channels, a float element.
+/// and dilation 1, one group, enough channels and tiles, a float element.
 pub(crate) fn applies<T: DotElement>(g: &Geometry) -> bool {
     T::WINOGRAD_HALF.is_some()
         && g.spatial.len() == 2
@@ -36,36 +43,67 @@ pub(crate) fn applies<T: DotElement>(g: &Geometry) -> bool {
         && g.groups == 1
         && g.c_group >= MIN_CHANNELS
         && g.o_group >= MIN_CHANNELS
+        && g.batch.iter().map(|b| b.0).product::<usize>()
+            * g.spatial.iter().map(|s| s.3.div_ceil(2)).product::<usize>()
+            >= MIN_TILES_TOTAL
 }
 
 /// The weight `[OUT, C, 3, 3]` (contiguous) transformed: `u[ξ][c][o]` for the 16 points ξ.
 pub(crate) fn transform_weight<T: DotElement>(g: &Geometry, weight: &[T]) -> Vec<T> {
     let (c_n, o_n) = (g.c_group, g.o_group);
     let half = T::WINOGRAD_HALF.unwrap_or_else(T::zero);
-    let mut u = vec![T::zero(); 16 * c_n * o_n];
-    // Channel outer, output inner: each of the 16 points' rows `u[ξ][c]` written in order.
-    for c in 0..c_n {
-        for o in 0..o_n {
-            let k = &weight[(o * c_n + c) * 9..][..9];
-            // G g: 4x3, then (G g) G^T: 4x4.
-            let mut gg = [[T::zero(); 3]; 4];
-            for j in 0..3 {
-                let (a, b, cc) = (k[j], k[3 + j], k[6 + j]);
-                gg[0][j] = a;
-                gg[1][j] = (a + b + cc) * half;
-                gg[2][j] = (a - b + cc) * half;
-                gg[3][j] = cc;
+    let plane = c_n * o_n;
+    let mut u = vec![T::zero(); 16 * plane];
+    // Sixteen outputs at a time: their kernels transformed into a block (in cache), then
+    // written point by point, each point's rows `u[ξ][c][o0..o1]` in order: one write
+    // stream at a time (sixteen interleaved ones ran at a fraction of the bandwidth).
+    let mut block = vec![T::zero(); 16 * c_n * 16];
+    for o0 in (0..o_n).step_by(16) {
+        let width = (o0 + 16).min(o_n) - o0;
+        for (r, o) in (o0..o0 + width).enumerate() {
+            for c in 0..c_n {
+                let k: &[T; 9] = weight[(o * c_n + c) * 9..][..9]
+                    .try_into()
+                    .expect("nine taps");
+                for (xi, value) in transform_kernel(k, half).into_iter().enumerate() {
+                    block[(xi * c_n + c) * 16 + r] = value;
+                }
             }
-            for (i, row) in gg.iter().enumerate() {
-                let (a, b, cc) = (row[0], row[1], row[2]);
-                let out = [a, (a + b + cc) * half, (a - b + cc) * half, cc];
-                for (j, v) in out.into_iter().enumerate() {
-                    u[((i * 4 + j) * c_n + c) * o_n + o] = v;
+        }
+        for xi in 0..16 {
+            for c in 0..c_n {
+                let from = &block[(xi * c_n + c) * 16..][..width];
+                // An element loop: `copy_from_slice` calls `memmove` for these 16 elements.
+                for (to, &value) in u[xi * plane + c * o_n + o0..][..width].iter_mut().zip(from) {
+                    *to = value;
                 }
             }
         }
     }
     u
+}
+
+/// `G g G^T` of one 3x3 kernel, row-major into 16 points.
+#[inline(always)]
+fn transform_kernel<T: DotElement>(k: &[T; 9], half: T) -> [T; 16] {
+    // G = [[1, 0, 0], [½, ½, ½], [½, −½, ½], [0, 0, 1]]: G g is 4x3.
+    let mut gg = [[T::zero(); 3]; 4];
+    for j in 0..3 {
+        let (a, b, c) = (k[j], k[3 + j], k[6 + j]);
+        gg[0][j] = a;
+        gg[1][j] = (a + b + c) * half;
+        gg[2][j] = (a - b + c) * half;
+        gg[3][j] = c;
+    }
+    let mut out = [T::zero(); 16];
+    for (i, row) in gg.iter().enumerate() {
+        let (a, b, c) = (row[0], row[1], row[2]);
+        out[i * 4] = a;
+        out[i * 4 + 1] = (a + b + c) * half;
+        out[i * 4 + 2] = (a - b + c) * half;
+        out[i * 4 + 3] = c;
+    }
+    out
 }
 
 /// The convolution of batch indices `batches` (a range of the flattened batch axes, each
@@ -86,11 +124,12 @@ pub(crate) fn run<T: DotElement>(
     if ny == 0 || nx == 0 || batches.is_empty() {
         return;
     }
-    // Tile rows (a batch index and a tile row each) per block: the transformed input of a
-    // block, 16 x C x tiles, near BLOCK_ELEMENTS, but at least MIN_TILES tiles, so that
-    // the GEMM crate's packing of the transformed weight is shared by enough of them.
+    // Tile rows (a batch index and a tile row each) per block: the transformed input and
+    // output of a block, 16 x (C + OUT) x tiles, near BLOCK_ELEMENTS, but at least MIN_TILES
+    // tiles, so that the GEMM crate's packing of the transformed weight is shared by enough
+    // of them.
     let rows_total = batches.len() * ny;
-    let rows = (BLOCK_ELEMENTS / (16 * c_n * nx))
+    let rows = (BLOCK_ELEMENTS / (16 * (c_n + o_n) * nx))
         .max(MIN_TILES.div_ceil(nx))
         .clamp(1, rows_total);
     // Every element of `v` and `m` is written before it is read: no clearing between blocks.
