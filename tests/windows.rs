@@ -365,6 +365,51 @@ proptest! {
     }
 }
 
+/// A Winograd convolution whose weight is large enough for its transform to split over
+/// threads (256 channels each way, with the `rayon` feature) equals the same convolution
+/// done 16 output channels at a time (too few for Winograd: im2col), to rounding.
+#[test]
+fn a_wide_winograd_weight_is_transformed_whole() {
+    let (b, c, o, h, w) = (2, 256, 256, 16, 16);
+    let xs: Vec<f64> = (0..b * c * h * w)
+        .map(|i| ((i * 37) % 23) as f64 - 11.0)
+        .collect();
+    let ws: Vec<f64> = (0..o * c * 9)
+        .map(|i| ((i * 53) % 19) as f64 * 0.25 - 2.0)
+        .collect();
+    let x = DynTensor::from_vec(
+        format!("[N: {b}, C: {c}, H: {h}, W: {w}]").parse().unwrap(),
+        xs,
+    )
+    .unwrap();
+    let spec = ConvSpec {
+        padding: 1,
+        ..ConvSpec::default()
+    };
+    let weight = |k: usize, data: &[f64]| {
+        DynTensor::from_vec(
+            format!("[K: {k}, C: {c}, H: 3, W: 3]").parse().unwrap(),
+            data.to_vec(),
+        )
+        .unwrap()
+    };
+    let y = x.conv(&weight(o, &ws), "C", &spec).unwrap();
+    for (j, part) in ws.chunks(16 * c * 9).enumerate() {
+        let yj = x.conv(&weight(16, part), "C", &spec).unwrap();
+        for bi in 0..b {
+            for (k, plane) in yj.data()[bi * 16 * h * w..][..16 * h * w]
+                .chunks(h * w)
+                .enumerate()
+            {
+                let whole = &y.data()[(bi * o + j * 16 + k) * h * w..][..h * w];
+                for (g, e) in whole.iter().zip(plane) {
+                    assert!((g - e).abs() <= 1e-9 * (1.0 + e.abs()), "{g} against {e}");
+                }
+            }
+        }
+    }
+}
+
 mod typed {
     use shapecast::dynamic::pool::PoolSpec;
     use shapecast::prelude::*;

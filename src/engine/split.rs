@@ -47,3 +47,27 @@ pub(crate) fn rows_per_piece_from(rows: usize, elements: usize, min: usize) -> O
     let threads = rayon::current_num_threads();
     (threads > 1).then(|| rows.div_ceil(threads * 4))
 }
+
+/// The threads work may split over: rayon's pool's, or 1 without the `rayon` feature.
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        super::threads::count()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        1
+    }
+}
+
+/// `f(i, item)` for each item, the items split over rayon's pool with the `rayon` feature.
+pub(crate) fn each_mut<X: Send>(items: &mut [X], f: impl Fn(usize, &mut X) + Sync) {
+    #[cfg(feature = "rayon")]
+    if items.len() > 1 {
+        super::threads::chunks(items, 1, |i, chunk| f(i, &mut chunk[0]));
+        return;
+    }
+    for (i, item) in items.iter_mut().enumerate() {
+        f(i, item);
+    }
+}

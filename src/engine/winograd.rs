@@ -51,36 +51,63 @@ pub(crate) fn applies<T: DotElement>(g: &Geometry) -> bool {
 /// The weight `[OUT, C, 3, 3]` (contiguous) transformed: `u[ξ][c][o]` for the 16 points ξ.
 pub(crate) fn transform_weight<T: DotElement>(g: &Geometry, weight: &[T]) -> Vec<T> {
     let (c_n, o_n) = (g.c_group, g.o_group);
+    let mut u = vec![T::zero(); 16 * c_n * o_n];
+    // The 16 planes `u[ξ]`, each cut into row ranges of channels: piece `i` writes rows
+    // `i·per..` of every plane. Split over threads when the weight is large (512 channels
+    // each way: a third of the convolution's time on one thread).
+    let pieces = if c_n * o_n >= 1 << 16 {
+        super::split::threads().max(1)
+    } else {
+        1
+    };
+    let per = c_n.div_ceil(pieces);
+    let mut rows: Vec<Vec<&mut [T]>> = (0..pieces).map(|_| Vec::with_capacity(16)).collect();
+    for plane in u.chunks_mut(c_n * o_n) {
+        for (i, part) in plane.chunks_mut(per * o_n).enumerate() {
+            rows[i].push(part);
+        }
+    }
+    super::split::each_mut(&mut rows, |i, planes| {
+        transform_rows(weight, (c_n, o_n), i * per, planes);
+    });
+    u
+}
+
+/// Rows `c0..` (as many as `planes[0]` holds) of each of the 16 transformed planes.
+fn transform_rows<T: DotElement>(
+    weight: &[T],
+    (c_n, o_n): (usize, usize),
+    c0: usize,
+    planes: &mut [&mut [T]],
+) {
     let half = T::WINOGRAD_HALF.unwrap_or_else(T::zero);
-    let plane = c_n * o_n;
-    let mut u = vec![T::zero(); 16 * plane];
+    let count = planes.first().map_or(0, |p| p.len() / o_n);
     // Sixteen outputs at a time: their kernels transformed into a block (in cache), then
-    // written point by point, each point's rows `u[ξ][c][o0..o1]` in order: one write
-    // stream at a time (sixteen interleaved ones ran at a fraction of the bandwidth).
-    let mut block = vec![T::zero(); 16 * c_n * 16];
+    // written point by point, each point's rows in order: one write stream at a time
+    // (sixteen interleaved ones ran at a fraction of the bandwidth).
+    let mut block = vec![T::zero(); 16 * count * 16];
     for o0 in (0..o_n).step_by(16) {
         let width = (o0 + 16).min(o_n) - o0;
         for (r, o) in (o0..o0 + width).enumerate() {
-            for c in 0..c_n {
-                let k: &[T; 9] = weight[(o * c_n + c) * 9..][..9]
+            for c in 0..count {
+                let k: &[T; 9] = weight[(o * c_n + c0 + c) * 9..][..9]
                     .try_into()
                     .expect("nine taps");
                 for (xi, value) in transform_kernel(k, half).into_iter().enumerate() {
-                    block[(xi * c_n + c) * 16 + r] = value;
+                    block[(xi * count + c) * 16 + r] = value;
                 }
             }
         }
-        for xi in 0..16 {
-            for c in 0..c_n {
-                let from = &block[(xi * c_n + c) * 16..][..width];
+        for (xi, plane) in planes.iter_mut().enumerate() {
+            for c in 0..count {
+                let from = &block[(xi * count + c) * 16..][..width];
                 // An element loop: `copy_from_slice` calls `memmove` for these 16 elements.
-                for (to, &value) in u[xi * plane + c * o_n + o0..][..width].iter_mut().zip(from) {
+                for (to, &value) in plane[c * o_n + o0..][..width].iter_mut().zip(from) {
                     *to = value;
                 }
             }
         }
     }
-    u
 }
 
 /// `G g G^T` of one 3x3 kernel, row-major into 16 points.
