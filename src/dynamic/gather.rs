@@ -42,15 +42,7 @@ pub fn take(
     axis: &AxisSelector,
     indices: &DynShape,
 ) -> Result<(DynShape, usize), Error> {
-    let refuse = |reason: String| Error::Gather {
-        op: "take",
-        shape: source.clone(),
-        by: format!("{axis} by {indices}"),
-        reason,
-    };
-    let at = axis
-        .position(source)
-        .ok_or_else(|| refuse(format!("it has no axis {axis}")))?;
+    let (refuse, at) = along("take", source, axis, indices)?;
     let mut axes: Vec<DynAxis> = source.axes()[..at].to_vec();
     axes.extend(indices.axes().iter().cloned());
     axes.extend(source.axes()[at + 1..].iter().cloned());
@@ -80,15 +72,7 @@ pub fn gather(
     axis: &AxisSelector,
     indices: &DynShape,
 ) -> Result<(usize, usize), Error> {
-    let refuse = |reason: String| Error::Gather {
-        op: "gather",
-        shape: source.clone(),
-        by: format!("{axis} by {indices}"),
-        reason,
-    };
-    let at = axis
-        .position(source)
-        .ok_or_else(|| refuse(format!("it has no axis {axis}")))?;
+    let (refuse, at) = along("gather", source, axis, indices)?;
     let ia = axis
         .position(indices)
         .ok_or_else(|| refuse(format!("the indices have no axis {axis}")))?;
@@ -110,6 +94,26 @@ pub fn gather(
         )));
     }
     Ok((at, ia))
+}
+
+/// The refusal of `op` (`take`, `gather`) of `source` along `axis` by `indices`, and where
+/// the axis is in the source; or that refusal for an axis the source lacks.
+fn along<'a>(
+    op: &'static str,
+    source: &'a DynShape,
+    axis: &'a AxisSelector,
+    indices: &'a DynShape,
+) -> Result<(impl Fn(String) -> Error + 'a, usize), Error> {
+    let refuse = move |reason: String| Error::Gather {
+        op,
+        shape: source.clone(),
+        by: format!("{axis} by {indices}"),
+        reason,
+    };
+    match axis.position(source) {
+        Some(at) => Ok((refuse, at)),
+        None => Err(refuse(format!("it has no axis {axis}"))),
+    }
 }
 
 /// The shape of `labels` one-hot encoded into `classes` classes along a new last axis

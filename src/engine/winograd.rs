@@ -183,29 +183,24 @@ pub(crate) fn run<T: DotElement>(
                 }
             }
         }
+        // Per point: `m[ξ] = v[ξ] · u[ξ]`, tiles down the columns of `v[ξ]` and `m[ξ]`.
+        let tiles_by = |offset, cols| Mat {
+            offset,
+            rows: nt,
+            cols,
+            rs: 1,
+            cs: nt,
+        };
         for xi in 0..16 {
-            let a = Mat {
-                offset: xi * c_n * nt,
-                rows: nt,
-                cols: c_n,
-                rs: 1,
-                cs: nt,
-            };
-            let bm = Mat {
+            let weights = Mat {
                 offset: xi * c_n * o_n,
                 rows: c_n,
                 cols: o_n,
                 rs: o_n,
                 cs: 1,
             };
-            let cm = Mat {
-                offset: xi * o_n * nt,
-                rows: nt,
-                cols: o_n,
-                rs: 1,
-                cs: nt,
-            };
-            T::gemm((&v, a), (u, bm), (&mut m, cm), false, false);
+            let (a, c) = (tiles_by(xi * c_n * nt, c_n), tiles_by(xi * o_n * nt, o_n));
+            T::gemm((&v, a), (u, weights), (&mut m, c), false, false);
         }
         for o in 0..o_n {
             for r in 0..count {

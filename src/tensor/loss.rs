@@ -266,6 +266,29 @@ fn losses<T: Float, X: IndexElement, W>(
     Ok((out, total))
 }
 
+/// Which loss: cross-entropy (log-softmax first, label smoothing applies) or the negative
+/// log-likelihood of log-probabilities.
+#[derive(Clone, Copy)]
+enum Which {
+    CrossEntropy,
+    Nll,
+}
+
+impl Which {
+    /// Its name in errors, and whether it smooths labels.
+    fn label(self) -> (&'static str, bool) {
+        match self {
+            Which::CrossEntropy => ("cross_entropy", true),
+            Which::Nll => ("nll_loss", false),
+        }
+    }
+}
+
+/// Per-target losses laid out as the targets.
+fn per_target<T, X>(targets: &DynTensor<X>, (losses, _): (Vec<T>, T)) -> DynTensor<T> {
+    DynTensor::from_parts(targets.shape().clone(), targets.sizes().to_vec(), losses)
+}
+
 /// The per-target `losses` reduced, with the targets' total weight.
 fn reduce<T: Float>((losses, total): (Vec<T>, T), reduction: Reduction) -> T {
     let sum = losses.iter().fold(T::zero(), |acc, &l| acc + l);
@@ -298,12 +321,8 @@ impl<T: Transcendental> DynTensor<T> {
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
     ) -> Result<DynTensor<T>, Error> {
-        let (losses, _) = self.cross_entropies(axis, targets, opts)?;
-        Ok(DynTensor::from_parts(
-            targets.shape().clone(),
-            targets.sizes().to_vec(),
-            losses,
-        ))
+        let losses = self.losses_by(Which::CrossEntropy, axis, targets, opts)?;
+        Ok(per_target(targets, losses))
     }
 
     /// [`cross_entropy`](Self::cross_entropy) reduced to one value, a tensor of shape `[]`
@@ -328,8 +347,8 @@ impl<T: Transcendental> DynTensor<T> {
         opts: &Loss<'_, T, W>,
         reduction: Reduction,
     ) -> Result<DynTensor<T>, Error> {
-        let value = reduce(self.cross_entropies(axis, targets, opts)?, reduction);
-        DynTensor::from_vec(DynShape::scalar(), vec![value])
+        let losses = self.losses_by(Which::CrossEntropy, axis, targets, opts)?;
+        DynTensor::from_vec(DynShape::scalar(), vec![reduce(losses, reduction)])
     }
 
     /// The negative log-likelihood of these log-probabilities along the class axis against
@@ -350,12 +369,8 @@ impl<T: Transcendental> DynTensor<T> {
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
     ) -> Result<DynTensor<T>, Error> {
-        let (losses, _) = self.target_losses("nll_loss", axis, targets, opts, false)?;
-        Ok(DynTensor::from_parts(
-            targets.shape().clone(),
-            targets.sizes().to_vec(),
-            losses,
-        ))
+        let losses = self.losses_by(Which::Nll, axis, targets, opts)?;
+        Ok(per_target(targets, losses))
     }
 
     /// [`nll_loss`](Self::nll_loss) reduced to one value, a tensor of shape `[]` (see
@@ -376,30 +391,33 @@ impl<T: Transcendental> DynTensor<T> {
         opts: &Loss<'_, T, W>,
         reduction: Reduction,
     ) -> Result<DynTensor<T>, Error> {
-        let value = reduce(
-            self.target_losses("nll_loss", axis, targets, opts, false)?,
-            reduction,
-        );
-        DynTensor::from_vec(DynShape::scalar(), vec![value])
+        let losses = self.losses_by(Which::Nll, axis, targets, opts)?;
+        DynTensor::from_vec(DynShape::scalar(), vec![reduce(losses, reduction)])
     }
 
-    fn cross_entropies<W>(
+    /// The per-target losses of `which` and the targets' total weight.
+    fn losses_by<W>(
         &self,
+        which: Which,
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
     ) -> Result<(Vec<T>, T), Error> {
-        let logp = self.log_softmax(core::slice::from_ref(axis))?;
-        logp.target_losses("cross_entropy", axis, targets, opts, true)
+        match which {
+            Which::CrossEntropy => {
+                let logp = self.log_softmax(core::slice::from_ref(axis))?;
+                logp.target_losses(which.label(), axis, targets, opts)
+            }
+            Which::Nll => self.target_losses(which.label(), axis, targets, opts),
+        }
     }
 
     fn target_losses<W>(
         &self,
-        op: &'static str,
+        (op, smoothing): (&'static str, bool),
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
-        smoothing: bool,
     ) -> Result<(Vec<T>, T), Error> {
         let refuse = |reason: String| Error::Gather {
             op,
@@ -493,8 +511,7 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         A: OneAxis,
         S: ReduceOver<A>,
     {
-        let logp = self.log_softmax::<A>();
-        let (losses, _) = logp.typed_losses::<A>("cross_entropy", targets, opts, true)?;
+        let (losses, _) = self.typed_losses_by::<A>(Which::CrossEntropy, targets, opts)?;
         Ok(Tensor::from_parts(targets.sizes(), losses))
     }
 
@@ -522,12 +539,8 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         A: OneAxis,
         S: ReduceOver<A>,
     {
-        let logp = self.log_softmax::<A>();
-        let value = reduce(
-            logp.typed_losses::<A>("cross_entropy", targets, opts, true)?,
-            reduction,
-        );
-        Ok(Tensor::from_array(value))
+        let losses = self.typed_losses_by::<A>(Which::CrossEntropy, targets, opts)?;
+        Ok(Tensor::from_array(reduce(losses, reduction)))
     }
 
     /// The negative log-likelihood of these log-probabilities along the class axis `A`
@@ -550,7 +563,7 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         A: OneAxis,
         S: ReduceOver<A>,
     {
-        let (losses, _) = self.typed_losses::<A>("nll_loss", targets, opts, false)?;
+        let (losses, _) = self.typed_losses_by::<A>(Which::Nll, targets, opts)?;
         Ok(Tensor::from_parts(targets.sizes(), losses))
     }
 
@@ -575,19 +588,35 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         A: OneAxis,
         S: ReduceOver<A>,
     {
-        let value = reduce(
-            self.typed_losses::<A>("nll_loss", targets, opts, false)?,
-            reduction,
-        );
-        Ok(Tensor::from_array(value))
+        let losses = self.typed_losses_by::<A>(Which::Nll, targets, opts)?;
+        Ok(Tensor::from_array(reduce(losses, reduction)))
+    }
+
+    /// The per-target losses of `which` and the targets' total weight.
+    fn typed_losses_by<A>(
+        &self,
+        which: Which,
+        targets: &Tensor<impl IndexElement, Reduce<S, A>>,
+        opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
+    ) -> Result<(Vec<T>, T), Error>
+    where
+        A: OneAxis,
+        S: ReduceOver<A>,
+    {
+        match which {
+            Which::CrossEntropy => {
+                self.log_softmax::<A>()
+                    .typed_losses::<A>(which.label(), targets, opts)
+            }
+            Which::Nll => self.typed_losses::<A>(which.label(), targets, opts),
+        }
     }
 
     fn typed_losses<A>(
         &self,
-        op: &'static str,
+        (op, smoothing): (&'static str, bool),
         targets: &Tensor<impl IndexElement, Reduce<S, A>>,
         opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
-        smoothing: bool,
     ) -> Result<(Vec<T>, T), Error>
     where
         A: OneAxis,

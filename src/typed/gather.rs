@@ -89,6 +89,10 @@ where
 /// [`TakeAlong`] asked of the indices' shape (`Self`; `S` is the source's): a bound whose
 /// `Self` is the argument's type waits until that type is known, so a refusal is reported
 /// once, naming both shapes.
+#[diagnostic::on_unimplemented(
+    message = "cannot take `{S}` along `{A}` by `{Self}`",
+    label = "in generic code, bound the source's shape: `{S}: TakeAlong<{A}, {Self}>`"
+)]
 #[doc(hidden)]
 pub trait TakenFrom<S, A> {
     /// [`Take<S, A, Self>`].
@@ -250,6 +254,10 @@ where
 
 /// [`GatherAlong`] asked of the indices' shape (`Self`; `S` is the source's), so a refusal is
 /// reported once the argument's type is known, naming both shapes.
+#[diagnostic::on_unimplemented(
+    message = "cannot gather `{S}` along `{A}` by `{Self}`",
+    label = "in generic code, bound the source's shape: `{S}: GatherAlong<{A}, {Self}>`"
+)]
 #[doc(hidden)]
 pub trait GatheredFrom<S, A> {
     /// [`Gather<S, A, Self>`].
