@@ -205,6 +205,7 @@ pub(crate) fn validate<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "rayon")]
     use crate::engine::zip_fn::{Parallel, ZipFn};
     use crate::{broadcast, DynShape, Rule};
     use proptest::prelude::*;
