@@ -19,7 +19,7 @@
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
 //! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
-//! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss` | `vmath` |
+//! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss`, `loss_options` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
 //!
 //! One concern a file:
@@ -55,7 +55,8 @@
 //! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
 //! | `gather` | `take`, `gather` and `one_hot` by name |
 //! | `index_element` | [`IndexElement`](crate::IndexElement): the element types of indices and labels (`usize`, `u32`, `u64`, `i32`, `i64`) |
-//! | `loss` | `cross_entropy`, `nll_loss` ([`Loss`](crate::Loss) options, typed class weights) and their [`Reduction`](crate::Reduction)s |
+//! | `loss` | `cross_entropy`, `nll_loss` and their reduced forms on tensors and `DynTensor` |
+//! | `loss_options` | [`Loss`](crate::Loss) (class weights as a slice or a typed tensor, smoothing, the ignored index), [`Reduction`](crate::Reduction), [`ClassWeightsFor`](crate::ClassWeightsFor) |
 //! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
 //! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
@@ -79,6 +80,7 @@ mod gather;
 mod index;
 mod index_element;
 mod loss;
+mod loss_options;
 mod math;
 mod narrow;
 mod norm;
@@ -115,7 +117,7 @@ pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, NestedArray, Scalar};
 pub use index::Index;
 pub use index_element::IndexElement;
-pub use loss::{ClassWeightsFor, Loss, Reduction, SliceWeights};
+pub use loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
 pub use norm::{NormWeight, Norms};
