@@ -9,7 +9,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{Array2, Array4, Axis};
-use shapecast::{names, shape, Pos, Tensor};
+use shapecast::{names, shape, Pos, Reductions, Tensor};
 
 names!(H, W);
 

@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example attention`
 
-use shapecast::{names, shape, Dot, Tensor};
+use shapecast::{names, shape, Dot, Reductions, Tensor};
 
 names!(BATCH, HEADS, SEQ, KSEQ, DK, DV);
 

@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example layer_norm`
 
-use shapecast::{names, shape, FloatMath, Tensor};
+use shapecast::{names, shape, FloatMath, Reductions, Tensor};
 
 names!(BATCH, SEQ, EMBED);
 

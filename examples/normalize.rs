@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example normalize`
 
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, Reductions, Tensor};
 
 names!(BATCH, CHANNEL, H, W);
 

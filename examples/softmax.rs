@@ -5,7 +5,7 @@
 //!
 //! Run: `cargo run --example softmax`
 
-use shapecast::{names, shape, FloatMath, Tensor};
+use shapecast::{names, shape, FloatMath, Reductions, Tensor};
 
 names!(BATCH, CLASS);
 

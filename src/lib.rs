@@ -153,8 +153,9 @@ pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
         names, shape, Attention, BatchNorm, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape,
-        DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad, PadMode, Pool, Pos,
-        Reduction, Rope, RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad, PadMode, Padding,
+        Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle, Rotary, Rule, Shape, Tensor,
+        TensorView, TensorViewMut, S,
     };
 }
 
@@ -295,7 +296,7 @@ pub use tensor::{
 };
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Causal, DynMask, NoMask,
-    NormWeight, Norms, Rope, RopeStyle, Rotary, ScoresOf,
+    NormWeight, Norms, Padding, Pooling, Reductions, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

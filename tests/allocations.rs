@@ -9,7 +9,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use shapecast::{names, shape, Dot, DynTensor, Pos, Rule, Tensor};
+use shapecast::{names, shape, Dot, DynTensor, Pos, Reductions, Rule, Tensor};
 
 struct Counting;
 

@@ -2,7 +2,7 @@
 //! (valid shapes: `[0, usize::MAX / 2]` holds no element), each case from the randomized
 //! sweep that found it, returning an error or the right answer.
 
-use shapecast::{shape, Dot, DynShape, DynTensor, Error, Rule, Tensor};
+use shapecast::{shape, Dot, DynShape, DynTensor, Error, Reductions, Rule, Tensor};
 
 fn dyn_shape(sizes: &[usize]) -> DynShape {
     DynShape::from_sizes(sizes).unwrap()
@@ -343,7 +343,7 @@ mod typed_sweep {
     //! message; never another panic.
 
     use proptest::prelude::*;
-    use shapecast::{names, shape, Dot, FloatMath, Pos, Tensor};
+    use shapecast::{names, shape, Dot, FloatMath, Pos, Reductions, Tensor};
 
     names!(A, B, C, M);
 

@@ -12,7 +12,7 @@ use num_traits::Float;
 use serde_json::Value;
 use shapecast::{
     names, shape, Attention, AxisSelector, BatchNorm, Causal, Conv, Convolution, Dot, DynMask,
-    DynShape, DynTensor, FloatMath, NoMask, Norms, Rope, RopeStyle, Rotary, Tensor,
+    DynShape, DynTensor, FloatMath, NoMask, Norms, Reductions, Rope, RopeStyle, Rotary, Tensor,
 };
 
 fn cases() -> Vec<Value> {

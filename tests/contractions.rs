@@ -9,7 +9,7 @@ mod index;
 use index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
-use shapecast::{names, shape, Dot, DynAxis, DynShape, DynTensor, Size, Tensor};
+use shapecast::{names, shape, Dot, DynAxis, DynShape, DynTensor, Reductions, Size, Tensor};
 
 names!(BATCH, HEADS, SEQ, KSEQ, DK, DV, I, J, K);
 

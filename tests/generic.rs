@@ -37,7 +37,8 @@ fn generic_functions_need_only_shape_and_broadcast_with() {
 mod more {
     use shapecast::{
         names, shape, Broadcast, BroadcastWith, Contract, ContractWith, Dot, OneAxis, Reduce,
-        ReduceKeep, ReduceNonEmpty, ReduceOver, Select, SelectAxis, Selector, Shape, Tensor,
+        ReduceKeep, ReduceNonEmpty, ReduceOver, Reductions, Select, SelectAxis, Selector, Shape,
+        Tensor,
     };
     names!(CLASS, N, K, M);
 

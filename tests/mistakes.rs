@@ -2,7 +2,7 @@
 //! (`shapecast::guide::mistakes`) states what the code does. Their refused counterparts (with a named
 //! batch axis) are the `ui-tests/mistake_*.rs` cases.
 
-use shapecast::{names, shape, Dot, FloatMath, Tensor};
+use shapecast::{names, shape, Dot, FloatMath, Reductions, Tensor};
 
 names!(BATCH, SEQ, KSEQ, HEADS, DK, HIDDEN, EMBED, CLASS);
 

@@ -7,7 +7,7 @@ mod index;
 use index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
-use shapecast::{names, shape, DynShape, DynTensor, Error, FloatMath, Pos, Tensor};
+use shapecast::{names, shape, DynShape, DynTensor, Error, FloatMath, Pos, Reductions, Tensor};
 
 names!(N, C, H, W, CLASS);
 

@@ -5,7 +5,7 @@
 #![cfg(feature = "rand")]
 
 use rand::SeedableRng;
-use shapecast::{names, shape, DynTensor, Error, Sampling, Tensor};
+use shapecast::{names, shape, DynTensor, Error, Reductions, Sampling, Tensor};
 
 names!(T, VOCAB);
 

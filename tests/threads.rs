@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use shapecast::{names, shape, Dot, FloatMath, Tensor};
+use shapecast::{names, shape, Dot, FloatMath, Reductions, Tensor};
 
 names!(B, T, S, H, D, E, F, O);
 

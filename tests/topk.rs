@@ -3,7 +3,7 @@
 //! `DynTensor`.
 
 use proptest::prelude::*;
-use shapecast::{names, shape, DynTensor, Tensor};
+use shapecast::{names, shape, DynTensor, Reductions, Tensor};
 
 names!(A, B, C);
 

@@ -8,7 +8,7 @@
 #![allow(clippy::type_complexity)]
 
 use ndarray::{s, Array1, Array2, Array3, Array4, Axis};
-use shapecast::{names, shape, Attention, Causal, Dot, FloatMath, Norms, Tensor};
+use shapecast::{names, shape, Attention, Causal, Dot, FloatMath, Norms, Reductions, Tensor};
 
 names!(BATCH, SEQ, KSEQ, EMBED, HEADS, DK, FF);
 

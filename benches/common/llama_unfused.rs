@@ -16,8 +16,8 @@
 
 use shapecast::io::Weights;
 use shapecast::{
-    names, shape, Contract, ContractWith, Dot, Error, FloatMath, SplitAxis, SplitAxisInto, Tensor,
-    TensorView, S,
+    names, shape, Contract, ContractWith, Dot, Error, FloatMath, Reductions, SplitAxis,
+    SplitAxisInto, Tensor, TensorView, S,
 };
 
 names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HALF, PAIR, TURNED, HIDDEN, VOCAB);

@@ -15,7 +15,7 @@ mod model;
 use model::{DIM, HIDDEN, VOCAB};
 use rand::SeedableRng;
 use shapecast::io::{self, Weights};
-use shapecast::{shape, DynTensor, Error, Sampling};
+use shapecast::{shape, DynTensor, Error, Reductions, Sampling};
 
 /// A model's sizes.
 #[derive(Clone, Copy, Debug)]

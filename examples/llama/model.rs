@@ -13,7 +13,8 @@
 
 use shapecast::io::Weights;
 use shapecast::{
-    names, shape, Attention, Causal, Dot, Error, FloatMath, Norms, Rope, RopeStyle, Rotary, Tensor,
+    names, shape, Attention, Causal, Dot, Error, FloatMath, Norms, Reductions, Rope, RopeStyle,
+    Rotary, Tensor,
 };
 
 names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HIDDEN, VOCAB);

@@ -15,8 +15,8 @@ use shapecast::{
     SplitAxis, Stack, Tensor, S,
 };
 use shapecast::{
-    Conv, Convolution, Convolve, Gather, Loss, OneHot, Pad, PadMode, Padded, Pool, Pooled,
-    Reduction, Take,
+    Conv, Convolution, Convolve, Gather, Loss, OneHot, Pad, PadMode, Padded, Padding, Pool, Pooled,
+    Pooling, Reduction, Reductions, Take,
 };
 
 names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, VOCAB, D);

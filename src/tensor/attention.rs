@@ -402,7 +402,7 @@ impl<T: AttentionElement> DynTensor<T> {
 /// its group (nothing copied).
 ///
 /// ```
-/// use shapecast::{names, shape, Attention, Causal, Dot, Tensor};
+/// use shapecast::{names, shape, Attention, Causal, Dot, Reductions, Tensor};
 /// names!(SEQ, KSEQ, KVH, GROUP, HD);
 /// let q = Tensor::<f32, shape![SEQ, KVH: 2, GROUP: 2, HD: 4]>::from_fn(&[5, 2, 2, 4], |i| ((i[0] * 7 + i[3]) % 5) as f32 * 0.3)?;
 /// let k = Tensor::<f32, shape![KSEQ, KVH: 2, HD: 4]>::from_fn(&[5, 2, 4], |i| ((i[0] + i[1] * 3 + i[2]) % 4) as f32 * 0.2)?;

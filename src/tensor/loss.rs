@@ -13,6 +13,7 @@ use num_traits::Float;
 use super::dyn_tensor::DynTensor;
 use super::index_element::IndexElement;
 use super::loss_options::{ClassWeightsFor, Loss, Reduction};
+use super::reductions::Reductions;
 use super::tensor::Tensor;
 use crate::engine::vmath::Transcendental;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};

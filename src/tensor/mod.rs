@@ -22,6 +22,15 @@
 //! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss`, `loss_options` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
 //!
+//! **Receivers.** An operation that computes a new tensor is written once, as a method of a
+//! trait in the prelude (`Reductions`, `Pooling`, `Padding`, `Dot`, `Convolution`, `Norms`,
+//! `Rope`, `Attention`, `FloatMath`) with one blanket impl over
+//! [`Contractible`](crate::Contractible) (or `MapSource` for the elementwise math), which
+//! `Tensor`, `TensorView` and `TensorViewMut` implement by giving their layout. Operations
+//! that return a view (`select`, `slice`, `rename`, …) are inherent on each receiver, since
+//! the borrow differs: a tensor lends its data, a view passes its own lifetime on, a writable
+//! view is consumed; their bodies are one shared function.
+//!
 //! One concern a file:
 //!
 //! | file | what it holds |
@@ -41,24 +50,24 @@
 //! | `view_ops` | the operators on views with views, tensors and scalars, by value or by reference |
 //! | `dyn_ops` | the binary operators on `DynTensor` (named rule) |
 //! | `math` | [`FloatMath`](crate::FloatMath): `exp`, `ln`, `tanh`, activations, by value or by reference; `maximum`/`minimum` by the named rule |
-//! | `reductions` | `sum::<A>()` and its family on tensors and views |
+//! | `reductions` | [`Reductions`](crate::Reductions): `sum::<A>()` and its family, `cumsum`, `topk` and `sample`, written once for tensors and both views (through [`Contractible`](crate::Contractible)) |
 //! | `dyn_reductions` | the same family on `DynTensor`, by run-time selectors |
 //! | `norm` | [`Norms`](crate::Norms): `layer_norm` and `rms_norm` by name on tensors and views, one pass over each row; `DynTensor`'s |
 //! | `rope` | [`Rope`](crate::Rope), [`Rotary`](crate::Rotary): rotary position embeddings by name on tensors and views, `DynTensor::rope` |
 //! | `batch_norm` | [`BatchNorm`](crate::BatchNorm): batch norm in inference by name (the statistics broadcast by the assignment rule), one pass; folding into a convolution's weight |
 //! | `softmax` | the exponentiating reductions (softmax, log-softmax, logsumexp) on the engine's walks, and `DynTensor`'s `softmax` family |
-//! | `scan` | `cumsum`/`cumprod` by name on tensors, views and `DynTensor` |
-//! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
+//! | `scan` | the running sums and products (`cumsum`/`cumprod`) for `Reductions` and `DynTensor` |
+//! | `contract` | [`Contractible`](crate::Contractible), the receiver trait every typed operation is written over once; `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `attention` | [`Attention`](crate::Attention): scaled dot-product attention by name in one pass (`NoMask`, `Causal`, a mask tensor), `DynTensor::attention` |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
-//! | `pool` | `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
-//! | `pad` | `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
+//! | `pool` | [`Pooling`](crate::Pooling): `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
+//! | `pad` | [`Padding`](crate::Padding): `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
 //! | `gather` | `take`, `gather` and `one_hot` by name |
 //! | `index_element` | [`IndexElement`](crate::IndexElement): the element types of indices and labels (`usize`, `u32`, `u64`, `i32`, `i64`) |
 //! | `loss` | `cross_entropy`, `nll_loss` and their reduced forms on tensors and `DynTensor` |
 //! | `loss_options` | [`Loss`](crate::Loss) (class weights as a slice or a typed tensor, smoothing, the ignored index), [`Reduction`](crate::Reduction), [`ClassWeightsFor`](crate::ClassWeightsFor) |
-//! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p) |
-//! | `topk` | `topk` by name (values and positions) on tensors, views and `DynTensor` |
+//! | `sample` | [`Sampling`](crate::Sampling) (feature `rand`): an index drawn along a named axis of logits (temperature, top-k, top-p), for `Reductions` and `DynTensor` |
+//! | `topk` | the `k` largest along an axis (values and positions) for `Reductions` and `DynTensor` |
 //! | `surgery` | rename, insert, select, slice, split, merge, concatenate, stack: views where possible |
 //!
 //! Where to look for what runs underneath (all in the engine): the strided walk is
@@ -121,6 +130,9 @@ pub use loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use math::{FloatMath, MapSource};
 pub use narrow::ElementOr;
 pub use norm::{NormWeight, Norms};
+pub use pad::Padding;
+pub use pool::Pooling;
+pub use reductions::Reductions;
 pub use rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]
 pub use sample::Sampling;

@@ -5,15 +5,13 @@
 
 use crate::alloc_prelude::*;
 
-use super::contract::Contractible;
+use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
 use crate::dynamic::pad::{pad, PadMode};
 use crate::engine::layout::Strided;
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::Selector;
-use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
@@ -134,66 +132,77 @@ impl<T: Clone> DynTensor<T> {
     }
 }
 
-/// The typed padding of a tensor and a view.
-macro_rules! typed_pad {
-    ($($header:tt)*) => {
-        $($header)* {
-            /// This tensor padded by `P` ([`Pad<P>`](crate::Pad)) at both ends of each axis `A`
-            /// selects, filled by `mode` (rule book §22; PyTorch's `F.pad`); the padded sizes
-            /// are computed at compile time where static.
-            ///
-            /// # Panics
-            ///
-            /// When reflect padding is not shorter than its axis (or replicate pads an empty
-            /// axis); [`try_pad`](Self::try_pad) returns the error instead.
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pad, PadMode, Tensor};
-            /// names!(H, W);
-            /// let x = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 2], [3, 4]]);
-            /// let y: Tensor<i32, shape![H: 4, W: 4]> = x.pad::<(H, W), Pad<1>>(&PadMode::Replicate);
-            /// assert_eq!(&y.data()[..4], &[1, 1, 2, 2]);
-            /// ```
-            #[track_caller]
-            pub fn pad<A, P>(&self, mode: &PadMode<T>) -> Tensor<T, Padded<S, A, P>>
-            where
-                A: Selector,
-                P: PadWidth,
-                S: PadOver<A, P>,
-                Padded<S, A, P>: Storage<T>,
-                T: Clone,
-            {
-                self.try_pad::<A, P>(mode).or_panic()
-            }
+/// Padding at both ends of axes selected by name (rule book §22; PyTorch's `F.pad`), on a
+/// [`Tensor`], a [`TensorView`](crate::TensorView) and a
+/// [`TensorViewMut`](crate::TensorViewMut) alike, the padded sizes computed at compile time
+/// where static. In the [prelude](crate::prelude); `DynTensor::pad` takes selectors known at
+/// run time.
+///
+/// ```
+/// use shapecast::{names, shape, Pad, PadMode, Padding, Tensor};
+/// names!(T);
+/// let x = Tensor::<i32, shape![T: 3]>::from_array([1, 2, 3]);
+/// let y: Tensor<i32, shape![T: 5]> = x.view().pad::<T, Pad<1>>(&PadMode::Constant(0));
+/// assert_eq!(y.data(), &[0, 1, 2, 3, 0]);
+/// ```
+pub trait Padding: Contractible {
+    /// This tensor padded by `P` ([`Pad<P>`](crate::Pad)) at both ends of each axis `A`
+    /// selects, filled by `mode` (rule book §22; PyTorch's `F.pad`); the padded sizes
+    /// are computed at compile time where static.
+    ///
+    /// # Panics
+    ///
+    /// When reflect padding is not shorter than its axis (or replicate pads an empty
+    /// axis); [`try_pad`](Self::try_pad) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pad, PadMode, Padding, Tensor};
+    /// names!(H, W);
+    /// let x = Tensor::<i32, shape![H: 2, W: 2]>::from_array([[1, 2], [3, 4]]);
+    /// let y: Tensor<i32, shape![H: 4, W: 4]> = x.pad::<(H, W), Pad<1>>(&PadMode::Replicate);
+    /// assert_eq!(&y.data()[..4], &[1, 1, 2, 2]);
+    /// ```
+    #[track_caller]
+    fn pad<A, P>(&self, mode: &PadMode<Self::Elem>) -> Tensor<Self::Elem, Padded<Self::Shape, A, P>>
+    where
+        A: Selector,
+        P: PadWidth,
+        Self::Shape: PadOver<A, P>,
+        Padded<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Clone,
+    {
+        self.try_pad::<A, P>(mode).or_panic()
+    }
 
-            /// [`pad`](Self::pad), or the error when reflect padding is not shorter than its
-            /// axis (or replicate pads an empty axis).
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pad, PadMode, Tensor};
-            /// names!(T);
-            /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
-            /// assert!(x.try_pad::<T, Pad<2>>(&PadMode::Reflect).is_err());
-            /// assert_eq!(x.try_pad::<T, Pad<1>>(&PadMode::Reflect)?.data(), &[2.0, 1.0, 2.0, 1.0]);
-            /// # Ok::<(), shapecast::Error>(())
-            /// ```
-            pub fn try_pad<A, P>(&self, mode: &PadMode<T>) -> Result<Tensor<T, Padded<S, A, P>>, Error>
-            where
-                A: Selector,
-                P: PadWidth,
-                S: PadOver<A, P>,
-                Padded<S, A, P>: Storage<T>,
-                T: Clone,
-            {
-                let mut own = [0usize; crate::values::shape::MAX_TYPED_RANK];
-                let x = self.layout(&mut own);
-                let shape = S::to_dyn().resolve(x.sizes)?;
-                let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
-                Ok(Tensor::from_parts(&sizes, data))
-            }
-        }
-    };
+    /// [`pad`](Self::pad), or the error when reflect padding is not shorter than its
+    /// axis (or replicate pads an empty axis).
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pad, PadMode, Padding, Tensor};
+    /// names!(T);
+    /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+    /// assert!(x.try_pad::<T, Pad<2>>(&PadMode::Reflect).is_err());
+    /// assert_eq!(x.try_pad::<T, Pad<1>>(&PadMode::Reflect)?.data(), &[2.0, 1.0, 2.0, 1.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+    fn try_pad<A, P>(
+        &self,
+        mode: &PadMode<Self::Elem>,
+    ) -> Result<Tensor<Self::Elem, Padded<Self::Shape, A, P>>, Error>
+    where
+        A: Selector,
+        P: PadWidth,
+        Self::Shape: PadOver<A, P>,
+        Padded<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Clone,
+    {
+        let mut own = Own::default();
+        let x = self.layout(&mut own);
+        let shape = self.shape_dyn();
+        let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
+        Ok(Tensor::from_parts(&sizes, data))
+    }
 }
 
-typed_pad!(impl<T, S: Storage<T>> Tensor<T, S>);
-typed_pad!(impl<T, S: Shape> TensorView<'_, T, S>);
+impl<X: Contractible + ?Sized> Padding for X {}

@@ -8,15 +8,14 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
+use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::engine::layout::Strided;
 use crate::engine::reduce::pick;
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled as PooledShape};
 use crate::typed::reduce::Selector;
-use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
@@ -228,149 +227,143 @@ impl<T: Copy + Send + Sync> DynTensor<T> {
     }
 }
 
-/// The typed pools of a tensor and a view.
-macro_rules! typed_pools {
-    ($($header:tt)*) => {
-        $($header)* {
-            /// The maximum over windows along the axes `A` selects (a name or a tuple of names)
-            /// with the geometry `P` ([`Pool<KERNEL, STRIDE, PADDING, CEIL>`](crate::Pool)),
-            /// rule book §20: PyTorch's `max_pool` by name, the output sizes computed at
-            /// compile time where the input's are static. NaN propagates.
-            ///
-            /// # Panics
-            ///
-            /// When a window is longer than a padded axis of run-time size;
-            /// [`try_max_pool`](Self::try_max_pool) returns the error instead.
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pool, Tensor};
-            /// names!(C, H, W);
-            /// let x = Tensor::<f32, shape![C: 1, H: 5, W: 4]>::from_fn(&[1, 5, 4], |i| (i[1] * 4 + i[2]) as f32)?;
-            /// // 2 x 2 windows; the odd row is dropped, as PyTorch drops it.
-            /// let y: Tensor<f32, shape![C: 1, H: 2, W: 2]> = x.max_pool::<(H, W), Pool<2>>();
-            /// assert_eq!(y.data(), &[5.0, 7.0, 13.0, 15.0]);
-            /// # Ok::<(), shapecast::Error>(())
-            /// ```
-            #[track_caller]
-            pub fn max_pool<A, P>(&self) -> Tensor<T, PooledShape<S, A, P>>
-            where
-                A: Selector,
-                P: PoolGeometry,
-                S: PoolOver<A, P>,
-                PooledShape<S, A, P>: Storage<T>,
-                T: Copy + PartialOrd + Send + Sync,
-            {
-                self.try_max_pool::<A, P>().or_panic()
-            }
-
-            /// [`max_pool`](Self::max_pool), or the error when a window does not fit an axis
-            /// of run-time size.
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pool, Tensor};
-            /// names!(T);
-            /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[1], vec![1.0])?;
-            /// assert!(x.try_max_pool::<T, Pool<2>>().is_err());
-            /// # Ok::<(), shapecast::Error>(())
-            /// ```
-            pub fn try_max_pool<A, P>(&self) -> Result<Tensor<T, PooledShape<S, A, P>>, Error>
-            where
-                A: Selector,
-                P: PoolGeometry,
-                S: PoolOver<A, P>,
-                PooledShape<S, A, P>: Storage<T>,
-                T: Copy + PartialOrd + Send + Sync,
-            {
-                self.typed_pool::<A, P, _>(&Max)
-            }
-
-            /// The average over windows along the axes `A` selects with the geometry `P`
-            /// ([`Pool<KERNEL, STRIDE, PADDING, CEIL>`](crate::Pool); the padding counts, as
-            /// PyTorch's `count_include_pad` default), rule book §20.
-            ///
-            /// # Panics
-            ///
-            /// When a window is longer than a padded axis of run-time size;
-            /// [`try_avg_pool`](Self::try_avg_pool) returns the error instead.
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pool, Tensor};
-            /// names!(T);
-            /// let x = Tensor::<f64, shape![T: 5]>::from_array([1.0, 2.0, 3.0, 4.0, 5.0]);
-            /// // Kernel 3, stride 2, padding 1: the padding's zeros count.
-            /// let y: Tensor<f64, shape![T: 3]> = x.avg_pool::<T, Pool<3, 2, 1>>();
-            /// assert_eq!(y.data(), &[1.0, 3.0, 3.0]);
-            /// ```
-            #[track_caller]
-            pub fn avg_pool<A, P>(&self) -> Tensor<T, PooledShape<S, A, P>>
-            where
-                A: Selector,
-                P: PoolGeometry,
-                S: PoolOver<A, P>,
-                PooledShape<S, A, P>: Storage<T>,
-                T: Float + Send + Sync,
-            {
-                self.try_avg_pool::<A, P>().or_panic()
-            }
-
-            /// [`avg_pool`](Self::avg_pool), or the error when a window does not fit an axis
-            /// of run-time size.
-            ///
-            /// ```
-            /// use shapecast::{names, shape, Pool, Tensor};
-            /// names!(T);
-            /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[4], vec![1.0, 2.0, 3.0, 4.0])?;
-            /// assert_eq!(x.try_avg_pool::<T, Pool<2>>()?.data(), &[1.5, 3.5]);
-            /// # Ok::<(), shapecast::Error>(())
-            /// ```
-            pub fn try_avg_pool<A, P>(&self) -> Result<Tensor<T, PooledShape<S, A, P>>, Error>
-            where
-                A: Selector,
-                P: PoolGeometry,
-                S: PoolOver<A, P>,
-                PooledShape<S, A, P>: Storage<T>,
-                T: Float + Send + Sync,
-            {
-                self.typed_pool::<A, P, _>(&Mean)
-            }
-        }
-    };
-}
-
-typed_pools!(impl<T, S: Storage<T>> Tensor<T, S>);
-typed_pools!(impl<T, S: Shape> TensorView<'_, T, S>);
-
-impl<T, S: Storage<T>> Tensor<T, S> {
-    fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
-        &self,
-        fold: &(impl Fold<T> + Sync),
-    ) -> Result<Tensor<T, O>, Error>
+/// Pooling over axes selected by name (rule book §20; PyTorch's `max_pool`/`avg_pool`), on a
+/// [`Tensor`], a [`TensorView`](crate::TensorView) and a
+/// [`TensorViewMut`](crate::TensorViewMut) alike, the output sizes computed at compile time
+/// where the input's are static. In the [prelude](crate::prelude); `DynTensor` has the same
+/// methods with selectors known at run time.
+///
+/// ```
+/// use shapecast::{names, shape, Pool, Pooling, Tensor};
+/// names!(C, H, W);
+/// let x = Tensor::<f32, shape![C: 1, H: 4, W: 4]>::from_fn(&[1, 4, 4], |i| (i[1] * 4 + i[2]) as f32)?;
+/// let y: Tensor<f32, shape![C: 1, H: 2, W: 2]> = x.view().max_pool::<(H, W), Pool<2>>();
+/// assert_eq!(y.data(), &[5.0, 7.0, 13.0, 15.0]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait Pooling: Contractible {
+    /// The maximum over windows along the axes `A` selects (a name or a tuple of names)
+    /// with the geometry `P` ([`Pool<KERNEL, STRIDE, PADDING, CEIL>`](crate::Pool)),
+    /// rule book §20: PyTorch's `max_pool` by name, the output sizes computed at
+    /// compile time where the input's are static. NaN propagates.
+    ///
+    /// # Panics
+    ///
+    /// When a window is longer than a padded axis of run-time size;
+    /// [`try_max_pool`](Self::try_max_pool) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pool, Pooling, Tensor};
+    /// names!(C, H, W);
+    /// let x = Tensor::<f32, shape![C: 1, H: 5, W: 4]>::from_fn(&[1, 5, 4], |i| (i[1] * 4 + i[2]) as f32)?;
+    /// // 2 x 2 windows; the odd row is dropped, as PyTorch drops it.
+    /// let y: Tensor<f32, shape![C: 1, H: 2, W: 2]> = x.max_pool::<(H, W), Pool<2>>();
+    /// assert_eq!(y.data(), &[5.0, 7.0, 13.0, 15.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[track_caller]
+    fn max_pool<A, P>(&self) -> Tensor<Self::Elem, PooledShape<Self::Shape, A, P>>
     where
-        T: Copy + Send + Sync,
+        A: Selector,
+        P: PoolGeometry,
+        Self::Shape: PoolOver<A, P>,
+        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Copy + PartialOrd + Send + Sync,
     {
-        self.view().typed_pool::<A, P, O>(fold)
+        self.try_max_pool::<A, P>().or_panic()
+    }
+
+    /// [`max_pool`](Self::max_pool), or the error when a window does not fit an axis
+    /// of run-time size.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pool, Pooling, Tensor};
+    /// names!(T);
+    /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[1], vec![1.0])?;
+    /// assert!(x.try_max_pool::<T, Pool<2>>().is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+    fn try_max_pool<A, P>(
+        &self,
+    ) -> Result<Tensor<Self::Elem, PooledShape<Self::Shape, A, P>>, Error>
+    where
+        A: Selector,
+        P: PoolGeometry,
+        Self::Shape: PoolOver<A, P>,
+        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Copy + PartialOrd + Send + Sync,
+    {
+        typed_pool::<_, A, P, _>(self, &Max)
+    }
+
+    /// The average over windows along the axes `A` selects with the geometry `P`
+    /// ([`Pool<KERNEL, STRIDE, PADDING, CEIL>`](crate::Pool); the padding counts, as
+    /// PyTorch's `count_include_pad` default), rule book §20.
+    ///
+    /// # Panics
+    ///
+    /// When a window is longer than a padded axis of run-time size;
+    /// [`try_avg_pool`](Self::try_avg_pool) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pool, Pooling, Tensor};
+    /// names!(T);
+    /// let x = Tensor::<f64, shape![T: 5]>::from_array([1.0, 2.0, 3.0, 4.0, 5.0]);
+    /// // Kernel 3, stride 2, padding 1: the padding's zeros count.
+    /// let y: Tensor<f64, shape![T: 3]> = x.avg_pool::<T, Pool<3, 2, 1>>();
+    /// assert_eq!(y.data(), &[1.0, 3.0, 3.0]);
+    /// ```
+    #[track_caller]
+    fn avg_pool<A, P>(&self) -> Tensor<Self::Elem, PooledShape<Self::Shape, A, P>>
+    where
+        A: Selector,
+        P: PoolGeometry,
+        Self::Shape: PoolOver<A, P>,
+        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Float + Send + Sync,
+    {
+        self.try_avg_pool::<A, P>().or_panic()
+    }
+
+    /// [`avg_pool`](Self::avg_pool), or the error when a window does not fit an axis
+    /// of run-time size.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Pool, Pooling, Tensor};
+    /// names!(T);
+    /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[4], vec![1.0, 2.0, 3.0, 4.0])?;
+    /// assert_eq!(x.try_avg_pool::<T, Pool<2>>()?.data(), &[1.5, 3.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+    fn try_avg_pool<A, P>(
+        &self,
+    ) -> Result<Tensor<Self::Elem, PooledShape<Self::Shape, A, P>>, Error>
+    where
+        A: Selector,
+        P: PoolGeometry,
+        Self::Shape: PoolOver<A, P>,
+        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
+        Self::Elem: Float + Send + Sync,
+    {
+        typed_pool::<_, A, P, _>(self, &Mean)
     }
 }
 
-impl<T, S: Shape> TensorView<'_, T, S> {
-    fn typed_pool<A: Selector, P: PoolGeometry, O: Storage<T>>(
-        &self,
-        fold: &(impl Fold<T> + Sync),
-    ) -> Result<Tensor<T, O>, Error>
-    where
-        T: Copy + Send + Sync,
-    {
-        let plan = pool(&self.shape_dyn(), &A::selectors(), &P::SPEC)?;
-        let (sizes, data) = pooled(
-            &plan,
-            &P::SPEC,
-            Strided {
-                sizes: self.sizes(),
-                strides: self.strides(),
-                data: self.data_slice(),
-            },
-            fold,
-        )?;
-        Ok(Tensor::from_parts(&sizes, data))
-    }
+impl<X: Contractible + ?Sized> Pooling for X {}
+
+/// The pool of a typed tensor or view by the geometry `P` over the axes `A` selects.
+fn typed_pool<X, A: Selector, P: PoolGeometry, O: Storage<X::Elem>>(
+    x: &X,
+    fold: &(impl Fold<X::Elem> + Sync),
+) -> Result<Tensor<X::Elem, O>, Error>
+where
+    X: Contractible + ?Sized,
+    X::Elem: Copy + Send + Sync,
+{
+    let plan = pool(&x.shape_dyn(), &A::selectors(), &P::SPEC)?;
+    let mut own = Own::default();
+    let (sizes, data) = pooled(&plan, &P::SPEC, x.layout(&mut own), fold)?;
+    Ok(Tensor::from_parts(&sizes, data))
 }

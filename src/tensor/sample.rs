@@ -7,11 +7,12 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
+use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
+use crate::engine::allocation::ensure;
+use crate::engine::walk::row_major_elements;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
-use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
@@ -193,71 +194,37 @@ fn sample_lines<T: Float>(
     Ok(out)
 }
 
-impl<T: Float, S: Storage<T>> Tensor<T, S> {
-    /// An index drawn along the one axis `A` selects for every position of the other axes,
-    /// as [`Sampling`] says, from the caller's generator: the logits' shape without `A`.
-    ///
-    /// ```
-    /// use rand::SeedableRng;
-    /// use shapecast::{names, shape, Sampling, Tensor};
-    /// names!(T, VOCAB);
-    /// let logits = Tensor::<f32, shape![T: 2, VOCAB: 4]>::from_array([[0.0, 5.0, 1.0, 0.0], [2.0, 0.0, 0.0, 9.0]]);
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-    /// let greedy = logits.sample::<VOCAB>(&Sampling::default().temperature(0.0), &mut rng)?;
-    /// assert_eq!(greedy.data(), &[1, 3]);
-    /// // Top-k of 1 is greedy at any temperature.
-    /// let one = logits.sample::<VOCAB>(&Sampling::default().top_k(1), &mut rng)?;
-    /// assert_eq!(one.data(), &[1, 3]);
-    /// assert!(logits.sample::<VOCAB>(&Sampling::default().top_p(1.5), &mut rng).is_err());
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn sample<A: OneAxis>(
-        &self,
-        how: &Sampling,
-        rng: &mut impl rand_core::Rng,
-    ) -> Result<Tensor<usize, Reduce<S, A>>, Error>
-    where
-        S: ReduceOver<A>,
-        Reduce<S, A>: Storage<usize>,
-    {
-        let at = S::MASK.iter().position(|&m| m).expect("one axis");
-        let refuse = |reason| Error::Gather {
-            op: "sample",
-            shape: self.view().shape_dyn(),
-            by: super::surgery::show::<A>(),
-            reason,
-        };
-        let out = sample_lines(self.data(), self.sizes(), at, (how, rng), refuse)?;
-        let mut sizes = self.sizes().to_vec();
-        sizes.remove(at);
-        Tensor::from_vec_sized(&sizes, out)
-    }
-}
-
-impl<T: Float, S: Shape + Storage<T>> TensorView<'_, T, S> {
-    /// [`Tensor::sample`] of the view's elements (the last position's logits, say).
-    ///
-    /// ```
-    /// use rand::SeedableRng;
-    /// use shapecast::{names, shape, Sampling, Tensor};
-    /// names!(T, VOCAB);
-    /// let logits = Tensor::<f32, shape![T: 2, VOCAB: 3]>::from_array([[0.0, 5.0, 1.0], [9.0, 0.0, 0.0]]);
-    /// let last = logits.view().select::<T>(1)?;
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    /// assert_eq!(last.sample::<VOCAB>(&Sampling::default().top_k(1), &mut rng)?.data(), &[0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn sample<A: OneAxis>(
-        &self,
-        how: &Sampling,
-        rng: &mut impl rand_core::Rng,
-    ) -> Result<Tensor<usize, Reduce<S, A>>, Error>
-    where
-        S: ReduceOver<A>,
-        Reduce<S, A>: Storage<usize>,
-    {
-        self.to_tensor().sample::<A>(how, rng)
-    }
+/// An index drawn along the one axis `A` selects of a typed tensor or view, for every
+/// position of the other axes ([`Reductions::sample`](crate::Reductions::sample)).
+pub(super) fn sampled<X, A: OneAxis>(
+    x: &X,
+    how: &Sampling,
+    rng: &mut impl rand_core::Rng,
+) -> Result<Tensor<usize, Reduce<X::Shape, A>>, Error>
+where
+    X: Contractible + ?Sized,
+    X::Elem: Float,
+    X::Shape: ReduceOver<A>,
+    Reduce<X::Shape, A>: Storage<usize>,
+{
+    let at = <X::Shape as ReduceOver<A>>::MASK
+        .iter()
+        .position(|&m| m)
+        .expect("one axis");
+    let refuse = |reason| Error::Gather {
+        op: "sample",
+        shape: x.shape_dyn(),
+        by: super::surgery::show::<A>(),
+        reason,
+    };
+    let mut own = Own::default();
+    let layout = x.layout(&mut own);
+    ensure::<X::Elem>(layout.sizes, || x.shape_dyn())?;
+    let data = row_major_elements(&layout);
+    let out = sample_lines(&data, layout.sizes, at, (how, rng), refuse)?;
+    let mut sizes = layout.sizes.to_vec();
+    sizes.remove(at);
+    Tensor::from_vec_sized(&sizes, out)
 }
 
 impl<T: Float> DynTensor<T> {

@@ -1,19 +1,21 @@
 //! Running sums and products along a named axis (`cumsum`, `cumprod`): the shape is kept,
 //! element `i` along the axis is the sum (product) of elements `0..=i`, added in that order
 //! as NumPy's `np.cumsum`/`np.cumprod` and PyTorch's `torch.cumsum` do. On tensors, views
-//! and `DynTensor` (by name or position).
+//! and `DynTensor` (by name or position); the typed methods are [`Reductions`](crate::Reductions)'.
 
 use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 
+use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
-use crate::typed::reduce::{OneAxis, ReduceOver};
-use crate::typed::shape::Shape;
+use crate::engine::allocation::ensure;
+use crate::engine::walk::row_major_elements;
+use crate::typed::reduce::OneAxis;
+use crate::typed::reduce::ReduceOver;
 use crate::typed::storage::Storage;
-use crate::values::error::Error;
+use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 
 /// `data` (row-major over `sizes`) with every element along axis `k` replaced by `f` of the
@@ -44,91 +46,25 @@ fn axis_of<S: ReduceOver<A>, A>() -> usize {
         .expect("OneAxis selects one axis")
 }
 
-impl<T: Clone, S: Storage<T>> Tensor<T, S> {
-    /// The running sum along the one axis `A` selects (NumPy's `cumsum`), the shape kept.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T, D);
-    /// let t = Tensor::<i32, shape![T: 3, D: 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
-    /// assert_eq!(t.cumsum::<T>().data(), &[1, 2, 4, 6, 9, 12]);
-    /// assert_eq!(t.cumsum::<D>().data(), &[1, 3, 3, 7, 5, 11]);
-    /// ```
-    pub fn cumsum<A: OneAxis>(&self) -> Tensor<T, S>
-    where
-        S: ReduceOver<A>,
-        T: Add<Output = T>,
-    {
-        let out = scan(
-            self.data().to_vec(),
-            self.sizes(),
-            axis_of::<S, A>(),
-            |a, b| a + b,
-        );
-        Tensor::from_parts(self.sizes(), out)
-    }
-
-    /// The running product along the one axis `A` selects (NumPy's `cumprod`), the shape
-    /// kept.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T);
-    /// let t = Tensor::<f64, shape![T: 4]>::from_array([1.0, 2.0, 3.0, 0.5]);
-    /// assert_eq!(t.cumprod::<T>().data(), &[1.0, 2.0, 6.0, 3.0]);
-    /// ```
-    pub fn cumprod<A: OneAxis>(&self) -> Tensor<T, S>
-    where
-        S: ReduceOver<A>,
-        T: Mul<Output = T>,
-    {
-        let out = scan(
-            self.data().to_vec(),
-            self.sizes(),
-            axis_of::<S, A>(),
-            |a, b| a * b,
-        );
-        Tensor::from_parts(self.sizes(), out)
-    }
-}
-
-impl<T: Clone, S: Shape + Storage<T>> TensorView<'_, T, S> {
-    /// [`Tensor::cumsum`] of the view's elements.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T);
-    /// let t = Tensor::<i32, shape![T: 4]>::from_array([1, 2, 3, 4]);
-    /// assert_eq!(t.view().slice::<T>(1..)?.cumsum::<T>().data(), &[2, 5, 9]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn cumsum<A: OneAxis>(&self) -> Tensor<T, S>
-    where
-        S: ReduceOver<A>,
-        T: Add<Output = T>,
-    {
-        let t = self.to_tensor();
-        let out = scan(t.into_vec(), self.sizes(), axis_of::<S, A>(), |a, b| a + b);
-        Tensor::from_parts(self.sizes(), out)
-    }
-
-    /// [`Tensor::cumprod`] of the view's elements.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T);
-    /// let t = Tensor::<i32, shape![T: 4]>::from_array([1, 2, 3, 4]);
-    /// assert_eq!(t.view().cumprod::<T>().data(), &[1, 2, 6, 24]);
-    /// ```
-    pub fn cumprod<A: OneAxis>(&self) -> Tensor<T, S>
-    where
-        S: ReduceOver<A>,
-        T: Mul<Output = T>,
-    {
-        let t = self.to_tensor();
-        let out = scan(t.into_vec(), self.sizes(), axis_of::<S, A>(), |a, b| a * b);
-        Tensor::from_parts(self.sizes(), out)
-    }
+/// The scan of a typed tensor or view along the one axis `A` selects: `f` of the running
+/// value and each element, the shape kept ([`Reductions::cumsum`](crate::Reductions::cumsum), [`Reductions::cumprod`](crate::Reductions::cumprod)).
+pub(super) fn scanned<X, A: OneAxis>(
+    x: &X,
+    f: impl Fn(X::Elem, X::Elem) -> X::Elem,
+) -> Tensor<X::Elem, X::Shape>
+where
+    X: Contractible + ?Sized,
+    X::Shape: ReduceOver<A> + Storage<X::Elem>,
+    X::Elem: Clone,
+{
+    let mut own = Own::default();
+    let layout = x.layout(&mut own);
+    // A broadcast view (stride 0) can stand for more elements than memory holds: its copy
+    // panics with [`Error::TooLarge`]'s message, never aborts.
+    ensure::<X::Elem>(layout.sizes, || x.shape_dyn()).or_panic();
+    let data = row_major_elements(&layout).into_owned();
+    let k = axis_of::<X::Shape, A>();
+    Tensor::from_parts(layout.sizes, scan(data, layout.sizes, k, f))
 }
 
 impl<T: Clone> DynTensor<T> {

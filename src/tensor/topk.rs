@@ -7,11 +7,13 @@ use crate::alloc_prelude::*;
 
 use core::cmp::Ordering;
 
+use super::contract::{Contractible, Own};
 use super::dyn_tensor::DynTensor;
 use super::tensor::Tensor;
-use super::view::TensorView;
+use crate::engine::allocation::ensure;
+use crate::engine::walk::row_major_elements;
 use crate::typed::reduce::OneAxis;
-use crate::typed::shape::Shape;
+use crate::typed::size::Dyn;
 use crate::typed::storage::Storage;
 use crate::typed::surgery::{Slice, SliceAxis};
 use crate::values::error::Error;
@@ -72,66 +74,40 @@ fn too_many(k: usize, axis: String, shape: DynShape, n: usize) -> Error {
     }
 }
 
-impl<T: PartialOrd + Clone, S: Storage<T>> Tensor<T, S> {
-    /// The `k` largest elements along the one axis `A` selects, largest first, and their
-    /// positions along it (PyTorch's `topk`): the axis keeps its name with the size `?`. A
-    /// `k` above the axis' size is an error.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T, VOCAB);
-    /// let logits = Tensor::<f32, shape![T: 2, VOCAB: 4]>::from_array([[0.1, 2.0, -1.0, 2.0], [3.0, 0.0, 1.0, 0.5]]);
-    /// let (values, indices) = logits.topk::<VOCAB>(2)?; // [T: 2, VOCAB] each
-    /// assert_eq!(values.data(), &[2.0, 2.0, 3.0, 1.0]);
-    /// assert_eq!(indices.data(), &[1, 3, 0, 2]); // equal values in index order
-    /// assert!(logits.topk::<VOCAB>(5).is_err());
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    #[allow(clippy::type_complexity)]
-    pub fn topk<A: OneAxis>(
-        &self,
-        k: usize,
-    ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
-    where
-        S: SliceAxis<A, crate::typed::size::Dyn>,
-        Slice<S, A>: Storage<T> + Storage<usize>,
-    {
-        let at = <S as SliceAxis<A, crate::typed::size::Dyn>>::AT;
-        let n = self.sizes()[at];
-        if k > n {
-            let axis = super::surgery::show::<A>();
-            return Err(too_many(k, axis, self.view().shape_dyn(), n));
-        }
-        let (sizes, values, indices) = top(self.data(), self.sizes(), at, k);
-        Ok((
-            Tensor::from_parts(&sizes, values),
-            Tensor::from_parts(&sizes, indices),
-        ))
+/// The `k` largest elements along the one axis `A` selects of a typed tensor or view, and
+/// their positions ([`Reductions::topk`](crate::Reductions::topk)).
+#[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+pub(super) fn top_k<X, A: OneAxis>(
+    x: &X,
+    k: usize,
+) -> Result<
+    (
+        Tensor<X::Elem, Slice<X::Shape, A>>,
+        Tensor<usize, Slice<X::Shape, A>>,
+    ),
+    Error,
+>
+where
+    X: Contractible + ?Sized,
+    X::Shape: SliceAxis<A, Dyn>,
+    Slice<X::Shape, A>: Storage<X::Elem> + Storage<usize>,
+    X::Elem: PartialOrd + Clone,
+{
+    let at = <X::Shape as SliceAxis<A, Dyn>>::AT;
+    let mut own = Own::default();
+    let layout = x.layout(&mut own);
+    let n = layout.sizes[at];
+    if k > n {
+        let axis = super::surgery::show::<A>();
+        return Err(too_many(k, axis, x.shape_dyn(), n));
     }
-}
-
-impl<T: PartialOrd + Clone, S: Shape + Storage<T>> TensorView<'_, T, S> {
-    /// [`Tensor::topk`] of the view's elements.
-    ///
-    /// ```
-    /// use shapecast::{names, shape, Tensor};
-    /// names!(T);
-    /// let t = Tensor::<i32, shape![T: 5]>::from_array([5, 1, 4, 2, 3]);
-    /// let (v, i) = t.view().slice::<T>(1..)?.topk::<T>(2)?;
-    /// assert_eq!((v.data(), i.data()), (&[4, 3][..], &[1, 3][..]));
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    #[allow(clippy::type_complexity)]
-    pub fn topk<A: OneAxis>(
-        &self,
-        k: usize,
-    ) -> Result<(Tensor<T, Slice<S, A>>, Tensor<usize, Slice<S, A>>), Error>
-    where
-        S: SliceAxis<A, crate::typed::size::Dyn>,
-        Slice<S, A>: Storage<T> + Storage<usize>,
-    {
-        self.to_tensor().topk::<A>(k)
-    }
+    ensure::<X::Elem>(layout.sizes, || x.shape_dyn())?;
+    let data = row_major_elements(&layout);
+    let (sizes, values, indices) = top(&data, layout.sizes, at, k);
+    Ok((
+        Tensor::from_parts(&sizes, values),
+        Tensor::from_parts(&sizes, indices),
+    ))
 }
 
 impl<T: PartialOrd + Clone> DynTensor<T> {

@@ -139,7 +139,7 @@ scalar_view_op!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u12
 
 #[cfg(test)]
 mod tests {
-    use crate::{names, shape, Tensor};
+    use crate::{names, shape, Reductions, Tensor};
 
     names!(H, W);
 

@@ -327,12 +327,12 @@ pub type Reduce<S, A> = <S as ReduceOver<A>>::Output;
 pub type ReduceKeep<S, A> = <S as ReduceOver<A>>::Kept;
 
 /// `Self` reduces over `A`, and no axis `A` selects is statically 0: the bound generic code
-/// writes for [`max`](crate::Tensor::max), [`min`](crate::Tensor::min),
-/// [`argmax`](crate::Tensor::argmax) and [`argmin`](crate::Tensor::argmin) (an empty axis has
+/// writes for [`max`](crate::Reductions::max), [`min`](crate::Reductions::min),
+/// [`argmax`](crate::Reductions::argmax) and [`argmin`](crate::Reductions::argmin) (an empty axis has
 /// no maximum). Every shape that reduces over `A` without a static 0 implements it.
 ///
 /// ```
-/// use shapecast::{names, shape, Reduce, ReduceNonEmpty, Tensor};
+/// use shapecast::{names, shape, Reduce, ReduceNonEmpty, Reductions, Tensor};
 /// names!(CLASS);
 /// fn top<S: ReduceNonEmpty<A>, A>(t: &Tensor<f32, S>) -> Tensor<f32, Reduce<S, A>> {
 ///     t.max::<A>()

@@ -1,5 +1,5 @@
 // A running sum along a name the shape does not have.
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, Reductions, Tensor};
 names!(T, D);
 
 fn main() {

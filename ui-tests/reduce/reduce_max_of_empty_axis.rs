@@ -1,6 +1,6 @@
-use shapecast::{shape, Pos, Tensor};
+use shapecast::{shape, Pos, Reductions, Tensor};
 
 fn main() {
-    let t = Tensor::<f32, shape![0, 3]>::from_vec(vec![]).unwrap();
+    let t: Tensor<f32, shape![0, 3]> = Tensor::from_vec(vec![]).unwrap();
     let _ = t.max::<Pos<0>>();
 }

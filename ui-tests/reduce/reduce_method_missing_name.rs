@@ -1,4 +1,4 @@
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, Reductions, Tensor};
 names!(CLASS, W);
 
 fn main() {

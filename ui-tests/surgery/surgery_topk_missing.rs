@@ -1,5 +1,5 @@
 // The largest elements along a name the shape does not have.
-use shapecast::{names, shape, Tensor};
+use shapecast::{names, shape, Reductions, Tensor};
 names!(T, VOCAB);
 
 fn main() {
