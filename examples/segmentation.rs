@@ -123,7 +123,10 @@ fn main() -> Result<(), Error> {
             ))
         })
         .collect::<Result<_, Error>>()?;
-    let refs: Vec<(&str, &DynTensor<f32>)> = tensors.iter().map(|(n, t)| (*n, t)).collect();
+    let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+        .iter()
+        .map(|(n, t)| (*n, t as &dyn io::SafetensorsTensor))
+        .collect();
     io::save_safetensors(&path, &refs)?;
     let weights = io::load_safetensors(&path)?;
     std::fs::remove_file(&path).ok();

@@ -196,7 +196,10 @@ fn main() -> Result<(), shapecast::Error> {
             ))
         })
         .collect::<Result<_, shapecast::Error>>()?;
-    let refs: Vec<(&str, &DynTensor<f32>)> = tensors.iter().map(|(n, t)| (*n, t)).collect();
+    let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+        .iter()
+        .map(|(n, t)| (*n, t as &dyn io::SafetensorsTensor))
+        .collect();
     io::save_safetensors(&path, &refs)?;
 
     // Load them back by name, each into its declared shape.

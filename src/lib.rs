@@ -152,10 +152,10 @@ mod alloc_prelude;
 pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
-        names, shape, Attention, BatchNorm, Causal, Conv, Convolution, Dot, Dyn, DynMask, DynShape,
-        DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad, PadMode, Padding,
-        Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle, Rotary, Rule, Shape, Tensor,
-        TensorView, TensorViewMut, S,
+        bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, Convolution, Dot, Dyn,
+        DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad,
+        PadMode, Padding, Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle, Rotary, Rule,
+        Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -173,6 +173,9 @@ mod values;
 pub use engine::kernel;
 #[cfg(feature = "rayon")]
 pub use engine::threads;
+/// The half-precision element types (the `half` crate's): IEEE `f16` and bfloat16 `bf16`,
+/// stored, loaded, saved and converted ([`Cast`]) like the other elements.
+pub use half::{bf16, f16};
 
 pub use shapecast_macros::{names, shape};
 pub use typed::attention::{Attend, AttendWith};
@@ -295,7 +298,7 @@ pub use tensor::{
     SliceWeights, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{
-    AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Causal, DynMask, NoMask,
+    AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, DynMask, NoMask,
     NormWeight, Norms, Padding, Pooling, Reductions, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};

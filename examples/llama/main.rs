@@ -258,8 +258,10 @@ fn main() -> Result<(), Error> {
                 ))
             })
             .collect::<Result<_, Error>>()?;
-        let refs: Vec<(&str, &DynTensor<f32>)> =
-            tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+        let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+            .iter()
+            .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
+            .collect();
         let path = dir.join(format!("config{n}.safetensors"));
         io::save_safetensors(&path, &refs)?;
         let file: Weights = io::load_safetensors(&path)?;

@@ -243,7 +243,10 @@ pub fn formula_weights() -> Result<Weights, Error> {
             Ok((name, t))
         })
         .collect::<Result<_, Error>>()?;
-    let refs: Vec<(&str, &DynTensor<f32>)> = tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+    let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+        .iter()
+        .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
+        .collect();
     let path = std::env::temp_dir().join(format!(
         "shapecast-resnet18-{}.safetensors",
         std::process::id()

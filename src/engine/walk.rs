@@ -182,19 +182,23 @@ fn fill<O>(slots: &mut [MaybeUninit<O>], values: impl Iterator<Item = O>) -> usi
     written
 }
 
+/// `x`'s elements as one slice when `x` is stored row-major over its own sizes.
+pub(crate) fn contiguous<'a, T>(x: &super::layout::Strided<'a, T>) -> Option<&'a [T]> {
+    let mut dense = [0; crate::values::shape::MAX_RANK];
+    let dense = &mut dense[..x.sizes.len()];
+    super::layout::row_major_into(x.sizes, dense);
+    let n = super::allocation::count(x.sizes)?;
+    (dense == x.strides && x.data.len() >= n).then(|| &x.data[..n])
+}
+
 /// The elements of `x` in row-major order of its index: borrowed when `x` is stored that way
-/// (row-major strides over its own sizes), copied through its strides otherwise.
+/// ([`contiguous`]), copied through its strides otherwise.
 pub(crate) fn row_major_elements<'a, T: Clone>(
     x: &super::layout::Strided<'a, T>,
 ) -> alloc::borrow::Cow<'a, [T]> {
-    let mut dense = vec![0; x.sizes.len()];
-    super::layout::row_major_into(x.sizes, &mut dense);
-    let n = super::allocation::count(x.sizes);
-    match n {
-        Some(n) if dense == x.strides && x.data.len() >= n => {
-            alloc::borrow::Cow::Borrowed(&x.data[..n])
-        }
-        _ => alloc::borrow::Cow::Owned(
+    match contiguous(x) {
+        Some(elements) => alloc::borrow::Cow::Borrowed(elements),
+        None => alloc::borrow::Cow::Owned(
             Offsets::new(x.sizes, x.strides)
                 .map(|o| x.data[o].clone())
                 .collect(),

@@ -58,12 +58,15 @@ pub use npy::NpyElement;
 mod safetensors;
 #[cfg(feature = "safetensors")]
 pub use self::safetensors::{
-    load_safetensors, save_safetensors, SafetensorsElement, Under, Weights,
+    load_safetensors, save_safetensors, SafetensorsElement, SafetensorsTensor, Under, Weights,
+    Widening,
 };
 
-// The file element traits are sealed; `bool` is the one element they take that the GEMM's
-// sealed `DotElement` does not.
+// The file element traits are sealed; `bool` and the half-precision floats are the elements
+// they take that the GEMM's sealed `DotElement` does not.
 impl crate::values::sealed::Sealed for bool {}
+impl crate::values::sealed::Sealed for half::f16 {}
+impl crate::values::sealed::Sealed for half::bf16 {}
 
 /// The path as a message shows it.
 fn shown(path: &Path) -> String {

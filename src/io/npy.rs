@@ -16,8 +16,9 @@ use crate::values::error::Error;
 use crate::values::sealed::Sealed;
 use crate::values::shape::DynShape;
 
-/// An element type `.npy` files store: `f32`, `f64`, the signed and unsigned integers of 8 to
-/// 64 bits, and `bool`. (Either byte order is read; files are written in the machine's.)
+/// An element type `.npy` files store: `f32`, `f64`, [`f16`](crate::f16) (NumPy's
+/// `float16`, `<f2`), the signed and unsigned integers of 8 to 64 bits, and `bool`. (Either
+/// byte order is read; files are written in the machine's.) NumPy has no bfloat16.
 ///
 /// ```
 /// fn name<T: shapecast::io::NpyElement>() -> &'static str { T::NAME }
@@ -36,6 +37,10 @@ macro_rules! npy_elements {
     )*};
 }
 npy_elements!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool);
+
+impl NpyElement for half::f16 {
+    const NAME: &'static str = "f16";
+}
 
 /// The sizes and the row-major elements of a `.npy` file. The header's sizes are checked
 /// against the file's length before the elements are read, so a bad header allocates
@@ -106,7 +111,7 @@ fn read_file<T: NpyElement>(path: &Path) -> Result<(Vec<usize>, Vec<T>), Error> 
 }
 
 /// Refuses what the header describes but shapecast does not read, by name (strings, objects,
-/// dates, complex numbers, half floats), and sizes NumPy itself refuses: an axis or a byte
+/// dates, complex numbers), and sizes NumPy itself refuses: an axis or a byte
 /// count (zeros aside) above `isize::MAX`. Runs before anything is allocated for the data.
 fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(), Error> {
     let descr = header.descr.as_str();
@@ -120,7 +125,6 @@ fn check_elements(path: &Path, header: &super::npy_header::Header) -> Result<(),
         "m" => Some("timedelta64 durations"),
         "c" => Some("complex numbers"),
         "V" => Some("raw bytes (void)"),
-        "f" if width == "2" => Some("16-bit floats"),
         "f" | "i" | "u" | "b" => None,
         _ => Some("an unknown type"),
     };

@@ -8,16 +8,18 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use std::path::{Path, PathBuf};
 
-use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use safetensors::tensor::{Dtype, SafeTensors};
 
 use super::{bad, byte_len, fit, io_error, shown};
-use crate::tensor::{DynTensor, Tensor};
+use crate::engine::walk::row_major_elements;
+use crate::tensor::{Contractible, DynTensor, Own, Tensor};
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
 use crate::values::sealed::Sealed;
 use crate::values::shape::DynShape;
 
-/// An element type `.safetensors` files store: `f32`, `f64`, the signed and unsigned
+/// An element type `.safetensors` files store: `f32`, `f64`, the half-precision
+/// [`f16`](crate::f16) (`F16`) and [`bf16`](crate::bf16) (`BF16`), the signed and unsigned
 /// integers of 8 to 64 bits, and `bool` (stored little-endian).
 ///
 /// ```
@@ -27,6 +29,13 @@ use crate::values::shape::DynShape;
 pub trait SafetensorsElement: Copy + Sealed {
     /// The Rust type's name, for messages.
     const NAME: &'static str;
+    /// What a refusal of the stored type `stored` says was asked for: the name, and for a
+    /// narrower float asked for as `f32` or `f64` the call that widens it.
+    #[doc(hidden)]
+    fn asked(stored: Dtype) -> &'static str {
+        let _ = stored;
+        Self::NAME
+    }
     /// The file's element type.
     #[doc(hidden)]
     const DTYPE: Dtype;
@@ -43,9 +52,15 @@ pub trait SafetensorsElement: Copy + Sealed {
 }
 
 macro_rules! numbers {
-    ($($t:ty => $d:ident),*) => {$(
+    ($($t:ty => $d:ident $([$($narrow:ident)|+] $hint:literal)?),*) => {$(
         impl SafetensorsElement for $t {
             const NAME: &'static str = stringify!($t);
+            $(fn asked(stored: Dtype) -> &'static str {
+                match stored {
+                    $(Dtype::$narrow)|+ => $hint,
+                    _ => Self::NAME,
+                }
+            })?
             const DTYPE: Dtype = Dtype::$d;
             const SIZE: usize = core::mem::size_of::<$t>();
             fn from_le(bytes: &[u8]) -> Option<Self> {
@@ -57,8 +72,80 @@ macro_rules! numbers {
         }
     )*};
 }
-numbers!(f32 => F32, f64 => F64, i8 => I8, i16 => I16, i32 => I32, i64 => I64,
+numbers!(f32 => F32 [F16 | BF16] "f32 (`get_widened` reads F16 and BF16 into f32)",
+         f64 => F64 [F16 | BF16 | F32] "f64 (`get_widened` reads F16, BF16 and F32 into f64)");
+numbers!(i8 => I8, i16 => I16, i32 => I32, i64 => I64,
          u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+
+macro_rules! halves {
+    ($($t:ident => $d:ident),*) => {$(
+        impl SafetensorsElement for half::$t {
+            const NAME: &'static str = stringify!($t);
+            const DTYPE: Dtype = Dtype::$d;
+            const SIZE: usize = 2;
+            fn from_le(bytes: &[u8]) -> Option<Self> {
+                Some(half::$t::from_le_bytes(bytes.try_into().ok()?))
+            }
+            fn to_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+halves!(f16 => F16, bf16 => BF16);
+
+/// A float element a stored float of another width can be read into without loss
+/// ([`Weights::get_widened`]): `f32` takes `F16`, `BF16` and `F32`; `f64` takes those and
+/// `F64`. Checkpoints are published in half precision; computing in `f32` on them is one
+/// call.
+///
+/// ```
+/// fn takes<T: shapecast::io::Widening>() -> &'static str { T::FROM }
+/// assert_eq!(takes::<f32>(), "F16, BF16 or F32");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a float that stored floats widen into",
+    label = "`get_widened` reads into `f32` or `f64`",
+    note = "to read a tensor as it is stored, use `get`"
+)]
+pub trait Widening: SafetensorsElement {
+    /// The stored element types it reads, as the file names them.
+    const FROM: &'static str;
+    /// The bytes an element stored as `dtype` takes, `None` for a type it does not read.
+    #[doc(hidden)]
+    fn width(dtype: Dtype) -> Option<usize>;
+    /// The element of `bytes` stored as `dtype` (one [`width`](Self::width) accepts).
+    #[doc(hidden)]
+    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<Self>;
+}
+
+impl Widening for f32 {
+    const FROM: &'static str = "F16, BF16 or F32";
+    fn width(dtype: Dtype) -> Option<usize> {
+        matches!(dtype, Dtype::F16 | Dtype::BF16 | Dtype::F32).then(|| dtype.bitsize() / 8)
+    }
+    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<f32> {
+        match dtype {
+            Dtype::F16 => half::f16::from_le(bytes).map(half::f16::to_f32),
+            Dtype::BF16 => half::bf16::from_le(bytes).map(half::bf16::to_f32),
+            Dtype::F32 => f32::from_le(bytes),
+            _ => None,
+        }
+    }
+}
+
+impl Widening for f64 {
+    const FROM: &'static str = "F16, BF16, F32 or F64";
+    fn width(dtype: Dtype) -> Option<usize> {
+        f32::width(dtype).or((dtype == Dtype::F64).then_some(8))
+    }
+    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<f64> {
+        match dtype {
+            Dtype::F64 => f64::from_le(bytes),
+            _ => f32::widen(dtype, bytes).map(f64::from),
+        }
+    }
+}
 
 impl SafetensorsElement for bool {
     const NAME: &'static str = "bool";
@@ -168,6 +255,24 @@ impl Under<'_> {
     /// ```
     pub fn get_dyn<T: SafetensorsElement>(&self, name: &str) -> Result<DynTensor<T>, Error> {
         self.weights.get_dyn(&self.full(name))
+    }
+
+    /// [`Weights::get_widened`] of `prefix.name`.
+    ///
+    /// ```
+    /// use shapecast::{bf16, io, shape, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-under-widened-doc.safetensors");
+    /// let b = DynTensor::from_vec("[1]".parse()?, vec![bf16::from_f32(2.0)])?;
+    /// io::save_safetensors(&path, &[("a.b", &b)])?;
+    /// let w = io::load_safetensors(&path)?;
+    /// assert_eq!(w.under("a").get_widened::<f32, shape![1]>("b")?.data(), &[2.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get_widened<T: Widening, S: Storage<T>>(
+        &self,
+        name: &str,
+    ) -> Result<Tensor<T, S>, Error> {
+        self.weights.get_widened(&self.full(name))
     }
 
     /// The tensors under `prefix.sub`: a submodule's.
@@ -359,11 +464,48 @@ impl Weights {
         name: &str,
     ) -> Result<Tensor<T, S>, Error> {
         let (sizes, data) = self.elements::<T>(name)?;
-        fit(&self.path, Some(name), &sizes, S::to_dyn())?;
-        if let Some(saved) = self.entries.get(name).and_then(|e| e.saved.as_ref()) {
-            names_agree(&self.path, name, saved, S::to_dyn())?;
-        }
-        Tensor::from_vec_sized(&sizes, data)
+        self.typed(name, &sizes, data)
+    }
+
+    /// [`get`](Self::get) reading a narrower stored float into `T` without loss ([`Widening`]):
+    /// a `BF16` or `F16` checkpoint into `f32` tensors, converted once at load. Another
+    /// stored type is refused by name.
+    ///
+    /// ```
+    /// use shapecast::{bf16, io, names, shape, Cast, Tensor};
+    /// names!(OUT, IN);
+    /// let path = std::env::temp_dir().join("shapecast-widened-doc.safetensors");
+    /// let w = Tensor::<f32, shape![OUT: 2, IN: 2]>::from_array([[1.0, 0.1], [-2.0, 3.5]]);
+    /// io::save_safetensors(&path, &[("w", &w.cast::<bf16>())])?;
+    /// let file = io::load_safetensors(&path)?;
+    /// assert!(file.get::<f32, shape![OUT: 2, IN: 2]>("w").is_err()); // stored as BF16
+    /// let wide = file.get_widened::<f32, shape![OUT: 2, IN: 2]>("w")?;
+    /// assert_eq!(wide.data(), &[1.0, 0.100097656, -2.0, 3.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get_widened<T: Widening, S: Storage<T>>(
+        &self,
+        name: &str,
+    ) -> Result<Tensor<T, S>, Error> {
+        let (sizes, data) = self.widened::<T>(name)?;
+        self.typed(name, &sizes, data)
+    }
+
+    /// [`get_dyn`](Self::get_dyn) reading a narrower stored float into `T` without loss, as
+    /// [`get_widened`](Self::get_widened).
+    ///
+    /// ```
+    /// use shapecast::{f16, io, DynTensor};
+    /// let path = std::env::temp_dir().join("shapecast-widened-dyn-doc.safetensors");
+    /// let h = DynTensor::from_vec("[T: 2]".parse()?, vec![f16::from_f32(0.5), f16::from_f32(-1.0)])?;
+    /// io::save_safetensors(&path, &[("h", &h)])?;
+    /// let t = io::load_safetensors(&path)?.get_dyn_widened::<f64>("h")?;
+    /// assert_eq!((t.shape().to_string(), t.data()), ("[T: 2]".to_string(), &[0.5, -1.0][..]));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn get_dyn_widened<T: Widening>(&self, name: &str) -> Result<DynTensor<T>, Error> {
+        let (sizes, data) = self.widened::<T>(name)?;
+        self.run_time(name, &sizes, data)
     }
 
     /// The stored tensor `name` with its stored sizes, its axes named as
@@ -379,10 +521,7 @@ impl Weights {
     /// ```
     pub fn get_dyn<T: SafetensorsElement>(&self, name: &str) -> Result<DynTensor<T>, Error> {
         let (sizes, data) = self.elements::<T>(name)?;
-        match self.entries.get(name).and_then(|e| e.saved.clone()) {
-            Some(saved) => DynTensor::from_vec(saved.resolve(&sizes)?, data),
-            None => DynTensor::from_vec(DynShape::from_sizes(&sizes)?, data),
-        }
+        self.run_time(name, &sizes, data)
     }
 
     /// The tensors under the name prefix `prefix` (a module's, `layer2.0`): its `get("conv1.weight")`
@@ -409,23 +548,73 @@ impl Weights {
         }
     }
 
+    /// Tensor `name`'s elements as `Tensor<T, S>`: its sizes fit to `S`, its recorded names
+    /// checked against `S`'s.
+    fn typed<T, S: Storage<T>>(
+        &self,
+        name: &str,
+        sizes: &[usize],
+        data: Vec<T>,
+    ) -> Result<Tensor<T, S>, Error> {
+        fit(&self.path, Some(name), sizes, S::to_dyn())?;
+        if let Some(saved) = self.entries.get(name).and_then(|e| e.saved.as_ref()) {
+            names_agree(&self.path, name, saved, S::to_dyn())?;
+        }
+        Tensor::from_vec_sized(sizes, data)
+    }
+
+    /// Tensor `name`'s elements as a `DynTensor`, its axes named as recorded.
+    fn run_time<T>(
+        &self,
+        name: &str,
+        sizes: &[usize],
+        data: Vec<T>,
+    ) -> Result<DynTensor<T>, Error> {
+        match self.entries.get(name).and_then(|e| e.saved.clone()) {
+            Some(saved) => DynTensor::from_vec(saved.resolve(sizes)?, data),
+            None => DynTensor::from_vec(DynShape::from_sizes(sizes)?, data),
+        }
+    }
+
     /// The sizes and elements of the stored tensor `name`, its element type checked.
     fn elements<T: SafetensorsElement>(&self, name: &str) -> Result<(Vec<usize>, Vec<T>), Error> {
+        let size = |d: Dtype| (d == T::DTYPE).then_some(T::SIZE);
+        let asked = self
+            .entries
+            .get(name)
+            .map_or(T::NAME, |e| T::asked(e.dtype));
+        self.decoded(name, asked, size, |_, bytes| T::from_le(bytes))
+    }
+
+    /// The sizes and elements of the stored tensor `name`, any float `T` widens from.
+    fn widened<T: Widening>(&self, name: &str) -> Result<(Vec<usize>, Vec<T>), Error> {
+        self.decoded(name, T::FROM, T::width, T::widen)
+    }
+
+    /// The sizes and elements of the stored tensor `name`: `size` gives the bytes an element
+    /// of a stored type takes (`None` refuses the type as not `asked`), `decode` an element.
+    fn decoded<T>(
+        &self,
+        name: &str,
+        asked: &'static str,
+        size: impl Fn(Dtype) -> Option<usize>,
+        decode: impl Fn(Dtype, &[u8]) -> Option<T>,
+    ) -> Result<(Vec<usize>, Vec<T>), Error> {
         let path = &self.path;
         let entry = self.entries.get(name).ok_or_else(|| Error::NoSuchTensor {
             path: shown(path),
             name: name.to_string(),
             available: self.entries.keys().cloned().collect(),
         })?;
-        if entry.dtype != T::DTYPE {
+        let Some(item) = size(entry.dtype) else {
             return Err(Error::FileElement {
                 path: shown(path),
                 name: Some(name.to_string()),
                 found: format!("{:?}", entry.dtype),
-                expected: T::NAME,
+                expected: asked,
             });
-        }
-        let (count, len) = byte_len(path, &entry.sizes, T::SIZE)?;
+        };
+        let (count, len) = byte_len(path, &entry.sizes, item)?;
         let bytes = &self.bytes[entry.bytes.clone()];
         if bytes.len() != len {
             return Err(bad(
@@ -436,11 +625,11 @@ impl Weights {
         let mut data = Vec::new();
         data.try_reserve_exact(count)
             .map_err(|_| bad(path, format!("no memory for {count} elements")))?;
-        for chunk in bytes.chunks_exact(T::SIZE) {
-            let v = T::from_le(chunk).ok_or_else(|| {
+        for chunk in bytes.chunks_exact(item) {
+            let v = decode(entry.dtype, chunk).ok_or_else(|| {
                 bad(
                     path,
-                    format!("tensor {name:?} holds a value that is not a {}", T::NAME),
+                    format!("tensor {name:?} holds a value that is not a {asked}"),
                 )
             })?;
             data.push(v);
@@ -449,7 +638,102 @@ impl Weights {
     }
 }
 
-/// Writes tensors to a `.safetensors` file under the given names, the element type `T`'s. A
+/// A tensor [`save_safetensors`] writes: a [`Tensor`], a [`TensorView`](crate::TensorView), a
+/// [`TensorViewMut`](crate::TensorViewMut) or a [`DynTensor`] whose elements are a
+/// [`SafetensorsElement`]. Tensors of different element types and shapes go in one call,
+/// each as it is (no `to_dyn()` copy), its bytes encoded only as the file is written.
+///
+/// ```
+/// use shapecast::{bf16, io, names, shape, Cast, Tensor};
+/// use shapecast::io::SafetensorsTensor;
+/// names!(OUT, IN);
+/// let w = Tensor::<f32, shape![OUT: 2, IN: 3]>::from_fn(&[2, 3], |i| i[1] as f32)?;
+/// let stored: &dyn SafetensorsTensor = &w.view();
+/// let path = std::env::temp_dir().join("shapecast-tensor-trait-doc.safetensors");
+/// io::save_safetensors(&path, &[("w", stored), ("w_half", &w.cast::<bf16>())])?;
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait SafetensorsTensor {
+    /// The file's element type.
+    #[doc(hidden)]
+    fn dtype(&self) -> Dtype;
+    /// Bytes an element.
+    #[doc(hidden)]
+    fn element_size(&self) -> usize;
+    /// The shape (its names are recorded when it has any) and the sizes.
+    #[doc(hidden)]
+    fn stored(&self) -> (DynShape, Vec<usize>);
+    /// The elements' little-endian bytes in row-major order, appended to `out`.
+    #[doc(hidden)]
+    fn encode(&self, out: &mut Vec<u8>);
+}
+
+impl<X: Contractible + ?Sized> SafetensorsTensor for X
+where
+    X::Elem: SafetensorsElement,
+{
+    fn dtype(&self) -> Dtype {
+        X::Elem::DTYPE
+    }
+    fn element_size(&self) -> usize {
+        X::Elem::SIZE
+    }
+    fn stored(&self) -> (DynShape, Vec<usize>) {
+        let mut own = Own::default();
+        (self.shape_dyn(), self.layout(&mut own).sizes.to_vec())
+    }
+    fn encode(&self, out: &mut Vec<u8>) {
+        let mut own = Own::default();
+        for &v in row_major_elements(&self.layout(&mut own)).iter() {
+            v.to_le(out);
+        }
+    }
+}
+
+impl<T: SafetensorsElement> SafetensorsTensor for DynTensor<T> {
+    fn dtype(&self) -> Dtype {
+        T::DTYPE
+    }
+    fn element_size(&self) -> usize {
+        T::SIZE
+    }
+    fn stored(&self) -> (DynShape, Vec<usize>) {
+        (self.shape().clone(), self.sizes().to_vec())
+    }
+    fn encode(&self, out: &mut Vec<u8>) {
+        for &v in self.data() {
+            v.to_le(out);
+        }
+    }
+}
+
+/// One tensor as the `safetensors` crate writes it: its bytes made when asked for, so a file
+/// of many tensors holds one tensor's bytes at a time.
+struct Encoding<'a> {
+    tensor: &'a dyn SafetensorsTensor,
+    sizes: Vec<usize>,
+    len: usize,
+}
+
+impl safetensors::View for Encoding<'_> {
+    fn dtype(&self) -> Dtype {
+        self.tensor.dtype()
+    }
+    fn shape(&self) -> &[usize] {
+        &self.sizes
+    }
+    fn data(&self) -> alloc::borrow::Cow<'_, [u8]> {
+        let mut bytes = Vec::with_capacity(self.len);
+        self.tensor.encode(&mut bytes);
+        alloc::borrow::Cow::Owned(bytes)
+    }
+    fn data_len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Writes tensors to a `.safetensors` file under the given names: typed tensors, views and
+/// `DynTensor`s of any [`SafetensorsElement`], mixed in one call ([`SafetensorsTensor`]). A
 /// tensor with axis names has its shape recorded in the file's metadata (key
 /// `shapecast.axes.NAME`, value such as `[OUT: 3, IN: 2]`), which [`Weights::get`] checks
 /// against the shape it is asked for: a square weight saved `[OUT, IN]` and declared
@@ -461,42 +745,31 @@ impl Weights {
 /// names!(OUT, IN);
 /// let path = std::env::temp_dir().join("shapecast-save-doc.safetensors");
 /// let w = Tensor::<f32, shape![OUT: 2, IN: 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.0])?;
-/// io::save_safetensors(&path, &[("w", &w.to_dyn())])?;
+/// let steps = Tensor::<i64, shape![1]>::from_array([1000]);
+/// io::save_safetensors(&path, &[("w", &w), ("steps", &steps)])?;
 /// let file = io::load_safetensors(&path)?;
 /// assert_eq!(file.get::<f32, shape![OUT: 2, IN: 2]>("w")?, w);
 /// assert!(file.get::<f32, shape![IN: 2, OUT: 2]>("w").is_err()); // transposed by mistake
 /// assert_eq!(file.get_dyn::<f32>("w")?.shape().to_string(), "[OUT: 2, IN: 2]");
+/// assert_eq!(file.get_dyn::<i64>("steps")?.data(), &[1000]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub fn save_safetensors<T: SafetensorsElement>(
+pub fn save_safetensors(
     path: impl AsRef<Path>,
-    tensors: &[(&str, &DynTensor<T>)],
+    tensors: &[(&str, &dyn SafetensorsTensor)],
 ) -> Result<(), Error> {
     let path = path.as_ref();
-    let encoded: Vec<(String, Vec<usize>, Vec<u8>)> = tensors
-        .iter()
-        .map(|(name, t)| {
-            let mut bytes = Vec::with_capacity(t.data().len() * T::SIZE);
-            for &v in t.data() {
-                v.to_le(&mut bytes);
-            }
-            (name.to_string(), t.sizes().to_vec(), bytes)
-        })
-        .collect();
-    let views = encoded
-        .iter()
-        .map(|(name, sizes, bytes)| {
-            TensorView::new(T::DTYPE, sizes.clone(), bytes)
-                .map(|v| (name.clone(), v))
-                .map_err(|e| bad(path, format!("cannot store tensor {name:?}: {e}")))
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
+    let mut views = Vec::with_capacity(tensors.len());
     // Each tensor's axis names, where it has any, in the file's metadata.
-    let info: std::collections::HashMap<String, String> = tensors
-        .iter()
-        .filter(|(_, t)| t.shape().axes().iter().any(|a| a.name.is_some()))
-        .map(|(name, t)| (axes_key(name), t.shape().to_string()))
-        .collect();
+    let mut info = std::collections::HashMap::new();
+    for &(name, tensor) in tensors {
+        let (shape, sizes) = tensor.stored();
+        let (_, len) = byte_len(path, &sizes, tensor.element_size())?;
+        if shape.axes().iter().any(|a| a.name.is_some()) {
+            info.insert(axes_key(name), shape.to_string());
+        }
+        views.push((name.to_string(), Encoding { tensor, sizes, len }));
+    }
     let info = (!info.is_empty()).then_some(info);
     safetensors::serialize_to_file(views, info, path).map_err(|e| match e {
         safetensors::SafeTensorError::IoError(e) => io_error(path, e),

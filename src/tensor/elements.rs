@@ -6,7 +6,7 @@ use crate::alloc_prelude::*;
 use crate::typed::axis::Axis;
 
 /// An element type that is a scalar operand of the operators (`&t * 2.0`): the primitive
-/// numbers and `bool`. A tensor is never a scalar, which keeps `tensor + scalar` apart from
+/// numbers, `bool` and the half-precision [`f16`](crate::f16) and [`bf16`](crate::bf16). A tensor is never a scalar, which keeps `tensor + scalar` apart from
 /// `tensor + tensor` (and lets a nested tensor's element meet a scalar, rule book §13).
 ///
 /// ```
@@ -21,6 +21,7 @@ macro_rules! scalars {
     ($($t:ty),*) => { $(impl Scalar for $t {})* };
 }
 scalars!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool);
+scalars!(half::f16, half::bf16);
 
 /// Nested arrays of `T` with `D` levels (`D` is [`Depth`]`<N>`, inferred): what
 /// [`Tensor::from_array`](crate::Tensor::from_array) takes. A bare `T` is depth 0.

@@ -40,6 +40,7 @@
 //! | `view` | [`TensorView`](crate::TensorView) and [`TensorViewMut`](crate::TensorViewMut): strided, zero-copy views, their layout accessors, `Tensor::view` |
 //! | `view_mut` | the writable view's own methods: `at_mut`, `fill`, `assign`, `align_to` |
 //! | `buffer` | the two buffers ([`Buffer`](crate::Buffer)): a `Vec`, and an inline array the kernels fill in place |
+//! | `cast` | [`Cast`](crate::Cast): element type conversion (`f32` to `f16`/`bf16` and back, integers to floats), the shape kept; `DynTensor::cast` |
 //! | `elements` | [`Scalar`](crate::Scalar), [`NestedArray`](crate::NestedArray), [`ArrayOf`](crate::ArrayOf) |
 //! | `index` | [`Index`](crate::Index): the multi-index `from_fn` and `generate` pass |
 //! | `narrow` | `narrow` (rule book §11) and [`ElementOr`](crate::ElementOr), its result |
@@ -78,6 +79,7 @@
 mod attention;
 mod batch_norm;
 mod buffer;
+mod cast;
 mod contract;
 mod conv;
 mod dyn_ops;
@@ -120,6 +122,9 @@ pub use attention::{
     ScoresOf,
 };
 pub use batch_norm::BatchNorm;
+pub use cast::Cast;
+#[cfg(feature = "safetensors")]
+pub(crate) use contract::Own;
 pub use contract::{Contractible, Dot, DotWith, MatMulBy};
 pub use conv::{ConvOut, Convolution, ConvolveWith};
 pub use dyn_tensor::DynTensor;

@@ -17,7 +17,7 @@ use crate::typed::storage::Storage;
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
 
-/// How [`sample`](Tensor::sample) picks an index from a line of logits: divide by the
+/// How [`sample`](crate::Reductions::sample) picks an index from a line of logits: divide by the
 /// temperature (0: the largest, greedy), keep the `top_k` largest, then the fewest largest
 /// whose probabilities add up to `top_p`, and draw from what is left in proportion to its
 /// probability.
