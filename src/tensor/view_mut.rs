@@ -6,6 +6,7 @@ use crate::alloc_prelude::*;
 
 use core::marker::PhantomData;
 
+use super::contract::{Contractible, Own};
 use super::view::{permutation, TensorView, TensorViewMut};
 use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;
@@ -112,8 +113,9 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         }
     }
 
-    /// `src` written into this view by the assignment rule (rule book §10): it broadcasts into
-    /// the view's shape, which never changes. Only a `?` size can make it fail.
+    /// `src` (a tensor or a view) written into this view by the assignment rule (rule book
+    /// §10): it broadcasts into the view's shape, which never changes. Only a `?` size can
+    /// make it fail.
     ///
     /// ```
     /// use shapecast::{shape, Tensor};
@@ -121,19 +123,25 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     /// let row = Tensor::<i32, shape![3]>::from_vec(vec![1, 2, 3])?;
     /// t.view_mut().assign(&row.view())?;
     /// assert_eq!(t.data(), &[1, 2, 3, 1, 2, 3]);
+    /// // A computed tensor is written as it is, without a view of it.
+    /// t.view_mut().assign(&(&row * 10))?;
+    /// assert_eq!(t.data(), &[10, 20, 30, 10, 20, 30]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn assign<B: Shape>(&mut self, src: &TensorView<'_, T, B>) -> Result<(), Error>
+    pub fn assign<X>(&mut self, src: &X) -> Result<(), Error>
     where
+        X: Contractible<Elem = T> + ?Sized,
         T: Clone,
-        S: BroadcastsUnder<Assign, B>,
+        S: BroadcastsUnder<Assign, X::Shape>,
     {
+        let mut own = Own::default();
+        let x = src.layout(&mut own);
         let b = broadcast(Rule::Assign, &self.view().shape_dyn(), &src.shape_dyn())?;
-        b.resolve(&self.sizes, &src.sizes)?;
-        let from = frame_strides_of(&b.plan.rhs, &src.sizes, &src.strides);
+        b.resolve(&self.sizes, x.sizes)?;
+        let from = frame_strides_of(&b.plan.rhs, x.sizes, x.strides);
         // Run by run (the axes merged where both layouts allow): a contiguous run in both is
         // one slice copy (a KV cache's rows).
-        let (data, read) = (&mut *self.data, src.data);
+        let (data, read) = (&mut *self.data, x.data);
         crate::engine::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
             if io == 1 && ir == 1 {
                 data[o..o + len].clone_from_slice(&read[r..r + len]);
