@@ -15,7 +15,7 @@ mod model;
 use model::{DIM, HIDDEN, VOCAB};
 use rand::SeedableRng;
 use shapecast::io::{self, Weights};
-use shapecast::{shape, DynTensor, Error, Reductions, Sampling};
+use shapecast::{bf16, shape, DynTensor, Error, Reductions, Sampling};
 
 /// A model's sizes.
 #[derive(Clone, Copy, Debug)]
@@ -305,9 +305,44 @@ fn main() -> Result<(), Error> {
             next_logits = model.forward(&[token], pos)?;
             pos += 1;
         }
+        // The same weights published in bf16, as most checkpoints are: half the file, read
+        // back into f32 at load; the logits against the reference on the bf16-rounded weights.
+        let half: Vec<(String, DynTensor<bf16>)> =
+            tensors.iter().map(|(n, t)| (n.clone(), t.cast())).collect();
+        let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = half
+            .iter()
+            .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
+            .collect();
+        let half_path = dir.join(format!("config{n}.bf16.safetensors"));
+        io::save_safetensors(&half_path, &refs)?;
+        let mut half_model = model::Llama::load(&io::load_safetensors(&half_path)?, MAX_SEQ)?;
+        let rounded: Vec<(String, String, Vec<f32>)> = w
+            .iter()
+            .map(|(name, shape, v)| {
+                let v = v.iter().map(|&x| bf16::from_f32(x).to_f32()).collect();
+                (name.clone(), shape.clone(), v)
+            })
+            .collect();
+        let half_logits = half_model.forward(&prompt, 0)?;
+        let half_diff = half_logits
+            .data()
+            .iter()
+            .zip(&reference(c, &rounded, &prompt))
+            .map(|(a, b)| (*a as f64 - b).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            half_diff < 1e-4,
+            "config {n}, bf16 weights: the logits differ from the reference by {half_diff}"
+        );
+        let sizes = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         println!(
-            "config {n} (dim {}, {} layers, {}x{} heads): logits within {diff:.1e} of the reference; greedy {generated:?}; sampled {sampled:?}",
-            c.dim, c.layers, c.kv_heads, c.group
+            "config {n} (dim {}, {} layers, {}x{} heads): logits within {diff:.1e} of the reference; greedy {generated:?}; sampled {sampled:?}; bf16 weights ({} of {} bytes): logits within {half_diff:.1e}",
+            c.dim,
+            c.layers,
+            c.kv_heads,
+            c.group,
+            sizes(&half_path),
+            sizes(&path)
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,7 +79,9 @@ impl Expected {
 }
 
 impl Llama {
-    /// The model of `w` with a cache for `max_seq` positions.
+    /// The model of `w` with a cache for `max_seq` positions. The weights may be stored in
+    /// `f32`, or in `bf16`/`f16` as checkpoints are published: those are widened into `f32`
+    /// once, here.
     pub fn load(w: &Weights, max_seq: usize) -> Result<Llama, Error> {
         let mut layers = Vec::new();
         while w
@@ -88,15 +90,15 @@ impl Llama {
         {
             let p = |n: &str| format!("layers.{}.{n}", layers.len());
             layers.push(Layer {
-                attn_norm: w.get(&p("attention_norm"))?,
-                wq: w.get(&p("wq"))?,
-                wk: w.get(&p("wk"))?,
-                wv: w.get(&p("wv"))?,
-                wo: w.get(&p("wo"))?,
-                ffn_norm: w.get(&p("ffn_norm"))?,
-                w1: w.get(&p("w1"))?,
-                w2: w.get(&p("w2"))?,
-                w3: w.get(&p("w3"))?,
+                attn_norm: w.get_widened(&p("attention_norm"))?,
+                wq: w.get_widened(&p("wq"))?,
+                wk: w.get_widened(&p("wk"))?,
+                wv: w.get_widened(&p("wv"))?,
+                wo: w.get_widened(&p("wo"))?,
+                ffn_norm: w.get_widened(&p("ffn_norm"))?,
+                w1: w.get_widened(&p("w1"))?,
+                w2: w.get_widened(&p("w2"))?,
+                w3: w.get_widened(&p("w3"))?,
             });
         }
         let l0 = &layers[0];
@@ -112,10 +114,10 @@ impl Llama {
             })
             .collect::<Result<_, Error>>()?;
         let model = Llama {
-            emb: w.get("tok_embeddings")?,
+            emb: w.get_widened("tok_embeddings")?,
             layers,
-            norm: w.get("norm")?,
-            output: w.get("output")?,
+            norm: w.get_widened("norm")?,
+            output: w.get_widened("output")?,
             rot,
             cache,
         };
