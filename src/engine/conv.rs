@@ -6,38 +6,12 @@
 
 use crate::alloc_prelude::*;
 
+pub(crate) use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
 use super::winograd;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 const TILE_ELEMENTS: usize = 1 << 17;
-
-/// Where a convolution's pieces are: sizes and strides of the axes it walks.
-pub(crate) struct Geometry {
-    /// Input channels per group, output channels per group.
-    pub(crate) c_group: usize,
-    pub(crate) o_group: usize,
-    pub(crate) groups: usize,
-    /// The input's stride along its channel, the output's along its channel.
-    pub(crate) x_channel: usize,
-    pub(crate) out_channel: usize,
-    /// Per spatial axis: input size, input stride, kernel, output size.
-    pub(crate) spatial: Vec<(usize, usize, usize, usize)>,
-    /// The output's stride along the flattened spatial positions, when they are one strided
-    /// run (adjacent spatial axes); `None`: a scratch block, scattered after the product.
-    pub(crate) out_run: Option<usize>,
-    /// The output's strides along each spatial axis.
-    pub(crate) out_spatial: Vec<usize>,
-    /// Batch axes: size, input stride, output stride.
-    pub(crate) batch: Vec<(usize, usize, usize)>,
-    /// Taps of the kernel (product of the kernel sizes), and positions (product of the
-    /// output's spatial sizes).
-    pub(crate) taps: usize,
-    pub(crate) positions: usize,
-    pub(crate) stride: usize,
-    pub(crate) padding: usize,
-    pub(crate) dilation: usize,
-}
 
 /// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
 /// axes lead the output (each index then owns a contiguous block of it).
@@ -49,13 +23,7 @@ pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], ou
     let offsets = |i: usize| batch_offsets(g, i);
     #[cfg(feature = "rayon")]
     {
-        let block = out.len() / count.max(1);
-        let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
-        let work = out.len().saturating_mul(g.c_group * g.taps);
-        if leading
-            && rayon::current_num_threads() > 1
-            && work >= super::split::PARALLEL_MIN_ELEMENTS
-        {
+        if let Some(block) = thread_block(g, out.len(), count) {
             super::threads::chunks(out, block, |i, chunk| {
                 // Leading batch axes: index `i`'s output starts its chunk.
                 let (xo, _) = offsets(i);
@@ -80,13 +48,9 @@ fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T
     let u = winograd::transform_weight(g, weight);
     #[cfg(feature = "rayon")]
     {
-        let block = out.len() / count.max(1);
-        let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
-        let threads = rayon::current_num_threads();
-        let work = out.len().saturating_mul(g.c_group * g.taps);
-        if leading && threads > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS {
+        if let Some(block) = thread_block(g, out.len(), count) {
             // As many batch indices a piece as share out evenly.
-            let per = count.div_ceil(threads);
+            let per = count.div_ceil(rayon::current_num_threads());
             super::threads::chunks(out, block * per, |i, chunk| {
                 let first = i * per;
                 let range = first..(first + per).min(count);
@@ -96,6 +60,19 @@ fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T
         }
     }
     winograd::run(g, x, &u, out, 0..count, &offsets, 0);
+}
+
+/// The output block of one batch index when the batch splits over threads: the batch axes
+/// lead the output (each index owns a contiguous block of it), there is more than one thread
+/// and enough work. `None`: run on this thread.
+#[cfg(feature = "rayon")]
+fn thread_block(g: &Geometry, out_len: usize, count: usize) -> Option<usize> {
+    let block = out_len / count.max(1);
+    let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
+    let work = out_len.saturating_mul(g.c_group * g.taps);
+    let split =
+        leading && rayon::current_num_threads() > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS;
+    split.then_some(block)
 }
 
 /// The input and output offsets of batch index `i` (row-major over the batch axes).

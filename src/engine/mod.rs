@@ -25,6 +25,7 @@
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
+//! | `conv_geometry` | a convolution's axes as the engine walks them (`Geometry`), for `conv` and `winograd` |
 //! | `winograd` | a 3x3 stride-1 convolution by Winograd's F(2x2, 3x3): 16 GEMM calls per block of tiles over the whole batch |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |
@@ -33,6 +34,7 @@
 pub(crate) mod allocation;
 pub(crate) mod attention;
 pub(crate) mod conv;
+pub(crate) mod conv_geometry;
 pub(crate) mod dims;
 pub(crate) mod fold;
 pub(crate) mod gemm;

@@ -12,7 +12,7 @@
 
 use crate::alloc_prelude::*;
 
-use super::conv::Geometry;
+use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
 
 /// The fewest input and output channels for which the transforms pay (below, im2col).
