@@ -71,39 +71,39 @@ pub type Down<const I: usize, const O: usize> = Block<
     ConvBn<Conv1<M<S<O>>, C<S<I>>>, (M<S<O>>,)>,
 >;
 
-/// Loading a block from the tensors under its prefix (`layer2.0`).
-pub trait LoadBlock: Sized {
-    fn load(w: Under) -> Result<Self, Error>;
+/// A block's shortcut, loaded from the tensors under the block's prefix: none, or a 1x1
+/// convolution with its norm (`downsample.0`, `downsample.1`).
+pub trait LoadShortcut: Sized {
+    fn load(w: &Under) -> Result<Self, Error>;
 }
-impl<W1, B1, W2, B2> LoadBlock for Block<W1, B1, W2, B2, ()>
-where
-    W1: Storage<f32> + BroadcastsUnder<Assign, B1>,
-    B1: Storage<f32> + Storage<(f32, f32)>,
-    W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
-    B2: Storage<f32> + Storage<(f32, f32)>,
-{
-    fn load(w: Under) -> Result<Self, Error> {
-        Ok(Block {
-            conv1: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
-            conv2: ConvBn::load(w.under("conv2"), w.under("bn2"))?,
-            down: (),
-        })
+impl LoadShortcut for () {
+    fn load(_: &Under) -> Result<(), Error> {
+        Ok(())
     }
 }
-impl<W1, B1, W2, B2, WD, BD> LoadBlock for Block<W1, B1, W2, B2, ConvBn<WD, BD>>
+impl<WD, BD> LoadShortcut for ConvBn<WD, BD>
 where
-    W1: Storage<f32> + BroadcastsUnder<Assign, B1>,
-    B1: Storage<f32> + Storage<(f32, f32)>,
-    W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
-    B2: Storage<f32> + Storage<(f32, f32)>,
     WD: Storage<f32> + BroadcastsUnder<Assign, BD>,
     BD: Storage<f32> + Storage<(f32, f32)>,
 {
+    fn load(w: &Under) -> Result<Self, Error> {
+        ConvBn::load(w.under("downsample.0"), w.under("downsample.1"))
+    }
+}
+
+impl<W1, B1, W2, B2, D: LoadShortcut> Block<W1, B1, W2, B2, D>
+where
+    W1: Storage<f32> + BroadcastsUnder<Assign, B1>,
+    B1: Storage<f32> + Storage<(f32, f32)>,
+    W2: Storage<f32> + BroadcastsUnder<Assign, B2>,
+    B2: Storage<f32> + Storage<(f32, f32)>,
+{
+    /// The block from the tensors under its prefix (`layer2.0`).
     fn load(w: Under) -> Result<Self, Error> {
         Ok(Block {
             conv1: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
             conv2: ConvBn::load(w.under("conv2"), w.under("bn2"))?,
-            down: ConvBn::load(w.under("downsample.0"), w.under("downsample.1"))?,
+            down: D::load(&w)?,
         })
     }
 }
@@ -140,20 +140,20 @@ impl ResNet18 {
         Ok(ResNet18 {
             stem: ConvBn::load(w.under("conv1"), w.under("bn1"))?,
             layer1: (
-                LoadBlock::load(w.under("layer1.0"))?,
-                LoadBlock::load(w.under("layer1.1"))?,
+                Block::load(w.under("layer1.0"))?,
+                Block::load(w.under("layer1.1"))?,
             ),
             layer2: (
-                LoadBlock::load(w.under("layer2.0"))?,
-                LoadBlock::load(w.under("layer2.1"))?,
+                Block::load(w.under("layer2.0"))?,
+                Block::load(w.under("layer2.1"))?,
             ),
             layer3: (
-                LoadBlock::load(w.under("layer3.0"))?,
-                LoadBlock::load(w.under("layer3.1"))?,
+                Block::load(w.under("layer3.0"))?,
+                Block::load(w.under("layer3.1"))?,
             ),
             layer4: (
-                LoadBlock::load(w.under("layer4.0"))?,
-                LoadBlock::load(w.under("layer4.1"))?,
+                Block::load(w.under("layer4.0"))?,
+                Block::load(w.under("layer4.1"))?,
             ),
             fc: w.get("fc.weight")?,
             fc_bias: w.get("fc.bias")?,
