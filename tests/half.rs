@@ -5,7 +5,7 @@
 #![cfg(all(feature = "npy", feature = "safetensors"))]
 
 use shapecast::io::{self, SafetensorsTensor};
-use shapecast::{bf16, f16, names, shape, Cast, DynTensor, Error, Tensor};
+use shapecast::{bf16, f16, names, shape, Cast, DynTensor, Error, Reductions, Tensor};
 
 names!(ROW, COL, OUT, IN);
 
@@ -157,4 +157,32 @@ fn operators_run_on_half_tensors() {
     let a = Tensor::<bf16, shape![2]>::from_array([bf16::from_f32(1.5), bf16::from_f32(-2.0)]);
     let b = &a * bf16::from_f32(2.0) + &a;
     assert_eq!(b.cast::<f32>().data(), &[4.5, -6.0]);
+}
+
+#[test]
+fn reductions_of_half_tensors_stay_within_an_ulp_or_two_of_the_exact_sum() {
+    // Summed pairwise in the element type: 100,000 values in [0, 1) (an exact f64 sum of
+    // 49,950) come within two units in the last place of the half result, where a running
+    // sum in bf16 would stall at 256 + 1 = 256.
+    let v: Vec<f32> = (0..100_000)
+        .map(|i| ((i * 7919) % 1000) as f32 / 1000.0)
+        .collect();
+    let t = Tensor::<f32, shape![ROW]>::from_vec_sized(&[100_000], v).unwrap();
+    let (b, h) = (t.cast::<bf16>(), t.cast::<f16>());
+    let exact = |x: &[f64]| x.iter().sum::<f64>();
+    let b_exact = exact(&b.iter().map(|x| x.to_f64()).collect::<Vec<_>>());
+    let h_exact = exact(&h.iter().map(|x| x.to_f64()).collect::<Vec<_>>());
+    let b_sum = b.sum::<ROW>().data()[0].to_f64();
+    let h_sum = h.sum::<ROW>().data()[0].to_f64();
+    // One unit in the last place at 2^15..2^16: 256 for bf16, 32 for f16.
+    assert!(
+        (b_sum - b_exact).abs() <= 2.0 * 256.0,
+        "bf16 {b_sum} against {b_exact}"
+    );
+    assert!(
+        (h_sum - h_exact).abs() <= 2.0 * 32.0,
+        "f16 {h_sum} against {h_exact}"
+    );
+    let ones = Tensor::<bf16, shape![ROW]>::from_vec_sized(&[1000], vec![bf16::ONE; 1000]);
+    assert_eq!(ones.unwrap().sum::<ROW>().data()[0].to_f32(), 1000.0);
 }
