@@ -67,22 +67,27 @@ macro_rules! decoder {
 decoder!(llama);
 decoder!(unfused);
 
-fn one(c: &mut Criterion, name: &str, fused: bool) {
+/// The weights of `target/llama-bench/<file>.safetensors` (written by
+/// `scripts/bench_llama.py`).
+fn load(file: &str) -> shapecast::io::Weights {
     let path = format!(
-        "{}/target/llama-bench/{name}.safetensors",
+        "{}/target/llama-bench/{file}.safetensors",
         env!("CARGO_MANIFEST_DIR")
     );
-    let weights = shapecast::io::load_safetensors(&path)
-        .unwrap_or_else(|e| panic!("{e}: run python3 scripts/bench_llama.py first"));
-    let mut model: Box<dyn Decoder> = if fused {
-        Box::new(llama::Llama::load(&weights, MAX_SEQ).unwrap())
-    } else {
-        Box::new(unfused::Llama::load(&weights, MAX_SEQ).unwrap())
-    };
-    let expected = llama::Expected::load(&weights).unwrap();
-    let prompt = &expected.prompt;
-    // The same numbers as PyTorch, and the same greedy tokens.
-    let logits = model.forward(prompt, 0);
+    shapecast::io::load_safetensors(&path)
+        .unwrap_or_else(|e| panic!("{e}: run python3 scripts/bench_llama.py first"))
+}
+
+/// `model`'s prompt logits and greedy tokens against what PyTorch stored beside the weights:
+/// the same numbers (within 1e-3), the same tokens. Gives the prompt, its logits and tokens.
+fn check(
+    model: &mut dyn Decoder,
+    weights: &shapecast::io::Weights,
+    name: &str,
+) -> (Vec<usize>, Tensor<f32, shape![VOCAB]>, Vec<usize>) {
+    let expected = llama::Expected::load(weights).unwrap();
+    let prompt = expected.prompt.clone();
+    let logits = model.forward(&prompt, 0);
     let diff = logits
         .data()
         .iter()
@@ -99,6 +104,19 @@ fn one(c: &mut Criterion, name: &str, fused: bool) {
         "{name}: the greedy tokens differ from PyTorch's"
     );
     eprintln!("{name}: logits within {diff:.2e} of PyTorch's, {GENERATE}/{GENERATE} tokens agree");
+    (prompt, logits, tokens)
+}
+
+fn one(c: &mut Criterion, name: &str, fused: bool) {
+    let weights = load(name);
+    let mut model: Box<dyn Decoder> = if fused {
+        Box::new(llama::Llama::load(&weights, MAX_SEQ).unwrap())
+    } else {
+        Box::new(unfused::Llama::load(&weights, MAX_SEQ).unwrap())
+    };
+    // The same numbers as PyTorch, and the same greedy tokens.
+    let (prompt, _, tokens) = check(model.as_mut(), &weights, name);
+    let prompt = &prompt;
     let which = if fused { "" } else { ", unfused" };
     let mut g = c.benchmark_group(format!("llama/{name}{which} [{THREADS}]"));
     g.sample_size(10).measurement_time(Duration::from_secs(10));
@@ -120,6 +138,11 @@ fn one(c: &mut Criterion, name: &str, fused: bool) {
 
 fn decoders(c: &mut Criterion) {
     for name in ["dim288", "dim512"] {
+        // The checkpoint in bfloat16, widened into f32 at load: checked against PyTorch on
+        // the same bf16 weights, not timed (once loaded it is the f32 model).
+        let half = load(&format!("{name}.bf16"));
+        let mut model = llama::Llama::load(&half, MAX_SEQ).unwrap();
+        check(&mut model, &half, &format!("{name}, bf16 weights"));
         one(c, name, true);
         one(c, name, false);
     }

@@ -6,7 +6,8 @@ generation) in PyTorch CPU, on the weights `benches/llama.rs` reads.
 Writes `target/llama-bench/<config>.safetensors` for each configuration: the weights in the
 layouts the typed model declares (`wq` as [KV_HEADS, GROUP, HEAD_DIM, DIM], files' [out, in]
 order with the output split by head), the prompt, and what PyTorch computes from them (the
-prompt's last logits, the 32 greedy tokens) for the Rust benchmark to check against. Then
+prompt's last logits, the 32 greedy tokens) for the Rust benchmark to check against, and
+`<config>.bf16.safetensors`, the same weights in bfloat16 with PyTorch's results on them. Then
 times the prompt (128 tokens) and generation (tokens per second, 32 tokens after the prompt)
 at `--threads` threads, the median of `--runs` runs.
 
@@ -22,6 +23,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from safetensors.numpy import save_file
+from safetensors.torch import save_file as save_torch_file
 
 CONFIGS = {
     # llama2.c's stories15M and stories42M sizes, with half as many KV heads as heads.
@@ -160,6 +162,20 @@ def main():
                     "expected.tokens": np.array(generated, dtype=np.int64),
                 }
                 save_file({**w, **extra}, path)
+            # The same weights published in bfloat16, and what PyTorch computes on them (the
+            # bf16 weights widened to f32, as `model.float()` does): `<config>.bf16.safetensors`.
+            half_path = os.path.join(OUT, f"{name}.bf16.safetensors")
+            if not os.path.exists(half_path):
+                wb = {k: torch.from_numpy(a).to(torch.bfloat16) for k, a in w.items()}
+                half = Llama(c, {k: t.float().numpy() for k, t in wb.items()})
+                half_logits = half.forward(torch.tensor(toks), 0)
+                half_tokens = half.decode(half_logits, len(toks))
+                save_torch_file({
+                    **wb,
+                    "prompt": torch.tensor(toks, dtype=torch.int64),
+                    "expected.logits": half_logits.float().contiguous(),
+                    "expected.tokens": torch.tensor(half_tokens, dtype=torch.int64),
+                }, half_path)
             prompts, gens = [], []
             for _ in range(args.runs):
                 model.reset()

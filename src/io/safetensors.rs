@@ -105,8 +105,7 @@ halves!(f16 => F16, bf16 => BF16);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a float that stored floats widen into",
-    label = "`get_widened` reads into `f32` or `f64`",
-    note = "to read a tensor as it is stored, use `get`"
+    label = "`get_widened` reads into `f32` or `f64`; `get` reads a tensor as it is stored"
 )]
 pub trait Widening: SafetensorsElement {
     /// The stored element types it reads, as the file names them.
@@ -119,6 +118,7 @@ pub trait Widening: SafetensorsElement {
     fn widen(dtype: Dtype, bytes: &[u8]) -> Option<Self>;
 }
 
+#[diagnostic::do_not_recommend]
 impl Widening for f32 {
     const FROM: &'static str = "F16, BF16 or F32";
     fn width(dtype: Dtype) -> Option<usize> {
@@ -134,6 +134,7 @@ impl Widening for f32 {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl Widening for f64 {
     const FROM: &'static str = "F16, BF16, F32 or F64";
     fn width(dtype: Dtype) -> Option<usize> {
