@@ -67,6 +67,9 @@ macro_rules! decoder {
 decoder!(llama);
 decoder!(unfused);
 
+/// A prompt's last logits.
+type Logits = Tensor<f32, shape![VOCAB]>;
+
 /// The weights of `target/llama-bench/<file>.safetensors` (written by
 /// `scripts/bench_llama.py`).
 fn load(file: &str) -> shapecast::io::Weights {
@@ -84,7 +87,7 @@ fn check(
     model: &mut dyn Decoder,
     weights: &shapecast::io::Weights,
     name: &str,
-) -> (Vec<usize>, Tensor<f32, shape![VOCAB]>, Vec<usize>) {
+) -> (Vec<usize>, Logits, Vec<usize>) {
     let expected = llama::Expected::load(weights).unwrap();
     let prompt = expected.prompt.clone();
     let logits = model.forward(&prompt, 0);
