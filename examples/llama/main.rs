@@ -243,6 +243,18 @@ fn argmax(v: &[f64]) -> usize {
     (0..v.len()).fold(0, |best, i| if v[i] > v[best] { i } else { best })
 }
 
+/// Named tensors written to `path`, each with its axis names.
+fn save<T: io::SafetensorsElement>(
+    path: &std::path::Path,
+    tensors: &[(String, DynTensor<T>)],
+) -> Result<(), Error> {
+    let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+        .iter()
+        .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
+        .collect();
+    io::save_safetensors(path, &refs)
+}
+
 fn main() -> Result<(), Error> {
     let dir = std::env::temp_dir().join(format!("shapecast-llama-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
@@ -258,12 +270,8 @@ fn main() -> Result<(), Error> {
                 ))
             })
             .collect::<Result<_, Error>>()?;
-        let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
-            .iter()
-            .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
-            .collect();
         let path = dir.join(format!("config{n}.safetensors"));
-        io::save_safetensors(&path, &refs)?;
+        save(&path, &tensors)?;
         let file: Weights = io::load_safetensors(&path)?;
         // A weight declared the wrong way round is refused by its recorded names, although
         // `?` sizes would take either order.
@@ -309,12 +317,8 @@ fn main() -> Result<(), Error> {
         // back into f32 at load; the logits against the reference on the bf16-rounded weights.
         let half: Vec<(String, DynTensor<bf16>)> =
             tensors.iter().map(|(n, t)| (n.clone(), t.cast())).collect();
-        let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = half
-            .iter()
-            .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
-            .collect();
         let half_path = dir.join(format!("config{n}.bf16.safetensors"));
-        io::save_safetensors(&half_path, &refs)?;
+        save(&half_path, &half)?;
         let mut half_model = model::Llama::load(&io::load_safetensors(&half_path)?, MAX_SEQ)?;
         let rounded: Vec<(String, String, Vec<f32>)> = w
             .iter()

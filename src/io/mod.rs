@@ -57,10 +57,15 @@ pub use npy::NpyElement;
 #[cfg(feature = "safetensors")]
 mod safetensors;
 #[cfg(feature = "safetensors")]
-pub use self::safetensors::{
-    load_safetensors, save_safetensors, SafetensorsElement, SafetensorsTensor, Under, Weights,
-    Widening,
-};
+mod safetensors_element;
+#[cfg(feature = "safetensors")]
+mod safetensors_save;
+#[cfg(feature = "safetensors")]
+pub use self::safetensors::{load_safetensors, Under, Weights};
+#[cfg(feature = "safetensors")]
+pub use self::safetensors_element::{SafetensorsElement, Widening};
+#[cfg(feature = "safetensors")]
+pub use self::safetensors_save::{save_safetensors, SafetensorsTensor};
 
 // The file element traits are sealed; `bool` and the half-precision floats are the elements
 // they take that the GEMM's sealed `DotElement` does not.

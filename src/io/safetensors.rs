@@ -1,6 +1,7 @@
 //! `.safetensors` files (Hugging Face's weights format) through the `safetensors` crate:
 //! [`load_safetensors`] gives [`Weights`], from which [`Weights::get`] takes a tensor by
-//! name with its shape checked; [`save_safetensors`] writes one.
+//! name with its shape checked; [`save_safetensors`](super::save_safetensors) writes one
+//! (`safetensors_save`), the element types are in `safetensors_element`.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -10,159 +11,12 @@ use std::path::{Path, PathBuf};
 
 use safetensors::tensor::{Dtype, SafeTensors};
 
+use super::safetensors_element::{SafetensorsElement, Widening};
 use super::{bad, byte_len, fit, io_error, shown};
-use crate::engine::walk::row_major_elements;
-use crate::tensor::{Contractible, DynTensor, Own, Tensor};
+use crate::tensor::{DynTensor, Tensor};
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
-use crate::values::sealed::Sealed;
 use crate::values::shape::DynShape;
-
-/// An element type `.safetensors` files store: `f32`, `f64`, the half-precision
-/// [`f16`](crate::f16) (`F16`) and [`bf16`](crate::bf16) (`BF16`), the signed and unsigned
-/// integers of 8 to 64 bits, and `bool` (stored little-endian).
-///
-/// ```
-/// fn name<T: shapecast::io::SafetensorsElement>() -> &'static str { T::NAME }
-/// assert_eq!(name::<i64>(), "i64");
-/// ```
-pub trait SafetensorsElement: Copy + Sealed {
-    /// The Rust type's name, for messages.
-    const NAME: &'static str;
-    /// What a refusal of the stored type `stored` says was asked for: the name, and for a
-    /// narrower float asked for as `f32` or `f64` the call that widens it.
-    #[doc(hidden)]
-    fn asked(stored: Dtype) -> &'static str {
-        let _ = stored;
-        Self::NAME
-    }
-    /// The file's element type.
-    #[doc(hidden)]
-    const DTYPE: Dtype;
-    /// Bytes an element.
-    #[doc(hidden)]
-    const SIZE: usize;
-    /// The element of `SIZE` little-endian bytes, `None` for a value the type cannot hold
-    /// (a `bool` byte other than 0 or 1).
-    #[doc(hidden)]
-    fn from_le(bytes: &[u8]) -> Option<Self>;
-    /// The element's little-endian bytes, appended to `out`.
-    #[doc(hidden)]
-    fn to_le(self, out: &mut Vec<u8>);
-}
-
-macro_rules! numbers {
-    ($($t:ty => $d:ident $([$($narrow:ident)|+] $hint:literal)?),*) => {$(
-        impl SafetensorsElement for $t {
-            const NAME: &'static str = stringify!($t);
-            $(fn asked(stored: Dtype) -> &'static str {
-                match stored {
-                    $(Dtype::$narrow)|+ => $hint,
-                    _ => Self::NAME,
-                }
-            })?
-            const DTYPE: Dtype = Dtype::$d;
-            const SIZE: usize = core::mem::size_of::<$t>();
-            fn from_le(bytes: &[u8]) -> Option<Self> {
-                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
-            }
-            fn to_le(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
-            }
-        }
-    )*};
-}
-numbers!(f32 => F32 [F16 | BF16] "f32 (`get_widened` reads F16 and BF16 into f32)",
-         f64 => F64 [F16 | BF16 | F32] "f64 (`get_widened` reads F16, BF16 and F32 into f64)");
-numbers!(i8 => I8, i16 => I16, i32 => I32, i64 => I64,
-         u8 => U8, u16 => U16, u32 => U32, u64 => U64);
-
-macro_rules! halves {
-    ($($t:ident => $d:ident),*) => {$(
-        impl SafetensorsElement for half::$t {
-            const NAME: &'static str = stringify!($t);
-            const DTYPE: Dtype = Dtype::$d;
-            const SIZE: usize = 2;
-            fn from_le(bytes: &[u8]) -> Option<Self> {
-                Some(half::$t::from_le_bytes(bytes.try_into().ok()?))
-            }
-            fn to_le(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
-            }
-        }
-    )*};
-}
-halves!(f16 => F16, bf16 => BF16);
-
-/// A float element a stored float of another width can be read into without loss
-/// ([`Weights::get_widened`]): `f32` takes `F16`, `BF16` and `F32`; `f64` takes those and
-/// `F64`. Checkpoints are published in half precision; computing in `f32` on them is one
-/// call.
-///
-/// ```
-/// fn takes<T: shapecast::io::Widening>() -> &'static str { T::FROM }
-/// assert_eq!(takes::<f32>(), "F16, BF16 or F32");
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a float that stored floats widen into",
-    label = "`get_widened` reads into `f32` or `f64`; `get` reads a tensor as it is stored"
-)]
-pub trait Widening: SafetensorsElement {
-    /// The stored element types it reads, as the file names them.
-    const FROM: &'static str;
-    /// The bytes an element stored as `dtype` takes, `None` for a type it does not read.
-    #[doc(hidden)]
-    fn width(dtype: Dtype) -> Option<usize>;
-    /// The element of `bytes` stored as `dtype` (one [`width`](Self::width) accepts).
-    #[doc(hidden)]
-    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<Self>;
-}
-
-#[diagnostic::do_not_recommend]
-impl Widening for f32 {
-    const FROM: &'static str = "F16, BF16 or F32";
-    fn width(dtype: Dtype) -> Option<usize> {
-        matches!(dtype, Dtype::F16 | Dtype::BF16 | Dtype::F32).then(|| dtype.bitsize() / 8)
-    }
-    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<f32> {
-        match dtype {
-            Dtype::F16 => half::f16::from_le(bytes).map(half::f16::to_f32),
-            Dtype::BF16 => half::bf16::from_le(bytes).map(half::bf16::to_f32),
-            Dtype::F32 => f32::from_le(bytes),
-            _ => None,
-        }
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl Widening for f64 {
-    const FROM: &'static str = "F16, BF16, F32 or F64";
-    fn width(dtype: Dtype) -> Option<usize> {
-        f32::width(dtype).or((dtype == Dtype::F64).then_some(8))
-    }
-    fn widen(dtype: Dtype, bytes: &[u8]) -> Option<f64> {
-        match dtype {
-            Dtype::F64 => f64::from_le(bytes),
-            _ => f32::widen(dtype, bytes).map(f64::from),
-        }
-    }
-}
-
-impl SafetensorsElement for bool {
-    const NAME: &'static str = "bool";
-    const DTYPE: Dtype = Dtype::BOOL;
-    const SIZE: usize = 1;
-    fn from_le(bytes: &[u8]) -> Option<Self> {
-        match bytes {
-            [0] => Some(false),
-            [1] => Some(true),
-            _ => None,
-        }
-    }
-    fn to_le(self, out: &mut Vec<u8>) {
-        out.push(u8::from(self));
-    }
-}
 
 /// One stored tensor: its element type, sizes and where its bytes are.
 #[derive(Clone, Debug)]
@@ -170,14 +24,14 @@ struct Entry {
     dtype: Dtype,
     sizes: Vec<usize>,
     bytes: core::ops::Range<usize>,
-    /// The shape [`save_safetensors`] recorded, axis names included (`None` for a file
+    /// The shape [`save_safetensors`](super::save_safetensors) recorded, axis names included (`None` for a file
     /// written by other tools, or a tensor without names).
     saved: Option<DynShape>,
 }
 
-/// The metadata key under which [`save_safetensors`] records tensor `name`'s shape with its
+/// The metadata key under which [`save_safetensors`](super::save_safetensors) records tensor `name`'s shape with its
 /// axis names (`"[OUT: 3, IN: 2]"`).
-fn axes_key(name: &str) -> String {
+pub(super) fn axes_key(name: &str) -> String {
     format!("shapecast.axes.{name}")
 }
 
@@ -445,7 +299,7 @@ impl Weights {
 
     /// The stored tensor `name` as `Tensor<T, S>`: its element type must be `T` and its
     /// sizes must fit `S` (the message names the file's sizes and `S`, and the shape to
-    /// declare when the file's sizes are `S`'s reordered); where [`save_safetensors`]
+    /// declare when the file's sizes are `S`'s reordered); where [`save_safetensors`](super::save_safetensors)
     /// recorded axis names, every axis both name must have the same name
     /// ([`Error::FileNames`]). Files from other writers load by sizes alone.
     ///
@@ -510,7 +364,7 @@ impl Weights {
     }
 
     /// The stored tensor `name` with its stored sizes, its axes named as
-    /// [`save_safetensors`] recorded them (unnamed for files from other writers).
+    /// [`save_safetensors`](super::save_safetensors) recorded them (unnamed for files from other writers).
     ///
     /// ```
     /// use shapecast::{io, DynTensor};
@@ -637,143 +491,4 @@ impl Weights {
         }
         Ok((entry.sizes.clone(), data))
     }
-}
-
-/// A tensor [`save_safetensors`] writes: a [`Tensor`], a [`TensorView`](crate::TensorView), a
-/// [`TensorViewMut`](crate::TensorViewMut) or a [`DynTensor`] whose elements are a
-/// [`SafetensorsElement`]. Tensors of different element types and shapes go in one call,
-/// each as it is (no `to_dyn()` copy), its bytes encoded only as the file is written.
-///
-/// ```
-/// use shapecast::{bf16, io, names, shape, Cast, Tensor};
-/// use shapecast::io::SafetensorsTensor;
-/// names!(OUT, IN);
-/// let w = Tensor::<f32, shape![OUT: 2, IN: 3]>::from_fn(&[2, 3], |i| i[1] as f32)?;
-/// let stored: &dyn SafetensorsTensor = &w.view();
-/// let path = std::env::temp_dir().join("shapecast-tensor-trait-doc.safetensors");
-/// io::save_safetensors(&path, &[("w", stored), ("w_half", &w.cast::<bf16>())])?;
-/// # Ok::<(), shapecast::Error>(())
-/// ```
-pub trait SafetensorsTensor {
-    /// The file's element type.
-    #[doc(hidden)]
-    fn dtype(&self) -> Dtype;
-    /// Bytes an element.
-    #[doc(hidden)]
-    fn element_size(&self) -> usize;
-    /// The shape (its names are recorded when it has any) and the sizes.
-    #[doc(hidden)]
-    fn stored(&self) -> (DynShape, Vec<usize>);
-    /// The elements' little-endian bytes in row-major order, appended to `out`.
-    #[doc(hidden)]
-    fn encode(&self, out: &mut Vec<u8>);
-}
-
-impl<X: Contractible + ?Sized> SafetensorsTensor for X
-where
-    X::Elem: SafetensorsElement,
-{
-    fn dtype(&self) -> Dtype {
-        X::Elem::DTYPE
-    }
-    fn element_size(&self) -> usize {
-        X::Elem::SIZE
-    }
-    fn stored(&self) -> (DynShape, Vec<usize>) {
-        let mut own = Own::default();
-        (self.shape_dyn(), self.layout(&mut own).sizes.to_vec())
-    }
-    fn encode(&self, out: &mut Vec<u8>) {
-        let mut own = Own::default();
-        for &v in row_major_elements(&self.layout(&mut own)).iter() {
-            v.to_le(out);
-        }
-    }
-}
-
-impl<T: SafetensorsElement> SafetensorsTensor for DynTensor<T> {
-    fn dtype(&self) -> Dtype {
-        T::DTYPE
-    }
-    fn element_size(&self) -> usize {
-        T::SIZE
-    }
-    fn stored(&self) -> (DynShape, Vec<usize>) {
-        (self.shape().clone(), self.sizes().to_vec())
-    }
-    fn encode(&self, out: &mut Vec<u8>) {
-        for &v in self.data() {
-            v.to_le(out);
-        }
-    }
-}
-
-/// One tensor as the `safetensors` crate writes it: its bytes made when asked for, so a file
-/// of many tensors holds one tensor's bytes at a time.
-struct Encoding<'a> {
-    tensor: &'a dyn SafetensorsTensor,
-    sizes: Vec<usize>,
-    len: usize,
-}
-
-impl safetensors::View for Encoding<'_> {
-    fn dtype(&self) -> Dtype {
-        self.tensor.dtype()
-    }
-    fn shape(&self) -> &[usize] {
-        &self.sizes
-    }
-    fn data(&self) -> alloc::borrow::Cow<'_, [u8]> {
-        let mut bytes = Vec::with_capacity(self.len);
-        self.tensor.encode(&mut bytes);
-        alloc::borrow::Cow::Owned(bytes)
-    }
-    fn data_len(&self) -> usize {
-        self.len
-    }
-}
-
-/// Writes tensors to a `.safetensors` file under the given names: typed tensors, views and
-/// `DynTensor`s of any [`SafetensorsElement`], mixed in one call ([`SafetensorsTensor`]). A
-/// tensor with axis names has its shape recorded in the file's metadata (key
-/// `shapecast.axes.NAME`, value such as `[OUT: 3, IN: 2]`), which [`Weights::get`] checks
-/// against the shape it is asked for: a square weight saved `[OUT, IN]` and declared
-/// `[IN, OUT]`, whose sizes fit either way, is refused ([`Error::FileNames`]). Other
-/// readers ignore the metadata.
-///
-/// ```
-/// use shapecast::{io, names, shape, DynTensor, Tensor};
-/// names!(OUT, IN);
-/// let path = std::env::temp_dir().join("shapecast-save-doc.safetensors");
-/// let w = Tensor::<f32, shape![OUT: 2, IN: 2]>::from_vec(vec![1.0, 2.0, 3.0, 4.0])?;
-/// let steps = Tensor::<i64, shape![1]>::from_array([1000]);
-/// io::save_safetensors(&path, &[("w", &w), ("steps", &steps)])?;
-/// let file = io::load_safetensors(&path)?;
-/// assert_eq!(file.get::<f32, shape![OUT: 2, IN: 2]>("w")?, w);
-/// assert!(file.get::<f32, shape![IN: 2, OUT: 2]>("w").is_err()); // transposed by mistake
-/// assert_eq!(file.get_dyn::<f32>("w")?.shape().to_string(), "[OUT: 2, IN: 2]");
-/// assert_eq!(file.get_dyn::<i64>("steps")?.data(), &[1000]);
-/// # Ok::<(), shapecast::Error>(())
-/// ```
-pub fn save_safetensors(
-    path: impl AsRef<Path>,
-    tensors: &[(&str, &dyn SafetensorsTensor)],
-) -> Result<(), Error> {
-    let path = path.as_ref();
-    let mut views = Vec::with_capacity(tensors.len());
-    // Each tensor's axis names, where it has any, in the file's metadata.
-    let mut info = std::collections::HashMap::new();
-    for &(name, tensor) in tensors {
-        let (shape, sizes) = tensor.stored();
-        let (_, len) = byte_len(path, &sizes, tensor.element_size())?;
-        if shape.axes().iter().any(|a| a.name.is_some()) {
-            info.insert(axes_key(name), shape.to_string());
-        }
-        views.push((name.to_string(), Encoding { tensor, sizes, len }));
-    }
-    let info = (!info.is_empty()).then_some(info);
-    safetensors::serialize_to_file(views, info, path).map_err(|e| match e {
-        safetensors::SafeTensorError::IoError(e) => io_error(path, e),
-        e => bad(path, format!("cannot write: {e}")),
-    })
 }
