@@ -53,17 +53,7 @@ pub fn broadcast(lhs: &DynShape, rhs: &DynShape) -> Result<Broadcasted, Error> {
         bound = i;
     }
     let frame = (0..f.rank()).map(Some).collect();
-    let plan = if swapped {
-        Plan {
-            lhs: partner,
-            rhs: frame,
-        }
-    } else {
-        Plan {
-            lhs: frame,
-            rhs: partner,
-        }
-    };
+    let plan = Plan::framed(swapped, frame, partner);
     combine(Rule::Embed, lhs, rhs, plan)
 }
 

@@ -90,17 +90,7 @@ pub(crate) fn pairing(lhs: &DynShape, rhs: &DynShape) -> Pairing {
     for (i, p) in frame.iter_mut().enumerate() {
         *p = Some(i);
     }
-    let plan = if swapped {
-        Plan {
-            lhs: partner,
-            rhs: frame,
-        }
-    } else {
-        Plan {
-            lhs: frame,
-            rhs: partner,
-        }
-    };
+    let plan = Plan::framed(swapped, frame, partner);
     Pairing { plan, orphans }
 }
 

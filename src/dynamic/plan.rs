@@ -126,6 +126,18 @@ impl<'a> IntoIterator for &'a Sources {
 pub(crate) type SizeList = SmallVec<[usize; 8]>;
 
 impl Plan {
+    /// The plan of an embedding, where the operand of higher rank (`frame`, every axis kept
+    /// in place) takes the other's axes where `partner` says: `swapped` when that operand is
+    /// the right one.
+    pub(crate) fn framed(swapped: bool, frame: Sources, partner: Sources) -> Plan {
+        let (lhs, rhs) = if swapped {
+            (partner, frame)
+        } else {
+            (frame, partner)
+        };
+        Plan { lhs, rhs }
+    }
+
     /// The number of output axes.
     ///
     /// ```

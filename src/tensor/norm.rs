@@ -196,7 +196,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
 /// assert_eq!(y.data(), &[-1.0, 1.0, -1.0, 1.0]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub trait Norms: Contractible {
+pub trait Norms: Contractible<Elem: Float + Send + Sync> + Sized {
     /// Layer norm over `A`: `(x - mean) / sqrt(var + eps) * weight + bias` (population
     /// variance, PyTorch's `layer_norm`).
     ///
@@ -245,7 +245,10 @@ pub trait Norms: Contractible {
     ) -> Result<Tensor<Self::Elem, Self::Shape>, Error>
     where
         Self::Shape: Storage<Self::Elem>,
-        A: Selector;
+        A: Selector,
+    {
+        typed_norm::<Self, A>(("layer_norm", Norm::Layer), self, weight, Some(bias), eps)
+    }
 
     /// RMS norm over `A`: `x / sqrt(mean(x²) + eps) * weight` (PyTorch's `rms_norm`).
     ///
@@ -292,38 +295,13 @@ pub trait Norms: Contractible {
     ) -> Result<Tensor<Self::Elem, Self::Shape>, Error>
     where
         Self::Shape: Storage<Self::Elem>,
-        A: Selector;
-}
-
-impl<X: Contractible> Norms for X
-where
-    X::Elem: Float + Send + Sync,
-{
-    fn try_layer_norm<A>(
-        &self,
-        weight: &impl NormWeight<Self::Shape, A, Self::Elem>,
-        bias: &impl NormWeight<Self::Shape, A, Self::Elem>,
-        eps: Self::Elem,
-    ) -> Result<Tensor<Self::Elem, Self::Shape>, Error>
-    where
-        Self::Shape: Storage<Self::Elem>,
         A: Selector,
     {
-        typed_norm::<X, A>(("layer_norm", Norm::Layer), self, weight, Some(bias), eps)
-    }
-
-    fn try_rms_norm<A>(
-        &self,
-        weight: &impl NormWeight<Self::Shape, A, Self::Elem>,
-        eps: Self::Elem,
-    ) -> Result<Tensor<Self::Elem, Self::Shape>, Error>
-    where
-        Self::Shape: Storage<Self::Elem>,
-        A: Selector,
-    {
-        typed_norm::<X, A>(("rms_norm", Norm::Rms), self, weight, None::<&X>, eps)
+        typed_norm::<Self, A>(("rms_norm", Norm::Rms), self, weight, None::<&Self>, eps)
     }
 }
+
+impl<X: Contractible<Elem: Float + Send + Sync>> Norms for X {}
 
 /// A typed norm: the run-time plan of the operands' shapes, then the kernel.
 fn typed_norm<X, A>(

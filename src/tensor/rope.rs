@@ -267,7 +267,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
 /// assert_eq!(x.rope::<SEQ, HD>(&rot, 0).data(), x.data());
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub trait Rope: Contractible {
+pub trait Rope: Contractible<Elem: Float + Send + Sync> {
     /// The rotated tensor (see the trait).
     ///
     /// # Panics
@@ -306,34 +306,21 @@ pub trait Rope: Contractible {
     where
         Self::Shape: RotateOver<P, F> + Storage<Self::Elem>,
         P: Selector,
-        F: Selector;
-}
-
-impl<X: Contractible> Rope for X
-where
-    X::Elem: Float + Send + Sync,
-{
-    fn try_rope<P, F>(
-        &self,
-        table: &Rotary<Self::Elem>,
-        offset: usize,
-    ) -> Result<Tensor<Self::Elem, Self::Shape>, Error>
-    where
-        Self::Shape: RotateOver<P, F> + Storage<Self::Elem>,
-        P: Selector,
         F: Selector,
     {
         let (ps, fs) = (P::selectors().remove(0), F::selectors().remove(0));
-        let plan = rope(&X::Shape::to_dyn(), &ps, &fs)?;
+        let plan = rope(&Self::Shape::to_dyn(), &ps, &fs)?;
         let mut own = Own::default();
         let x = self.layout(&mut own);
         let shape = || {
-            X::Shape::to_dyn()
+            Self::Shape::to_dyn()
                 .resolve(x.sizes)
-                .unwrap_or_else(|_| X::Shape::to_dyn())
+                .unwrap_or_else(|_| Self::Shape::to_dyn())
         };
         let axes = || format!("{ps}, {fs}");
         let data = run(plan, &shape, x, table, offset, &axes)?;
         Ok(Tensor::from_parts(x.sizes, data))
     }
 }
+
+impl<X: Contractible<Elem: Float + Send + Sync>> Rope for X {}

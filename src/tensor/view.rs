@@ -122,10 +122,9 @@ impl<T: fmt::Debug, S> fmt::Debug for TensorViewMut<'_, T, S> {
     }
 }
 
-/// The sizes and strides of `Target`'s frame filled from a source by the assignment rule's
-/// pairing, when that pairing is a permutation (every axis fed, no size changed). A different rank fails the build.
 /// The sizes and strides of a view of `S` laid out as `Target` (the same names in another
-/// order), or why they cannot be.
+/// order: the assignment rule's pairing, when it is a permutation, every axis fed and no size
+/// changed), or why they cannot be.
 pub(super) fn permutation<S: Shape, Target: Shape>(
     sizes: &[usize],
     strides: &[usize],
