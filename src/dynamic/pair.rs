@@ -8,65 +8,9 @@ use crate::alloc_prelude::*;
 
 use crate::dynamic::plan::{Broadcasted, Check, Condition, Plan};
 use crate::values::error::{Error, Reason, Refusal};
-use crate::values::rule::Rule;
+use crate::values::rule::{NamePolicy, Rule, SizePolicy};
 use crate::values::shape::{first_repeat, DynAxis, DynShape, Name, Size, MAX_RANK};
 use smallvec::SmallVec;
-
-impl Rule {
-    /// How this rule treats the names of a pair.
-    pub(crate) fn name_policy(self) -> NamePolicy {
-        match self {
-            Rule::Numpy
-            | Rule::Named
-            | Rule::Outer
-            | Rule::Embed
-            | Rule::Bidirectional
-            | Rule::Static => NamePolicy::Merge,
-            Rule::Strict | Rule::Compare => NamePolicy::Identical,
-            Rule::Pdpd { .. } => NamePolicy::Lhs,
-            Rule::Assign => NamePolicy::Destination,
-        }
-    }
-
-    /// How this rule treats the sizes of a pair (shared by both levels for run-time checks).
-    pub(crate) fn size_policy(self) -> SizePolicy {
-        match self {
-            Rule::Numpy | Rule::Named | Rule::Outer | Rule::Embed | Rule::Bidirectional => {
-                SizePolicy::Broadcast
-            }
-            Rule::Static => SizePolicy::StaticOnly,
-            Rule::Strict | Rule::Compare => SizePolicy::Exact,
-            Rule::Pdpd { .. } | Rule::Assign => SizePolicy::IntoLhs,
-        }
-    }
-}
-
-/// How a rule treats the sizes of a pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SizePolicy {
-    /// Equal, or one is 1; the output takes the other (NumPy).
-    Broadcast,
-    /// As `Broadcast`, but only a statically-1 size stretches (Theano).
-    StaticOnly,
-    /// Equal sizes only (strict, compare).
-    Exact,
-    /// The right must be 1 or equal the left; the output is the left (assign, pdpd).
-    IntoLhs,
-}
-
-/// How a rule treats the names of a pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NamePolicy {
-    /// Two different names conflict; the output takes either name.
-    Merge,
-    /// The names must be identical, absence included; the output takes it.
-    Identical,
-    /// Two different names conflict; the output keeps the left's name (or none).
-    Lhs,
-    /// As `Lhs`, and a right name facing an unnamed left axis conflicts too: the output is the
-    /// destination's shape, so the name would be lost (rule book §10).
-    Destination,
-}
 
 /// Sizes of a pair under a policy: the output size and the run-time check it leaves, or
 /// `None` when the rule refuses them.

@@ -23,9 +23,9 @@ use smallvec::SmallVec;
 
 use core::fmt;
 
-use crate::dynamic::pair::SizePolicy;
 use crate::values::error::{Error, Reason, Refusal};
 use crate::values::rule::Rule;
+use crate::values::rule::SizePolicy;
 use crate::values::shape::{DynShape, Size, MAX_TYPED_RANK};
 
 /// For every output axis, the axis of the left and of the right operand that feeds it, or

@@ -6,7 +6,7 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::pair::{pair_size, SizePolicy};
+use crate::dynamic::pair::pair_size;
 use crate::dynamic::plan::StaticPlan;
 use crate::engine::layout::row_major_into;
 use crate::engine::static_kernel::StaticLayout;
@@ -16,6 +16,7 @@ use crate::typed::rule::RuleMarker;
 use crate::typed::shape::Shape;
 use crate::typed::storage::INLINE_MAX;
 use crate::values::error::Error;
+use crate::values::rule::SizePolicy;
 use crate::values::shape::{Size, MAX_TYPED_RANK};
 
 /// Whether every size is static.

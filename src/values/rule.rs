@@ -1,4 +1,5 @@
-//! The rules, by name: the run-time twin of the type-level markers in `shapecast::rule`.
+//! The rules, by name: the run-time twin of the type-level markers in `shapecast::rule`, and
+//! how each treats a pair of axes (its size and name policies, read by both levels).
 //!
 //! ```
 //! use shapecast::Rule;
@@ -105,6 +106,62 @@ impl Rule {
             Rule::Assign => "assign",
         }
     }
+}
+
+impl Rule {
+    /// How this rule treats the names of a pair.
+    pub(crate) fn name_policy(self) -> NamePolicy {
+        match self {
+            Rule::Numpy
+            | Rule::Named
+            | Rule::Outer
+            | Rule::Embed
+            | Rule::Bidirectional
+            | Rule::Static => NamePolicy::Merge,
+            Rule::Strict | Rule::Compare => NamePolicy::Identical,
+            Rule::Pdpd { .. } => NamePolicy::Lhs,
+            Rule::Assign => NamePolicy::Destination,
+        }
+    }
+
+    /// How this rule treats the sizes of a pair (shared by both levels for run-time checks).
+    pub(crate) fn size_policy(self) -> SizePolicy {
+        match self {
+            Rule::Numpy | Rule::Named | Rule::Outer | Rule::Embed | Rule::Bidirectional => {
+                SizePolicy::Broadcast
+            }
+            Rule::Static => SizePolicy::StaticOnly,
+            Rule::Strict | Rule::Compare => SizePolicy::Exact,
+            Rule::Pdpd { .. } | Rule::Assign => SizePolicy::IntoLhs,
+        }
+    }
+}
+
+/// How a rule treats the sizes of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SizePolicy {
+    /// Equal, or one is 1; the output takes the other (NumPy).
+    Broadcast,
+    /// As `Broadcast`, but only a statically-1 size stretches (Theano).
+    StaticOnly,
+    /// Equal sizes only (strict, compare).
+    Exact,
+    /// The right must be 1 or equal the left; the output is the left (assign, pdpd).
+    IntoLhs,
+}
+
+/// How a rule treats the names of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NamePolicy {
+    /// Two different names conflict; the output takes either name.
+    Merge,
+    /// The names must be identical, absence included; the output takes it.
+    Identical,
+    /// Two different names conflict; the output keeps the left's name (or none).
+    Lhs,
+    /// As `Lhs`, and a right name facing an unnamed left axis conflicts too: the output is the
+    /// destination's shape, so the name would be lost (rule book §10).
+    Destination,
 }
 
 impl fmt::Display for Rule {
