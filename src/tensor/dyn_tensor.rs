@@ -18,7 +18,7 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::elementwise::{zip_operands, Operand};
+use super::ops::elementwise::{zip_operands, Operand};
 use crate::dynamic::plan::SizeList;
 use crate::engine::dims::Dims;
 use crate::engine::layout::{row_major, Strided};

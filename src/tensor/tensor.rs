@@ -30,8 +30,8 @@ use core::fmt;
 
 use super::dyn_tensor::DynTensor;
 use super::elements::ArrayOf;
-use super::elementwise::Operand;
 use super::index::Index;
+use super::ops::elementwise::Operand;
 use crate::engine::layout::row_major;
 use crate::engine::walk::iab_offset;
 use crate::typed::shape::Shape;

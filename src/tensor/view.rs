@@ -26,9 +26,9 @@ use alloc::borrow::Cow;
 use core::fmt;
 use core::marker::PhantomData;
 
-use super::elementwise::{zip_operands, Operand};
+use super::ops::elementwise::{zip_operands, Operand};
+use super::ops::zip_plan::{strided_layout, ByNamed, ByRule, PlanFor};
 use super::tensor::Tensor;
-use super::zip_plan::{strided_layout, ByNamed, ByRule, PlanFor};
 use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;

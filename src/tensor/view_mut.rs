@@ -6,7 +6,7 @@ use crate::alloc_prelude::*;
 
 use core::marker::PhantomData;
 
-use super::contract::{Contractible, Own};
+use super::receiver::{Contractible, Own};
 use super::view::{permutation, TensorView, TensorViewMut};
 use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;

@@ -20,13 +20,13 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::rope::{rope, Roped};
 use crate::engine::dims::Dims;
 use crate::engine::layout::{offset_tables, Strided};
 use crate::engine::rope::{rotate, Geometry, Pairs};
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::rope::RotateOver;
 use crate::typed::selector::Selector;
 use crate::typed::shape::Shape;

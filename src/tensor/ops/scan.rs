@@ -7,11 +7,11 @@ use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::engine::allocation::ensure;
 use crate::engine::walk::row_major_elements;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::OneAxis;
 use crate::typed::reduce::ReduceOver;
 use crate::typed::storage::Storage;

@@ -19,13 +19,13 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::norm::{norm, Normed};
 use crate::engine::dims::Dims;
 use crate::engine::layout::{offset_tables, Strided};
 use crate::engine::norm::{normalize, Geometry, Norm};
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::norm::NormOver;
 use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;

@@ -19,12 +19,12 @@
 
 use num_traits::{Float, One, ToPrimitive, Zero};
 
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use super::zip_plan::ByNamed;
 use crate::engine::raw::{self, Cost};
 use crate::engine::vmath::Transcendental;
 use crate::engine::zip_fn::Serial;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::{Buffer, Storage};
 use crate::values::error::{Error, OrPanic};
@@ -60,7 +60,7 @@ impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for &Tensor<T, S> {
     }
 }
 
-impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for super::view::TensorView<'_, T, S> {
+impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for crate::tensor::view::TensorView<'_, T, S> {
     type Elem = T;
     type Output = Tensor<T, S>;
     fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {
@@ -69,7 +69,9 @@ impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for super::view::TensorView
     }
 }
 
-impl<T: Copy + Send + Sync, S: Storage<T>> MapSource for &super::view::TensorView<'_, T, S> {
+impl<T: Copy + Send + Sync, S: Storage<T>> MapSource
+    for &crate::tensor::view::TensorView<'_, T, S>
+{
     type Elem = T;
     type Output = Tensor<T, S>;
     fn map_elements(self, cost: Cost, f: impl Fn(T) -> T + Sync) -> Tensor<T, S> {

@@ -10,12 +10,12 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::dyn_tensor::DynTensor;
-use super::index_element::IndexElement;
 use super::loss_options::{ClassWeightsFor, Loss, Reduction};
 use super::reductions::Reductions;
-use super::tensor::Tensor;
 use crate::engine::vmath::Transcendental;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::index_element::IndexElement;
+use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
 use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};

@@ -6,10 +6,10 @@
 
 use core::ops;
 
-use super::elements::Scalar;
-use super::tensor::Tensor;
-use super::view::TensorView;
 use crate::engine::walk::Offsets;
+use crate::tensor::elements::Scalar;
+use crate::tensor::tensor::Tensor;
+use crate::tensor::view::TensorView;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::shape::Shape;
 use crate::typed::storage::Storage;

@@ -13,8 +13,8 @@
 
 use core::ops;
 
-use super::dyn_tensor::DynTensor;
 use crate::engine::zip_fn::Parallel;
+use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::{Error, OrPanic};
 use crate::values::rule::Rule;
 

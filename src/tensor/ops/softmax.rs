@@ -9,7 +9,6 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::dyn_tensor::DynTensor;
 use crate::engine::kernel::zip_map_ref;
 use crate::engine::layout::Strided;
 use crate::engine::raw;
@@ -17,6 +16,7 @@ use crate::engine::raw;
 use crate::engine::reduce::{cut, row_split};
 use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
 use crate::engine::vmath::Transcendental;
+use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::Error;
 use crate::values::selector::{selected, AxisSelector};
 use crate::values::shape::DynShape;

@@ -25,10 +25,10 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::dyn_tensor::DynTensor;
 use super::elementwise::zip_operands;
-use super::tensor::Tensor;
 use crate::engine::zip_fn::Parallel;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::rule::{Assign, RuleMarker};
 use crate::typed::storage::Storage;

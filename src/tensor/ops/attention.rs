@@ -24,15 +24,15 @@ use crate::alloc_prelude::*;
 
 use core::marker::PhantomData;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::attention::{attention, Attended as Plan, Masking};
 use crate::engine::attention::{attend, Geometry, Operands};
 use crate::engine::dims::Dims;
 use crate::engine::layout::{offset_tables as offsets, Strided};
 use crate::engine::raw::DotElement;
 use crate::engine::vmath::Transcendental;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::attention::AttendWith;
 use crate::typed::axis::Axis;
 use crate::typed::broadcast::BroadcastsUnder;

@@ -4,12 +4,12 @@
 
 use core::ops;
 
-use super::elements::Scalar;
 use super::math::MapSource;
-use super::tensor::Tensor;
 use super::zip_plan::ByNamed;
 use crate::engine::raw;
 use crate::engine::zip_fn::Parallel;
+use crate::tensor::elements::Scalar;
+use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::{Assign, Compare};
 use crate::typed::storage::Storage;

@@ -8,10 +8,10 @@ use crate::alloc_prelude::*;
 
 use num_traits::{One, Zero};
 
-use super::dyn_tensor::DynTensor;
-use super::index_element::{first_outside, outside, IndexElement};
-use super::tensor::Tensor;
 use crate::dynamic::gather::{gather, one_hot, take};
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::index_element::{first_outside, outside, IndexElement};
+use crate::tensor::tensor::Tensor;
 use crate::typed::axis::Axis;
 use crate::typed::gather::{GatheredFrom, OneHot, OneHotInto, TakenFrom};
 use crate::values::error::{Error, OrPanic};

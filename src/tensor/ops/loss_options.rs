@@ -5,7 +5,7 @@
 
 use core::marker::PhantomData;
 
-use super::tensor::Tensor;
+use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::reduce::ReduceOver;
 use crate::typed::rule::Assign;

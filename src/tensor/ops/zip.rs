@@ -8,7 +8,6 @@
 use crate::alloc_prelude::*;
 
 use super::elementwise::zip_operands;
-use super::tensor::Tensor;
 use super::zip_plan::{
     all_static, inline_static, row_major_stack, run_time_layout, static_layout, ByNamed, ByRule,
     PlanFor,
@@ -17,6 +16,7 @@ use crate::dynamic::plan::SizeList;
 use crate::engine::reduce::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticZip};
 use crate::engine::zip_fn::{splits, Serial, ZipFn};
+use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::Assign;
 use crate::typed::rule::RuleMarker;

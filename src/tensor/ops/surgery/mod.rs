@@ -28,11 +28,11 @@ use crate::alloc_prelude::*;
 
 use core::ops::{Bound, Range, RangeBounds};
 
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
-use super::view::{TensorView, TensorViewMut};
 use crate::dynamic::surgery as rt;
 use crate::engine::walk::Offsets;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::tensor::Tensor;
+use crate::tensor::view::{TensorView, TensorViewMut};
 use crate::typed::axis::Axis;
 use crate::typed::reduce::{OneAxis, Selector};
 use crate::typed::shape::Shape;

@@ -8,10 +8,10 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::dyn_tensor::DynTensor;
 use crate::dynamic::reduce::apply;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
+use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::Error;
 use crate::values::selector::{selected, AxisSelector};
 use crate::values::shape::DynShape;

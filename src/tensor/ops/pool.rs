@@ -8,12 +8,12 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::engine::layout::Strided;
 use crate::engine::reduce::pick;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled as PooledShape};
 use crate::typed::reduce::Selector;
 use crate::typed::storage::Storage;

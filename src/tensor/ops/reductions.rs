@@ -19,13 +19,13 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::contract::{Contractible, Own};
 use super::scan::scanned;
-use super::tensor::Tensor;
 use super::topk::top_k;
 use crate::engine::reduce::Dims;
 use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::size::Dyn;

@@ -8,11 +8,11 @@
 
 use num_traits::AsPrimitive;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::engine::allocation::ensure;
 use crate::engine::walk::{contiguous, Offsets};
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::storage::Storage;
 use crate::values::error::OrPanic;
 

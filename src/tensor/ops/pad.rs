@@ -5,11 +5,11 @@
 
 use crate::alloc_prelude::*;
 
-use super::contract::{Contractible, Own};
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::pad::{pad, PadMode};
 use crate::engine::layout::Strided;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::Selector;
 use crate::typed::storage::Storage;

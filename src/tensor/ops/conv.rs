@@ -13,14 +13,14 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::contract::Contractible;
-use super::dyn_tensor::DynTensor;
-use super::tensor::Tensor;
 use crate::dynamic::conv::{ConvSpec, Convolved};
 use crate::engine::conv::{run_batches, Geometry};
 use crate::engine::layout::Strided;
 use crate::engine::raw::DotElement;
 use crate::engine::walk::Offsets;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::Contractible;
+use crate::tensor::tensor::Tensor;
 use crate::typed::axis::Axis;
 use crate::typed::conv::{ConvBy, ConvGeometry, Convolve};
 use crate::typed::shape::Shape;
