@@ -172,6 +172,9 @@ def expr(rng, kind, rank, rule):
         rhs_axes = [f"{n}: {1 if rng.random() < 0.3 else s}" for n, s in zip(names[1:], sizes[1:])]
         rng.shuffle(rhs_axes)
         rhs = ", ".join(rhs_axes)
+    if kind == "broadcasts-into":
+        # The assignment rule as `assign`'s bound: the source broadcasts into the destination.
+        return f"BOUND into_ok::<shape![{rhs}], shape![{lhs}]>()"
     if kind == "named-plan":
         # The plan constant the operators run on, evaluated by the compiler.
         return f"PLAN <shape![{lhs}] as BroadcastsUnder<{rule}, shape![{rhs}]>>::STATIC_PLAN"
@@ -190,13 +193,14 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
              "impl<const N: usize> Rank for Same<[usize; N], [usize; N]> { const RANK: usize = N; }",
              "fn norm_ok<S: NormOver<A, W>, A, W>() -> usize { S::RANK }",
-             "fn rotate_ok<S: RotateOver<P, F>, P, F>() -> usize { S::RANK }"]
+             "fn rotate_ok<S: RotateOver<P, F>, P, F>() -> usize { S::RANK }",
+             "fn into_ok<X: BroadcastsInto<T>, T: Shape>() -> usize { T::RANK }"]
     if kind == "baseline":
         lines = lines[:1] + lines[3:]
         lines.append("struct Z;")
@@ -262,6 +266,7 @@ def main():
         ("unnamed, pdpd rule (auto axis)", "pdpd", 8, "Pdpd", None),
         ("named, bidirectional rule", "named", 8, "Bidirectional", None),
         ("named, assign rule", "named", 8, "Assign", None),
+        ("named, BroadcastsInto (assign's bound)", "broadcasts-into", 8, "Assign", None),
         # Reductions: two axes selected by name, by position, and kept.
         ("named, Reduce over two names", "reduce-named", 8, "-", None),
         ("named, ReduceKeep over two names", "reduce-keep", 8, "-", None),

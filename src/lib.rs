@@ -178,6 +178,7 @@ pub use engine::threads;
 pub use half::{bf16, f16};
 
 pub use shapecast_macros::{names, shape};
+pub use typed::assign::BroadcastsInto;
 pub use typed::attention::{Attend, AttendWith};
 pub use typed::axis::Axis;
 pub use typed::broadcast::{Accepts, Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};

@@ -12,6 +12,7 @@ use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;
 use crate::engine::walk::{iab_offset, Offsets};
+use crate::typed::assign::BroadcastsInto;
 use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::rule::Assign;
 use crate::typed::shape::{SameRankAs, Shape};
@@ -132,7 +133,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
     where
         X: Contractible<Elem = T> + ?Sized,
         T: Clone,
-        S: BroadcastsUnder<Assign, X::Shape>,
+        X::Shape: BroadcastsInto<S>,
     {
         let mut own = Own::default();
         let x = src.layout(&mut own);

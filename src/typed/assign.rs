@@ -18,6 +18,7 @@ use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Destination;
+use super::verdict::Verdict;
 use crate::typed::refusals::RhsLonger;
 use crate::typed::rule::Assign;
 
@@ -51,4 +52,35 @@ where
 {
     type Elems = Elems<A, B>;
     type Outcome = Finish<Self::Elems>;
+}
+
+/// `Self` broadcasts into `Target` by the assignment rule (rule book §10): what a source must
+/// be to be written into a `Target` ([`TensorViewMut::assign`](crate::TensorViewMut::assign)),
+/// the bound to write in generic code. The same as `Target: BroadcastsUnder<Assign, Self>`
+/// (the result is `Target` itself), named for the source.
+///
+/// ```
+/// use shapecast::{names, shape, BroadcastsInto, Shape};
+/// names!(H, W);
+/// fn fits<X: BroadcastsInto<shape![H: 2, W: 3]>>() -> String { X::to_dyn().to_string() }
+/// assert_eq!(fits::<shape![W: 3]>(), "[W: 3]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot write `{Self}` into `{Target}` by the assignment rule",
+    label = "each axis of `{Self}` must pair with one of `{Target}` (by name, else from the right) and be 1 or its size"
+)]
+pub trait BroadcastsInto<Target>: Shape {}
+
+/// The rule behind [`BroadcastsInto`], for every shape; the public trait forwards to it rank
+/// by rank (see `typed::capability`), so a generic shape without the bound is told to add
+/// `BroadcastsInto`.
+#[doc(hidden)]
+pub trait BroadcastsIntoRule<Target>: Shape {}
+crate::typed::capability::capability!(#[diagnostic::do_not_recommend] [Target] BroadcastsInto<Target> => BroadcastsIntoRule<Target> {});
+
+impl<S: Shape, Target: Shape> BroadcastsIntoRule<Target> for S
+where
+    Assign: Compute<Target, S>,
+    <Assign as Compute<Target, S>>::Outcome: Verdict<Assign, Target, S>,
+{
 }
