@@ -18,6 +18,11 @@ def expr(rng, kind, rank, rule):
     if kind == "baseline":
         dims = ", ".join(map(str, sizes))
         return f"Same<[{dims}], [{dims}]>"
+    if kind == "sample-over":
+        # `sample`'s bound (rule book §16): one name, the last axis of a rank-`rank` shape.
+        names = NAMES[:rank]
+        dims = ", ".join(f"{n}: {s}" for n, s in zip(names, sizes))
+        return f"BOUND sample_ok::<shape![{dims}], {names[-1]}>()"
     if kind.startswith("reduce"):
         # Reductions (rule book §16): two selected axes of a rank-`rank` shape.
         a, b = rng.sample(range(rank), 2)
@@ -193,14 +198,15 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
              "impl<const N: usize> Rank for Same<[usize; N], [usize; N]> { const RANK: usize = N; }",
              "fn norm_ok<S: NormOver<A, W>, A, W>() -> usize { S::RANK }",
              "fn rotate_ok<S: RotateOver<P, F>, P, F>() -> usize { S::RANK }",
-             "fn into_ok<X: BroadcastsInto<T>, T: Shape>() -> usize { T::RANK }"]
+             "fn into_ok<X: BroadcastsInto<T>, T: Shape>() -> usize { T::RANK }",
+             "fn sample_ok<S: SampleOver<A>, A>() -> usize { S::RANK }"]
     if kind == "baseline":
         lines = lines[:1] + lines[3:]
         lines.append("struct Z;")
@@ -271,6 +277,7 @@ def main():
         ("named, Reduce over two names", "reduce-named", 8, "-", None),
         ("named, ReduceKeep over two names", "reduce-keep", 8, "-", None),
         ("unnamed, Reduce over two positions", "reduce-pos", 8, "-", None),
+        ("named, SampleOver the last name", "sample-over", 8, "-", None),
         # Contractions: one name by name, and matmul by position.
         ("named, Contract over one name", "contract", 8, "-", None),
         ("unnamed, MatMul with six batch axes", "matmul", 8, "-", None),

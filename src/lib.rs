@@ -202,7 +202,8 @@ pub use typed::pad::{Pad, PadOver, PadWidth, Padded};
 pub use typed::pool::PoolVerdict;
 pub use typed::pool::{Pool, PoolGeometry, PoolOver, Pooled};
 pub use typed::reduce::{
-    AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver, Selector,
+    AcceptsReduce, NonEmpty, OneAxis, Pos, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver,
+    SampleOver, Selector,
 };
 pub use typed::rope::RotateOver;
 pub use typed::rule::{self, RuleMarker};

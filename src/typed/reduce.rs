@@ -14,9 +14,10 @@
 use core::marker::PhantomData;
 
 use super::axis::Axis;
-use super::bits::{Cond, Or, B0};
+use super::bits::{Cond, Or, B0, B1};
 use super::list::{Apply, At, FromRev, Map};
 use super::outcome::{Passed, Refused, Unwrap};
+use super::selector::PickedBy;
 use super::shape::Shape;
 use super::size::{AxisSize, S};
 use crate::typed::refusals::{NoSuchAxis, SelectedTwice};
@@ -346,6 +347,35 @@ pub type ReduceKeep<S, A> = <S as ReduceOver<A>>::Kept;
 )]
 pub trait ReduceNonEmpty<A>: ReduceOver<A, HasZero: NonEmpty<Self, A>> {}
 impl<S, A> ReduceNonEmpty<A> for S where S: ReduceOver<A, HasZero: NonEmpty<S, A>> {}
+
+/// `Self` samples over `A` ([`Reductions::sample`](crate::Reductions::sample)): `A` selects
+/// `Self`'s last axis, the categories, as PyTorch's `multinomial` reads them; sampling over
+/// another axis (the sequence rather than the vocabulary) is a compile error.
+///
+/// ```
+/// use shapecast::{names, shape, SampleOver};
+/// names!(SEQ, VOCAB);
+/// static_assertions::assert_impl_all!(shape![SEQ, VOCAB: 8]: SampleOver<VOCAB>);
+/// static_assertions::assert_not_impl_any!(shape![SEQ, VOCAB: 8]: SampleOver<SEQ>);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot sample `{Self}` over `{A}`",
+    label = "`{A}` must select the last axis of `{Self}`: the categories, as in PyTorch's `multinomial`"
+)]
+pub trait SampleOver<A>: ReduceOver<A> {}
+#[diagnostic::do_not_recommend]
+impl<S: ReduceOver<A>, A> SampleOver<A> for S
+where
+    S::Rev: Map<PickedBy<A>>,
+    <S::Rev as Map<PickedBy<A>>>::Out: LastPicked,
+{
+}
+
+/// A list of flags, the last axis' first, whose first is set: the selector picks the last
+/// axis.
+#[doc(hidden)]
+pub trait LastPicked {}
+impl<R> LastPicked for (B1, R) {}
 
 /// The selected axes have no statically-0 axis among them: what `max`, `min`, `argmax` and
 /// `argmin` need (an empty axis has no maximum).

@@ -26,6 +26,8 @@ use crate::engine::reduce::Source;
 use crate::engine::vmath::Transcendental;
 use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
+#[cfg(feature = "rand")]
+use crate::typed::reduce::SampleOver;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceKeep, ReduceNonEmpty, ReduceOver};
 use crate::typed::shape::Shape;
 use crate::typed::size::Dyn;
@@ -443,7 +445,9 @@ pub trait Reductions: Contractible {
 
     /// An index drawn along the one axis `A` selects for every position of the other axes,
     /// as [`Sampling`](crate::Sampling) says, from the caller's generator: the logits' shape
-    /// without `A` (feature `rand`).
+    /// without `A` (feature `rand`). `A` must be the last axis, the categories
+    /// ([`SampleOver`](crate::SampleOver)): sampling over the sequence instead of the
+    /// vocabulary is a compile error.
     ///
     /// ```
     /// use rand::SeedableRng;
@@ -469,7 +473,7 @@ pub trait Reductions: Contractible {
     ) -> Result<Tensor<usize, Reduce<Self::Shape, A>>, Error>
     where
         Self::Elem: Float,
-        Self::Shape: ReduceOver<A>,
+        Self::Shape: SampleOver<A>,
         Reduce<Self::Shape, A>: Storage<usize>,
     {
         super::sample::sampled::<_, A>(self, how, rng)

@@ -12,7 +12,7 @@ use crate::engine::walk::row_major_elements;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
-use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
+use crate::typed::reduce::{OneAxis, Reduce, ReduceOver, SampleOver};
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
@@ -204,7 +204,7 @@ pub(super) fn sampled<X, A: OneAxis>(
 where
     X: Contractible + ?Sized,
     X::Elem: Float,
-    X::Shape: ReduceOver<A>,
+    X::Shape: SampleOver<A>,
     Reduce<X::Shape, A>: Storage<usize>,
 {
     let at = <X::Shape as ReduceOver<A>>::MASK
@@ -229,7 +229,8 @@ where
 
 impl<T: Float> DynTensor<T> {
     /// An index drawn along `axis` for every position of the other axes, as [`Sampling`]
-    /// says: the logits' shape without `axis`.
+    /// says: the logits' shape without `axis`. The axis must be the last (the categories, as
+    /// PyTorch's `multinomial` reads them); another is an error.
     ///
     /// ```
     /// use rand::SeedableRng;
@@ -238,6 +239,8 @@ impl<T: Float> DynTensor<T> {
     /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     /// let pick = logits.sample(&"VOCAB".parse()?, &Sampling::default().temperature(0.0), &mut rng)?;
     /// assert_eq!((pick.shape().to_string(), pick.data()), ("[]".to_string(), &[2][..]));
+    /// let seq = DynTensor::from_vec("[SEQ: 2, VOCAB: 2]".parse()?, vec![0.0f32; 4])?;
+    /// assert!(seq.sample(&"SEQ".parse()?, &Sampling::default(), &mut rng).is_err());
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn sample(
@@ -253,6 +256,13 @@ impl<T: Float> DynTensor<T> {
             by: axis.to_string(),
             reason,
         };
+        if at + 1 != self.shape().rank() {
+            // The typed twin refuses this at compile time (`SampleOver`).
+            return Err(refuse(
+                "the sampled axis must be the last: the categories, as in PyTorch's `multinomial`"
+                    .into(),
+            ));
+        }
         let out = sample_lines(self.data(), self.sizes(), at, (how, rng), refuse)?;
         let shape = crate::dynamic::surgery::select(self.shape(), axis)?;
         DynTensor::from_vec(shape, out)
