@@ -12,13 +12,13 @@
 //! ```
 
 use super::bits::{Or, B0, B1};
+use super::broadcast::BroadcastsUnder;
 use super::list::{Collect, NotShorter};
 use super::named::NamedOrNumpy;
 use super::outcome::{Refused, Unwrap};
 use super::rule::{Compute, Finish};
 use super::shape::Shape;
 use super::size::policy::Destination;
-use super::verdict::Verdict;
 use crate::typed::refusals::RhsLonger;
 use crate::typed::rule::Assign;
 
@@ -78,9 +78,4 @@ pub trait BroadcastsInto<Target>: Shape {}
 pub trait BroadcastsIntoRule<Target>: Shape {}
 crate::typed::capability::capability!(#[diagnostic::do_not_recommend] [Target] BroadcastsInto<Target> => BroadcastsIntoRule<Target> {});
 
-impl<S: Shape, Target: Shape> BroadcastsIntoRule<Target> for S
-where
-    Assign: Compute<Target, S>,
-    <Assign as Compute<Target, S>>::Outcome: Verdict<Assign, Target, S>,
-{
-}
+impl<S: Shape, Target: BroadcastsUnder<Assign, S>> BroadcastsIntoRule<Target> for S {}
