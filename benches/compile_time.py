@@ -41,9 +41,11 @@ def expr(rng, kind, rank, rule):
         x = rng.choice(names)
         rhs_axes = [f"{n}: {s}" for n, s in zip(names, sizes) if n != x][: rank - 2] + [f"{x}: {sizes[names.index(x)]}", f"{NAMES[rank]}: 5"]
         rng.shuffle(rhs_axes)
-        if kind == "contract-call":
-            # A typed `dot` call, compiled to machine code (`cargo build`).
-            return (f"CALL pub fn f{{i}}(a: &Tensor<f32, shape![{lhs}]>, b: &Tensor<f32, shape![{', '.join(rhs_axes)}]>) -> usize "
+        if kind in ("contract-call", "contract-call-bf16"):
+            # A typed `dot` call, compiled to machine code (`cargo build`); `-bf16`: the right
+            # operand in bf16 (`DotOperand`, the half-precision GEMM instantiated).
+            right = "shapecast::bf16" if kind.endswith("bf16") else "f32"
+            return (f"CALL pub fn f{{i}}(a: &Tensor<f32, shape![{lhs}]>, b: &Tensor<{right}, shape![{', '.join(rhs_axes)}]>) -> usize "
                     f"{{{{ a.dot::<{x}>(b).sizes().len() }}}}")
         if kind == "contract-plan":
             # The plan constant a typed `dot` runs on, evaluated by the compiler.
@@ -307,6 +309,7 @@ def main():
         ("unnamed, MatMul's plan constant", "matmul-plan", 8, "-", None),
         # Typed `dot` and `matmul` calls compiled to machine code (`cargo build`, not check).
         ("named, dot calls (build)", "contract-call", 8, "-", None),
+        ("named, dot calls on bf16 weights (build)", "contract-call-bf16", 8, "-", None),
         ("unnamed, matmul calls (build)", "matmul-call", 8, "-", None),
         # Shape surgery, each on a named rank-8 shape.
         ("named, Rename", "surgery-rename", 8, "-", None),

@@ -3,8 +3,10 @@
 //! forward pass (128 tokens) and greedy generation (one token per iteration, the KV cache
 //! filled by the prompt), on the weights `scripts/bench_llama.py` writes; and the same
 //! decoder written with the operations the fused ones replace
-//! (`benches/common/llama_unfused.rs`). Each is first checked against PyTorch's logits and
-//! tokens stored in the same file.
+//! (`benches/common/llama_unfused.rs`); and the fused decoder on the same weights published
+//! in bfloat16 and kept so (products of `f32` activations by `bf16` weights, accumulated in
+//! `f32`). Each is first checked against PyTorch's logits and tokens stored in the same file
+//! (for bf16, PyTorch's run on the bf16 weights).
 //!
 //! Run: `python3 scripts/bench_llama.py --threads 1` (writes the weights, times PyTorch), then
 //! `cargo bench --bench llama --features safetensors` (one thread) and
@@ -12,7 +14,7 @@
 //! end in `[1 thread]` or `[rayon]`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use shapecast::{shape, Tensor};
+use shapecast::{bf16, shape, Tensor};
 use std::time::Duration;
 
 use llama::VOCAB;
@@ -43,8 +45,8 @@ trait Decoder {
 }
 
 macro_rules! decoder {
-    ($m:ident) => {
-        impl Decoder for $m::Llama {
+    ($m:ident, $t:ty) => {
+        impl Decoder for $t {
             fn forward(&mut self, tokens: &[usize], pos: usize) -> Tensor<f32, shape![VOCAB]> {
                 let logits = $m::Llama::forward(self, tokens, pos).unwrap();
                 // The two modules name their vocabulary axis alike, as two types.
@@ -64,8 +66,9 @@ macro_rules! decoder {
         }
     };
 }
-decoder!(llama);
-decoder!(unfused);
+decoder!(llama, llama::Llama<f32>);
+decoder!(llama, llama::Llama<bf16>);
+decoder!(unfused, unfused::Llama);
 
 /// A prompt's last logits.
 type Logits = Tensor<f32, shape![VOCAB]>;
@@ -110,18 +113,37 @@ fn check(
     (prompt, logits, tokens)
 }
 
-fn one(c: &mut Criterion, name: &str, fused: bool) {
-    let weights = load(name);
-    let mut model: Box<dyn Decoder> = if fused {
-        Box::new(llama::Llama::load(&weights, MAX_SEQ).unwrap())
-    } else {
-        Box::new(unfused::Llama::load(&weights, MAX_SEQ).unwrap())
+/// Which decoder a group times.
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    /// `examples/llama/model.rs` on `f32` weights.
+    Fused,
+    /// `benches/common/llama_unfused.rs`.
+    Unfused,
+    /// `examples/llama/model.rs` on the bf16 checkpoint, its weights kept in bf16.
+    Bf16,
+}
+
+fn one(c: &mut Criterion, name: &str, which: Which) {
+    let file = match which {
+        Which::Bf16 => format!("{name}.bf16"),
+        _ => name.to_string(),
+    };
+    let weights = load(&file);
+    let mut model: Box<dyn Decoder> = match which {
+        Which::Fused => Box::new(llama::Llama::<f32>::load(&weights, MAX_SEQ).unwrap()),
+        Which::Unfused => Box::new(unfused::Llama::load(&weights, MAX_SEQ).unwrap()),
+        Which::Bf16 => Box::new(llama::Llama::<bf16>::load(&weights, MAX_SEQ).unwrap()),
+    };
+    let label = match which {
+        Which::Fused => "",
+        Which::Unfused => ", unfused",
+        Which::Bf16 => ", bf16 weights",
     };
     // The same numbers as PyTorch, and the same greedy tokens.
-    let (prompt, _, tokens) = check(model.as_mut(), &weights, name);
+    let (prompt, _, tokens) = check(model.as_mut(), &weights, &format!("{name}{label}"));
     let prompt = &prompt;
-    let which = if fused { "" } else { ", unfused" };
-    let mut g = c.benchmark_group(format!("llama/{name}{which} [{THREADS}]"));
+    let mut g = c.benchmark_group(format!("llama/{name}{label} [{THREADS}]"));
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("prompt, 128 tokens", |b| {
         b.iter(|| model.forward(prompt, 0))
@@ -141,13 +163,14 @@ fn one(c: &mut Criterion, name: &str, fused: bool) {
 
 fn decoders(c: &mut Criterion) {
     for name in ["dim288", "dim512"] {
-        // The checkpoint in bfloat16, widened into f32 at load: checked against PyTorch on
-        // the same bf16 weights, not timed (once loaded it is the f32 model).
+        // The checkpoint in bfloat16 widened into f32 at load: checked against PyTorch on the
+        // same bf16 weights, not timed (once loaded it is the f32 model).
         let half = load(&format!("{name}.bf16"));
-        let mut model = llama::Llama::load(&half, MAX_SEQ).unwrap();
-        check(&mut model, &half, &format!("{name}, bf16 weights"));
-        one(c, name, true);
-        one(c, name, false);
+        let mut model = llama::Llama::<f32>::load(&half, MAX_SEQ).unwrap();
+        check(&mut model, &half, &format!("{name}, bf16 widened"));
+        one(c, name, Which::Fused);
+        one(c, name, Which::Unfused);
+        one(c, name, Which::Bf16);
     }
 }
 

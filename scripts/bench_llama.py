@@ -9,7 +9,9 @@ order with the output split by head), the prompt, and what PyTorch computes from
 prompt's last logits, the 32 greedy tokens) for the Rust benchmark to check against, and
 `<config>.bf16.safetensors`, the same weights in bfloat16 with PyTorch's results on them. Then
 times the prompt (128 tokens) and generation (tokens per second, 32 tokens after the prompt)
-at `--threads` threads, the median of `--runs` runs.
+at `--threads` threads, the median of `--runs` runs: in f32, and in bfloat16 as
+`model.to(torch.bfloat16)` runs it (weights and activations in bf16), the PyTorch counterpart
+of the benchmark's decoder on bf16 weights.
 
 Run: `python3 scripts/bench_llama.py --threads 1` and `--threads 2`, then
 `cargo bench --bench llama --features safetensors,rayon`.
@@ -70,9 +72,9 @@ class Llama:
     """The decoder, written as PyTorch users write it (F.linear on [out, in] weights,
     scaled_dot_product_attention with grouped-query attention, a preallocated KV cache)."""
 
-    def __init__(self, c, w):
-        self.c = c
-        t = {k: torch.from_numpy(a) for k, a in w.items()}
+    def __init__(self, c, w, dtype=torch.float32):
+        self.c, self.dtype = c, dtype
+        t = {k: torch.from_numpy(a).to(dtype) for k, a in w.items()}
         d, h, kv = c["dim"], c["heads"], c["kv_heads"]
         self.hd = d // h
         self.emb, self.norm, self.out = t["tok_embeddings"], t["norm"], t["output"]
@@ -86,13 +88,14 @@ class Llama:
                 w1=t[p + "w1"], w2=t[p + "w2"], w3=t[p + "w3"]))
         freqs = 1.0 / (10000.0 ** (torch.arange(0, self.hd, 2)[: self.hd // 2].float() / self.hd))
         angles = torch.outer(torch.arange(c["max_seq"]).float(), freqs)
-        self.cos, self.sin = torch.cos(angles), torch.sin(angles)
+        self.cos, self.sin = torch.cos(angles).to(dtype), torch.sin(angles).to(dtype)
         self.reset()
 
     def reset(self):
         c = self.c
         shape = (len(self.layers), 1, c["kv_heads"], c["max_seq"], self.hd)
-        self.k_cache, self.v_cache = torch.zeros(shape), torch.zeros(shape)
+        self.k_cache = torch.zeros(shape, dtype=self.dtype)
+        self.v_cache = torch.zeros(shape, dtype=self.dtype)
 
     @staticmethod
     def rms_norm(x, g):
@@ -144,8 +147,9 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     os.makedirs(OUT, exist_ok=True)
-    print(f"| config | threads | PyTorch prompt (ms) | PyTorch generation (tokens/s) | checksum |")
-    print("|---|---|---|---|---|")
+    print("| config | threads | PyTorch prompt (ms) | PyTorch generation (tokens/s) "
+          "| bf16 prompt (ms) | bf16 generation (tokens/s) | checksum |")
+    print("|---|---|---|---|---|---|---|")
     for name, c in CONFIGS.items():
         w = weights(c)
         model = Llama(c, w)
@@ -176,18 +180,24 @@ def main():
                     "expected.logits": half_logits.float().contiguous(),
                     "expected.tokens": torch.tensor(half_tokens, dtype=torch.int64),
                 }, half_path)
-            prompts, gens = [], []
-            for _ in range(args.runs):
-                model.reset()
-                t0 = time.perf_counter()
-                first = model.forward(torch.tensor(toks), 0)
-                prompts.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                model.decode(first, len(toks))
-                gens.append(time.perf_counter() - t0)
-        p = sorted(prompts)[len(prompts) // 2] * 1e3
-        g = GENERATE / sorted(gens)[len(gens) // 2]
-        print(f"| {name} | {args.threads} | {p:.2f} | {g:.1f} | {float(logits.sum()):.4f} |")
+            bf16 = Llama(c, w, torch.bfloat16)
+            (p, g), (bp, bg) = timed(model, toks, args.runs), timed(bf16, toks, args.runs)
+        print(f"| {name} | {args.threads} | {p:.2f} | {g:.1f} | {bp:.2f} | {bg:.1f} "
+              f"| {float(logits.sum()):.4f} |")
+
+
+def timed(model, toks, runs):
+    """The median prompt time (ms) and generation speed (tokens/s) of `runs` runs."""
+    prompts, gens = [], []
+    for _ in range(runs):
+        model.reset()
+        t0 = time.perf_counter()
+        first = model.forward(torch.tensor(toks), 0)
+        prompts.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        model.decode(first, len(toks))
+        gens.append(time.perf_counter() - t0)
+    return sorted(prompts)[runs // 2] * 1e3, GENERATE / sorted(gens)[runs // 2]
 
 
 if __name__ == "__main__":

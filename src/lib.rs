@@ -295,8 +295,8 @@ pub use tensor::MaskParts;
 pub use tensor::Sampling;
 pub use tensor::{
     concat, stack, stack_at, ArrayOf, ClassWeightsFor, Contractible, ConvOut, Convolution,
-    ConvolveWith, Depth, Dot, DotElement, DotWith, DynTensor, ElementOr, FloatMath, Index,
-    IndexElement, Loss, MapSource, MatMulBy, NestedArray, Reduction, Reshaped, Scalar,
+    ConvolveWith, Depth, Dot, DotElement, DotOperand, DotWith, DynTensor, ElementOr, FloatMath,
+    Index, IndexElement, Loss, MapSource, MatMulBy, NestedArray, Reduction, Reshaped, Scalar,
     SliceWeights, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{

@@ -277,7 +277,7 @@ fn main() -> Result<(), Error> {
         // `?` sizes would take either order.
         let wrong = file.get::<f32, shape![DIM, HIDDEN]>("layers.0.w1");
         assert!(matches!(wrong, Err(Error::FileNames { .. })));
-        let mut model = model::Llama::load(&file, MAX_SEQ)?;
+        let mut model = model::Llama::<f32>::load(&file, MAX_SEQ)?;
 
         // The prompt's logits against the reference.
         let prompt: Vec<usize> = (0..12).map(|i| (i * 7 + n) % c.vocab).collect();
@@ -313,13 +313,16 @@ fn main() -> Result<(), Error> {
             next_logits = model.forward(&[token], pos)?;
             pos += 1;
         }
-        // The same weights published in bf16, as most checkpoints are: half the file, read
-        // back into f32 at load; the logits against the reference on the bf16-rounded weights.
+        // The same weights published in bf16, as most checkpoints are: half the file, kept in
+        // bf16 (half the memory, products accumulated in f32) and read back into f32 at load;
+        // both models' logits against the reference on the bf16-rounded weights.
         let half: Vec<(String, DynTensor<bf16>)> =
             tensors.iter().map(|(n, t)| (n.clone(), t.cast())).collect();
         let half_path = dir.join(format!("config{n}.bf16.safetensors"));
         save(&half_path, &half)?;
-        let mut half_model = model::Llama::load(&io::load_safetensors(&half_path)?, MAX_SEQ)?;
+        let half_file = io::load_safetensors(&half_path)?;
+        let mut half_model = model::Llama::<bf16>::load(&half_file, MAX_SEQ)?;
+        let mut widened = model::Llama::<f32>::load(&half_file, MAX_SEQ)?;
         let rounded: Vec<(String, String, Vec<f32>)> = w
             .iter()
             .map(|(name, shape, v)| {
@@ -327,13 +330,20 @@ fn main() -> Result<(), Error> {
                 (name.clone(), shape.clone(), v)
             })
             .collect();
-        let half_logits = half_model.forward(&prompt, 0)?;
-        let half_diff = half_logits
-            .data()
-            .iter()
-            .zip(&reference(c, &rounded, &prompt))
-            .map(|(a, b)| (*a as f64 - b).abs())
-            .fold(0.0, f64::max);
+        let want = reference(c, &rounded, &prompt);
+        let mut half_diff = 0.0f64;
+        for logits in [
+            half_model.forward(&prompt, 0)?,
+            widened.forward(&prompt, 0)?,
+        ] {
+            let diff = logits
+                .data()
+                .iter()
+                .zip(&want)
+                .map(|(a, b)| (*a as f64 - b).abs())
+                .fold(0.0, f64::max);
+            half_diff = half_diff.max(diff);
+        }
         assert!(
             half_diff < 1e-4,
             "config {n}, bf16 weights: the logits differ from the reference by {half_diff}"

@@ -6,15 +6,18 @@
 //! configuration. The weights are read by name from a `.safetensors` file, in the layouts
 //! files keep (`[out, in]`, contracted over their last axis): `main.rs` writes its own with
 //! their axis names; `scripts/bench_llama.py` writes the benchmark's (`benches/llama.rs`)
-//! with what PyTorch computed from them ([`Expected`]).
+//! with what PyTorch computed from them ([`Expected`]). The weights' element is a parameter
+//! ([`Weight`]): `f32` (a half-precision file widened once, at load), or `bf16`/`f16` kept as
+//! the checkpoint stores them, half the memory, multiplied by the `f32` activations with
+//! `f32` accumulation.
 #![allow(dead_code)]
 // `shape![..]` expands to a tuple of axis types, which clippy counts as a complex type.
 #![allow(clippy::type_complexity)]
 
 use shapecast::io::Weights;
 use shapecast::{
-    names, shape, Attention, Causal, Dot, Error, FloatMath, Norms, Reductions, Rope, RopeStyle,
-    Rotary, Tensor,
+    bf16, f16, names, shape, Attention, Cast, Causal, Dot, DotOperand, Error, FloatMath, Norms,
+    Reductions, Rope, RopeStyle, Rotary, Storage, Tensor,
 };
 
 names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HIDDEN, VOCAB);
@@ -24,17 +27,43 @@ pub type X = Tensor<f32, shape![SEQ, DIM]>;
 /// The cached keys (turned by their positions) and values.
 type Cached = Tensor<f32, shape![KSEQ, KVH, HD]>;
 
-/// One decoder layer's weights.
-pub struct Layer {
+/// The element the products' weights are kept in: `f32`, or a half-precision element as the
+/// checkpoint stores it.
+pub trait Weight: DotOperand<f32> + num_traits::AsPrimitive<f32> {
+    /// The tensor `name` of `w` in this element.
+    fn read<S: Storage<Self>>(w: &Weights, name: &str) -> Result<Tensor<Self, S>, Error>;
+}
+
+impl Weight for f32 {
+    /// Widened from `bf16`/`f16` if the file stores them so.
+    fn read<S: Storage<f32>>(w: &Weights, name: &str) -> Result<Tensor<f32, S>, Error> {
+        w.get_widened(name)
+    }
+}
+
+macro_rules! half_weight {
+    ($($t:ty),*) => {$(
+        impl Weight for $t {
+            /// As stored: a file of another element is refused by name.
+            fn read<S: Storage<$t>>(w: &Weights, name: &str) -> Result<Tensor<$t, S>, Error> {
+                w.get(name)
+            }
+        }
+    )*};
+}
+half_weight!(bf16, f16);
+
+/// One decoder layer's weights: the norms' in `f32`, the products' in `W`.
+pub struct Layer<W = f32> {
     attn_norm: Tensor<f32, shape![DIM]>,
-    wq: Tensor<f32, shape![KVH, GROUP, HD, DIM]>,
-    wk: Tensor<f32, shape![KVH, HD, DIM]>,
-    wv: Tensor<f32, shape![KVH, HD, DIM]>,
-    wo: Tensor<f32, shape![DIM, KVH, GROUP, HD]>,
+    wq: Tensor<W, shape![KVH, GROUP, HD, DIM]>,
+    wk: Tensor<W, shape![KVH, HD, DIM]>,
+    wv: Tensor<W, shape![KVH, HD, DIM]>,
+    wo: Tensor<W, shape![DIM, KVH, GROUP, HD]>,
     ffn_norm: Tensor<f32, shape![DIM]>,
-    w1: Tensor<f32, shape![HIDDEN, DIM]>,
-    w2: Tensor<f32, shape![DIM, HIDDEN]>,
-    w3: Tensor<f32, shape![HIDDEN, DIM]>,
+    w1: Tensor<W, shape![HIDDEN, DIM]>,
+    w2: Tensor<W, shape![DIM, HIDDEN]>,
+    w3: Tensor<W, shape![HIDDEN, DIM]>,
 }
 
 /// One layer's cache: the rotated keys and the values.
@@ -43,12 +72,12 @@ struct Cache {
     v: Cached,
 }
 
-/// The model, its cache and its rotation tables.
-pub struct Llama {
-    emb: Tensor<f32, shape![VOCAB, DIM]>,
-    layers: Vec<Layer>,
+/// The model, its cache and its rotation tables; its weights in `W`.
+pub struct Llama<W = f32> {
+    emb: Tensor<W, shape![VOCAB, DIM]>,
+    layers: Vec<Layer<W>>,
     norm: Tensor<f32, shape![DIM]>,
-    output: Tensor<f32, shape![VOCAB, DIM]>,
+    output: Tensor<W, shape![VOCAB, DIM]>,
     rot: Rotary<f32>,
     cache: Vec<Cache>,
 }
@@ -78,11 +107,10 @@ impl Expected {
     }
 }
 
-impl Llama {
-    /// The model of `w` with a cache for `max_seq` positions. The weights may be stored in
-    /// `f32`, or in `bf16`/`f16` as checkpoints are published: those are widened into `f32`
-    /// once, here.
-    pub fn load(w: &Weights, max_seq: usize) -> Result<Llama, Error> {
+impl<W: Weight> Llama<W> {
+    /// The model of `w` with a cache for `max_seq` positions, its weights read as `W`
+    /// ([`Weight::read`]: into `f32`, a `bf16`/`f16` file widened once, here; or as stored).
+    pub fn load(w: &Weights, max_seq: usize) -> Result<Llama<W>, Error> {
         let mut layers = Vec::new();
         while w
             .names()
@@ -91,14 +119,14 @@ impl Llama {
             let p = |n: &str| format!("layers.{}.{n}", layers.len());
             layers.push(Layer {
                 attn_norm: w.get_widened(&p("attention_norm"))?,
-                wq: w.get_widened(&p("wq"))?,
-                wk: w.get_widened(&p("wk"))?,
-                wv: w.get_widened(&p("wv"))?,
-                wo: w.get_widened(&p("wo"))?,
+                wq: W::read(w, &p("wq"))?,
+                wk: W::read(w, &p("wk"))?,
+                wv: W::read(w, &p("wv"))?,
+                wo: W::read(w, &p("wo"))?,
                 ffn_norm: w.get_widened(&p("ffn_norm"))?,
-                w1: w.get_widened(&p("w1"))?,
-                w2: w.get_widened(&p("w2"))?,
-                w3: w.get_widened(&p("w3"))?,
+                w1: W::read(w, &p("w1"))?,
+                w2: W::read(w, &p("w2"))?,
+                w3: W::read(w, &p("w3"))?,
             });
         }
         let l0 = &layers[0];
@@ -114,10 +142,10 @@ impl Llama {
             })
             .collect::<Result<_, Error>>()?;
         let model = Llama {
-            emb: w.get_widened("tok_embeddings")?,
+            emb: W::read(w, "tok_embeddings")?,
             layers,
             norm: w.get_widened("norm")?,
-            output: w.get_widened("output")?,
+            output: W::read(w, "output")?,
             rot,
             cache,
         };
@@ -133,7 +161,7 @@ impl Llama {
     ) -> Result<Tensor<f32, shape![VOCAB]>, Error> {
         let n = tokens.len();
         let ids = Tensor::<usize, shape![SEQ]>::from_vec_sized(&[n], tokens.to_vec())?;
-        let mut x: X = self.emb.try_take::<VOCAB, _>(&ids)?;
+        let mut x: X = self.emb.try_take::<VOCAB, _>(&ids)?.cast();
         for (layer, cache) in self.layers.iter().zip(&mut self.cache) {
             let h = x.rms_norm::<DIM>(&layer.attn_norm, 1e-5);
             // Queries and keys turned by their positions, `pos..pos + n`.

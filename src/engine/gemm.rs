@@ -9,7 +9,7 @@
 use crate::alloc_prelude::*;
 
 use super::layout::{row_major_into, Strided};
-use super::raw::{DotElement, Mat};
+use super::raw::{DotElement, DotOperand, Mat};
 use super::walk::step;
 use crate::values::error::Error;
 use crate::values::shape::MAX_RANK;
@@ -44,11 +44,11 @@ const UNIT: Axis3 = Axis3 {
 impl GemmPlan<'_> {
     /// The output, row-major, for `total` elements: one GEMM call per block, the working
     /// tables on the stack (at most `N` output axes and `N` loops).
-    pub(crate) fn run<const N: usize, T: DotElement>(
+    pub(crate) fn run<const N: usize, T: DotElement, U: DotOperand<T>>(
         &self,
         total: usize,
         a: Strided<'_, T>,
-        b: Strided<'_, T>,
+        b: Strided<'_, U>,
     ) -> Result<Vec<T>, Error> {
         let mut out = vec![T::zero(); total];
         // A large output is usually fresh zeroed memory the GEMM touches first: huge pages
@@ -67,18 +67,19 @@ impl GemmPlan<'_> {
         let mut own = [0usize; N];
         row_major_into(self.sizes, &mut own);
         // A stride that an axis of size 1 facing a larger one must not advance.
-        let stride = |side: &Strided<'_, T>, src: Option<usize>, n: usize| match src {
-            Some(i) if side.sizes[i] == n => side.strides[i],
-            _ => 0,
-        };
+        let stride =
+            |(sizes, strides): (&[usize], &[usize]), src: Option<usize>, n: usize| match src {
+                Some(i) if sizes[i] == n => strides[i],
+                _ => 0,
+            };
         // Each output axis, and which operands feed it.
         let mut outputs = [(UNIT, false, false); N];
         for k in 0..rank {
             let (l, r, n) = (self.lhs[k], self.rhs[k], self.sizes[k]);
             let axis = Axis3 {
                 size: n,
-                a: stride(&a, l, n),
-                b: stride(&b, r, n),
+                a: stride((a.sizes, a.strides), l, n),
+                b: stride((b.sizes, b.strides), r, n),
                 c: own[k],
             };
             outputs[k] = (axis, l.is_some(), r.is_some());
@@ -188,7 +189,7 @@ impl GemmPlan<'_> {
                 *l = [loops.sizes[q], loops.a[q], loops.b[q], loops.c[q]];
             }
             let mats = gemm.mats([0; 3]);
-            if T::products(a.data, b.data, &mut out, mats, &each[..loops.sizes.len()]) {
+            if U::products_into(a.data, b.data, &mut out, mats, &each[..loops.sizes.len()]) {
                 return Ok(out);
             }
         }
@@ -326,10 +327,10 @@ impl Gemm {
 
     /// One product per iteration of `loops`, from the offsets `at` (in `a`, `b` and `c`) on;
     /// `split`: each product may split over threads.
-    fn each<T: DotElement>(
+    fn each<T: DotElement, U: DotOperand<T>>(
         &self,
         loops: &Loops<'_>,
-        (a, b, c): (&[T], &[T], &mut [T]),
+        (a, b, c): (&[T], &[U], &mut [T]),
         mut at: [usize; 3],
         split: bool,
     ) {
@@ -349,9 +350,9 @@ impl Gemm {
 /// 16 × [`PARALLEL_MIN_ELEMENTS`](crate::kernel::PARALLEL_MIN_ELEMENTS) multiply-adds whose
 /// output rows lie apart is cut into one block of rows per thread of rayon's pool, each
 /// block a product of its own into its own slice of `c`.
-fn product<T: DotElement>(
+fn product<T: DotElement, U: DotOperand<T>>(
     a: &[T],
-    b: &[T],
+    b: &[U],
     c: &mut [T],
     (ma, mb, mc): (Mat, Mat, Mat),
     acc: bool,
@@ -361,7 +362,7 @@ fn product<T: DotElement>(
     if split {
         let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
         let rows_apart = mc.cs >= 1 && mc.rs >= mc.cols.saturating_mul(mc.cs);
-        let big = !T::SPLITS_ITSELF
+        let big = !U::SPLITS_ITSELF
             && mc.rows > 1
             && rows_apart
             && work >= 16 * super::split::PARALLEL_MIN_ELEMENTS;
@@ -385,10 +386,10 @@ fn product<T: DotElement>(
                     rows,
                     ..mc
                 };
-                T::gemm((a, ma), (b, mb), (block, mc), acc, false);
+                U::gemm_into((a, ma), (b, mb), (block, mc), acc, false);
             });
             return;
         }
     }
-    T::gemm((a, ma), (b, mb), (c, mc), acc, split);
+    U::gemm_into((a, ma), (b, mb), (c, mc), acc, split);
 }

@@ -67,11 +67,9 @@ pub use self::safetensors_element::{SafetensorsElement, Widening};
 #[cfg(feature = "safetensors")]
 pub use self::safetensors_save::{save_safetensors, SafetensorsTensor};
 
-// The file element traits are sealed; `bool` and the half-precision floats are the elements
-// they take that the GEMM's sealed `DotElement` does not.
+// The file element traits are sealed; `bool` is the element they take that the GEMM's sealed
+// `DotElement` does not.
 impl crate::values::sealed::Sealed for bool {}
-impl crate::values::sealed::Sealed for half::f16 {}
-impl crate::values::sealed::Sealed for half::bf16 {}
 
 /// The path as a message shows it.
 fn shown(path: &Path) -> String {

@@ -67,7 +67,7 @@ mod view_mut;
 
 mod ops;
 
-pub use crate::engine::raw::DotElement;
+pub use crate::engine::raw::{DotElement, DotOperand};
 pub use crate::engine::vmath::Transcendental;
 pub use dyn_tensor::DynTensor;
 pub use elements::{ArrayOf, Depth, NestedArray, Scalar};

@@ -34,7 +34,7 @@ impl Mat {
     }
 
     /// Inside a slice of `len` elements, with strides that fit `isize`.
-    fn fits(&self, len: usize) -> bool {
+    pub(super) fn fits(&self, len: usize) -> bool {
         self.rows > 0
             && self.cols > 0
             && self.rs <= isize::MAX as usize
@@ -43,7 +43,7 @@ impl Mat {
     }
 
     /// Distinct cells are distinct elements: rows and columns strided apart.
-    fn one_to_one(&self) -> bool {
+    pub(super) fn one_to_one(&self) -> bool {
         match (self.rows, self.cols) {
             (1, 1) => true,
             (1, _) => self.cs >= 1,
@@ -173,13 +173,13 @@ plain_loop!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 /// 128×256×256 (2^23) in 0.59–0.67x the one-thread time and 128×64×128 (2^20) in 0.9x
 /// (standalone products after 100 µs of serial work, this 2-core VM).
 #[cfg(feature = "rayon")]
-const GEMM_PARALLEL_MIN: usize = 1 << 21;
+pub(super) const GEMM_PARALLEL_MIN: usize = 1 << 21;
 
 /// `c`'s first element, shared by the pieces of a split product, each writing its own
 /// cells.
 #[cfg(feature = "rayon")]
 #[derive(Clone, Copy)]
-struct Cells<T>(*mut T);
+pub(super) struct Cells<T>(pub(super) *mut T);
 
 // SAFETY: the pointer is only read as the base of the pieces of one product (`split_gemm`),
 // whose cells are disjoint sets of elements of one `&mut` slice held for the whole split;
@@ -194,7 +194,7 @@ unsafe impl<T: Send> Sync for Cells<T> {}
 #[cfg(feature = "rayon")]
 impl<T> Cells<T> {
     /// The pointer (a method, so that closures capture the `Send` wrapper, not its field).
-    fn get(self) -> *mut T {
+    pub(super) fn get(self) -> *mut T {
         self.0
     }
 }
@@ -382,7 +382,7 @@ blas_like!(f64);
 
 /// The elements the `gemm` crate multiplies (`c = alpha·c + beta·a·b` with `alpha`, `beta`
 /// of 1).
-trait GemmScalar: Copy + 'static {
+pub(super) trait GemmScalar: Copy + 'static {
     /// One.
     const ONE: Self;
 }
@@ -400,7 +400,7 @@ impl GemmScalar for f64 {
 /// inside `a`, likewise `b`, and likewise `c`'s cells inside the allocation `c` points into,
 /// which no one else reads or writes during the call; `c`'s cells are distinct elements;
 /// the strides fit `isize`.
-unsafe fn call<T: GemmScalar>(
+pub(super) unsafe fn call<T: GemmScalar>(
     a: &[T],
     b: &[T],
     c: *mut T,

@@ -4,7 +4,9 @@
 //!   the CPU has them; with the `rayon` feature a large product is cut into blocks of rows
 //!   or columns and a batch of products runs side by side, each piece writing its own cells
 //!   of the output through one shared pointer, `Cells`), a plain loop for
-//!   other elements. `benches/gemm-choice` measures it against `matrixmultiply` on the
+//!   other elements. A `bf16` or `f16` operand (`half_gemm`) is widened to `f32` a tile of
+//!   columns at a time and the tiles go to the `f32` GEMM, with the `rayon` feature in runs
+//!   of tiles per thread through the same pointer. `benches/gemm-choice` measures it against `matrixmultiply` on the
 //!   products a transformer block makes, as a crate with nothing else in its graph; the table
 //!   is in `docs/performance.md`. Every call is checked before it is made: each matrix's
 //!   extent lies inside its slice, and the output's strides give every cell its own element.
@@ -31,7 +33,9 @@ use core::mem::MaybeUninit;
 
 use super::sink::Sink;
 mod gemm;
+mod half_gemm;
 pub use gemm::{DotElement, Mat};
+pub use half_gemm::DotOperand;
 
 /// Sets `out`'s length to `total` once `written == total` elements of its spare capacity have
 /// been written (by `MaybeUninit::write`, in order from index 0).

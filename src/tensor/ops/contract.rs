@@ -21,7 +21,7 @@ use crate::alloc_prelude::*;
 use crate::dynamic::contract::{contract, matmul, Contracted, StaticContraction};
 use crate::engine::gemm::GemmPlan;
 use crate::engine::layout::Strided;
-use crate::engine::raw::DotElement;
+use crate::engine::raw::{DotElement, DotOperand};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::Contractible;
 use crate::tensor::tensor::Tensor;
@@ -35,10 +35,10 @@ use crate::values::shape::{MAX_RANK, MAX_TYPED_RANK};
 
 /// `a` contracted with `b` by the run-time plan `c`: the output's sizes and its data,
 /// row-major.
-pub(crate) fn run<T: DotElement>(
+pub(crate) fn run<T: DotElement, U: DotOperand<T>>(
     c: &Contracted,
     a: Strided<'_, T>,
-    b: Strided<'_, T>,
+    b: Strided<'_, U>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let sizes = c.resolve(a.sizes, b.sizes)?;
     let layout = GemmPlan {
@@ -52,9 +52,9 @@ pub(crate) fn run<T: DotElement>(
     // The tables are as long as the ranks need: less to fill for the common ranks (the loops
     // are at most the output's axes and the contracted pairs together).
     let out = if sizes.len() + c.contracted.len() <= TYPED_LOOPS {
-        layout.run::<TYPED_LOOPS, T>(total, a, b)?
+        layout.run::<TYPED_LOOPS, T, U>(total, a, b)?
     } else {
-        layout.run::<MAX_RANK, T>(total, a, b)?
+        layout.run::<MAX_RANK, T, U>(total, a, b)?
     };
     Ok((sizes, out))
 }
@@ -200,9 +200,10 @@ pub trait MatMulBy<Rhs>: Dot<Rhs> {
     const PLAN: StaticContraction;
 }
 
-impl<L: Contractible, R: Contractible<Elem = L::Elem>> MatMulBy<R> for L
+impl<L: Contractible, R: Contractible> MatMulBy<R> for L
 where
     L::Elem: DotElement,
+    R::Elem: DotOperand<L::Elem>,
     L::Shape: MatMulWith<R::Shape>,
     MatMul<L::Shape, R::Shape>: Storage<L::Elem>,
 {
@@ -231,8 +232,9 @@ pub trait DotWith<Rhs, X>: Contractible {
     const PLAN: StaticContraction;
 }
 
-impl<L: Contractible, R: Contractible<Elem = L::Elem>, X: Selector> DotWith<R, X> for L
+impl<L: Contractible, R: Contractible, X: Selector> DotWith<R, X> for L
 where
+    R::Elem: DotOperand<L::Elem>,
     R::Shape: ContractedWith<L::Shape, X>,
     <R::Shape as ContractedWith<L::Shape, X>>::Output: Storage<L::Elem>,
 {
@@ -261,11 +263,11 @@ impl<B: Shape, A: ContractWith<B, X>, X> ContractedWith<A, X> for B {
 /// Runs a typed contraction on the plan its types carry: the run-time checks on the sizes
 /// alone, the working tables on the stack, one allocation (the output's). When a `?` size
 /// does not fit, the run-time engine (`engine`) words the refusal.
-fn typed<T: DotElement, O: Storage<T>>(
+fn typed<T: DotElement, U: DotOperand<T>, O: Storage<T>>(
     plan: &StaticContraction,
     engine: impl Fn() -> Result<Contracted, Error>,
     a: &impl Contractible<Elem = T>,
-    b: &impl Contractible<Elem = T>,
+    b: &impl Contractible<Elem = U>,
 ) -> Result<Tensor<T, O>, Error> {
     let (mut own_a, mut own_b) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
     let (a, b) = (a.layout(&mut own_a), b.layout(&mut own_b));
@@ -288,7 +290,7 @@ fn typed<T: DotElement, O: Storage<T>>(
     let total = crate::engine::allocation::ensure::<T>(layout.sizes, || {
         crate::values::shape::DynShape::from_sizes(layout.sizes).unwrap_or_default()
     })?;
-    let data = layout.run::<TYPED_LOOPS, T>(total, a, b)?;
+    let data = layout.run::<TYPED_LOOPS, T, U>(total, a, b)?;
     Ok(Tensor::from_parts(layout.sizes, data))
 }
 
@@ -296,9 +298,10 @@ fn typed<T: DotElement, O: Storage<T>>(
 /// loops as output and contracted axes together.
 const TYPED_LOOPS: usize = 2 * MAX_TYPED_RANK;
 
-impl<L: Contractible, R: Contractible<Elem = L::Elem>> Dot<R> for L
+impl<L: Contractible, R: Contractible> Dot<R> for L
 where
     L::Elem: DotElement,
+    R::Elem: DotOperand<L::Elem>,
 {
     fn try_dot<X>(&self, rhs: &R) -> Dotted<Self, R, X>
     where
@@ -324,17 +327,24 @@ where
 }
 
 impl<T: DotElement> DynTensor<T> {
-    /// Contraction over run-time names (rule book §17), or the refusal.
+    /// Contraction over run-time names (rule book §17), or the refusal. The right operand
+    /// holds this tensor's elements, or `bf16`/`f16` under `f32` ([`DotOperand`]).
     ///
     /// ```
-    /// use shapecast::DynTensor;
+    /// use shapecast::{bf16, DynTensor};
     /// let a = DynTensor::from_vec("[I: 2, J: 2]".parse()?, vec![1.0f32, 2.0, 3.0, 4.0])?;
     /// let b = DynTensor::from_vec("[J: 2]".parse()?, vec![1.0f32, 1.0])?;
     /// assert_eq!(a.dot(&b, &["J".parse()?])?.data(), &[3.0, 7.0]);
     /// assert!(a.dot(&b, &["I".parse()?]).is_err());
+    /// // Half-precision weights, accumulated in f32.
+    /// assert_eq!(a.dot(&b.cast::<bf16>(), &["J".parse()?])?.data(), &[3.0, 7.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn dot(&self, rhs: &DynTensor<T>, names: &[AxisSelector]) -> Result<DynTensor<T>, Error> {
+    pub fn dot<U: DotOperand<T>>(
+        &self,
+        rhs: &DynTensor<U>,
+        names: &[AxisSelector],
+    ) -> Result<DynTensor<T>, Error> {
         let plan = contract(self.shape(), rhs.shape(), names)?;
         self.run_plan(&plan, rhs)
     }
@@ -347,12 +357,16 @@ impl<T: DotElement> DynTensor<T> {
     /// assert_eq!(a.matmul(&a)?.data(), &[7, 10, 15, 22]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn matmul(&self, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
+    pub fn matmul<U: DotOperand<T>>(&self, rhs: &DynTensor<U>) -> Result<DynTensor<T>, Error> {
         let plan = matmul(self.shape(), rhs.shape())?;
         self.run_plan(&plan, rhs)
     }
 
-    fn run_plan(&self, plan: &Contracted, rhs: &DynTensor<T>) -> Result<DynTensor<T>, Error> {
+    fn run_plan<U: DotOperand<T>>(
+        &self,
+        plan: &Contracted,
+        rhs: &DynTensor<U>,
+    ) -> Result<DynTensor<T>, Error> {
         let (mut own_a, mut own_b) = Default::default();
         let (sizes, data) = run(plan, self.layout(&mut own_a), rhs.layout(&mut own_b))?;
         let shape = plan.shape.resolve(&sizes)?;

@@ -1,0 +1,438 @@
+//! Products with half-precision operands (`bf16`, `f16`) on the `f32` GEMM: the half operand
+//! is widened to `f32` a tile of columns at a time, into a buffer that stays in cache, and
+//! the `f32` GEMM multiplies the tile, so every product accumulates in `f32` (as PyTorch's
+//! CPU kernels do) while a half-precision weight is read from memory at two bytes an
+//! element. [`DotOperand`] says which right operands a left element takes: its own element,
+//! or `bf16`/`f16` under `f32` (weights as checkpoints publish them, activations in `f32`).
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use half::slice::HalfFloatSliceExt;
+use half::{bf16, f16};
+
+use super::gemm::{DotElement, Mat};
+use crate::values::sealed::Sealed;
+
+/// The half-precision elements: widened to `f32` exactly, rounded back to the nearest
+/// (ties to even).
+pub(crate) trait Half: Copy + Send + Sync + 'static {
+    /// `src` widened into `dst` (equal lengths), vectorised where the CPU converts.
+    fn widen(src: &[Self], dst: &mut [f32]);
+    /// One element widened.
+    fn wide(self) -> f32;
+    /// The nearest half to `x`.
+    fn narrow(x: f32) -> Self;
+}
+
+impl Half for bf16 {
+    /// The upper half of an `f32`'s bits: a shift, vectorised for the CPU's best instruction
+    /// set (the `half` crate's slice conversion goes element by element, 5x slower on a
+    /// 512x1376 weight).
+    #[inline]
+    fn widen(src: &[bf16], dst: &mut [f32]) {
+        super::map_pairs_best(src, dst, &|s: bf16| {
+            f32::from_bits(u32::from(s.to_bits()) << 16)
+        });
+    }
+    #[inline]
+    fn wide(self) -> f32 {
+        self.to_f32()
+    }
+    #[inline]
+    fn narrow(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+}
+
+impl Half for f16 {
+    /// The `half` crate's conversion: the CPU's (F16C) where it has one.
+    #[inline]
+    fn widen(src: &[f16], dst: &mut [f32]) {
+        src.convert_to_f32_slice(dst);
+    }
+    #[inline]
+    fn wide(self) -> f32 {
+        self.to_f32()
+    }
+    #[inline]
+    fn narrow(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+}
+
+/// How many `f32` a widened tile holds at most (128 KiB: it stays in the L2 cache while the
+/// GEMM reads it).
+const TILE: usize = 32 * 1024;
+
+/// The columns of a tile of a `k`-row matrix of `n` columns: as many as fill [`TILE`], in
+/// multiples of 16, at least 16 and at most `n`.
+fn tile_width(k: usize, n: usize) -> usize {
+    ((TILE / k.max(1)) / 16 * 16).max(16).min(n.max(1))
+}
+
+/// Columns `j0..j0 + w` of the matrix `m` of `src`, widened into `buf`, and the buffer's
+/// matrix: laid out as `src` is where a column is one run (each column widened at once) or a
+/// row is (each row's part widened at once), else column-major element by element. Indexes
+/// `src` as the plain loop does: a matrix reaching past it panics (a caller's bug).
+fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<f32>) -> Mat {
+    let k = m.rows;
+    // Every element is written below: the buffer is only grown (zeroing it again for each
+    // tile took a tenth of a product of one row).
+    buf.resize(k * w, 0.0);
+    if m.cs == 1 && m.rs != 1 {
+        for (p, row) in buf.chunks_exact_mut(w.max(1)).enumerate() {
+            let start = m.offset + p * m.rs + j0;
+            H::widen(&src[start..start + w], row);
+        }
+        return Mat {
+            offset: 0,
+            rows: k,
+            cols: w,
+            rs: w,
+            cs: 1,
+        };
+    }
+    for (j, column) in buf.chunks_exact_mut(k.max(1)).enumerate() {
+        let start = m.offset + (j0 + j) * m.cs;
+        if m.rs == 1 {
+            H::widen(&src[start..start + k], column);
+        } else {
+            for (p, x) in column.iter_mut().enumerate() {
+                *x = src[start + p * m.rs].wide();
+            }
+        }
+    }
+    Mat {
+        offset: 0,
+        rows: k,
+        cols: w,
+        rs: 1,
+        cs: k,
+    }
+}
+
+/// `c (+)= a · b` with `b` in half precision: one `f32` product per tile of `b`'s columns.
+/// With the `rayon` feature and `split`, a product of at least
+/// [`GEMM_PARALLEL_MIN`](super::gemm::GEMM_PARALLEL_MIN) multiply-adds hands the tiles out
+/// to the pool's threads in runs, each thread with its own buffer.
+fn widened_right<H: Half>(
+    (a, ma): (&[f32], Mat),
+    (b, mb): (&[H], Mat),
+    (c, mc): (&mut [f32], Mat),
+    accumulate: bool,
+    split: bool,
+) {
+    let checked = ma.rows == mc.rows
+        && mb.cols == mc.cols
+        && ma.cols == mb.rows
+        && ma.fits(a.len())
+        && mb.fits(b.len())
+        && mc.fits(c.len())
+        && mc.one_to_one();
+    if !checked {
+        // Nothing to multiply, or a layout the checks cannot vouch for: the whole right
+        // matrix widened, and the `f32` product's own checks and plain loop.
+        let mut buf = Vec::new();
+        let wide = widen_columns(b, mb, 0, mb.cols, &mut buf);
+        return f32::gemm((a, ma), (&buf, wide), (c, mc), accumulate, false);
+    }
+    let (k, n) = (mb.rows, mb.cols);
+    let w = tile_width(k, n);
+    let tiles = n.div_ceil(w);
+    let tile = |t: usize| (t * w, w.min(n - t * w));
+    #[cfg(feature = "rayon")]
+    {
+        let work = mc.rows.saturating_mul(n).saturating_mul(k);
+        let threads = if split && tiles > 1 && work >= super::gemm::GEMM_PARALLEL_MIN {
+            crate::engine::threads::count().min(tiles)
+        } else {
+            1
+        };
+        if threads > 1 {
+            let base = super::gemm::Cells(c.as_mut_ptr());
+            crate::engine::threads::pieces(threads, threads, |g| {
+                let mut buf = Vec::new();
+                for t in g * tiles / threads..(g + 1) * tiles / threads {
+                    let (j0, cols) = tile(t);
+                    let wide = widen_columns(b, mb, j0, cols, &mut buf);
+                    let mct = Mat {
+                        offset: mc.offset + j0 * mc.cs,
+                        cols,
+                        ..mc
+                    };
+                    // SAFETY: `a`'s matrix lies inside `a` (checked above); the tile's lies
+                    // inside `buf` (its rows and columns are the buffer's); `mct` is columns
+                    // `j0..j0 + cols` of `mc`, checked to lie inside `c` with every cell its
+                    // own element, and the runs of tiles of distinct threads are distinct
+                    // columns, so no two threads write one element; `c` stays mutably
+                    // borrowed until every piece has returned.
+                    unsafe { super::gemm::call(a, &buf, base.get(), (ma, wide, mct), accumulate) };
+                }
+            });
+            return;
+        }
+    }
+    let _ = split;
+    let mut buf = Vec::new();
+    for t in 0..tiles {
+        let (j0, cols) = tile(t);
+        let wide = widen_columns(b, mb, j0, cols, &mut buf);
+        let mct = Mat {
+            offset: mc.offset + j0 * mc.cs,
+            cols,
+            ..mc
+        };
+        f32::gemm((a, ma), (&buf, wide), (c, mct), accumulate, false);
+    }
+}
+
+/// `c (+)= a · b` with every matrix in half precision: `a` widened whole, `b` by tiles, the
+/// output computed in `f32` and rounded once per element.
+fn half_product<H: Half>(
+    (a, ma): (&[H], Mat),
+    b: (&[H], Mat),
+    (c, mc): (&mut [H], Mat),
+    accumulate: bool,
+    split: bool,
+) {
+    let (m, k, n) = (mc.rows, ma.cols, mc.cols);
+    let cell = |i: usize, j: usize| mc.offset + i * mc.rs + j * mc.cs;
+    let mut wa = vec![0.0f32; m * k];
+    for (i, row) in wa.chunks_exact_mut(k.max(1)).enumerate() {
+        for (p, x) in row.iter_mut().enumerate() {
+            *x = a[ma.offset + i * ma.rs + p * ma.cs].wide();
+        }
+    }
+    let mut wc = vec![0.0f32; m * n];
+    if accumulate {
+        for (i, row) in wc.chunks_exact_mut(n.max(1)).enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = c[cell(i, j)].wide();
+            }
+        }
+    }
+    let dense = |rows, cols| Mat {
+        offset: 0,
+        rows,
+        cols,
+        rs: cols,
+        cs: 1,
+    };
+    widened_right(
+        (&wa, dense(m, k)),
+        b,
+        (&mut wc, dense(m, n)),
+        accumulate,
+        split,
+    );
+    for (i, row) in wc.chunks_exact(n.max(1)).enumerate() {
+        for (j, &x) in row.iter().enumerate() {
+            c[cell(i, j)] = H::narrow(x);
+        }
+    }
+}
+
+macro_rules! half_dot {
+    ($($t:ty),*) => {$(
+        impl Sealed for $t {}
+        impl DotElement for $t {
+            const SPLITS_ITSELF: bool = true;
+
+            fn gemm(
+                a: (&[$t], Mat),
+                b: (&[$t], Mat),
+                c: (&mut [$t], Mat),
+                accumulate: bool,
+                split: bool,
+            ) {
+                half_product(a, b, c, accumulate, split);
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl DotOperand<f32> for $t {
+            const SPLITS_ITSELF: bool = true;
+
+            fn gemm_into(
+                a: (&[f32], Mat),
+                b: (&[$t], Mat),
+                c: (&mut [f32], Mat),
+                accumulate: bool,
+                split: bool,
+            ) {
+                widened_right(a, b, c, accumulate, split);
+            }
+        }
+    )*};
+}
+half_dot!(bf16, f16);
+
+/// The element a contraction's right operand holds when the left holds `L`: `L` itself (any
+/// [`DotElement`]), or `bf16` or `f16` under an `f32` left, the weights of a half-precision
+/// checkpoint multiplied by `f32` activations without widening the whole weight (each tile
+/// of it is widened in cache; the products accumulate in `f32` and the result is `f32`).
+///
+/// ```
+/// use shapecast::{bf16, names, shape, Cast, Dot, Tensor};
+/// names!(T, IN, OUT);
+/// let w = Tensor::<f32, shape![OUT: 2, IN: 3]>::from_array([[1.0, 2.0, 3.0], [0.5, 0.25, 0.0]]);
+/// let x = Tensor::<f32, shape![T: 1, IN: 3]>::from_array([[1.0, 1.0, 2.0]]);
+/// let half = w.cast::<bf16>(); // half the memory; these values are exact in bf16
+/// let y: Tensor<f32, shape![T: 1, OUT: 2]> = x.dot::<IN>(&half);
+/// assert_eq!(y.data(), x.dot::<IN>(&w).data());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot contract `{L}` elements with `{Self}` elements",
+    label = "the right operand holds the left's element type (or bf16/f16 weights under f32): convert one with `.cast::<{L}>()`"
+)]
+pub trait DotOperand<L>: Copy + Send + Sync + Sealed {
+    /// Whether [`gemm_into`](Self::gemm_into) splits a large product over threads itself.
+    #[doc(hidden)]
+    const SPLITS_ITSELF: bool;
+
+    /// `c = a · b` (or `c += a · b` when `accumulate`), `a` of `m × k`, `b` of `k × n`, `c`
+    /// of `m × n`; `split`: the product may split over threads.
+    #[doc(hidden)]
+    fn gemm_into(
+        a: (&[L], Mat),
+        b: (&[Self], Mat),
+        c: (&mut [L], Mat),
+        accumulate: bool,
+        split: bool,
+    );
+
+    /// A batch of written products run side by side ([`DotElement::products`]); false
+    /// (nothing done) where these elements do not run them so.
+    #[doc(hidden)]
+    #[cfg(feature = "rayon")]
+    fn products_into(
+        a: &[L],
+        b: &[Self],
+        c: &mut [L],
+        mats: (Mat, Mat, Mat),
+        loops: &[[usize; 4]],
+    ) -> bool {
+        let _ = (a, b, c, mats, loops);
+        false
+    }
+}
+
+impl<T: DotElement> DotOperand<T> for T {
+    const SPLITS_ITSELF: bool = T::SPLITS_ITSELF;
+
+    #[inline]
+    fn gemm_into(
+        a: (&[T], Mat),
+        b: (&[T], Mat),
+        c: (&mut [T], Mat),
+        accumulate: bool,
+        split: bool,
+    ) {
+        T::gemm(a, b, c, accumulate, split);
+    }
+
+    #[cfg(feature = "rayon")]
+    #[inline]
+    fn products_into(
+        a: &[T],
+        b: &[T],
+        c: &mut [T],
+        mats: (Mat, Mat, Mat),
+        loops: &[[usize; 4]],
+    ) -> bool {
+        T::products(a, b, c, mats, loops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mat(offset: usize, rows: usize, cols: usize, rs: usize, cs: usize) -> Mat {
+        Mat {
+            offset,
+            rows,
+            cols,
+            rs,
+            cs,
+        }
+    }
+
+    /// `a · b` in f64 from the widened values: what an f32-accumulating product approaches.
+    fn reference(a: &[f32], ma: Mat, b: &[f32], mb: Mat) -> Vec<f64> {
+        let mut out = vec![0.0; ma.rows * mb.cols];
+        for i in 0..ma.rows {
+            for j in 0..mb.cols {
+                out[i * mb.cols + j] = (0..ma.cols)
+                    .map(|p| {
+                        f64::from(a[ma.offset + i * ma.rs + p * ma.cs])
+                            * f64::from(b[mb.offset + p * mb.rs + j * mb.cs])
+                    })
+                    .sum();
+            }
+        }
+        out
+    }
+
+    /// Every layout of the half operand (a weight `[out, in]`, `[in, out]`, a strided one),
+    /// several tiles wide, on one and several threads: the f64 product of the widened values
+    /// within f32 rounding, written and accumulated.
+    #[test]
+    fn half_weights_multiply_as_their_widened_values() {
+        let (m, k, n) = (32, 300, 230); // 230 columns: two tiles of 96 and one of 38; 2^21 multiply-adds split
+        let a: Vec<f32> = (0..m * k)
+            .map(|x| ((x * 37) % 101) as f32 / 50.0 - 1.0)
+            .collect();
+        let wide: Vec<f32> = (0..2 * k * n)
+            .map(|x| bf16::from_f32(((x * 13) % 97) as f32 / 48.0 - 1.0).to_f32())
+            .collect();
+        let half: Vec<bf16> = wide.iter().map(|&x| bf16::from_f32(x)).collect();
+        let ma = mat(0, m, k, k, 1);
+        for mb in [
+            mat(0, k, n, 1, k),
+            mat(3, k, n, n, 1),
+            mat(1, k, n, 2 * n, 2),
+        ] {
+            let want = reference(&a, ma, &wide, mb);
+            for accumulate in [false, true] {
+                let mut got = vec![1.0f32; m * n];
+                <bf16 as DotOperand<f32>>::gemm_into(
+                    (&a, ma),
+                    (&half, mb),
+                    (&mut got, mat(0, m, n, n, 1)),
+                    accumulate,
+                    true,
+                );
+                for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
+                    let w = w + if accumulate { 1.0 } else { 0.0 };
+                    assert!(
+                        (f64::from(g) - w).abs() < 1e-3,
+                        "{mb:?} cell {i}: {g} against {w}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A product of half matrices is the f32 product of their widened values, rounded once.
+    #[test]
+    fn half_products_round_the_f32_product_once() {
+        let (m, k, n) = (3, 40, 7);
+        let av: Vec<f16> = (0..m * k)
+            .map(|x| f16::from_f32((x % 9) as f32 * 0.125))
+            .collect();
+        let bv: Vec<f16> = (0..k * n)
+            .map(|x| f16::from_f32((x % 5) as f32 - 2.0))
+            .collect();
+        let (ma, mb, mc) = (mat(0, m, k, k, 1), mat(0, k, n, n, 1), mat(0, m, n, n, 1));
+        let mut c = vec![f16::ZERO; m * n];
+        f16::gemm((&av, ma), (&bv, mb), (&mut c, mc), false, false);
+        let wa: Vec<f32> = av.iter().map(|x| x.to_f32()).collect();
+        let wb: Vec<f32> = bv.iter().map(|x| x.to_f32()).collect();
+        let want = reference(&wa, ma, &wb, mb);
+        for (g, w) in c.iter().zip(&want) {
+            assert_eq!(*g, f16::from_f64(*w), "exact sums of small dyadic values");
+        }
+    }
+}
