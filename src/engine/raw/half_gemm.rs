@@ -93,6 +93,18 @@ fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<
             cs: 1,
         };
     }
+    if m.rs == 1 && m.cs == k {
+        // The columns follow one another (a weight stored `[out, in]`): one run.
+        let start = m.offset + j0 * k;
+        H::widen(&src[start..start + k * w], buf);
+        return Mat {
+            offset: 0,
+            rows: k,
+            cols: w,
+            rs: 1,
+            cs: k,
+        };
+    }
     for (j, column) in buf.chunks_exact_mut(k.max(1)).enumerate() {
         let start = m.offset + (j0 + j) * m.cs;
         if m.rs == 1 {
