@@ -282,13 +282,15 @@ fn main() -> Result<(), Error> {
         // The prompt's logits against the reference.
         let prompt: Vec<usize> = (0..12).map(|i| (i * 7 + n) % c.vocab).collect();
         let logits = model.forward(&prompt, 0)?;
+        // The largest difference of logits from the reference's.
+        let off = |logits: &shapecast::Tensor<f32, _>, want: &[f64]| {
+            let pairs = logits.data().iter().zip(want);
+            pairs
+                .map(|(a, b)| (*a as f64 - b).abs())
+                .fold(0.0, f64::max)
+        };
         let want = reference(c, &w, &prompt);
-        let diff = logits
-            .data()
-            .iter()
-            .zip(&want)
-            .map(|(a, b)| (*a as f64 - b).abs())
-            .fold(0.0, f64::max);
+        let diff = off(&logits, &want);
         assert!(
             diff < 1e-4,
             "config {n}: the logits differ from the reference by {diff}"
@@ -336,13 +338,7 @@ fn main() -> Result<(), Error> {
             half_model.forward(&prompt, 0)?,
             widened.forward(&prompt, 0)?,
         ] {
-            let diff = logits
-                .data()
-                .iter()
-                .zip(&want)
-                .map(|(a, b)| (*a as f64 - b).abs())
-                .fold(0.0, f64::max);
-            half_diff = half_diff.max(diff);
+            half_diff = half_diff.max(off(&logits, &want));
         }
         assert!(
             half_diff < 1e-4,

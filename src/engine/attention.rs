@@ -160,21 +160,9 @@ impl<'a, T: Copy> Operand<'a, T> {
         let offset = start + j0 * self.key_stride;
         let (rows, cols, rs, cs) = (n, self.inner, self.key_stride, self.inner_stride);
         if by_columns {
-            Mat {
-                offset,
-                rows: cols,
-                cols: rows,
-                rs: cs,
-                cs: rs,
-            }
+            Mat::new(offset, cols, rows, cs, rs)
         } else {
-            Mat {
-                offset,
-                rows,
-                cols,
-                rs,
-                cs,
-            }
+            Mat::new(offset, rows, cols, rs, cs)
         }
     }
 }

@@ -25,6 +25,17 @@ pub struct Mat {
 }
 
 impl Mat {
+    /// The matrix of `rows × cols` elements from `offset` on, `rs` and `cs` apart.
+    pub(crate) const fn new(offset: usize, rows: usize, cols: usize, rs: usize, cs: usize) -> Mat {
+        Mat {
+            offset,
+            rows,
+            cols,
+            rs,
+            cs,
+        }
+    }
+
     /// The largest index the matrix touches, if it fits `usize` (`None` for an empty matrix
     /// is not needed: callers skip empty products).
     fn last(&self) -> Option<usize> {
@@ -439,22 +450,16 @@ pub(super) unsafe fn call<T: GemmScalar>(
 mod tests {
     use super::*;
 
-    fn mat(offset: usize, rows: usize, cols: usize, rs: usize, cs: usize) -> Mat {
-        Mat {
-            offset,
-            rows,
-            cols,
-            rs,
-            cs,
-        }
-    }
-
     #[test]
     fn gemm_matches_the_plain_loop_on_strided_and_broadcast_layouts() {
         // a: 3x4 transposed in a 4x3 buffer; b: 4x2 with a broadcast column (stride 0).
         let a: Vec<f64> = (0..12).map(|x| x as f64).collect();
         let b: Vec<f64> = (0..4).map(|x| x as f64 * 0.5).collect();
-        let (ma, mb, mc) = (mat(0, 3, 4, 1, 3), mat(0, 4, 2, 1, 0), mat(1, 3, 2, 2, 1));
+        let (ma, mb, mc) = (
+            Mat::new(0, 3, 4, 1, 3),
+            Mat::new(0, 4, 2, 1, 0),
+            Mat::new(1, 3, 2, 2, 1),
+        );
         let mut fast = vec![1.0; 7];
         let mut slow = fast.clone();
         f64::gemm((&a, ma), (&b, mb), (&mut fast, mc), true, true);
@@ -478,8 +483,8 @@ mod tests {
         // a: m x k row-major; b: k x n stored as n x k ([out, in]); c: m x n in a wider buffer.
         let a: Vec<f64> = (0..m * k).map(|x| (x % 7) as f64 - 3.0).collect();
         let b: Vec<f64> = (0..n * k).map(|x| (x % 5) as f64 * 0.5).collect();
-        let (ma, mb) = (mat(0, m, k, k, 1), mat(0, k, n, 1, k));
-        let mc = mat(1, m, n, n + 2, 1);
+        let (ma, mb) = (Mat::new(0, m, k, k, 1), Mat::new(0, k, n, 1, k));
+        let mc = Mat::new(1, m, n, n + 2, 1);
         for accumulate in [false, true] {
             let mut want = vec![1.5f64; 1 + m * (n + 2)];
             let mut got = want.clone();
@@ -496,14 +501,14 @@ mod tests {
         let b = [3.0f32, 4.0];
         let mut c = [0.0f32];
         f32::gemm(
-            (&a, mat(0, 2, 1, 1, 1)),
-            (&b, mat(0, 1, 2, 1, 1)),
-            (&mut c, mat(0, 2, 2, 0, 0)),
+            (&a, Mat::new(0, 2, 1, 1, 1)),
+            (&b, Mat::new(0, 1, 2, 1, 1)),
+            (&mut c, Mat::new(0, 2, 2, 0, 0)),
             true,
             true,
         );
         assert_eq!(c[0], 3.0 + 4.0 + 6.0 + 8.0);
-        assert!(!mat(0, 2, 2, 0, 0).one_to_one());
-        assert!(!mat(5, 2, 2, 2, 1).fits(8));
+        assert!(!Mat::new(0, 2, 2, 0, 0).one_to_one());
+        assert!(!Mat::new(5, 2, 2, 2, 1).fits(8));
     }
 }

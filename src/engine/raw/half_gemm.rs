@@ -16,11 +16,14 @@ use crate::values::sealed::Sealed;
 
 /// The half-precision elements: widened to `f32` exactly, rounded back to the nearest
 /// (ties to even).
-pub(crate) trait Half: Copy + Send + Sync + 'static {
+pub(crate) trait Half: Copy + Send + Sync + Into<f32> + 'static {
     /// `src` widened into `dst` (equal lengths), vectorised where the CPU converts.
     fn widen(src: &[Self], dst: &mut [f32]);
     /// One element widened.
-    fn wide(self) -> f32;
+    #[inline]
+    fn wide(self) -> f32 {
+        self.into()
+    }
     /// The nearest half to `x`.
     fn narrow(x: f32) -> Self;
 }
@@ -36,10 +39,6 @@ impl Half for bf16 {
         });
     }
     #[inline]
-    fn wide(self) -> f32 {
-        self.to_f32()
-    }
-    #[inline]
     fn narrow(x: f32) -> Self {
         bf16::from_f32(x)
     }
@@ -50,10 +49,6 @@ impl Half for f16 {
     #[inline]
     fn widen(src: &[f16], dst: &mut [f32]) {
         src.convert_to_f32_slice(dst);
-    }
-    #[inline]
-    fn wide(self) -> f32 {
-        self.to_f32()
     }
     #[inline]
     fn narrow(x: f32) -> Self {
@@ -361,16 +356,6 @@ impl<T: DotElement> DotOperand<T> for T {
 mod tests {
     use super::*;
 
-    fn mat(offset: usize, rows: usize, cols: usize, rs: usize, cs: usize) -> Mat {
-        Mat {
-            offset,
-            rows,
-            cols,
-            rs,
-            cs,
-        }
-    }
-
     /// `a · b` in f64 from the widened values: what an f32-accumulating product approaches.
     fn reference(a: &[f32], ma: Mat, b: &[f32], mb: Mat) -> Vec<f64> {
         let mut out = vec![0.0; ma.rows * mb.cols];
@@ -400,11 +385,11 @@ mod tests {
             .map(|x| bf16::from_f32(((x * 13) % 97) as f32 / 48.0 - 1.0).to_f32())
             .collect();
         let half: Vec<bf16> = wide.iter().map(|&x| bf16::from_f32(x)).collect();
-        let ma = mat(0, m, k, k, 1);
+        let ma = Mat::new(0, m, k, k, 1);
         for mb in [
-            mat(0, k, n, 1, k),
-            mat(3, k, n, n, 1),
-            mat(1, k, n, 2 * n, 2),
+            Mat::new(0, k, n, 1, k),
+            Mat::new(3, k, n, n, 1),
+            Mat::new(1, k, n, 2 * n, 2),
         ] {
             let want = reference(&a, ma, &wide, mb);
             for accumulate in [false, true] {
@@ -412,7 +397,7 @@ mod tests {
                 <bf16 as DotOperand<f32>>::gemm_into(
                     (&a, ma),
                     (&half, mb),
-                    (&mut got, mat(0, m, n, n, 1)),
+                    (&mut got, Mat::new(0, m, n, n, 1)),
                     accumulate,
                     true,
                 );
@@ -437,7 +422,11 @@ mod tests {
         let bv: Vec<f16> = (0..k * n)
             .map(|x| f16::from_f32((x % 5) as f32 - 2.0))
             .collect();
-        let (ma, mb, mc) = (mat(0, m, k, k, 1), mat(0, k, n, n, 1), mat(0, m, n, n, 1));
+        let (ma, mb, mc) = (
+            Mat::new(0, m, k, k, 1),
+            Mat::new(0, k, n, n, 1),
+            Mat::new(0, m, n, n, 1),
+        );
         let mut c = vec![f16::ZERO; m * n];
         f16::gemm((&av, ma), (&bv, mb), (&mut c, mc), false, false);
         let wa: Vec<f32> = av.iter().map(|x| x.to_f32()).collect();
