@@ -7,6 +7,9 @@
 //! is checked against a naive reference written with loops: the prompt's logits, then
 //! greedy generation through the KV cache against the reference rerun on the whole
 //! sequence. Then tokens are sampled (temperature, top-k, top-p) from a seeded generator.
+//! Last, the weights are saved as a bf16 checkpoint and run two ways: kept in bf16
+//! (`Llama<bf16>`, half the memory, products accumulated in `f32`) and widened into `f32` at
+//! load, each against the reference on the bf16-rounded weights.
 //!
 //! Run: `cargo run --example llama --features safetensors,rand`
 

@@ -29,15 +29,26 @@ type Cached = Tensor<f32, shape![KSEQ, KVH, HD]>;
 
 /// The element the products' weights are kept in: `f32`, or a half-precision element as the
 /// checkpoint stores it.
-pub trait Weight: DotOperand<f32> + num_traits::AsPrimitive<f32> {
+pub trait Weight: DotOperand<f32> {
     /// The tensor `name` of `w` in this element.
     fn read<S: Storage<Self>>(w: &Weights, name: &str) -> Result<Tensor<Self, S>, Error>;
+    /// The rows of the embedding `emb` for the tokens `ids`, in `f32`.
+    fn embed(
+        emb: &Tensor<Self, shape![VOCAB, DIM]>,
+        ids: &Tensor<usize, shape![SEQ]>,
+    ) -> Result<X, Error>;
 }
 
 impl Weight for f32 {
     /// Widened from `bf16`/`f16` if the file stores them so.
     fn read<S: Storage<f32>>(w: &Weights, name: &str) -> Result<Tensor<f32, S>, Error> {
         w.get_widened(name)
+    }
+    fn embed(
+        emb: &Tensor<f32, shape![VOCAB, DIM]>,
+        ids: &Tensor<usize, shape![SEQ]>,
+    ) -> Result<X, Error> {
+        emb.try_take::<VOCAB, _>(ids)
     }
 }
 
@@ -47,6 +58,10 @@ macro_rules! half_weight {
             /// As stored: a file of another element is refused by name.
             fn read<S: Storage<$t>>(w: &Weights, name: &str) -> Result<Tensor<$t, S>, Error> {
                 w.get(name)
+            }
+            /// The rows taken in half precision, then widened.
+            fn embed(emb: &Tensor<$t, shape![VOCAB, DIM]>, ids: &Tensor<usize, shape![SEQ]>) -> Result<X, Error> {
+                Ok(emb.try_take::<VOCAB, _>(ids)?.cast())
             }
         }
     )*};
@@ -161,7 +176,7 @@ impl<W: Weight> Llama<W> {
     ) -> Result<Tensor<f32, shape![VOCAB]>, Error> {
         let n = tokens.len();
         let ids = Tensor::<usize, shape![SEQ]>::from_vec_sized(&[n], tokens.to_vec())?;
-        let mut x: X = self.emb.try_take::<VOCAB, _>(&ids)?.cast();
+        let mut x: X = W::embed(&self.emb, &ids)?;
         for (layer, cache) in self.layers.iter().zip(&mut self.cache) {
             let h = x.rms_norm::<DIM>(&layer.attn_norm, 1e-5);
             // Queries and keys turned by their positions, `pos..pos + n`.
