@@ -80,25 +80,13 @@ fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<
             let start = m.offset + p * m.rs + j0;
             H::widen(&src[start..start + w], row);
         }
-        return Mat {
-            offset: 0,
-            rows: k,
-            cols: w,
-            rs: w,
-            cs: 1,
-        };
+        return Mat::new(0, k, w, w, 1);
     }
     if m.rs == 1 && m.cs == k {
         // The columns follow one another (a weight stored `[out, in]`): one run.
         let start = m.offset + j0 * k;
         H::widen(&src[start..start + k * w], buf);
-        return Mat {
-            offset: 0,
-            rows: k,
-            cols: w,
-            rs: 1,
-            cs: k,
-        };
+        return Mat::new(0, k, w, 1, k);
     }
     for (j, column) in buf.chunks_exact_mut(k.max(1)).enumerate() {
         let start = m.offset + (j0 + j) * m.cs;
@@ -110,13 +98,7 @@ fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<
             }
         }
     }
-    Mat {
-        offset: 0,
-        rows: k,
-        cols: w,
-        rs: 1,
-        cs: k,
-    }
+    Mat::new(0, k, w, 1, k)
 }
 
 /// `c (+)= a · b` with `b` in half precision: one `f32` product per tile of `b`'s columns.
@@ -147,7 +129,17 @@ fn widened_right<H: Half>(
     let (k, n) = (mb.rows, mb.cols);
     let w = tile_width(k, n);
     let tiles = n.div_ceil(w);
-    let tile = |t: usize| (t * w, w.min(n - t * w));
+    // Tile `t` widened into `buf`: the buffer's matrix, and the columns of `c` it writes.
+    let widen_tile = |t: usize, buf: &mut Vec<f32>| {
+        let (j0, cols) = (t * w, w.min(n - t * w));
+        let wide = widen_columns(b, mb, j0, cols, buf);
+        let mct = Mat {
+            offset: mc.offset + j0 * mc.cs,
+            cols,
+            ..mc
+        };
+        (wide, mct)
+    };
     #[cfg(feature = "rayon")]
     {
         let work = mc.rows.saturating_mul(n).saturating_mul(k);
@@ -161,16 +153,10 @@ fn widened_right<H: Half>(
             crate::engine::threads::pieces(threads, threads, |g| {
                 let mut buf = Vec::new();
                 for t in g * tiles / threads..(g + 1) * tiles / threads {
-                    let (j0, cols) = tile(t);
-                    let wide = widen_columns(b, mb, j0, cols, &mut buf);
-                    let mct = Mat {
-                        offset: mc.offset + j0 * mc.cs,
-                        cols,
-                        ..mc
-                    };
+                    let (wide, mct) = widen_tile(t, &mut buf);
                     // SAFETY: `a`'s matrix lies inside `a` (checked above); the tile's lies
-                    // inside `buf` (its rows and columns are the buffer's); `mct` is columns
-                    // `j0..j0 + cols` of `mc`, checked to lie inside `c` with every cell its
+                    // inside `buf` (its rows and columns are the buffer's); `mct` is the tile's
+                    // columns of `mc`, checked to lie inside `c` with every cell its
                     // own element, and the runs of tiles of distinct threads are distinct
                     // columns, so no two threads write one element; `c` stays mutably
                     // borrowed until every piece has returned.
@@ -183,13 +169,7 @@ fn widened_right<H: Half>(
     let _ = split;
     let mut buf = Vec::new();
     for t in 0..tiles {
-        let (j0, cols) = tile(t);
-        let wide = widen_columns(b, mb, j0, cols, &mut buf);
-        let mct = Mat {
-            offset: mc.offset + j0 * mc.cs,
-            cols,
-            ..mc
-        };
+        let (wide, mct) = widen_tile(t, &mut buf);
         f32::gemm((a, ma), (&buf, wide), (c, mct), accumulate, false);
     }
 }
@@ -219,13 +199,7 @@ fn half_product<H: Half>(
             }
         }
     }
-    let dense = |rows, cols| Mat {
-        offset: 0,
-        rows,
-        cols,
-        rs: cols,
-        cs: 1,
-    };
+    let dense = |rows, cols| Mat::new(0, rows, cols, cols, 1);
     widened_right(
         (&wa, dense(m, k)),
         b,
