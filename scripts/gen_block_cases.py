@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PyTorch's answers for the fused model blocks (rule book §16 norms and rotations, §17
-attention), written to tests/data/torch_blocks.jsonl for tests/blocks.rs:
+attention), written to tests/data/torch_blocks.jsonl for tests/suite/blocks.rs:
 
 - "attention": F.scaled_dot_product_attention (float64, enable_gqa) on generated shapes:
   batch or not, query heads as KV heads x groups (grouped-query attention, groups 1-4), query

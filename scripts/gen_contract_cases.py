@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/contract_agreement.rs: contractions at the type level against the run-time
+"""Writes tests/types/contract_agreement.rs: contractions at the type level against the run-time
 engine (rule book §17). Random named shapes and contracted names (missing names, sizes that
 differ, batch axes that do not broadcast, `?` sizes), and random matmul shapes (rank 0 and
 1, batch broadcasting, K pairs with and without names, repeated names), fixed seed. The
@@ -135,7 +135,7 @@ fn type_level_contractions_agree_with_the_run_time_engine() {{
 {chr(10).join(body)}
 }}
 """
-    path = os.path.join(ROOT, "tests", "contract_agreement.rs")
+    path = os.path.join(ROOT, "tests", "types", "contract_agreement.rs")
     with open(path, "w") as f:
         f.write(text)
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)

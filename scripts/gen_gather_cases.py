@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PyTorch's answers for the gather family (rule book §21), written to
-tests/data/torch_gather.jsonl for tests/gather.rs: cross_entropy and nll_loss with
+tests/data/torch_gather.jsonl for tests/suite/gather.rs: cross_entropy and nll_loss with
 reduction='none' over a class axis at position 1 (PyTorch's layout) on 1-, 2- and 3-D inputs,
 with class weights, label smoothing and ignore_index (255, or PyTorch's default -100, "ignore":
 null), each with its sum and mean; logits `sin(i * 0.37) * 3` in row-major order, targets

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/io/half.safetensors and tests/data/io/f16_2x3.npy: half-precision tensors
 as PyTorch and NumPy write them, with PyTorch's own conversions from f32 beside them, for
-tests/half.rs. Needs `pip install torch numpy safetensors`.
+tests/suite/half.rs. Needs `pip install torch numpy safetensors`.
 
     python3 scripts/gen_half_files.py
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/io/: .npy files by NumPy's np.save and .safetensors files by the
-safetensors package, good and broken, for tests/io.rs. Needs `pip install numpy safetensors`.
+safetensors package, good and broken, for tests/suite/io.rs. Needs `pip install numpy safetensors`.
 
     python3 scripts/gen_io_files.py
 """

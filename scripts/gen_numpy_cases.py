@@ -8,7 +8,7 @@ Outputs:
 - tests/data/numpy.jsonl: one JSON object per line, {"a": sizes, "b": sizes, "out": sizes
   or null when NumPy refuses}, and for small accepted cases the operands' data (row-major
   int64 values in -9..9) with NumPy's a + b, a * b and a < b (flattened, row-major).
-- tests/numpy_typed.rs: the first accepted and refused cases as typed-tensor tests (static
+- tests/types/numpy_typed.rs: the first accepted and refused cases as typed-tensor tests (static
   shapes; the answer checked at compile time where it is a refusal).
 - tests/data/numpy_reduce.jsonl: reductions (rule book §16): a shape, its data (float64,
   some NaN), the reduced axes, and NumPy's sum, prod, mean, var, std, max, min (null where
@@ -173,7 +173,7 @@ def write_typed(ok, bad):
     for c in bad:
         out.append(f"    const {{ assert!(!<{ty(c['a'])} as Accepts<Numpy, {ty(c['b'])}>>::VALUE) }};")
     out.append("}")
-    path = os.path.join(ROOT, "tests", "numpy_typed.rs")
+    path = os.path.join(ROOT, "tests", "types", "numpy_typed.rs")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)

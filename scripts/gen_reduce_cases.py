@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/reduce_agreement.rs: reductions at the type level against the run-time
+"""Writes tests/types/reduce_agreement.rs: reductions at the type level against the run-time
 engine (rule book §16). Random shapes (names, `?`, static sizes) and selectors (names,
 positions, tuples of both, missing names, positions past the rank, repeats), fixed seed.
 The expectation comes from the `shapecast reduce` command, so build it first:
@@ -122,7 +122,7 @@ fn type_level_reductions_agree_with_the_run_time_engine() {{
 {chr(10).join(body)}
 }}
 """
-    path = os.path.join(ROOT, "tests", "reduce_agreement.rs")
+    path = os.path.join(ROOT, "tests", "types", "reduce_agreement.rs")
     with open(path, "w") as f:
         f.write(text)
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/surgery_agreement.rs: shape surgery at the type level against the run-time
+"""Writes tests/types/surgery_agreement.rs: shape surgery at the type level against the run-time
 engine (rule book §18). Random shapes (names, `?`, static sizes) and operations (rename,
 insert, select, slice, split, merge, concat, stack), with missing names, names taken,
 positions past the rank, wrong products and sums, axes out of order, fixed seed. The
@@ -360,7 +360,7 @@ fn type_only_refused(args: &[&str], type_level: bool) {
     body = (f"\n/// {counts['accepted']} accepted, {counts['refused']} refused, {counts['deferred']} deferred to run time,\n"
             f"/// {counts['type_only']} refused by the type level only.\n"
             "#[test]\nfn type_level_surgery_agrees_with_the_run_time_engine() {\n" + "\n".join(lines) + "\n}\n")
-    path = os.path.join(ROOT, "tests", "surgery_agreement.rs")
+    path = os.path.join(ROOT, "tests", "types", "surgery_agreement.rs")
     open(path, "w").write(header + body)
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)
     print(counts)

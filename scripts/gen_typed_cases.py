@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/typed_agreement.rs: the type level against the run-time engine.
+"""Writes tests/types/typed_agreement.rs: the type level against the run-time engine.
 
 Every case of tests/data/*.cases whose rule exists at the type level, plus RANDOM random
 shape pairs per rule (fixed seed), each checked in the generated test three ways: the type-level verdict (`Accepts`),
@@ -191,5 +191,5 @@ for at, rule, lhs, rhs, axis in cases:
         body[rule].append(f'    refused!("{at}", {r}, {rr}, [{a}], [{b}]);')
 for rule, lines in body.items():
     out.append(f"\n#[test]\nfn {rule}_rule_agrees() {{\n" + "\n".join(lines) + "\n}\n")
-open(os.path.join(ROOT, "tests", "typed_agreement.rs"), "w").write("".join(out))
+open(os.path.join(ROOT, "tests", "types", "typed_agreement.rs"), "w").write("".join(out))
 print(f"{len(cases)} cases: {accepted} accepted, {refused} refused")

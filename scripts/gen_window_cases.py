@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PyTorch's answers for the window operations (rule book §20), written to
-tests/data/torch_windows.jsonl for tests/windows.rs:
+tests/data/torch_windows.jsonl for tests/suite/windows.rs:
 
 - "size" lines: the output length of conv1d (stride, padding, dilation) and of max_pool1d /
   avg_pool1d (stride, padding, ceil_mode) for every combination on a grid, or null where
@@ -137,7 +137,7 @@ def main():
         else:
             ceil = "true" if l["ceil"] else "false"
             types.append(f"assert_type_eq_all!(Pooled<shape![C: 1, L: {l['n']}], L, Pool<{l['k']}, {l['s']}, {l['p']}, {ceil}>>, shape![C: 1, {want}]);")
-    path = os.path.join(os.path.dirname(__file__), "..", "tests", "window_types.rs")
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "types", "window_types.rs")
     with open(path, "w") as f:
         f.write("\n".join(types) + "\n")
     subprocess.run(["rustfmt", "--edition", "2021", path], check=True)

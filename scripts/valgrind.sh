@@ -15,16 +15,30 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
         print(m["executable"])'
-bins=$(cargo test --no-run --message-format=json --lib --test tensors --test numpy --test math --test contractions --test reductions --test half_products 2>/dev/null |
-    python3 -c "$executables")
-# With `rayon`: the split products and batches of products, whose pieces write through one
-# shared pointer (the library's unit tests and tests/threads.rs on pools of 1 to 3 threads), and
-# the half-precision products' runs of tiles, one per thread.
-bins="$bins $(cargo test --no-run --features rayon --message-format=json --lib --test threads --test contractions --test half_products 2>/dev/null |
-    python3 -c "$executables")"
-for bin in $bins; do
-    echo "valgrind: $bin"
+# The library's unit tests, whole; of the run-time suite (`tests/suite`), the modules that drive
+# the kernels (libtest's filters match a test's path by substring, hence the skip of `vmath`).
+suite_filters="tensors:: numpy:: math:: contractions:: reductions:: half_products:: --skip vmath::"
+run() {
+    local bin=$1
+    shift
+    echo "valgrind: $bin $*"
     PROPTEST_CASES=64 valgrind -q --error-exitcode=1 --leak-check=full \
-        --show-possibly-lost=no --errors-for-leak-kinds=definite "$bin" --test-threads=1 > /dev/null
+        --show-possibly-lost=no --errors-for-leak-kinds=definite "$bin" --test-threads=1 "$@" > /dev/null
+}
+for features in "" "--features rayon"; do
+    # With `rayon`: the split products and batches of products, whose pieces write through one
+    # shared pointer (the library's unit tests and the suite's `threads` on pools of 1 to 3
+    # threads), and the half-precision products' runs of tiles, one per thread.
+    # shellcheck disable=SC2086
+    lib=$(cargo test --no-run $features --message-format=json --lib 2>/dev/null | python3 -c "$executables")
+    # shellcheck disable=SC2086
+    suite=$(cargo test --no-run $features --message-format=json --test suite 2>/dev/null | python3 -c "$executables")
+    run "$lib"
+    if [ -z "$features" ]; then
+        # shellcheck disable=SC2086
+        run "$suite" $suite_filters
+    else
+        run "$suite" threads:: contractions:: half_products::
+    fi
 done
 echo "valgrind: no errors"

@@ -62,7 +62,7 @@
 //!
 //! ## The rules
 //! Each rule exists at run time (a [`Rule`] value, [`broadcast`]) and at compile time (a
-//! marker of [`rule`], [`BroadcastBy`], `Tensor::zip_with_rule`); `tests/typed_agreement.rs`
+//! marker of [`rule`], [`BroadcastBy`], `Tensor::zip_with_rule`); `tests/types/typed_agreement.rs`
 //! holds the two to the same answers, plans and run-time checks.
 //!
 //! The rule book ([`rules`]) opens with a table of the rules, an example each; each rule's

@@ -1,5 +1,5 @@
 //! Every run-time rule on two arbitrary shapes: never a panic, and the laws that hold
-//! between rules (see tests/laws.rs): named = numpy and outer = numpy without names,
+//! between rules (see tests/suite/laws.rs): named = numpy and outer = numpy without names,
 //! bidirectional = named, plans point at real axes, embed accepts what numpy accepts with
 //! the same answer, and resolving the `?` sizes never panics.
 #![no_main]

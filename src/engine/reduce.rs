@@ -12,7 +12,7 @@
 //! `mean`, `var` and `std` add them, and the elements of a walk that has no contiguous run
 //! (a reduced outer axis), with Kahan's compensation, so their error does not grow with the
 //! number of runs either: in `f32` the variance of 4·10^6 elements is within 1e-6 of an `f64`
-//! reference (`tests/reductions.rs`). `tests/numpy.rs` compares with NumPy at a relative
+//! reference (`tests/suite/reductions.rs`). `tests/suite/numpy.rs` compares with NumPy at a relative
 //! tolerance of 1e-9 in `f64`.
 //!
 //! The reductions that exponentiate (softmax, log-softmax, logsumexp) are in

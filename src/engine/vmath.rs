@@ -4,7 +4,7 @@
 //! `raw` compile such loops once per instruction set (AVX-512, AVX2 with FMA, the baseline)
 //! and pick one at run time.
 //!
-//! Accuracy, measured against the platform's libm (`tests/vmath.rs`: a million inputs per
+//! Accuracy, measured against the platform's libm (`tests/suite/vmath.rs`: a million inputs per
 //! function, evenly spread in bits over the function's whole domain, plus ±0, denormals,
 //! ±inf, NaN and the overflow edges), in units in the last place of the correctly rounded
 //! result; the bounds below are what the tests assert:

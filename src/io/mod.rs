@@ -11,7 +11,7 @@
 //! every layer below (`scripts/layers.py`, run by `.ci/run`, checks it).
 //!
 //! Files may come from strangers; what holds on any input (`fuzz/`'s `npy` and `safetensors`
-//! targets check it, `tests/io.rs` has an attacker's cases):
+//! targets check it, `tests/suite/io.rs` has an attacker's cases):
 //!
 //! | | `.npy` | `.safetensors` |
 //! |---|---|---|

@@ -1,8 +1,6 @@
 //! Every conformance case in `tests/data/*.cases`, through the library API.
 
-mod common;
-
-use common::{normalise_plan, Expected};
+use crate::common::{self, normalise_plan, Expected};
 use shapecast::{broadcast, DynShape, Rule};
 
 /// Runs one case; `Err` describes a disagreement.

@@ -380,8 +380,14 @@ fn operator_panics_name_the_callers_line() {
     let a = Tensor::<f32, shape![?]>::from_vec_sized(&[2], vec![1.0, 2.0]).unwrap();
     let b = Tensor::<f32, shape![?]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
+    // The hook is the process's: other tests running beside this one may panic too, so only
+    // this thread's panic is reported.
+    let this = std::thread::current().id();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = tx.send(info.location().map(|l| (l.file().to_string(), l.line())));
+        if std::thread::current().id() == this {
+            let location = info.location().map(|l| (l.file().to_string(), l.line()));
+            let _ = tx.send(location);
+        }
     }));
     let line = line!() + 1;
     let result = std::panic::catch_unwind(|| &a + &b);

@@ -33,7 +33,7 @@ fn class_shape(sizes: &[usize]) -> DynShape {
 
 #[test]
 fn losses_are_pytorchs() {
-    let text = include_str!("data/torch_gather.jsonl");
+    let text = include_str!("../data/torch_gather.jsonl");
     let mut seen = 0;
     for line in text.lines() {
         let c: Value = serde_json::from_str(line).unwrap();
@@ -114,7 +114,7 @@ fn gather_is_pytorchs() {
         format!("[{}]", axes.join(", ")).parse().unwrap()
     };
     let mut seen = 0;
-    for line in include_str!("data/torch_gather.jsonl").lines() {
+    for line in include_str!("../data/torch_gather.jsonl").lines() {
         let c: Value = serde_json::from_str(line).unwrap();
         if c["op"] != "gather" {
             continue;

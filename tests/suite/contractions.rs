@@ -4,9 +4,7 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
-mod index;
-
-use index::{indices, offset};
+use crate::index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
 use shapecast::{names, shape, Dot, DynAxis, DynShape, DynTensor, Reductions, Size, Tensor};

@@ -15,7 +15,7 @@ use shapecast::dynamic::pool::PoolSpec;
 use shapecast::{DynShape, DynTensor};
 
 fn cases() -> Vec<Value> {
-    let text = include_str!("data/torch_windows.jsonl");
+    let text = include_str!("../data/torch_windows.jsonl");
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()

@@ -143,7 +143,7 @@ fn agree(got: &[f64], want: &[f64]) -> bool {
 #[test]
 fn reductions_agree_with_numpy() {
     use shapecast::dynamic::reduce::AxisSelector;
-    let text = include_str!("data/numpy_reduce.jsonl");
+    let text = include_str!("../data/numpy_reduce.jsonl");
     let mut checked = 0;
     for (line, case) in text.lines().enumerate() {
         let case: Value = serde_json::from_str(case).unwrap();
@@ -237,7 +237,7 @@ fn contractions_agree_with_numpy() {
             .collect()
     };
     let (mut dots, mut matmuls, mut refused) = (0, 0, 0);
-    for (line, text) in include_str!("data/numpy_contract.jsonl")
+    for (line, text) in include_str!("../data/numpy_contract.jsonl")
         .lines()
         .enumerate()
     {
@@ -329,7 +329,7 @@ fn transposed(x: &DynTensor<i64>, perm: &[usize]) -> DynTensor<i64> {
 #[test]
 fn surgery_agrees_with_numpy() {
     use shapecast::dynamic::reduce::AxisSelector;
-    let text = include_str!("data/numpy_surgery.jsonl");
+    let text = include_str!("../data/numpy_surgery.jsonl");
     let (mut ok, mut refused) = (0, 0);
     for (line, case) in text.lines().enumerate() {
         let case: Value = serde_json::from_str(case).unwrap();

@@ -2,9 +2,7 @@
 //! (zero sizes, size-1 axes), named and positional selectors, views (permuted, broadcast),
 //! NaN and empty axes, and the typed operations against the run-time ones.
 
-mod index;
-
-use index::{indices, offset};
+use crate::index::{indices, offset};
 use proptest::prelude::*;
 use shapecast::dynamic::reduce::AxisSelector;
 use shapecast::{names, shape, DynShape, DynTensor, Error, FloatMath, Pos, Reductions, Tensor};

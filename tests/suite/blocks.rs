@@ -16,7 +16,7 @@ use shapecast::{
 };
 
 fn cases() -> Vec<Value> {
-    include_str!("data/torch_blocks.jsonl")
+    include_str!("../data/torch_blocks.jsonl")
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
