@@ -9,6 +9,8 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
+use super::vmath::{computes_wider, Transcendental};
+
 /// Which norm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Norm {
@@ -30,13 +32,20 @@ pub(crate) struct Geometry {
 
 /// The norm of `x` by `g`, with `w` the weight and `b` the bias (ignored by [`Norm::Rms`]):
 /// `len` output elements, every one written.
-pub(crate) fn normalize<T: Float + Send + Sync>(
+pub(crate) fn normalize<T: Transcendental>(
     norm: Norm,
     (x, w, b): (&[T], &[T], &[T]),
     g: &Geometry,
     eps: T,
     len: usize,
 ) -> Vec<T> {
+    if computes_wider::<T>() {
+        // Half precision: the statistics and the scaling in `f32`, the output rounded once.
+        let wide = |v: &[T]| -> Vec<T::Wide> { v.iter().map(|x| x.widen()).collect() };
+        let (x, w, b) = (wide(x), wide(w), wide(b));
+        let y = normalize(norm, (&x, &w, &b), g, eps.widen(), len);
+        return y.into_iter().map(T::narrow).collect();
+    }
     let mut out = vec![T::zero(); len];
     let cell = g.cell[0].len();
     if cell == 0 || g.rows[0].is_empty() {

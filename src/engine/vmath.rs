@@ -32,18 +32,31 @@ use num_traits::Float;
 
 use crate::values::sealed::Sealed;
 
-/// The float elements with vectorisable transcendentals (`f32`, `f64`): what the tensors'
-/// `exp`, `ln`, `tanh`, `sigmoid`, `gelu` and softmax run on. Each function is branch-free,
-/// so a loop of it vectorises; the accuracy table is on the module page of the source
+/// The float elements with vectorisable transcendentals (`f32`, `f64`), and the
+/// half-precision ones (`bf16`, `f16`) that compute in `f32`: what the tensors' `exp`, `ln`,
+/// `tanh`, `sigmoid`, `gelu` and softmax run on. Each function is branch-free, so a loop of
+/// it vectorises; the accuracy table is on the module page of the source
 /// (`src/engine/vmath.rs`): at most 2 ulp for `exp` and `ln`, 3 for `tanh`.
 ///
+/// A half-precision element is widened to [`Wide`](Self::Wide) (`f32`), computed on there
+/// and rounded once at the end, as PyTorch computes half math: softmax's sums, a norm's
+/// statistics and GELU's polynomial are `f32` inside, never rounded to 8 or 11 bits midway.
+///
 /// ```
-/// use shapecast::Transcendental;
+/// use shapecast::{bf16, Transcendental};
 /// let xs = [0.5f64, 1.0, 2.0];
 /// let ys: Vec<f64> = xs.iter().map(|&x| x.exp_v()).collect();
 /// assert!((ys[2] - 2f64.exp()).abs() < 1e-15 * ys[2]);
+/// // bf16: e computed in f32, rounded once to bf16's 8 bits.
+/// assert_eq!(bf16::ONE.exp_v(), bf16::from_f32(core::f32::consts::E));
 /// ```
 pub trait Transcendental: Float + Send + Sync + Sealed + 'static {
+    /// The type the math computes in: `Self` for `f32` and `f64`, `f32` for `bf16` and `f16`.
+    type Wide: Transcendental<Wide = Self::Wide>;
+    /// This element in [`Wide`](Self::Wide) (exact).
+    fn widen(self) -> Self::Wide;
+    /// A [`Wide`](Self::Wide) value rounded to this type (to nearest, ties to even).
+    fn narrow(wide: Self::Wide) -> Self;
     /// `e^x`.
     fn exp_v(self) -> Self;
     /// The natural logarithm.
@@ -54,43 +67,108 @@ pub trait Transcendental: Float + Send + Sync + Sealed + 'static {
     fn erf_v(self) -> Self;
 }
 
-impl Transcendental for f32 {
-    #[inline(always)]
-    fn exp_v(self) -> f32 {
-        exp_f32(self)
-    }
-    #[inline(always)]
-    fn ln_v(self) -> f32 {
-        ln_f32(self)
-    }
-    #[inline(always)]
-    fn tanh_v(self) -> f32 {
-        tanh_f32(self)
-    }
-    #[inline]
-    fn erf_v(self) -> f32 {
-        libm::erff(self)
-    }
+/// `f(x)` computed in `x`'s [`Wide`](Transcendental::Wide) type and rounded once: the
+/// identity wrapping for `f32` and `f64`, which the compiler removes.
+#[inline(always)]
+pub(crate) fn in_wide<T: Transcendental>(
+    f: impl Fn(T::Wide) -> T::Wide + Sync,
+) -> impl Fn(T) -> T + Sync {
+    move |x| T::narrow(f(x.widen()))
 }
 
-impl Transcendental for f64 {
-    #[inline(always)]
-    fn exp_v(self) -> f64 {
-        exp_f64(self)
-    }
-    #[inline(always)]
-    fn ln_v(self) -> f64 {
-        ln_f64(self)
-    }
-    #[inline(always)]
-    fn tanh_v(self) -> f64 {
-        tanh_f64(self)
-    }
-    #[inline]
-    fn erf_v(self) -> f64 {
-        libm::erf(self)
-    }
+/// Whether `T` computes in a wider type than itself (`bf16`, `f16`): the row-wise operations
+/// (softmax, logsumexp, norms) then widen their input once and round their output once.
+#[inline(always)]
+pub(crate) fn computes_wider<T: Transcendental>() -> bool {
+    core::any::TypeId::of::<T>() != core::any::TypeId::of::<T::Wide>()
 }
+
+macro_rules! own_width {
+    ($($t:ident),*) => {$(
+        impl Transcendental for $t {
+            type Wide = $t;
+            #[inline(always)]
+            fn widen(self) -> $t {
+                self
+            }
+            #[inline(always)]
+            fn narrow(wide: $t) -> $t {
+                wide
+            }
+            own_width!(@fns $t);
+        }
+    )*};
+    (@fns f32) => {
+        #[inline(always)]
+        fn exp_v(self) -> f32 {
+            exp_f32(self)
+        }
+        #[inline(always)]
+        fn ln_v(self) -> f32 {
+            ln_f32(self)
+        }
+        #[inline(always)]
+        fn tanh_v(self) -> f32 {
+            tanh_f32(self)
+        }
+        #[inline]
+        fn erf_v(self) -> f32 {
+            libm::erff(self)
+        }
+    };
+    (@fns f64) => {
+        #[inline(always)]
+        fn exp_v(self) -> f64 {
+            exp_f64(self)
+        }
+        #[inline(always)]
+        fn ln_v(self) -> f64 {
+            ln_f64(self)
+        }
+        #[inline(always)]
+        fn tanh_v(self) -> f64 {
+            tanh_f64(self)
+        }
+        #[inline]
+        fn erf_v(self) -> f64 {
+            libm::erf(self)
+        }
+    };
+}
+own_width!(f32, f64);
+
+macro_rules! half_width {
+    ($($t:ty),*) => {$(
+        impl Transcendental for $t {
+            type Wide = f32;
+            #[inline(always)]
+            fn widen(self) -> f32 {
+                self.to_f32()
+            }
+            #[inline(always)]
+            fn narrow(wide: f32) -> $t {
+                <$t>::from_f32(wide)
+            }
+            #[inline(always)]
+            fn exp_v(self) -> $t {
+                Self::narrow(exp_f32(self.widen()))
+            }
+            #[inline(always)]
+            fn ln_v(self) -> $t {
+                Self::narrow(ln_f32(self.widen()))
+            }
+            #[inline(always)]
+            fn tanh_v(self) -> $t {
+                Self::narrow(tanh_f32(self.widen()))
+            }
+            #[inline]
+            fn erf_v(self) -> $t {
+                Self::narrow(libm::erff(self.widen()))
+            }
+        }
+    )*};
+}
+half_width!(half::bf16, half::f16);
 
 /// `if c { a } else { b }` on floats, written so that it stays a select.
 #[inline(always)]

@@ -17,6 +17,7 @@ mod contractions;
 mod conv;
 mod gather;
 mod half;
+mod half_math;
 mod half_products;
 mod idioms;
 mod io;

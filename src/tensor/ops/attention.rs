@@ -45,9 +45,11 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
-/// An element attention runs on: `f32` or `f64` (GEMM calls and a stable `exp`).
-pub trait AttentionElement: DotElement + Transcendental + Default {}
-impl<T: DotElement + Transcendental + Default> AttentionElement for T {}
+/// An element attention runs on: `f32` or `f64` (GEMM calls and a stable `exp`). Half-precision
+/// inputs are cast first (`q.cast::<f32>()`): the online softmax keeps its running maxima and
+/// sums in the element type.
+pub trait AttentionElement: DotElement + Transcendental<Wide = Self> + Default {}
+impl<T: DotElement + Transcendental<Wide = T> + Default> AttentionElement for T {}
 
 /// The mask of a run-time attention ([`DynTensor::attention`]).
 #[derive(Clone, Copy, Debug)]

@@ -122,7 +122,7 @@ fn reduce<T: Float>((losses, total): (Vec<T>, T), reduction: Reduction) -> T {
     }
 }
 
-impl<T: Transcendental> DynTensor<T> {
+impl<T: Transcendental<Wide = T>> DynTensor<T> {
     /// The cross-entropy of these logits along the class axis against integer `targets`, one
     /// loss per target (rule book §21; PyTorch's `cross_entropy` with `reduction='none'`):
     /// `targets` has this shape without the class axis, in any [`IndexElement`] type. With
@@ -277,7 +277,7 @@ impl<T: Transcendental> DynTensor<T> {
     }
 }
 
-impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
+impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
     /// The cross-entropy of these logits along the class axis `A` against integer `targets`
     /// (rule book §21; PyTorch's `cross_entropy`, `reduction='none'`): one loss per target,
     /// and the targets' shape is the logits' without `A`, checked at compile time; the

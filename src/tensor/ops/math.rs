@@ -21,7 +21,7 @@ use num_traits::{Float, One, ToPrimitive, Zero};
 
 use super::zip_plan::ByNamed;
 use crate::engine::raw::{self, Cost};
-use crate::engine::vmath::Transcendental;
+use crate::engine::vmath::{in_wide, Transcendental};
 use crate::engine::zip_fn::Serial;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::tensor::Tensor;
@@ -114,17 +114,20 @@ fn powi_by_squaring<T: Float>(x: T, n: i32) -> T {
     }
 }
 
+/// The type `M`'s elements compute their math in (`f32` for half-precision elements).
+type Wide<M> = <<M as MapSource>::Elem as Transcendental>::Wide;
+
 /// A float constant.
 #[inline(always)]
 fn c<T: Float>(x: f64) -> T {
-    // `T` is `f32` or `f64` (`Transcendental` is sealed) and the constants are small.
+    // `T` is a `Transcendental` (sealed: the four float types) and the constants are small.
     T::from(x).expect("a float constant converts to every float type")
 }
 
 /// `use shapecast::prelude::*` (or `use shapecast::FloatMath`) to call `exp`, `sqrt`, `relu`, …
 ///
-/// Elementwise math on `f32` and `f64` tensors ([`Tensor`], [`DynTensor`]), by value or by
-/// reference: `t.exp()` on an owned `t` writes into `t`'s own buffer, `(&t).exp()` (or
+/// Elementwise math on `f32`, `f64`, `bf16` and `f16` tensors ([`Tensor`], [`DynTensor`]; a
+/// half-precision element computes in `f32` and is rounded once), by value or by reference: `t.exp()` on an owned `t` writes into `t`'s own buffer, `(&t).exp()` (or
 /// `x.exp()` for `x: &Tensor<..>`) returns a new tensor. The transcendentals are those of
 /// [`Transcendental`] (at most 2 ulp for `exp` and `ln`, 3 for `tanh`, against libm), run on
 /// the CPU's best instruction set; with the `rayon` feature large tensors split over threads
@@ -147,7 +150,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert!((t.exp().data()[0] - core::f64::consts::E).abs() < 1e-15);
     /// ```
     fn exp(self) -> Self::Output {
-        self.map_elements(Cost::Heavy, |x| x.exp_v())
+        self.map_elements(Cost::Heavy, in_wide::<Self::Elem>(|x| x.exp_v()))
     }
 
     /// The natural logarithm of every element (NaN below 0, -inf at 0).
@@ -158,7 +161,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.ln().data(), &[0.0, f64::NEG_INFINITY]);
     /// ```
     fn ln(self) -> Self::Output {
-        self.map_elements(Cost::Heavy, |x| x.ln_v())
+        self.map_elements(Cost::Heavy, in_wide::<Self::Elem>(|x| x.ln_v()))
     }
 
     /// `tanh x` of every element.
@@ -169,7 +172,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.tanh().data(), &[0.0, 1.0]);
     /// ```
     fn tanh(self) -> Self::Output {
-        self.map_elements(Cost::Heavy, |x| x.tanh_v())
+        self.map_elements(Cost::Heavy, in_wide::<Self::Elem>(|x| x.tanh_v()))
     }
 
     /// `√x` of every element (correctly rounded).
@@ -180,7 +183,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.sqrt().data(), &[3.0]);
     /// ```
     fn sqrt(self) -> Self::Output {
-        self.map_elements(Cost::Cheap, |x| x.sqrt())
+        self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x.sqrt()))
     }
 
     /// `|x|` of every element.
@@ -202,7 +205,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.recip().data(), &[0.25]);
     /// ```
     fn recip(self) -> Self::Output {
-        self.map_elements(Cost::Cheap, |x| x.recip())
+        self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x.recip()))
     }
 
     /// `x²` of every element.
@@ -213,7 +216,7 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.square().data(), &[9.0, 0.25]);
     /// ```
     fn square(self) -> Self::Output {
-        self.map_elements(Cost::Cheap, |x| x * x)
+        self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x * x))
     }
 
     /// `x^n` for an integer `n`, by repeated multiplication (no libm call; within about
@@ -229,10 +232,13 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
         match n {
             0 => self.map_elements(Cost::Cheap, |_| Self::Elem::one()),
             1 => self.map_elements(Cost::Cheap, |x| x),
-            2 => self.map_elements(Cost::Cheap, |x| x * x),
-            3 => self.map_elements(Cost::Cheap, |x| x * x * x),
-            -1 => self.map_elements(Cost::Cheap, |x| x.recip()),
-            _ => self.map_elements(Cost::Heavy, move |x| powi_by_squaring(x, n)),
+            2 => self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x * x)),
+            3 => self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x * x * x)),
+            -1 => self.map_elements(Cost::Cheap, in_wide::<Self::Elem>(|x| x.recip())),
+            _ => self.map_elements(
+                Cost::Heavy,
+                in_wide::<Self::Elem>(move |x| powi_by_squaring(x, n)),
+            ),
         }
     }
 
@@ -254,7 +260,8 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
         if n == c(0.5) {
             return self.sqrt();
         }
-        self.map_elements(Cost::Heavy, move |x| x.powf(n))
+        let n = n.widen();
+        self.map_elements(Cost::Heavy, in_wide::<Self::Elem>(move |x| x.powf(n)))
     }
 
     /// The rectified linear unit `max(x, 0)` (NaN stays NaN).
@@ -282,8 +289,11 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(t.sigmoid().data(), &[0.5, 0.0, 1.0]);
     /// ```
     fn sigmoid(self) -> Self::Output {
-        let one = Self::Elem::one();
-        self.map_elements(Cost::Heavy, move |x| one / (one + (-x).exp_v()))
+        let one = Wide::<Self>::one();
+        self.map_elements(
+            Cost::Heavy,
+            in_wide::<Self::Elem>(move |x| one / (one + (-x).exp_v())),
+        )
     }
 
     /// SiLU (swish), `x · sigmoid(x)`.
@@ -296,8 +306,11 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert!((s.data()[1] - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-15);
     /// ```
     fn silu(self) -> Self::Output {
-        let one = Self::Elem::one();
-        self.map_elements(Cost::Heavy, move |x| x / (one + (-x).exp_v()))
+        let one = Wide::<Self>::one();
+        self.map_elements(
+            Cost::Heavy,
+            in_wide::<Self::Elem>(move |x| x / (one + (-x).exp_v())),
+        )
     }
 
     /// GELU in its tanh form (GPT-2's, PyTorch's `gelu(approximate="tanh")`):
@@ -312,14 +325,15 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert_eq!(g.data()[2], 0.0);
     /// ```
     fn gelu(self) -> Self::Output {
-        let (half, one) = (c::<Self::Elem>(0.5), Self::Elem::one());
+        let (half, one) = (c::<Wide<Self>>(0.5), Wide::<Self>::one());
         let (k, a) = (
-            c::<Self::Elem>(0.797_884_560_802_865_4),
-            c::<Self::Elem>(0.044_715),
+            c::<Wide<Self>>(0.797_884_560_802_865_4),
+            c::<Wide<Self>>(0.044_715),
         );
-        self.map_elements(Cost::Heavy, move |x| {
-            half * x * (one + (k * (x + a * x * x * x)).tanh_v())
-        })
+        self.map_elements(
+            Cost::Heavy,
+            in_wide::<Self::Elem>(move |x| half * x * (one + (k * (x + a * x * x * x)).tanh_v())),
+        )
     }
 
     /// GELU in its exact form, `0.5 x (1 + erf(x / √2))` (PyTorch's default `gelu`); `erf`
@@ -333,9 +347,12 @@ pub trait FloatMath: MapSource<Elem: Transcendental> {
     /// assert!((g.data()[1] - 0.841_344_746_068_543).abs() < 1e-14);
     /// ```
     fn gelu_erf(self) -> Self::Output {
-        let (half, one) = (c::<Self::Elem>(0.5), Self::Elem::one());
-        let r = c::<Self::Elem>(core::f64::consts::FRAC_1_SQRT_2);
-        self.map_elements(Cost::Heavy, move |x| half * x * (one + (x * r).erf_v()))
+        let (half, one) = (c::<Wide<Self>>(0.5), Wide::<Self>::one());
+        let r = c::<Wide<Self>>(core::f64::consts::FRAC_1_SQRT_2);
+        self.map_elements(
+            Cost::Heavy,
+            in_wide::<Self::Elem>(move |x| half * x * (one + (x * r).erf_v())),
+        )
     }
 }
 

@@ -17,7 +17,7 @@
 
 use crate::alloc_prelude::*;
 
-use num_traits::Float;
+use crate::engine::vmath::Transcendental;
 
 use crate::dynamic::norm::{norm, Normed};
 use crate::engine::dims::Dims;
@@ -46,7 +46,7 @@ pub trait NormWeight<S, A, T>: Contractible<Elem = T> {}
 impl<W: Contractible<Elem = T>, S: NormOver<A, W::Shape>, A, T> NormWeight<S, A, T> for W {}
 
 /// Runs `norm` of `x` by `plan`: the output's data in `x`'s shape, row-major.
-fn run<T: Float + Send + Sync>(
+fn run<T: Transcendental>(
     (op, which): (&'static str, Norm),
     plan: &Normed,
     x: Strided<'_, T>,
@@ -104,7 +104,7 @@ fn run<T: Float + Send + Sync>(
     Ok(normalize(which, (x.data, w.data, bias), &g, eps, total))
 }
 
-impl<T: Float + Send + Sync> DynTensor<T> {
+impl<T: Transcendental> DynTensor<T> {
     /// Layer norm over the selected axes (rule book §16, norms): each row (an index of the
     /// other axes) becomes `(x - mean) / sqrt(var + eps) * weight + bias`, the variance the
     /// population's (PyTorch's `layer_norm`); `weight` and `bias` broadcast into this shape by
@@ -196,7 +196,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
 /// assert_eq!(y.data(), &[-1.0, 1.0, -1.0, 1.0]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub trait Norms: Contractible<Elem: Float + Send + Sync> + Sized {
+pub trait Norms: Contractible<Elem: Transcendental> + Sized {
     /// Layer norm over `A`: `(x - mean) / sqrt(var + eps) * weight + bias` (population
     /// variance, PyTorch's `layer_norm`).
     ///
@@ -301,7 +301,7 @@ pub trait Norms: Contractible<Elem: Float + Send + Sync> + Sized {
     }
 }
 
-impl<X: Contractible<Elem: Float + Send + Sync>> Norms for X {}
+impl<X: Contractible<Elem: Transcendental>> Norms for X {}
 
 /// A typed norm: the run-time plan of the operands' shapes, then the kernel.
 fn typed_norm<X, A>(
@@ -313,7 +313,7 @@ fn typed_norm<X, A>(
 ) -> Result<Tensor<X::Elem, X::Shape>, Error>
 where
     X: Contractible,
-    X::Elem: Float + Send + Sync,
+    X::Elem: Transcendental,
     X::Shape: Storage<X::Elem>,
     A: Selector,
 {
