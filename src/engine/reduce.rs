@@ -30,6 +30,7 @@ pub(crate) use super::fold::{pick, FoldOp, Sum};
 use super::layout::{Merged, Strided};
 pub(crate) use super::summation::lanes;
 use super::summation::Kahan;
+use super::vmath::{computes_wider, narrowed, Transcendental};
 use super::walk::step;
 use crate::values::error::Error;
 use crate::values::shape::{DynShape, MAX_RANK};
@@ -304,6 +305,24 @@ impl<T: Send + Sync> Source<'_, T> {
         Ok(out)
     }
 
+    /// `f` on this source's elements in their [`Wide`](Transcendental::Wide) type: a
+    /// half-precision input is widened once (the layout kept), so that means, variances,
+    /// softmax's maxima and sums accumulate in `f32`, as PyTorch's do.
+    pub(crate) fn widened<R>(&self, f: impl FnOnce(&Source<'_, T::Wide>) -> R) -> R
+    where
+        T: Transcendental,
+    {
+        let data: Vec<T::Wide> = self.x.data.iter().map(|x| x.widen()).collect();
+        f(&Source {
+            x: Strided {
+                sizes: self.x.sizes,
+                strides: self.x.strides,
+                data: &data,
+            },
+            mask: self.mask,
+        })
+    }
+
     /// Sum of each cell (0 for an empty axis).
     pub(crate) fn sum(&self) -> Vec<T>
     where
@@ -335,8 +354,11 @@ impl<T: Send + Sync> Source<'_, T> {
     /// compensation.
     pub(crate) fn mean(&self) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental + Send + Sync,
     {
+        if computes_wider::<T>() {
+            return narrowed(self.widened(|s| s.mean()));
+        }
         let n = count_as::<T>(self.count());
         self.fold(Kahan::zero(), &CompensatedSum)
             .into_iter()
@@ -350,8 +372,11 @@ impl<T: Send + Sync> Source<'_, T> {
     /// `ddof >= n`. Two passes, the mean first, each summed pairwise and compensated.
     pub(crate) fn var(&self, ddof: usize) -> Vec<T>
     where
-        T: Float,
+        T: Transcendental + Send + Sync,
     {
+        if computes_wider::<T>() {
+            return narrowed(self.widened(|s| s.var(ddof)));
+        }
         let n = self.count();
         let mut acc: Vec<Deviations<T>> = self
             .mean()
@@ -370,6 +395,18 @@ impl<T: Send + Sync> Source<'_, T> {
         // NumPy divides by max(n - ddof, 0).
         let dof = count_as::<T>(n.saturating_sub(ddof));
         acc.into_iter().map(|d| d.squares.sum / dof).collect()
+    }
+
+    /// Standard deviation of each cell with `ddof` delta degrees of freedom: the square root
+    /// of [`var`](Self::var), taken before a half-precision result is rounded.
+    pub(crate) fn std(&self, ddof: usize) -> Vec<T>
+    where
+        T: Transcendental + Send + Sync,
+    {
+        if computes_wider::<T>() {
+            return narrowed(self.widened(|s| s.std(ddof)));
+        }
+        self.var(ddof).into_iter().map(Float::sqrt).collect()
     }
 
     /// The position of the maximum (`MAX = true`) or minimum along the one reduced axis

@@ -83,6 +83,11 @@ pub(crate) fn computes_wider<T: Transcendental>() -> bool {
     core::any::TypeId::of::<T>() != core::any::TypeId::of::<T::Wide>()
 }
 
+/// Wide values rounded to `T`, each once.
+pub(crate) fn narrowed<T: Transcendental>(wide: Vec<T::Wide>) -> Vec<T> {
+    wide.into_iter().map(T::narrow).collect()
+}
+
 macro_rules! own_width {
     ($($t:ident),*) => {$(
         impl Transcendental for $t {

@@ -147,6 +147,28 @@ macro_rules! half_math {
             }
 
             #[test]
+            fn statistics_are_the_f32_ones_rounded_once() {
+                // Rows offset far from zero, where a mean or variance kept in half precision
+                // loses most of the deviations.
+                let x = (input() + <$h>::from_f32(300.0)).cast::<f32>().cast::<$h>();
+                let x32 = x.cast::<f32>();
+                let pairs: Vec<(Vec<f32>, Vec<f32>)> = vec![
+                    (wide(&x.mean::<COL>()), wide(&x32.mean::<COL>().cast::<$h>())),
+                    (wide(&x.mean::<ROW>()), wide(&x32.mean::<ROW>().cast::<$h>())),
+                    (wide(&x.var::<COL>()), wide(&x32.var::<COL>().cast::<$h>())),
+                    (wide(&x.std::<ROW>()), wide(&x32.std::<ROW>().cast::<$h>())),
+                    (wide(&x.var_ddof::<COL>(1)), wide(&x32.var_ddof::<COL>(1).cast::<$h>())),
+                    (wide(&x.std_ddof::<COL>(1)), wide(&x32.std_ddof::<COL>(1).cast::<$h>())),
+                ];
+                for (i, (got, want)) in pairs.iter().enumerate() {
+                    assert!(same(got, want), "case {i}: {got:?} against {want:?}");
+                }
+                let col = ["COL".parse().unwrap()];
+                let got: Vec<f32> = x.to_dyn().std(&col).unwrap().data().iter().map(|v| v.to_f32()).collect();
+                assert!(same(&got, &wide(&x32.std::<COL>().cast::<$h>())));
+            }
+
+            #[test]
             fn a_long_row_sums_in_f32() {
                 // 4096 equal logits: each probability is 2^-12, exact in both types. A sum
                 // kept in 8 or 11 bits stops growing long before 4096.

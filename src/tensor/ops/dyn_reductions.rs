@@ -6,7 +6,7 @@ use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 
-use num_traits::{Float, One, Zero};
+use num_traits::{One, Zero};
 
 use crate::dynamic::reduce::apply;
 use crate::engine::reduce::Source;
@@ -61,15 +61,15 @@ macro_rules! dyn_reductions {
 dyn_reductions! {
     sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| Ok(s.sum());
     prod, prod_keep, "product", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| Ok(s.prod());
-    mean, mean_keep, "mean", [Float + Send + Sync], |s, _| Ok(s.mean());
-    var, var_keep, "population variance", [Float + Send + Sync], |s, _| Ok(s.var(0));
-    std, std_keep, "population standard deviation", [Float + Send + Sync], |s, _| Ok(s.var(0).into_iter().map(T::sqrt).collect());
+    mean, mean_keep, "mean", [Transcendental], |s, _| Ok(s.mean());
+    var, var_keep, "population variance", [Transcendental], |s, _| Ok(s.var(0));
+    std, std_keep, "population standard deviation", [Transcendental], |s, _| Ok(s.std(0));
     logsumexp, logsumexp_keep, "`ln(sum(exp(x)))`", [Transcendental], |s, shape| Ok(s.logsumexp(shape));
     max, max_keep, "maximum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<true>(shape);
     min, min_keep, "minimum (an empty axis is an error)", [Copy + PartialOrd + Send + Sync], |s, shape| s.extreme::<false>(shape);
 }
 
-impl<T: Float + Send + Sync> DynTensor<T> {
+impl<T: Transcendental> DynTensor<T> {
     /// The variance over the selected axes with `ddof` delta degrees of freedom: the squared
     /// deviations divided by `n - ddof` (NumPy's `ddof`, PyTorch's `correction`; 1 gives the
     /// unbiased estimate), `inf` or NaN when `ddof` is at least `n`; or the error: an axis
@@ -96,9 +96,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn std_ddof(&self, axes: &[AxisSelector], ddof: usize) -> Result<DynTensor<T>, Error> {
-        self.reduced(axes, false, |s, _| {
-            Ok(s.var(ddof).into_iter().map(T::sqrt).collect())
-        })
+        self.reduced(axes, false, |s, _| Ok(s.std(ddof)))
     }
 }
 

@@ -15,31 +15,13 @@ use crate::engine::raw;
 #[cfg(feature = "rayon")]
 use crate::engine::reduce::{cut, row_split};
 use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
-use crate::engine::vmath::{computes_wider, Transcendental};
+use crate::engine::vmath::{computes_wider, narrowed, Transcendental};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::Error;
 use crate::values::selector::{selected, AxisSelector};
 use crate::values::shape::DynShape;
 
 impl<T: Send + Sync> Source<'_, T> {
-    /// `f` on this source's elements in their [`Wide`](Transcendental::Wide) type: a
-    /// half-precision input is widened once (the layout kept), so that the maxima, sums and
-    /// logarithms are `f32` inside.
-    fn widened<R>(&self, f: impl FnOnce(&Source<'_, T::Wide>) -> R) -> R
-    where
-        T: Transcendental,
-    {
-        let data: Vec<T::Wide> = self.x.data.iter().map(|x| x.widen()).collect();
-        f(&Source {
-            x: Strided {
-                sizes: self.x.sizes,
-                strides: self.x.strides,
-                data: &data,
-            },
-            mask: self.mask,
-        })
-    }
-
     /// `ln(sum(exp(x)))` of each cell, computed as `m + ln(sum(exp(x - m)))` with `m` the
     /// cell's maximum (0 when it is not finite), as SciPy does.
     pub(crate) fn logsumexp(&self, shape: impl Fn() -> DynShape) -> Vec<T>
@@ -47,8 +29,7 @@ impl<T: Send + Sync> Source<'_, T> {
         T: Transcendental,
     {
         if computes_wider::<T>() {
-            let wide = self.widened(|s| s.logsumexp(shape));
-            return wide.into_iter().map(T::narrow).collect();
+            return narrowed(self.widened(|s| s.logsumexp(shape)));
         }
         let shift = self.shifts(shape);
         let mut acc: Vec<(T, T)> = shift.into_iter().map(|m| (m, T::zero())).collect();
@@ -88,8 +69,7 @@ impl<T: Send + Sync> Source<'_, T> {
         T: Transcendental,
     {
         if computes_wider::<T>() {
-            let wide = self.widened(|s| s.softmax::<LOG>(shape))?;
-            return Ok(wide.into_iter().map(T::narrow).collect());
+            return self.widened(|s| s.softmax::<LOG>(shape)).map(narrowed);
         }
         // The output has the input's sizes: room for it (a broadcast view's sizes may hold
         // more than memory), and nothing to compute when it is empty.
