@@ -1,10 +1,13 @@
 //! Math on half-precision tensors computes in `f32` and rounds once, as PyTorch's CPU kernels
 //! do: every elementwise function, softmax, log-softmax, logsumexp and the norms on `bf16` and
-//! `f16` equal the same operation on the widened `f32` tensor, rounded, bit for bit; and they
-//! stay within one half-precision step of an `f64` reference where rounding midway (sums of
-//! a long row in 8 bits) would not.
+//! `f16` equal the same operation on the widened `f32` tensor, rounded, bit for bit (the
+//! losses: the `f32` loss of the half log-probabilities); and they stay within one
+//! half-precision step of an `f64` reference where rounding midway (sums of a long row in 8
+//! bits) would not.
 
-use shapecast::{bf16, f16, names, shape, Cast, FloatMath, Norms, Reductions, Tensor};
+use shapecast::{
+    bf16, f16, names, shape, Cast, FloatMath, Loss, Norms, Reduction, Reductions, Tensor,
+};
 
 names!(ROW, COL);
 
@@ -166,6 +169,51 @@ macro_rules! half_math {
                 let col = ["COL".parse().unwrap()];
                 let got: Vec<f32> = x.to_dyn().std(&col).unwrap().data().iter().map(|v| v.to_f32()).collect();
                 assert!(same(&got, &wide(&x32.std::<COL>().cast::<$h>())));
+            }
+
+            #[test]
+            fn losses_take_half_logits_and_accumulate_in_f32() {
+                let x = input();
+                let t = Tensor::<i64, shape![ROW: 6]>::from_array([0, 39, 7, 12, -100, 3]);
+                // Without options: the f32 negative log-likelihood of the same half
+                // log-probabilities (log-softmax rounds to the element, as PyTorch's does),
+                // rounded once.
+                let logp = x.log_softmax::<COL>().cast::<f32>();
+                let none = Loss::default();
+                let got = x.try_cross_entropy::<COL>(&t, &none).unwrap();
+                let want = logp.try_nll_loss::<COL>(&t, &Loss::default()).unwrap();
+                assert!(same(&wide(&got), &wide(&want.cast::<$h>())));
+                let got = x.try_cross_entropy_reduced::<COL>(&t, &none, Reduction::Mean).unwrap();
+                let want = logp
+                    .try_nll_loss_reduced::<COL>(&t, &Loss::default(), Reduction::Mean)
+                    .unwrap();
+                assert!(same(&wide(&got), &wide(&want.cast::<$h>())));
+                // Class weights and label smoothing against f64 from the definition.
+                let w: Vec<$h> = (0..40).map(|c| <$h>::from_f32(0.5 + c as f32 / 20.0)).collect();
+                let opts = Loss::default().weight(&w).label_smoothing(0.1);
+                let got = x
+                    .try_cross_entropy_reduced::<COL>(&t, &opts, Reduction::Mean)
+                    .unwrap()
+                    .data()[0]
+                    .to_f64();
+                let xs = wide(&x);
+                let (mut sum, mut total) = (0.0f64, 0.0f64);
+                for (r, &target) in t.data().iter().enumerate() {
+                    if target < 0 {
+                        continue;
+                    }
+                    let row: Vec<f64> = xs[r * 40..(r + 1) * 40].iter().map(|&v| v as f64).collect();
+                    let m = row.iter().cloned().fold(f64::MIN, f64::max);
+                    let lse = m + row.iter().map(|v| (v - m).exp()).sum::<f64>().ln();
+                    let wt = |c: usize| w[c].to_f64();
+                    let hit = -wt(target as usize) * (row[target as usize] - lse);
+                    let spread: f64 = (0..40).map(|c| -wt(c) * (row[c] - lse)).sum();
+                    sum += 0.9 * hit + 0.1 / 40.0 * spread;
+                    total += wt(target as usize);
+                }
+                let exact = sum / total;
+                // The log-probabilities' rounding to the element, then the result's.
+                assert!((got - exact).abs() <= 2.0 * $step * exact.abs(), "{got} vs {exact}");
             }
 
             #[test]

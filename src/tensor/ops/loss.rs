@@ -8,11 +8,11 @@
 
 use crate::alloc_prelude::*;
 
-use num_traits::Float;
+use num_traits::{Float, NumCast, One, Zero};
 
 use super::loss_options::{ClassWeightsFor, Loss, Reduction};
 use super::reductions::Reductions;
-use crate::engine::vmath::Transcendental;
+use crate::engine::vmath::{narrowed, Transcendental};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::index_element::IndexElement;
 use crate::tensor::tensor::Tensor;
@@ -22,10 +22,18 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
+/// The per-target losses and the targets' total weight, in the elements'
+/// [`Wide`](Transcendental::Wide) type (`f32` for half precision: the weights, the smoothing
+/// spread and the reduction's sum accumulate there, as PyTorch's do).
+type Wide<T> = (
+    Vec<<T as Transcendental>::Wide>,
+    <T as Transcendental>::Wide,
+);
+
 /// The loss of each target and the targets' total weight (what a mean divides by): `logp`
 /// row-major by `sizes` (log-probabilities along axis `at`), `targets` one per cell of the
 /// other axes, in their row-major order.
-fn losses<T: Float, X: IndexElement, W>(
+fn losses<T: Transcendental, X: IndexElement, W>(
     logp: &[T],
     sizes: &[usize],
     at: usize,
@@ -33,7 +41,7 @@ fn losses<T: Float, X: IndexElement, W>(
     opts: &Loss<'_, T, W>,
     smoothing: bool,
     refuse: impl Fn(String) -> Error,
-) -> Result<(Vec<T>, T), Error> {
+) -> Result<Wide<T>, Error> {
     let classes = sizes[at];
     if let Some(w) = opts.weight
         && w.len() != classes
@@ -65,26 +73,28 @@ fn losses<T: Float, X: IndexElement, W>(
         )));
     }
     let inner: usize = sizes[at + 1..].iter().product();
-    let weight = |c: usize| opts.weight.map_or(T::one(), |w| w[c]);
-    let eps = T::from(if smoothing { opts.label_smoothing } else { 0.0 }).unwrap_or_else(T::zero);
-    let per_class = eps / T::from(classes).unwrap_or_else(T::infinity);
-    let mut total = T::zero();
+    let one = T::Wide::one();
+    let weight = |c: usize| opts.weight.map_or(one, |w| w[c].widen());
+    let eps = <T::Wide as NumCast>::from(if smoothing { opts.label_smoothing } else { 0.0 })
+        .unwrap_or_else(T::Wide::zero);
+    let per_class = eps / <T::Wide as NumCast>::from(classes).unwrap_or_else(T::Wide::infinity);
+    let mut total = T::Wide::zero();
     let out = targets
         .iter()
         .enumerate()
         .map(|(cell, &t)| {
             let Some(t) = class(t).filter(|_| !ignored(t)) else {
-                return T::zero();
+                return T::Wide::zero();
             };
             total = total + weight(t);
             let (outer, inside) = (cell / inner.max(1), cell % inner.max(1));
-            let at_class = |c: usize| logp[(outer * classes + c) * inner + inside];
+            let at_class = |c: usize| logp[(outer * classes + c) * inner + inside].widen();
             let hit = -weight(t) * at_class(t);
-            if eps == T::zero() {
+            if eps == T::Wide::zero() {
                 return hit;
             }
-            let spread = (0..classes).fold(T::zero(), |acc, c| acc - weight(c) * at_class(c));
-            (T::one() - eps) * hit + per_class * spread
+            let spread = (0..classes).fold(T::Wide::zero(), |acc, c| acc - weight(c) * at_class(c));
+            (one - eps) * hit + per_class * spread
         })
         .collect();
     Ok((out, total))
@@ -108,21 +118,25 @@ impl Which {
     }
 }
 
-/// Per-target losses laid out as the targets.
-fn per_target<T, X>(targets: &DynTensor<X>, (losses, _): (Vec<T>, T)) -> DynTensor<T> {
-    DynTensor::from_parts(targets.shape().clone(), targets.sizes().to_vec(), losses)
+/// Per-target losses laid out as the targets, each rounded once.
+fn per_target<T: Transcendental, X>(targets: &DynTensor<X>, (losses, _): Wide<T>) -> DynTensor<T> {
+    DynTensor::from_parts(
+        targets.shape().clone(),
+        targets.sizes().to_vec(),
+        narrowed(losses),
+    )
 }
 
-/// The per-target `losses` reduced, with the targets' total weight.
-fn reduce<T: Float>((losses, total): (Vec<T>, T), reduction: Reduction) -> T {
-    let sum = losses.iter().fold(T::zero(), |acc, &l| acc + l);
-    match reduction {
+/// The per-target `losses` reduced, with the targets' total weight, rounded once.
+fn reduce<T: Transcendental>((losses, total): Wide<T>, reduction: Reduction) -> T {
+    let sum = losses.iter().fold(T::Wide::zero(), |acc, &l| acc + l);
+    T::narrow(match reduction {
         Reduction::Sum => sum,
         Reduction::Mean => sum / total,
-    }
+    })
 }
 
-impl<T: Transcendental<Wide = T>> DynTensor<T> {
+impl<T: Transcendental> DynTensor<T> {
     /// The cross-entropy of these logits along the class axis against integer `targets`, one
     /// loss per target (rule book §21; PyTorch's `cross_entropy` with `reduction='none'`):
     /// `targets` has this shape without the class axis, in any [`IndexElement`] type. With
@@ -226,7 +240,7 @@ impl<T: Transcendental<Wide = T>> DynTensor<T> {
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
-    ) -> Result<(Vec<T>, T), Error> {
+    ) -> Result<Wide<T>, Error> {
         match which {
             Which::CrossEntropy => {
                 let logp = self.log_softmax(core::slice::from_ref(axis))?;
@@ -242,7 +256,7 @@ impl<T: Transcendental<Wide = T>> DynTensor<T> {
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
-    ) -> Result<(Vec<T>, T), Error> {
+    ) -> Result<Wide<T>, Error> {
         let refuse = |reason: String| Error::Gather {
             op,
             shape: self.shape().clone(),
@@ -277,7 +291,7 @@ impl<T: Transcendental<Wide = T>> DynTensor<T> {
     }
 }
 
-impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
+impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
     /// The cross-entropy of these logits along the class axis `A` against integer `targets`
     /// (rule book §21; PyTorch's `cross_entropy`, `reduction='none'`): one loss per target,
     /// and the targets' shape is the logits' without `A`, checked at compile time; the
@@ -336,7 +350,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         S: ReduceOver<A>,
     {
         let (losses, _) = self.typed_losses_by::<A>(Which::CrossEntropy, targets, opts)?;
-        Ok(Tensor::from_parts(targets.sizes(), losses))
+        Ok(Tensor::from_parts(targets.sizes(), narrowed(losses)))
     }
 
     /// [`try_cross_entropy`](Self::try_cross_entropy) reduced to one value (PyTorch's
@@ -364,7 +378,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         S: ReduceOver<A>,
     {
         let losses = self.typed_losses_by::<A>(Which::CrossEntropy, targets, opts)?;
-        Ok(Tensor::from_array(reduce(losses, reduction)))
+        Ok(Tensor::from_array(reduce::<T>(losses, reduction)))
     }
 
     /// The negative log-likelihood of these log-probabilities along the class axis `A`
@@ -388,7 +402,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         S: ReduceOver<A>,
     {
         let (losses, _) = self.typed_losses_by::<A>(Which::Nll, targets, opts)?;
-        Ok(Tensor::from_parts(targets.sizes(), losses))
+        Ok(Tensor::from_parts(targets.sizes(), narrowed(losses)))
     }
 
     /// [`try_nll_loss`](Self::try_nll_loss) reduced to one value (see [`Reduction`]).
@@ -413,7 +427,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         S: ReduceOver<A>,
     {
         let losses = self.typed_losses_by::<A>(Which::Nll, targets, opts)?;
-        Ok(Tensor::from_array(reduce(losses, reduction)))
+        Ok(Tensor::from_array(reduce::<T>(losses, reduction)))
     }
 
     /// The per-target losses of `which` and the targets' total weight.
@@ -422,7 +436,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         which: Which,
         targets: &Tensor<impl IndexElement, Reduce<S, A>>,
         opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
-    ) -> Result<(Vec<T>, T), Error>
+    ) -> Result<Wide<T>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
@@ -441,7 +455,7 @@ impl<T: Transcendental<Wide = T>, S: Storage<T>> Tensor<T, S> {
         (op, smoothing): (&'static str, bool),
         targets: &Tensor<impl IndexElement, Reduce<S, A>>,
         opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
-    ) -> Result<(Vec<T>, T), Error>
+    ) -> Result<Wide<T>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
