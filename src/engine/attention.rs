@@ -16,7 +16,7 @@ use crate::alloc_prelude::*;
 use super::fold::pick;
 use super::raw::{self, DotElement, Mat};
 use super::summation::lanes;
-use super::vmath::Transcendental;
+use super::vmath::{computes_wider, narrowed, Transcendental};
 
 /// Query rows per block: the scores of a block of keys fit in L1 with the block's rows.
 pub(crate) const QUERY_BLOCK: usize = 64;
@@ -167,12 +167,27 @@ impl<'a, T: Copy> Operand<'a, T> {
     }
 }
 
-/// Scaled dot-product attention of `ops` by `g`, scores multiplied by `scale`: the output
-/// in the order of `g`'s output offsets, `len` elements (every one written).
-pub(crate) fn attend<T>(ops: Operands<'_, T>, g: &Geometry, scale: T, len: usize) -> Vec<T>
+/// Scaled dot-product attention of `ops` by `g`, scores multiplied by `scale` (given in the
+/// type the scores are computed in): the output in the order of `g`'s output offsets, `len`
+/// elements (every one written).
+pub(crate) fn attend<T>(ops: Operands<'_, T>, g: &Geometry, scale: T::Wide, len: usize) -> Vec<T>
 where
-    T: DotElement + Transcendental + Default,
+    T: DotElement + Transcendental<Wide: DotElement + Default> + Default,
 {
+    if computes_wider::<T>() {
+        // Half precision: the operands widened once, the scores, the online softmax and the
+        // weighted sums in `f32`, each output rounded once (PyTorch's CPU attention on bf16).
+        let wide = |x: &[T]| -> Vec<T::Wide> { x.iter().map(|x| x.widen()).collect() };
+        let (q, k, v, mask) = (wide(ops.q), wide(ops.k), wide(ops.v), ops.mask.map(wide));
+        let ops = Operands {
+            q: &q,
+            k: &k,
+            v: &v,
+            mask: mask.as_deref(),
+        };
+        return narrowed(attend(ops, g, scale, len));
+    }
+    let scale = T::narrow(scale);
     let (mut ks, mut vs) = (Vec::new(), Vec::new());
     let rows = g.rows[0].len();
     // The GEMM crate multiplies fastest with operands whose columns are contiguous: the

@@ -6,10 +6,11 @@
 //! bits) would not.
 
 use shapecast::{
-    bf16, f16, names, shape, Cast, FloatMath, Loss, Norms, Reduction, Reductions, Tensor,
+    bf16, f16, names, shape, Attention, Cast, Causal, FloatMath, Loss, NoMask, Norms, Reduction,
+    Reductions, Tensor,
 };
 
-names!(ROW, COL);
+names!(ROW, COL, HEAD, SEQ, KSEQ, HD, VD);
 
 type Grid = shape![ROW: 6, COL: 40];
 
@@ -214,6 +215,25 @@ macro_rules! half_math {
                 let exact = sum / total;
                 // The log-probabilities' rounding to the element, then the result's.
                 assert!((got - exact).abs() <= 2.0 * $step * exact.abs(), "{got} vs {exact}");
+            }
+
+            #[test]
+            fn attention_runs_in_f32() {
+                // Grouped heads, a causal mask with a cache prefix: queries [SEQ: 5], keys
+                // and values [KSEQ: 9], the head dimension contracted.
+                let ramp = |n: usize, k: f32| -> Vec<f32> {
+                    (0..n).map(|i| ((i as f32 * k).sin() * 2.0)).collect()
+                };
+                let q = Tensor::<f32, shape![HEAD: 2, SEQ: 5, HD: 8]>::from_vec(ramp(80, 0.37)).unwrap().cast::<$h>();
+                let k = Tensor::<f32, shape![HEAD: 2, KSEQ: 9, HD: 8]>::from_vec(ramp(144, 0.71)).unwrap().cast::<$h>();
+                let v = Tensor::<f32, shape![HEAD: 2, KSEQ: 9, VD: 4]>::from_vec(ramp(72, 1.3)).unwrap().cast::<$h>();
+                let (q32, k32, v32) = (q.cast::<f32>(), k.cast::<f32>(), v.cast::<f32>());
+                let got = q.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::at(4), None);
+                let want = q32.attention::<HD, KSEQ>(&k32, &v32, Causal::<SEQ>::at(4), None);
+                assert!(same(&wide(&got), &wide(&want.cast::<$h>())));
+                let got = q.attention::<HD, KSEQ>(&k, &v, NoMask, Some(<$h>::from_f32(0.25)));
+                let want = q32.attention::<HD, KSEQ>(&k32, &v32, NoMask, Some(0.25));
+                assert!(same(&wide(&got), &wide(&want.cast::<$h>())));
             }
 
             #[test]

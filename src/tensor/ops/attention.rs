@@ -45,11 +45,14 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
-/// An element attention runs on: `f32` or `f64` (GEMM calls and a stable `exp`). Half-precision
-/// inputs are cast first (`q.cast::<f32>()`): the online softmax keeps its running maxima and
-/// sums in the element type.
-pub trait AttentionElement: DotElement + Transcendental<Wide = Self> + Default {}
-impl<T: DotElement + Transcendental<Wide = T> + Default> AttentionElement for T {}
+/// An element attention runs on: `f32`, `f64` (GEMM calls and a stable `exp`), and `bf16` or
+/// `f16`, whose queries, keys and values are widened once to `f32`, where the scores, the
+/// online softmax and the weighted sums run, each output rounded once.
+pub trait AttentionElement:
+    DotElement + Transcendental<Wide: DotElement + Default> + Default
+{
+}
+impl<T: DotElement + Transcendental<Wide: DotElement + Default> + Default> AttentionElement for T {}
 
 /// The mask of a run-time attention ([`DynTensor::attention`]).
 #[derive(Clone, Copy, Debug)]
@@ -322,8 +325,12 @@ fn run<T: AttentionElement>(
         causal: plan.causal.map(|_| offset),
     };
     let head: usize = depth.iter().map(|d| d.0).product();
-    let scale =
-        scale.unwrap_or_else(|| T::one() / T::from(head.max(1)).expect("a size is a float").sqrt());
+    // In the type the scores are computed in (`f32` for half precision, as PyTorch's).
+    let scale = scale.map(T::widen).unwrap_or_else(|| {
+        use num_traits::{Float, NumCast};
+        let head: T::Wide = NumCast::from(head.max(1)).expect("a size is a float");
+        head.sqrt().recip()
+    });
     let ops = Operands {
         q: q.data,
         k: k.data,
