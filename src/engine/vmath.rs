@@ -28,6 +28,8 @@
 //! assert_eq!(Transcendental::tanh_v(f32::INFINITY), 1.0);
 //! ```
 
+use crate::alloc_prelude::*;
+
 use num_traits::Float;
 
 use crate::values::sealed::Sealed;
@@ -89,7 +91,7 @@ pub(crate) fn narrowed<T: Transcendental>(wide: Vec<T::Wide>) -> Vec<T> {
 }
 
 macro_rules! own_width {
-    ($($t:ident),*) => {$(
+    ($($t:ty: $exp:path, $ln:path, $tanh:path, $erf:path);*) => {$(
         impl Transcendental for $t {
             type Wide = $t;
             #[inline(always)]
@@ -100,47 +102,29 @@ macro_rules! own_width {
             fn narrow(wide: $t) -> $t {
                 wide
             }
-            own_width!(@fns $t);
+            #[inline(always)]
+            fn exp_v(self) -> $t {
+                $exp(self)
+            }
+            #[inline(always)]
+            fn ln_v(self) -> $t {
+                $ln(self)
+            }
+            #[inline(always)]
+            fn tanh_v(self) -> $t {
+                $tanh(self)
+            }
+            #[inline]
+            fn erf_v(self) -> $t {
+                $erf(self)
+            }
         }
     )*};
-    (@fns f32) => {
-        #[inline(always)]
-        fn exp_v(self) -> f32 {
-            exp_f32(self)
-        }
-        #[inline(always)]
-        fn ln_v(self) -> f32 {
-            ln_f32(self)
-        }
-        #[inline(always)]
-        fn tanh_v(self) -> f32 {
-            tanh_f32(self)
-        }
-        #[inline]
-        fn erf_v(self) -> f32 {
-            libm::erff(self)
-        }
-    };
-    (@fns f64) => {
-        #[inline(always)]
-        fn exp_v(self) -> f64 {
-            exp_f64(self)
-        }
-        #[inline(always)]
-        fn ln_v(self) -> f64 {
-            ln_f64(self)
-        }
-        #[inline(always)]
-        fn tanh_v(self) -> f64 {
-            tanh_f64(self)
-        }
-        #[inline]
-        fn erf_v(self) -> f64 {
-            libm::erf(self)
-        }
-    };
 }
-own_width!(f32, f64);
+own_width!(
+    f32: exp_f32, ln_f32, tanh_f32, libm::erff;
+    f64: exp_f64, ln_f64, tanh_f64, libm::erf
+);
 
 macro_rules! half_width {
     ($($t:ty),*) => {$(

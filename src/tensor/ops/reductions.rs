@@ -17,7 +17,7 @@ use crate::alloc_prelude::*;
 
 use core::ops::{Add, Mul};
 
-use num_traits::{Float, One, Zero};
+use num_traits::{One, Zero};
 
 use super::scan::scanned;
 use super::topk::top_k;
@@ -472,7 +472,7 @@ pub trait Reductions: Contractible {
         rng: &mut impl rand_core::Rng,
     ) -> Result<Tensor<usize, Reduce<Self::Shape, A>>, Error>
     where
-        Self::Elem: Float,
+        Self::Elem: num_traits::Float,
         Self::Shape: SampleOver<A>,
         Reduce<Self::Shape, A>: Storage<usize>,
     {
