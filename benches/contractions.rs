@@ -10,13 +10,15 @@
 //!   time: typed `dot` (the plan is a constant of the types) against `DynTensor::dot` (the
 //!   rule runs at run time) and a naive loop;
 //! - M5 a linear layer `[T: 128, E: 512]` by a weight of `[E, F: 1376]` as written against the
-//!   same weight as files store it (`nn.Linear`'s `[F, E]`, contracted over its last axis).
+//!   same weight as files store it (`nn.Linear`'s `[F, E]`, contracted over its last axis);
+//! - M6 the same weight `[F, E]` stored `f32`, `bf16` and `f16`, by one position (a generated
+//!   token) and by 128 (a prompt): products of half-precision weights accumulate in `f32`.
 //!
 //! Run: `cargo bench --bench contractions`. `shapecast::guide::performance` reports the medians.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ndarray::{s, Array2, Array3, Array4, ArrayView2};
-use shapecast::{names, shape, Dot, Tensor};
+use shapecast::{bf16, f16, names, shape, Cast, Dot, Tensor};
 
 names!(BATCH, HEADS, SEQ, KSEQ, DK, T, E, F);
 
@@ -211,6 +213,35 @@ fn contractions(c: &mut Criterion) {
         "M5 linear 128x512x1376/weight [F, E] (files' layout)",
         |bch| bch.iter(|| black_box(black_box(&x).dot::<E>(&w_fe))),
     );
+    // M6: one position (a generated token) and a prompt of 128 by the same weight in the
+    // files' layout, stored f32, bf16 and f16 (the products accumulate in f32).
+    let w_b = w_fe.cast::<bf16>();
+    let w_h = w_fe.cast::<f16>();
+    for (name, n) in [("1x512x1376", 1usize), ("128x512x1376", 128)] {
+        let xs =
+            Tensor::<f32, shape![T, E: 512]>::from_vec_sized(&[n, 512], data(n * 512, 5)).unwrap();
+        group.bench_function(format!("M6 weight [F, E] {name}/f32"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_fe)))
+        });
+        group.bench_function(format!("M6 weight [F, E] {name}/bf16"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_b)))
+        });
+        group.bench_function(format!("M6 weight [F, E] {name}/f16"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_h)))
+        });
+    }
+    // M6 at a vocabulary's size: the weight (65 MB in f32) is read from memory, not cache.
+    let vocab = Tensor::<f32, shape![F: 32000, E: 512]>::from_vec(data(32000 * 512, 3)).unwrap();
+    let (vocab_b, x1) = (
+        vocab.cast::<bf16>(),
+        Tensor::<f32, shape![T, E: 512]>::from_vec_sized(&[1, 512], data(512, 5)).unwrap(),
+    );
+    group.bench_function("M6 weight [F, E] 1x512x32000/f32", |bch| {
+        bch.iter(|| black_box(black_box(&x1).dot::<E>(&vocab)))
+    });
+    group.bench_function("M6 weight [F, E] 1x512x32000/bf16", |bch| {
+        bch.iter(|| black_box(black_box(&x1).dot::<E>(&vocab_b)))
+    });
     group.finish();
 }
 

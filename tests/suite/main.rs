@@ -2,10 +2,10 @@
 //! module per area (`cargo test --test suite tensors::` runs one of them).
 //!
 //! They are one test binary rather than one per file: each binary links the whole library
-//! and its dependencies again, and one per file cost 43 links and 2 GB of disk. Tests
-//! that need a process of their own stay apart: `tests/allocations.rs` (a counting global
-//! allocator), `tests/bad_input.rs` (also run in release), `tests/cli.rs` (the command) and
-//! `tests/ui.rs` (the compile errors).
+//! and its dependencies again, and one per file cost 43 links and 2 GB of disk. Tests that
+//! need a process of their own stay apart: `tests/allocations.rs` (a counting global
+//! allocator), `tests/bad_input.rs` (also run without overflow checks), `tests/cli.rs` (the
+//! command) and `tests/ui.rs` (the compile errors).
 
 #[path = "../common/mod.rs"]
 mod common;

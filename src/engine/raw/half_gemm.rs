@@ -26,24 +26,17 @@ pub(crate) trait Half: Copy + Send + Sync + Into<f32> + 'static {
     }
     /// The nearest half to `x`.
     fn narrow(x: f32) -> Self;
-    /// Whether widening one element is a few instructions the compiler vectorises (`bf16`: a
-    /// shift), so a product of one row widens the weight in registers as it loads it; `f16`
-    /// converts fastest a slice at a time, through the CPU's F16C.
-    const WIDENS_IN_REGISTERS: bool;
 }
 
 impl Half for bf16 {
-    const WIDENS_IN_REGISTERS: bool = true;
     /// The upper half of an `f32`'s bits: a shift, vectorised for the CPU's best instruction
     /// set (the `half` crate's slice conversion goes element by element, 5x slower on a
     /// 512x1376 weight).
     #[inline]
     fn widen(src: &[bf16], dst: &mut [f32]) {
-        super::map_pairs_best(src, dst, &Self::wide);
-    }
-    #[inline(always)]
-    fn wide(self) -> f32 {
-        f32::from_bits(u32::from(self.to_bits()) << 16)
+        super::map_pairs_best(src, dst, &|s: bf16| {
+            f32::from_bits(u32::from(s.to_bits()) << 16)
+        });
     }
     #[inline]
     fn narrow(x: f32) -> Self {
@@ -52,7 +45,6 @@ impl Half for bf16 {
 }
 
 impl Half for f16 {
-    const WIDENS_IN_REGISTERS: bool = false;
     /// The `half` crate's conversion: the CPU's (F16C) where it has one.
     #[inline]
     fn widen(src: &[f16], dst: &mut [f32]) {
@@ -135,17 +127,6 @@ fn widened_right<H: Half>(
         return f32::gemm((a, ma), (&buf, wide), (c, mc), accumulate, false);
     }
     let (k, n) = (mb.rows, mb.cols);
-    if H::WIDENS_IN_REGISTERS && ma.rows == 1 && ma.cs == 1 && mb.rs == 1 && mb.cs == k {
-        // One row by a weight stored `[out, in]` (a token's products): each weight row read
-        // once and widened as it is loaded.
-        return row_by_rows(
-            &a[ma.offset..ma.offset + k],
-            (b, mb.offset),
-            (c, mc),
-            accumulate,
-            split,
-        );
-    }
     let w = tile_width(k, n);
     let tiles = n.div_ceil(w);
     // Tile `t` widened into `buf`: the buffer's matrix, and the columns of `c` it writes.
@@ -190,50 +171,6 @@ fn widened_right<H: Half>(
     for t in 0..tiles {
         let (wide, mct) = widen_tile(t, &mut buf);
         f32::gemm((a, ma), (&buf, wide), (c, mct), accumulate, false);
-    }
-}
-
-/// `c (+)= a · b` for one row `a` of `k` elements and `b`'s `n = c.cols` columns stored one
-/// after another from `b0` (a weight `[out, in]`): [`dot_rows_best`](super::dot_rows_best)
-/// over the columns, split over the pool's threads by columns with the `rayon` feature when
-/// the product reaches [`GEMM_PARALLEL_MIN`](super::gemm::GEMM_PARALLEL_MIN) multiply-adds.
-fn row_by_rows<H: Half>(
-    a: &[f32],
-    (b, b0): (&[H], usize),
-    (c, mc): (&mut [f32], Mat),
-    accumulate: bool,
-    split: bool,
-) {
-    let (k, n) = (a.len(), mc.cols);
-    let b = &b[b0..b0 + n * k];
-    let wide = |x: H| x.wide();
-    // The output's columns, contiguous: written in place, or gathered and scattered back.
-    let mut own = Vec::new();
-    let out: &mut [f32] = if mc.cs == 1 {
-        &mut c[mc.offset..mc.offset + n]
-    } else {
-        own.extend((0..n).map(|j| c[mc.offset + j * mc.cs]));
-        &mut own
-    };
-    #[cfg(feature = "rayon")]
-    if split && n.saturating_mul(k) >= super::gemm::GEMM_PARALLEL_MIN && n > 1 {
-        let per = n.div_ceil(crate::engine::threads::count()).max(1);
-        crate::engine::threads::chunks(out, per, |i, part| {
-            let rows = &b[i * per * k..(i * per + part.len()) * k];
-            super::dot_rows_best(a, rows, part, (&wide, accumulate));
-        });
-    } else {
-        super::dot_rows_best(a, b, out, (&wide, accumulate));
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        let _ = split;
-        super::dot_rows_best(a, b, out, (&wide, accumulate));
-    }
-    if mc.cs != 1 {
-        for (j, x) in own.into_iter().enumerate() {
-            c[mc.offset + j * mc.cs] = x;
-        }
     }
 }
 
@@ -449,9 +386,9 @@ mod tests {
         }
     }
 
-    /// One row by a bf16 weight stored `[out, in]` (a token's product, widened as it loads):
-    /// the f64 product within f32 rounding, into contiguous and strided outputs, written
-    /// and accumulated, large enough to split over threads (2^21 multiply-adds).
+    /// One row by a bf16 weight stored `[out, in]` (a token's product): the f64 product
+    /// within f32 rounding, into contiguous and strided outputs, written and accumulated,
+    /// large enough to split over threads (2^21 multiply-adds).
     #[test]
     fn one_row_by_an_out_in_weight_is_the_widened_product() {
         let (k, n) = (1024, 2050);

@@ -235,51 +235,6 @@ dispatched!(
     map_pairs_best, map_pairs, [T, U, F: Fn(T) -> U], (src: &[T], dst: &mut [U], f: &F) -> ()
 );
 
-/// `c[j] = (c[j] if accumulate) + Σ_p a[p] · wide(b[j·k + p])` for each `j < c.len()`, with
-/// `k = a.len()`: the rows of `b` (a weight stored `[out, in]`, in half precision) dotted with
-/// one `f32` row, each widened in registers as it is loaded, in 16 lanes of `f32` sums added
-/// pairwise at the end. A product of one row is bound by reading the weight: this reads it
-/// once, at its own width, where widening a tile first writes and reads it again in `f32`.
-#[inline(always)]
-fn dot_rows<T: Copy, F: Fn(T) -> f32>(
-    a: &[f32],
-    b: &[T],
-    c: &mut [f32],
-    (wide, accumulate): (&F, bool),
-) {
-    const L: usize = 16;
-    let k = a.len();
-    for (j, cj) in c.iter_mut().enumerate() {
-        let row = &b[j * k..(j + 1) * k];
-        let mut lanes = [0f32; L];
-        let (ac, bc) = (a.chunks_exact(L), row.chunks_exact(L));
-        let (at, bt) = (ac.remainder(), bc.remainder());
-        for (x, w) in ac.zip(bc) {
-            for i in 0..L {
-                lanes[i] += x[i] * wide(w[i]);
-            }
-        }
-        let mut width = L;
-        while width > 1 {
-            width /= 2;
-            for i in 0..width {
-                lanes[i] += lanes[i + width];
-            }
-        }
-        let mut sum = lanes[0];
-        for (&x, &w) in at.iter().zip(bt) {
-            sum += x * wide(w);
-        }
-        *cj = if accumulate { *cj + sum } else { sum };
-    }
-}
-
-dispatched!(
-    /// [`dot_rows`] on the CPU's best instruction set.
-    dot_rows_best, dot_rows, [T, F: Fn(T) -> f32],
-    (a: &[f32], b: &[T], c: &mut [f32], how: (&F, bool)) -> ()
-);
-
 /// The elements per piece when a map of `len` elements splits over rayon's pool (at least
 /// `min` of them): pieces of at least `min / 4`, about four per thread.
 #[cfg(feature = "rayon")]
