@@ -16,7 +16,7 @@ use crate::alloc_prelude::*;
 use super::fold::pick;
 use super::raw::{self, DotElement, Mat};
 use super::summation::lanes;
-use super::vmath::{computes_wider, narrowed, Transcendental};
+use super::vmath::{computes_wider, narrowed, widen_all, Transcendental};
 
 /// Query rows per block: the scores of a block of keys fit in L1 with the block's rows.
 pub(crate) const QUERY_BLOCK: usize = 64;
@@ -177,8 +177,8 @@ where
     if computes_wider::<T>() {
         // Half precision: the operands widened once, the scores, the online softmax and the
         // weighted sums in `f32`, each output rounded once (PyTorch's CPU attention on bf16).
-        let wide = |x: &[T]| -> Vec<T::Wide> { x.iter().map(|x| x.widen()).collect() };
-        let (q, k, v, mask) = (wide(ops.q), wide(ops.k), wide(ops.v), ops.mask.map(wide));
+        let (q, k, v) = (widen_all(ops.q), widen_all(ops.k), widen_all(ops.v));
+        let mask = ops.mask.map(widen_all);
         let ops = Operands {
             q: &q,
             k: &k,

@@ -9,7 +9,7 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
-use super::vmath::{computes_wider, Transcendental};
+use super::vmath::{computes_wider, narrowed, widen_all, Transcendental};
 
 /// Which norm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +41,8 @@ pub(crate) fn normalize<T: Transcendental>(
 ) -> Vec<T> {
     if computes_wider::<T>() {
         // Half precision: the statistics and the scaling in `f32`, the output rounded once.
-        let wide = |v: &[T]| -> Vec<T::Wide> { v.iter().map(|x| x.widen()).collect() };
-        let (x, w, b) = (wide(x), wide(w), wide(b));
-        let y = normalize(norm, (&x, &w, &b), g, eps.widen(), len);
-        return y.into_iter().map(T::narrow).collect();
+        let (x, w, b) = (widen_all(x), widen_all(w), widen_all(b));
+        return narrowed(normalize(norm, (&x, &w, &b), g, eps.widen(), len));
     }
     let mut out = vec![T::zero(); len];
     let cell = g.cell[0].len();

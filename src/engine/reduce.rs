@@ -30,7 +30,7 @@ pub(crate) use super::fold::{pick, FoldOp, Sum};
 use super::layout::{Merged, Strided};
 pub(crate) use super::summation::lanes;
 use super::summation::Kahan;
-use super::vmath::{computes_wider, narrowed, Transcendental};
+use super::vmath::{computes_wider, narrowed, widen_all, Transcendental};
 use super::walk::step;
 use crate::values::error::Error;
 use crate::values::shape::{DynShape, MAX_RANK};
@@ -312,7 +312,7 @@ impl<T: Send + Sync> Source<'_, T> {
     where
         T: Transcendental,
     {
-        let data: Vec<T::Wide> = self.x.data.iter().map(|x| x.widen()).collect();
+        let data = widen_all(self.x.data);
         f(&Source {
             x: Strided {
                 sizes: self.x.sizes,

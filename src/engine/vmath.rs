@@ -85,6 +85,12 @@ pub(crate) fn computes_wider<T: Transcendental>() -> bool {
     core::any::TypeId::of::<T>() != core::any::TypeId::of::<T::Wide>()
 }
 
+/// `x`'s elements in their [`Wide`](Transcendental::Wide) type (exact): the one copy a
+/// half-precision input makes before a row-wise operation runs in `f32`.
+pub(crate) fn widen_all<T: Transcendental>(x: &[T]) -> Vec<T::Wide> {
+    x.iter().map(|&x| x.widen()).collect()
+}
+
 /// Wide values rounded to `T`, each once.
 pub(crate) fn narrowed<T: Transcendental>(wide: Vec<T::Wide>) -> Vec<T> {
     wide.into_iter().map(T::narrow).collect()

@@ -25,7 +25,7 @@ use crate::values::shape::DynShape;
 /// The per-target losses and the targets' total weight, in the elements'
 /// [`Wide`](Transcendental::Wide) type (`f32` for half precision: the weights, the smoothing
 /// spread and the reduction's sum accumulate there, as PyTorch's do).
-type Wide<T> = (
+type WideLosses<T> = (
     Vec<<T as Transcendental>::Wide>,
     <T as Transcendental>::Wide,
 );
@@ -41,7 +41,7 @@ fn losses<T: Transcendental, X: IndexElement, W>(
     opts: &Loss<'_, T, W>,
     smoothing: bool,
     refuse: impl Fn(String) -> Error,
-) -> Result<Wide<T>, Error> {
+) -> Result<WideLosses<T>, Error> {
     let classes = sizes[at];
     if let Some(w) = opts.weight
         && w.len() != classes
@@ -119,7 +119,10 @@ impl Which {
 }
 
 /// Per-target losses laid out as the targets, each rounded once.
-fn per_target<T: Transcendental, X>(targets: &DynTensor<X>, (losses, _): Wide<T>) -> DynTensor<T> {
+fn per_target<T: Transcendental, X>(
+    targets: &DynTensor<X>,
+    (losses, _): WideLosses<T>,
+) -> DynTensor<T> {
     DynTensor::from_parts(
         targets.shape().clone(),
         targets.sizes().to_vec(),
@@ -128,7 +131,7 @@ fn per_target<T: Transcendental, X>(targets: &DynTensor<X>, (losses, _): Wide<T>
 }
 
 /// The per-target `losses` reduced, with the targets' total weight, rounded once.
-fn reduce<T: Transcendental>((losses, total): Wide<T>, reduction: Reduction) -> T {
+fn reduce<T: Transcendental>((losses, total): WideLosses<T>, reduction: Reduction) -> T {
     let sum = losses.iter().fold(T::Wide::zero(), |acc, &l| acc + l);
     T::narrow(match reduction {
         Reduction::Sum => sum,
@@ -240,7 +243,7 @@ impl<T: Transcendental> DynTensor<T> {
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
-    ) -> Result<Wide<T>, Error> {
+    ) -> Result<WideLosses<T>, Error> {
         match which {
             Which::CrossEntropy => {
                 let logp = self.log_softmax(core::slice::from_ref(axis))?;
@@ -256,7 +259,7 @@ impl<T: Transcendental> DynTensor<T> {
         axis: &AxisSelector,
         targets: &DynTensor<impl IndexElement>,
         opts: &Loss<'_, T, W>,
-    ) -> Result<Wide<T>, Error> {
+    ) -> Result<WideLosses<T>, Error> {
         let refuse = |reason: String| Error::Gather {
             op,
             shape: self.shape().clone(),
@@ -436,7 +439,7 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         which: Which,
         targets: &Tensor<impl IndexElement, Reduce<S, A>>,
         opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
-    ) -> Result<Wide<T>, Error>
+    ) -> Result<WideLosses<T>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,
@@ -455,7 +458,7 @@ impl<T: Transcendental, S: Storage<T>> Tensor<T, S> {
         (op, smoothing): (&'static str, bool),
         targets: &Tensor<impl IndexElement, Reduce<S, A>>,
         opts: &Loss<'_, T, impl ClassWeightsFor<S, A>>,
-    ) -> Result<Wide<T>, Error>
+    ) -> Result<WideLosses<T>, Error>
     where
         A: OneAxis,
         S: ReduceOver<A>,

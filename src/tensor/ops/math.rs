@@ -127,8 +127,9 @@ fn c<T: Float>(x: f64) -> T {
 /// `use shapecast::prelude::*` (or `use shapecast::FloatMath`) to call `exp`, `sqrt`, `relu`, …
 ///
 /// Elementwise math on `f32`, `f64`, `bf16` and `f16` tensors ([`Tensor`], [`DynTensor`]; a
-/// half-precision element computes in `f32` and is rounded once), by value or by reference: `t.exp()` on an owned `t` writes into `t`'s own buffer, `(&t).exp()` (or
-/// `x.exp()` for `x: &Tensor<..>`) returns a new tensor. The transcendentals are those of
+/// half-precision element computes in `f32` and is rounded once), by value or by reference:
+/// `t.exp()` on an owned `t` writes into `t`'s own buffer, `(&t).exp()` (or `x.exp()` for
+/// `x: &Tensor<..>`) returns a new tensor. The transcendentals are those of
 /// [`Transcendental`] (at most 2 ulp for `exp` and `ln`, 3 for `tanh`, against libm), run on
 /// the CPU's best instruction set; with the `rayon` feature large tensors split over threads
 /// (results bit-identical to one thread).

@@ -15,7 +15,7 @@ use crate::engine::raw;
 #[cfg(feature = "rayon")]
 use crate::engine::reduce::{cut, row_split};
 use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
-use crate::engine::vmath::{computes_wider, narrowed, Transcendental};
+use crate::engine::vmath::{computes_wider, narrowed, widen_all, Transcendental};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::Error;
 use crate::values::selector::{selected, AxisSelector};
@@ -134,7 +134,7 @@ impl<T: Send + Sync> Source<'_, T> {
             return;
         }
         if computes_wider::<T>() {
-            let mut wide: Vec<T::Wide> = data.iter().map(|x| x.widen()).collect();
+            let mut wide = widen_all(data);
             Source::<T::Wide>::softmax_in_place::<LOG>(sizes, mask, &mut wide);
             for (y, w) in data.iter_mut().zip(wide) {
                 *y = T::narrow(w);
