@@ -1,22 +1,32 @@
-//! ResNet-18's forward pass (`examples/resnet/model.rs`: torchvision's network, batch norms
-//! folded into the convolutions) on a batch of 8 images at 224x224, the weights and input
-//! filled by the example's formula; first checked against the example's own run (the logits
-//! of the first two images are the ones `examples/data/resnet18_logits.txt` holds).
+//! ResNet-18's and ResNet-50's forward passes (`examples/resnet/resnet18.rs` and
+//! `resnet50.rs`: torchvision's networks, batch norms folded into the convolutions) on a batch
+//! of 8 images at 224x224, the weights and input filled by the examples' formula; each first
+//! checked against PyTorch (the logits of the first two images are the ones
+//! `examples/data/resnet{18,50}_logits.txt` hold).
 //!
-//! Then each distinct convolution of the network alone (`resnet18 convolutions`), batch 8,
-//! as `(in channels, out channels, input size, kernel, stride, padding)`.
+//! Then each distinct convolution of the networks alone (`resnet18 convolutions`, `resnet50
+//! convolutions`), batch 8, as `(in channels, out channels, input size, kernel, stride,
+//! padding)`.
 //!
 //! Run: `cargo bench --bench resnet --features safetensors` (one thread) and
 //! `cargo bench --bench resnet --features safetensors,rayon` (rayon's pool); PyTorch on the same
-//! network and batch: `python3 scripts/bench_resnet.py --threads 1` (and `--threads 2`), its
-//! convolutions alone with `--convs`.
+//! networks and batch: `python3 scripts/bench_resnet.py --threads 1` (and `--threads 2`,
+//! `--depth 50`), their convolutions alone with `--convs`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
-#[path = "../examples/resnet/model.rs"]
+#[path = "../examples/resnet/common.rs"]
 #[allow(dead_code)]
-mod model;
+mod common;
+#[path = "../examples/resnet/resnet18.rs"]
+#[allow(dead_code)]
+mod resnet18;
+#[path = "../examples/resnet/resnet50.rs"]
+#[allow(dead_code)]
+mod resnet50;
+
+use common::{distance, formula_input, formula_weights};
 
 const THREADS: &str = if cfg!(feature = "rayon") {
     "rayon"
@@ -26,14 +36,32 @@ const THREADS: &str = if cfg!(feature = "rayon") {
 const BATCH: usize = 8;
 
 fn resnet(c: &mut Criterion) {
-    let net = model::ResNet18::load(&model::formula_weights().unwrap()).unwrap();
-    let x = model::formula_input(BATCH).unwrap();
-    let logits = net.forward(&x);
+    let x = formula_input(BATCH).unwrap();
+    let weights = formula_weights(resnet18::names_and_shapes()).unwrap();
+    let net = resnet18::ResNet18::load(&weights).unwrap();
     // The first two images are the example's: their logits are PyTorch's.
-    let diff = model::distance_to_pytorch(logits.data());
-    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
+    let diff = distance(net.forward(&x).data(), &resnet18::pytorch_logits());
+    assert!(
+        diff < 1e-3,
+        "ResNet-18's logits differ from PyTorch's by {diff}"
+    );
     let mut g = c.benchmark_group(format!("resnet18 [{THREADS}]"));
     g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function(format!("forward batch {BATCH} at 224x224"), |b| {
+        b.iter(|| net.forward(&x))
+    });
+    g.finish();
+    drop(net);
+
+    let weights = formula_weights(resnet50::names_and_shapes()).unwrap();
+    let net = resnet50::ResNet50::load(&weights).unwrap();
+    let diff = distance(net.forward(&x).data(), &resnet50::pytorch_logits());
+    assert!(
+        diff < 1e-3,
+        "ResNet-50's logits differ from PyTorch's by {diff}"
+    );
+    let mut g = c.benchmark_group(format!("resnet50 [{THREADS}]"));
+    g.sample_size(10).measurement_time(Duration::from_secs(40));
     g.bench_function(format!("forward batch {BATCH} at 224x224"), |b| {
         b.iter(|| net.forward(&x))
     });
@@ -56,11 +84,48 @@ pub const CONVS: [(usize, usize, usize, usize, usize, usize); 11] = [
     (512, 512, 7, 3, 1, 1),
 ];
 
+/// ResNet-50's distinct convolutions besides the stem (the same as ResNet-18's), stage by
+/// stage: the 1x1 into the width, the 3x3 (the first of a stage strided), the 1x1 out, the
+/// strided 1x1 shortcut, the 1x1 from the previous block's output.
+pub const CONVS50: [(usize, usize, usize, usize, usize, usize); 22] = [
+    (64, 64, 56, 1, 1, 0),
+    (64, 64, 56, 3, 1, 1),
+    (64, 256, 56, 1, 1, 0),
+    (256, 64, 56, 1, 1, 0),
+    (256, 128, 56, 1, 1, 0),
+    (128, 128, 56, 3, 2, 1),
+    (128, 512, 28, 1, 1, 0),
+    (256, 512, 56, 1, 2, 0),
+    (512, 128, 28, 1, 1, 0),
+    (128, 128, 28, 3, 1, 1),
+    (512, 256, 28, 1, 1, 0),
+    (256, 256, 28, 3, 2, 1),
+    (256, 1024, 14, 1, 1, 0),
+    (512, 1024, 28, 1, 2, 0),
+    (1024, 256, 14, 1, 1, 0),
+    (256, 256, 14, 3, 1, 1),
+    (1024, 512, 14, 1, 1, 0),
+    (512, 512, 14, 3, 2, 1),
+    (512, 2048, 7, 1, 1, 0),
+    (1024, 2048, 14, 1, 2, 0),
+    (2048, 512, 7, 1, 1, 0),
+    (512, 512, 7, 3, 1, 1),
+];
+
 fn convolutions(c: &mut Criterion) {
+    time_convolutions(c, "resnet18", &CONVS);
+    time_convolutions(c, "resnet50", &CONVS50);
+}
+
+fn time_convolutions(
+    c: &mut Criterion,
+    net: &str,
+    convs: &[(usize, usize, usize, usize, usize, usize)],
+) {
     use shapecast::{dynamic::conv::ConvSpec, DynTensor};
-    let mut g = c.benchmark_group(format!("resnet18 convolutions [{THREADS}]"));
+    let mut g = c.benchmark_group(format!("{net} convolutions [{THREADS}]"));
     g.sample_size(10).measurement_time(Duration::from_secs(4));
-    for (ci, co, n, k, stride, padding) in CONVS {
+    for &(ci, co, n, k, stride, padding) in convs {
         let x = DynTensor::from_fn(
             format!("[N: {BATCH}, C: {ci}, H: {n}, W: {n}]")
                 .parse()

@@ -14,6 +14,7 @@ import time
 ap = argparse.ArgumentParser()
 ap.add_argument("--threads", type=int, default=1)
 ap.add_argument("--reps", type=int, default=20)
+ap.add_argument("--fusion", action="store_true", help="time the outer-rule fusion (group `fusion`)")
 args = ap.parse_args()
 for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = str(args.threads)
@@ -71,6 +72,25 @@ def timed(f, *a):
         times.append(time.perf_counter() - t)
     times.sort()
     return times[len(times) // 2] * 1e3
+
+
+def fuse(probs, preds):
+    # [N, CLASS, H, W] against [N, S1, S2, S3, H, W] by the outer rule: [N, CLASS, H, W, S1, S2, S3].
+    weighted = probs[:, :, :, :, None, None, None] * preds.permute(0, 4, 5, 1, 2, 3)[:, None]
+    return weighted.mean(dim=(4, 5, 6))
+
+
+if args.fusion:
+    probs = wave(13, 8 * 3 * 128 * 192, 1.0).reshape(8, 3, 128, 192)
+    preds = wave(14, 8 * 15 * 128 * 192, 1.0).reshape(8, 1, 5, 3, 128, 192)
+    with torch.no_grad():
+        print(f"fusion: sum {fuse(probs, preds).double().sum().item():.4f} (torch {torch.__version__}, {args.threads} thread(s))")
+        weighted = probs[:, :, :, :, None, None, None] * preds.permute(0, 4, 5, 1, 2, 3)[:, None]
+        for name, f, a in [("outer product and mean", fuse, (probs, preds)),
+                           ("outer product", lambda p, q: p[:, :, :, :, None, None, None] * q.permute(0, 4, 5, 1, 2, 3)[:, None], (probs, preds)),
+                           ("mean over the scales", lambda w: w.mean(dim=(4, 5, 6)), (weighted,))]:
+            print(f"| {name} | {timed(f, *a):.2f} ms |")
+    raise SystemExit
 
 
 with torch.no_grad():

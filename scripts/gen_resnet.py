@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""PyTorch's logits for `examples/resnet.rs`: a ResNet-18 in torchvision's layout and names
-(`conv1`, `bn1`, `layer1.0.conv1`, `layer2.0.downsample.0` ...; batch norm in `eval()` mode),
-every parameter and running statistic, and the input, filled by the formula the example uses
-(no download, no random generator to match), run in float32 on batch 2 at 224x224.
+"""PyTorch's logits for `examples/resnet/`: a ResNet-18 (`--depth 18`, the default) or a
+ResNet-50 (`--depth 50`) in torchvision's layout and names (`conv1`, `bn1`, `layer1.0.conv1`,
+`layer2.0.downsample.0` ...; batch norm in `eval()` mode), every parameter and running
+statistic, and the input, filled by the formula the examples use (no download, no random
+generator to match), run in float32 on batch 2 at 224x224.
 
-Writes examples/data/resnet18_logits.txt (committed: the example checks its logits against
-it, so CI needs no Python) and, for a run on a file PyTorch wrote,
-target/resnet/resnet18.safetensors (`cargo run --release --example resnet --features
-safetensors -- target/resnet/resnet18.safetensors`).
+Writes examples/data/resnet{18,50}_logits.txt (committed: the examples check their logits
+against them, so CI needs no Python) and, for a run on a file PyTorch wrote,
+target/resnet/resnet{18,50}.safetensors (`cargo run --release --example resnet --features
+safetensors -- target/resnet/resnet18.safetensors`; the example `resnet50` for the other).
 
-Run: python3 scripts/gen_resnet.py  (needs torch, numpy, safetensors)
+Run: python3 scripts/gen_resnet.py [--depth 50]  (needs torch, numpy, safetensors)
 """
-import math, os
+import argparse, math, os
 import numpy as np
 import torch
 import torch.nn as nn
@@ -26,27 +27,44 @@ def wave(k, n):
     return ((i * 7919 + k * 104729) % 2003).astype(np.float64) / 1001.5 - 1.0
 
 
-def names_and_shapes():
-    """torchvision's resnet18 state dict order (without `num_batches_tracked`)."""
+def bn(prefix, c):
+    return [(f"{prefix}.weight", (c,)), (f"{prefix}.bias", (c,)),
+            (f"{prefix}.running_mean", (c,)), (f"{prefix}.running_var", (c,))]
+
+
+def names_and_shapes(depth=18):
+    """torchvision's resnet18 or resnet50 state dict order (without `num_batches_tracked`)."""
     out = [("conv1.weight", (64, 3, 7, 7))]
-    def bn(prefix, c):
-        return [(f"{prefix}.weight", (c,)), (f"{prefix}.bias", (c,)),
-                (f"{prefix}.running_mean", (c,)), (f"{prefix}.running_var", (c,))]
     out += bn("bn1", 64)
     cin = 64
-    for layer, cout in enumerate([64, 128, 256, 512], start=1):
-        for b in range(2):
+    if depth == 18:
+        for layer, cout in enumerate([64, 128, 256, 512], start=1):
+            for b in range(2):
+                p = f"layer{layer}.{b}"
+                stride_in = cin if b == 0 else cout
+                out.append((f"{p}.conv1.weight", (cout, stride_in, 3, 3)))
+                out += bn(f"{p}.bn1", cout)
+                out.append((f"{p}.conv2.weight", (cout, cout, 3, 3)))
+                out += bn(f"{p}.bn2", cout)
+                if b == 0 and (cout != cin):
+                    out.append((f"{p}.downsample.0.weight", (cout, cin, 1, 1)))
+                    out += bn(f"{p}.downsample.1", cout)
+            cin = cout
+        out += [("fc.weight", (1000, 512)), ("fc.bias", (1000,))]
+        return out
+    for layer, (width, blocks) in enumerate([(64, 3), (128, 4), (256, 6), (512, 3)], start=1):
+        cout = 4 * width
+        for b in range(blocks):
             p = f"layer{layer}.{b}"
-            stride_in = cin if b == 0 else cout
-            out.append((f"{p}.conv1.weight", (cout, stride_in, 3, 3)))
-            out += bn(f"{p}.bn1", cout)
-            out.append((f"{p}.conv2.weight", (cout, cout, 3, 3)))
-            out += bn(f"{p}.bn2", cout)
-            if b == 0 and (cout != cin):
+            first_in = cin if b == 0 else cout
+            for k, (o, i, kernel) in enumerate([(width, first_in, 1), (width, width, 3), (cout, width, 1)], start=1):
+                out.append((f"{p}.conv{k}.weight", (o, i, kernel, kernel)))
+                out += bn(f"{p}.bn{k}", o)
+            if b == 0:
                 out.append((f"{p}.downsample.0.weight", (cout, cin, 1, 1)))
                 out += bn(f"{p}.downsample.1", cout)
         cin = cout
-    out += [("fc.weight", (1000, 512)), ("fc.bias", (1000,))]
+    out += [("fc.weight", (1000, 2048)), ("fc.bias", (1000,))]
     return out
 
 
@@ -83,18 +101,49 @@ class Block(nn.Module):
         return torch.relu(out + short)
 
 
-class ResNet18(nn.Module):
-    def __init__(self):
+class Bottleneck(nn.Module):
+    def __init__(self, cin, width, stride):
+        super().__init__()
+        cout = 4 * width
+        self.conv1 = nn.Conv2d(cin, width, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(width, width, 3, stride, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.conv3 = nn.Conv2d(width, cout, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(cout)
+        self.downsample = None
+        if stride != 1 or cin != cout:
+            self.downsample = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        out = torch.relu(self.bn1(self.conv1(x)))
+        out = torch.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        short = x if self.downsample is None else self.downsample(x)
+        return torch.relu(out + short)
+
+
+class ResNet(nn.Module):
+    """torchvision's ResNet-18 (BasicBlock, 2-2-2-2) or ResNet-50 (Bottleneck, 3-4-6-3)."""
+
+    def __init__(self, depth=18):
         super().__init__()
         self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
         self.bn1 = nn.BatchNorm2d(64)
         self.maxpool = nn.MaxPool2d(3, 2, 1)
         cin = 64
-        for layer, cout in enumerate([64, 128, 256, 512], start=1):
-            stride = 1 if layer == 1 else 2
-            setattr(self, f"layer{layer}", nn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)))
-            cin = cout
-        self.fc = nn.Linear(512, 1000)
+        if depth == 18:
+            for layer, cout in enumerate([64, 128, 256, 512], start=1):
+                stride = 1 if layer == 1 else 2
+                setattr(self, f"layer{layer}", nn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)))
+                cin = cout
+        else:
+            for layer, (width, blocks) in enumerate([(64, 3), (128, 4), (256, 6), (512, 3)], start=1):
+                stride = 1 if layer == 1 else 2
+                mods = [Bottleneck(cin, width, stride)] + [Bottleneck(4 * width, width, 1) for _ in range(blocks - 1)]
+                setattr(self, f"layer{layer}", nn.Sequential(*mods))
+                cin = 4 * width
+        self.fc = nn.Linear(cin, 1000)
 
     def forward(self, x):
         x = self.maxpool(torch.relu(self.bn1(self.conv1(x))))
@@ -104,23 +153,27 @@ class ResNet18(nn.Module):
 
 
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--depth", type=int, choices=(18, 50), default=18)
+    depth = ap.parse_args().depth
     torch.set_num_threads(1)
-    weights = {name: value(k, name, shape) for k, (name, shape) in enumerate(names_and_shapes())}
-    model = ResNet18().eval()
+    weights = {name: value(k, name, shape) for k, (name, shape) in enumerate(names_and_shapes(depth))}
+    model = ResNet(depth).eval()
     state = {k: torch.from_numpy(v) for k, v in weights.items()}
     missing, unexpected = model.load_state_dict(state, strict=False)
     assert not unexpected and all(m.endswith("num_batches_tracked") for m in missing), (missing, unexpected)
     x = torch.from_numpy(wave(1000, BATCH * 3 * SIZE * SIZE).astype(np.float32).reshape(BATCH, 3, SIZE, SIZE))
     with torch.no_grad():
         logits = model(x)
-    out = os.path.join(ROOT, "examples", "data", "resnet18_logits.txt")
+    out = os.path.join(ROOT, "examples", "data", f"resnet{depth}_logits.txt")
     with open(out, "w") as f:
-        f.write("# PyTorch's logits of examples/resnet.rs's ResNet-18 on its input, [2, 1000] row-major; written by scripts/gen_resnet.py\n")
+        flag = "" if depth == 18 else " --depth 50"
+        f.write(f"# PyTorch's logits of examples/resnet/'s ResNet-{depth} on its input, [2, 1000] row-major; written by scripts/gen_resnet.py{flag}\n")
         for v in logits.flatten().tolist():
             f.write(f"{v!r}\n")
     from safetensors.torch import save_file
     os.makedirs(os.path.join(ROOT, "target", "resnet"), exist_ok=True)
-    save_file(state, os.path.join(ROOT, "target", "resnet", "resnet18.safetensors"))
+    save_file(state, os.path.join(ROOT, "target", "resnet", f"resnet{depth}.safetensors"))
     print(f"logits {tuple(logits.shape)}, |max| {logits.abs().max().item():.3f}, to {out}")
 
 

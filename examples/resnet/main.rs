@@ -3,10 +3,12 @@
 //! from the second on), the global average pool and the classifier. Every size is static, so
 //! the compiler computes every stage (112, 56, 28, 14, 7) and an editor shows each on hover.
 //!
-//! The model is in `model.rs` (which `benches/resnet.rs` times). The weights are torchvision's names and layouts (`layer2.0.downsample.0.weight`
-//! `[128, 64, 1, 1]` ...), filled by a formula (`scripts/gen_resnet.py` fills PyTorch's model
-//! with the same one), saved to a `.safetensors` file and loaded back by name under each
-//! module's prefix (`Weights::under`); each batch norm (running statistics, `eval()` mode) is folded into the
+//! The model is in `resnet18.rs` (which `benches/resnet.rs` times); what it shares with the
+//! ResNet-50 (`main50.rs`, the example `resnet50`) is in `common.rs`. The weights are
+//! torchvision's names and layouts (`layer2.0.downsample.0.weight` `[128, 64, 1, 1]` ...),
+//! filled by a formula (`scripts/gen_resnet.py` fills PyTorch's model with the same one),
+//! saved to a `.safetensors` file and loaded back by name under each module's prefix
+//! (`Weights::under`); each batch norm (running statistics, `eval()` mode) is folded into the
 //! convolution before it when loaded. The logits are checked against PyTorch's
 //! (`examples/data/resnet18_logits.txt`).
 //!
@@ -20,17 +22,16 @@
 use shapecast::io;
 use shapecast::prelude::*;
 
-mod model;
-use model::{
-    distance_to_pytorch, formula_input, formula_weights, pytorch_logits, ResNet18, BATCH, CLASS,
-    SIZE,
-};
+mod common;
+mod resnet18;
+use common::{distance, formula_input, formula_weights, BATCH, CLASS, SIZE};
+use resnet18::{names_and_shapes, pytorch_logits, ResNet18};
 
 fn main() -> Result<(), Error> {
     // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
     let weights = match std::env::args().nth(1) {
         Some(path) => io::load_safetensors(path)?,
-        None => formula_weights()?,
+        None => formula_weights(names_and_shapes())?,
     };
     let net = ResNet18::load(&weights)?;
     let x = formula_input(BATCH)?;
@@ -39,8 +40,9 @@ fn main() -> Result<(), Error> {
     let took = start.elapsed();
 
     // PyTorch's logits on the same weights and input.
-    assert_eq!(pytorch_logits().len(), logits.data().len());
-    let diff = distance_to_pytorch(logits.data());
+    let want = pytorch_logits();
+    assert_eq!(want.len(), logits.data().len());
+    let diff = distance(logits.data(), &want);
     assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
     let top = logits.argmax::<CLASS>();
     println!(

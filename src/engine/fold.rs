@@ -7,7 +7,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::summation::{lanes, pairwise, Kahan};
+use super::summation::{interleaved, lanes, pairwise, Kahan};
 
 /// A fold of input elements `T` into accumulators `A`.
 pub(crate) trait FoldOp<T, A> {
@@ -18,6 +18,14 @@ pub(crate) trait FoldOp<T, A> {
     fn run(&self, acc: &mut A, xs: &[T]) {
         for x in xs {
             self.step(acc, x);
+        }
+    }
+    /// Runs of `n` contiguous elements, `gap` apart in `xs`, each into its own accumulator
+    /// of `accs` (consecutive cells); `n` is below 32 (see [`interleaved`]).
+    #[inline(always)]
+    fn short_runs(&self, accs: &mut [A], xs: &[T], (n, gap): (usize, usize)) {
+        for (j, acc) in accs.iter_mut().enumerate() {
+            self.run(acc, &xs[j * gap..j * gap + n]);
         }
     }
     /// A contiguous run into as many contiguous accumulators.
@@ -83,6 +91,18 @@ impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
     fn run(&self, acc: &mut T, xs: &[T]) {
         *acc = *acc + pairwise(xs, |x| x);
     }
+    #[inline(always)]
+    fn short_runs(&self, accs: &mut [T], xs: &[T], layout: (usize, usize)) {
+        // A short run's pairwise sum is its sum in order from 0.
+        interleaved(
+            accs,
+            xs,
+            layout,
+            |_| T::zero(),
+            |a, b| a + b,
+            |acc, s| *acc = *acc + s,
+        );
+    }
 }
 
 /// Multiplication: runs in lanes.
@@ -112,6 +132,18 @@ impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
         *acc = pick::<MAX, T>(*acc, lanes(xs, xs[0], pick::<MAX, T>));
     }
     #[inline(always)]
+    fn short_runs(&self, accs: &mut [T], xs: &[T], layout: (usize, usize)) {
+        let pick = pick::<MAX, T>;
+        interleaved(
+            accs,
+            xs,
+            layout,
+            |run| run[0],
+            pick,
+            |acc, s| *acc = pick(*acc, s),
+        );
+    }
+    #[inline(always)]
     fn zip(&self, accs: &mut [T], xs: &[T]) {
         zip_blocks(accs, xs, pick::<MAX, T>);
     }
@@ -127,6 +159,17 @@ impl<T: Float> FoldOp<T, Kahan<T>> for CompensatedSum {
     #[inline(always)]
     fn run(&self, acc: &mut Kahan<T>, xs: &[T]) {
         acc.add(pairwise(xs, |x| x));
+    }
+    #[inline(always)]
+    fn short_runs(&self, accs: &mut [Kahan<T>], xs: &[T], layout: (usize, usize)) {
+        interleaved(
+            accs,
+            xs,
+            layout,
+            |_| T::zero(),
+            |a, b| a + b,
+            |acc, s| acc.add(s),
+        );
     }
 }
 

@@ -161,6 +161,9 @@ fn walk_serial<T, A>(
     (b, sb): (&mut [A], &[usize]),
     op: &impl FoldOp<T, A>,
 ) {
+    if short_reduced_runs(sizes, (a, sa), (&mut *b, sb), op) {
+        return;
+    }
     runs(sizes, sa, sb, |oa, ob, n, ia, ib| match (ia, ib) {
         (1, 0) => op.run(&mut b[ob], &a[oa..oa + n]),
         (1, 1) => op.zip(&mut b[ob..ob + n], &a[oa..oa + n]),
@@ -176,6 +179,47 @@ fn walk_serial<T, A>(
             }
         }
     });
+}
+
+/// Runs below this length, each reduced into its own cell, are folded several cells at a
+/// time ([`FoldOp::short_runs`]).
+const SHORT_RUN: usize = 32;
+
+/// [`walk_serial`] when the innermost merged axis is a reduced contiguous run shorter than
+/// [`SHORT_RUN`] and the next one keeps consecutive cells (a mean over a few innermost
+/// axes, as after an outer broadcast): each row of cells folded by `op.short_runs`, which
+/// overlaps the runs' dependent additions. False (nothing done) for any other layout.
+fn short_reduced_runs<T, A>(
+    sizes: &[usize],
+    (a, sa): (&[T], &[usize]),
+    (b, sb): (&mut [A], &[usize]),
+    op: &impl FoldOp<T, A>,
+) -> bool {
+    if sizes.contains(&0) {
+        return false;
+    }
+    let m = Merged::<MAX_RANK>::new(sizes, sa, sb);
+    let Some(row) = m.len.checked_sub(2) else {
+        return false;
+    };
+    let (last, n) = (row + 1, m.sizes[row + 1]);
+    if (m.a[last], m.b[last], m.b[row]) != (1, 0, 1) || n >= SHORT_RUN {
+        return false;
+    }
+    let (cells, gap) = (m.sizes[row], m.a[row]);
+    let mut index = [0usize; MAX_RANK];
+    let mut at = [0usize; 2];
+    loop {
+        op.short_runs(&mut b[at[1]..at[1] + cells], &a[at[0]..], (n, gap));
+        if !step(
+            &mut index[..row],
+            &m.sizes[..row],
+            [&m.a[..row], &m.b[..row]],
+            &mut at,
+        ) {
+            return true;
+        }
+    }
 }
 
 /// What a reduction works on: the input's layout, and which of its axes are reduced.
@@ -360,10 +404,27 @@ impl<T: Send + Sync> Source<'_, T> {
             return narrowed(self.widened(|s| s.mean()));
         }
         let n = count_as::<T>(self.count());
+        if self.one_run_per_cell() {
+            // One pairwise sum a cell: nothing to compensate, and the same value.
+            let mut sums = self.fold(T::zero(), &Sum);
+            sums.iter_mut().for_each(|s| *s = *s / n);
+            return sums;
+        }
         self.fold(Kahan::zero(), &CompensatedSum)
             .into_iter()
             .map(|k| k.sum / n)
             .collect()
+    }
+
+    /// Whether each cell's elements are one contiguous run of the input (the reduced axes
+    /// innermost and contiguous), which a walk folds with one [`FoldOp::run`] a cell.
+    fn one_run_per_cell(&self) -> bool {
+        let out = self.out_strides();
+        let m = Merged::<MAX_RANK>::new(self.x.sizes, self.x.strides, &out);
+        let count = self.count();
+        m.len
+            .checked_sub(1)
+            .is_some_and(|last| (m.a[last], m.b[last], m.sizes[last]) == (1, 0, count))
     }
 
     /// Variance of each cell with `ddof` delta degrees of freedom (0: the population
@@ -471,6 +532,117 @@ impl<T: Send + Sync> Source<'_, T> {
 /// `n` in the element type (a count of elements, exact in `f64`; in `f32` up to 2^24).
 fn count_as<T: Float>(n: usize) -> T {
     T::from(n).unwrap_or_else(T::infinity)
+}
+
+#[cfg(test)]
+mod short_run_tests {
+    use super::*;
+
+    /// The cells' folds one run at a time, as the walk did before runs were folded several
+    /// cells at a time.
+    fn one_by_one<T, A: Clone>(
+        xs: &[T],
+        (cells, n, gap): (usize, usize, usize),
+        init: A,
+        op: &impl FoldOp<T, A>,
+    ) -> Vec<A> {
+        (0..cells)
+            .map(|j| {
+                let mut acc = init.clone();
+                op.run(&mut acc, &xs[j * gap..j * gap + n]);
+                acc
+            })
+            .collect()
+    }
+
+    /// Runs of 1 to 31 elements, adjacent or apart, in rows of cells that are and are not a
+    /// multiple of eight, and two rows of them (an outer axis the walk steps): the sums,
+    /// extremes (a NaN among them) and compensated sums equal one run a cell, bit for bit.
+    #[test]
+    fn short_runs_fold_as_one_run_a_cell() {
+        for n in 1..SHORT_RUN {
+            for cells in [1, 7, 8, 13, 24] {
+                for gap in [n, n + 3] {
+                    let len = 2 * cells * gap;
+                    let mut xs: Vec<f32> = (0..len)
+                        .map(|i| ((i * 7919) % 1013) as f32 * 0.37 - 150.0)
+                        .collect();
+                    xs[len / 3] = f32::NAN;
+                    // Two rows of `cells` cells: [2, cells, n] with strides [cells·gap, gap, 1].
+                    let sizes = [2, cells, n];
+                    let (sa, sb) = ([cells * gap, gap, 1], [cells, 1, 0]);
+                    let rest = &xs[cells * gap..];
+                    let mut got = vec![0.5f32; 2 * cells];
+                    walk_serial(&sizes, (&xs, &sa), (&mut got, &sb), &Sum);
+                    let mut expect = one_by_one(&xs, (cells, n, gap), 0.5, &Sum);
+                    expect.extend(one_by_one(rest, (cells, n, gap), 0.5, &Sum));
+                    assert_eq!(got.map_bits(), expect.map_bits(), "sum {n} {cells} {gap}");
+
+                    let max = Extreme::<true>;
+                    let mut got = vec![f32::NEG_INFINITY; 2 * cells];
+                    walk_serial(&sizes, (&xs, &sa), (&mut got, &sb), &max);
+                    let init = f32::NEG_INFINITY;
+                    let mut expect = one_by_one(&xs, (cells, n, gap), init, &max);
+                    expect.extend(one_by_one(rest, (cells, n, gap), init, &max));
+                    assert_eq!(got.map_bits(), expect.map_bits(), "max {n} {cells} {gap}");
+
+                    let mut got = vec![Kahan::zero(); 2 * cells];
+                    walk_serial(&sizes, (&xs, &sa), (&mut got, &sb), &CompensatedSum);
+                    let z = Kahan::zero();
+                    let mut expect = one_by_one(&xs, (cells, n, gap), z, &CompensatedSum);
+                    expect.extend(one_by_one(rest, (cells, n, gap), z, &CompensatedSum));
+                    let sums = |k: Vec<Kahan<f32>>| k.iter().map(|k| k.sum).collect::<Vec<_>>();
+                    assert_eq!(
+                        sums(got).map_bits(),
+                        sums(expect).map_bits(),
+                        "mean {n} {cells}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A mean whose cells are one run each (of two or more elements) skips the compensation
+    /// and gives the same values as the compensated sums, divided.
+    #[test]
+    fn a_mean_of_one_run_a_cell_is_the_compensated_mean() {
+        for n in [2, 5, 15, 31, 32, 300] {
+            let xs: Vec<f64> = (0..13 * n)
+                .map(|i| ((i * 7919) % 1013) as f64 * 0.1)
+                .collect();
+            let (sizes, strides, mask) = ([13, n], [n, 1], [false, true]);
+            let src = Source {
+                x: Strided {
+                    sizes: &sizes,
+                    strides: &strides,
+                    data: &xs,
+                },
+                mask: &mask,
+            };
+            assert!(src.one_run_per_cell());
+            let compensated: Vec<f64> = src
+                .fold(Kahan::zero(), &CompensatedSum)
+                .iter()
+                .map(|k| k.sum / n as f64)
+                .collect();
+            assert_eq!(src.mean(), compensated, "{n}");
+            // Over the outer axis each cell's elements are `n` apart: many runs, compensated.
+            let outer = Source {
+                mask: &[true, false],
+                ..src
+            };
+            assert!(!outer.one_run_per_cell());
+        }
+    }
+
+    trait Bits {
+        fn map_bits(&self) -> Vec<u32>;
+    }
+    impl Bits for Vec<f32> {
+        fn map_bits(&self) -> Vec<u32> {
+            self.iter().map(|x| x.to_bits()).collect()
+        }
+    }
 }
 
 #[cfg(all(test, feature = "rayon"))]

@@ -17,6 +17,13 @@ pub(crate) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
 #[inline(always)]
 fn lanes_of<T: Copy>(xs: &[T], init: T, map: impl Fn(T) -> T, f: impl Fn(T, T) -> T) -> T {
     const L: usize = 32;
+    if xs.len() < L {
+        // No lane would be filled: `init` folded with itself is `init` for every fold here
+        // (0 + 0, 1 · 1, the first element against itself), so the tail alone gives the
+        // same value without combining 32 idle lanes (a mean over 15 elements spent half
+        // its time there).
+        return xs.iter().fold(init, |acc, &x| f(acc, map(x)));
+    }
     let mut l = [init; L];
     let mut chunks = xs.chunks_exact(L);
     for c in &mut chunks {
@@ -37,6 +44,45 @@ fn lanes_of<T: Copy>(xs: &[T], init: T, map: impl Fn(T) -> T, f: impl Fn(T, T) -
         acc = f(acc, map(x));
     }
     acc
+}
+
+/// Runs shorter than [`lanes`]' 32 lanes, one per accumulator of `accs`: run `j` is the `n`
+/// elements of `xs` from `j * gap`, folded in order by `f` from `first(run)` and handed to
+/// `finish` with its accumulator. Eight runs are folded side by side, so eight chains of
+/// dependent operations overlap where one run alone waits on each; every run is folded in
+/// the same order as on its own.
+#[inline(always)]
+pub(crate) fn interleaved<T: Copy, A>(
+    accs: &mut [A],
+    xs: &[T],
+    (n, gap): (usize, usize),
+    first: impl Fn(&[T]) -> T,
+    f: impl Fn(T, T) -> T,
+    finish: impl Fn(&mut A, T),
+) {
+    const B: usize = 8;
+    let run = |j: usize| &xs[j * gap..j * gap + n];
+    let whole = accs.len() / B * B;
+    let (full, rest) = accs.split_at_mut(whole);
+    for (k, block) in full.chunks_exact_mut(B).enumerate() {
+        // A fixed count, so the eight partial results stay in registers.
+        let runs: [&[T]; B] = core::array::from_fn(|j| run(k * B + j));
+        let mut s: [T; B] = core::array::from_fn(|j| first(runs[j]));
+        // Element `i` of every run, then `i + 1`: the runs' chains advance side by side.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            for j in 0..B {
+                s[j] = f(s[j], runs[j][i]);
+            }
+        }
+        for (acc, v) in block.iter_mut().zip(s) {
+            finish(acc, v);
+        }
+    }
+    for (j, acc) in rest.iter_mut().enumerate() {
+        let xs = run(whole + j);
+        finish(acc, xs.iter().fold(first(xs), |s, &x| f(s, x)));
+    }
 }
 
 /// The sum of `f(x)` over a contiguous run, pairwise: halves down to blocks of 256, each block

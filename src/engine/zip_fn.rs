@@ -13,8 +13,9 @@ use crate::values::shape::MAX_RANK;
 
 /// An elementwise function and how it runs over a layout: [`Serial`] on the calling thread,
 /// [`Parallel`] split over rayon's pool (with the `rayon` feature, above
-/// [`PARALLEL_MIN_ELEMENTS`]). The operators use `Parallel` (their elements are `Send + Sync`);
-/// methods taking a caller's closure use `Serial`, so the closure needs no `Sync`.
+/// [`PARALLEL_MIN_ELEMENTS`]). The operators and the methods taking a caller's elementwise
+/// closure (`zip_with`, `zip_with_rule`, under every rule) use `Parallel`, so the closure is
+/// `Sync`; `Serial` serves assignments in place and small inline tensors.
 pub(crate) trait ZipFn<A, B, O> {
     /// Whether [`zip`](Self::zip) may split the work over threads.
     const PARALLEL: bool;

@@ -22,6 +22,7 @@ impl<T> Buffer<T> for Vec<T> {
     }
     fn from_runs<R: Runs<T>>(total: usize, runs: R) -> Self {
         let mut v = Vec::with_capacity(total);
+        crate::engine::raw::advise_huge_pages(&v);
         runs.write_to(&mut v);
         v
     }

@@ -23,7 +23,7 @@ use crate::dynamic::plan::SizeList;
 use crate::engine::dims::Dims;
 use crate::engine::layout::{row_major, Strided};
 use crate::engine::walk::{iab_offset, step};
-use crate::engine::zip_fn::{Serial, ZipFn};
+use crate::engine::zip_fn::{Parallel, ZipFn};
 use crate::values::error::Error;
 use crate::values::rule::Rule;
 use crate::values::shape::DynShape;
@@ -220,14 +220,14 @@ impl<T> DynTensor<T> {
     /// assert!(a.zip_with(Rule::Strict, &b, |x, y| x + y).is_err());
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn zip_with<U: Copy, V>(
+    pub fn zip_with<U: Copy + Sync, V: Send>(
         &self,
         rule: Rule,
         other: &DynTensor<U>,
-        f: impl Fn(T, U) -> V,
+        f: impl Fn(T, U) -> V + Sync,
     ) -> Result<DynTensor<V>, Error>
     where
-        T: Copy,
+        T: Copy + Sync,
     {
         let mut out = DynTensor::unfilled();
         self.zip_with_into(rule, other, &mut out, f)?;
@@ -246,17 +246,17 @@ impl<T> DynTensor<T> {
     /// assert_eq!(out.data(), &[11, 22, 13, 24]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn zip_with_into<U: Copy, V>(
+    pub fn zip_with_into<U: Copy + Sync, V: Send>(
         &self,
         rule: Rule,
         other: &DynTensor<U>,
         out: &mut DynTensor<V>,
-        f: impl Fn(T, U) -> V,
+        f: impl Fn(T, U) -> V + Sync,
     ) -> Result<(), Error>
     where
-        T: Copy,
+        T: Copy + Sync,
     {
-        self.zip_ref_into(rule, other, out, Serial(|x: &T, y: &U| f(*x, *y)))
+        self.zip_ref_into(rule, other, out, Parallel(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// [`zip_with_into`](Self::zip_with_into) with `f` borrowing the elements.

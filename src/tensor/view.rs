@@ -33,7 +33,7 @@ use crate::dynamic::broadcast;
 use crate::engine::dims::Dims;
 use crate::engine::layout::frame_strides_of;
 use crate::engine::walk::{iab_offset, Offsets};
-use crate::engine::zip_fn::Serial;
+use crate::engine::zip_fn::Parallel;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::RuleMarker;
 use crate::typed::rule::{Assign, Bidirectional};
@@ -372,12 +372,13 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// assert_eq!(c.data(), &[10, 20, 30, 20, 40, 60]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn try_zip_with<U, V, B: Shape>(
+    pub fn try_zip_with<U: Sync, V: Send, B: Shape>(
         &self,
         rhs: &TensorView<'_, U, B>,
-        f: impl Fn(&T, &U) -> V,
+        f: impl Fn(&T, &U) -> V + Sync,
     ) -> Result<Tensor<V, Broadcast<S, B>>, Error>
     where
+        T: Sync,
         S: BroadcastWith<B>,
         Broadcast<S, B>: Storage<V>,
     {
@@ -395,12 +396,13 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     /// assert_eq!(c.data(), &[1, 10, 100, 2, 20, 200]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn zip_with_rule<R: RuleMarker, U, V, B: Shape>(
+    pub fn zip_with_rule<R: RuleMarker, U: Sync, V: Send, B: Shape>(
         &self,
         rhs: &TensorView<'_, U, B>,
-        f: impl Fn(&T, &U) -> V,
+        f: impl Fn(&T, &U) -> V + Sync,
     ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
     where
+        T: Sync,
         S: BroadcastsUnder<R, B>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
@@ -409,11 +411,14 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
 
     /// The kernel on the plan the types carry (`P`), over the views' strides: the run-time
     /// checks on the sizes alone, the layout on the stack, one allocation (the output's).
-    fn zip_by<P: PlanFor<S, B>, U, V, O: Storage<V>, B: Shape>(
+    fn zip_by<P: PlanFor<S, B>, U: Sync, V: Send, O: Storage<V>, B: Shape>(
         &self,
         rhs: &TensorView<'_, U, B>,
-        f: impl Fn(&T, &U) -> V,
-    ) -> Result<Tensor<V, O>, Error> {
+        f: impl Fn(&T, &U) -> V + Sync,
+    ) -> Result<Tensor<V, O>, Error>
+    where
+        T: Sync,
+    {
         let mut data = Vec::new();
         let layout = strided_layout::<MAX_TYPED_RANK, P, S, B>(
             (&self.sizes, &self.strides),
@@ -421,11 +426,16 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         );
         let Some(layout) = layout else {
             // A `?` size does not fit: the run-time engine words the refusal.
-            let (_, sizes) =
-                zip_operands(P::RULE, self.operand(), rhs.operand(), &mut data, Serial(f))?;
+            let (_, sizes) = zip_operands(
+                P::RULE,
+                self.operand(),
+                rhs.operand(),
+                &mut data,
+                Parallel(f),
+            )?;
             return Ok(Tensor::from_parts(&sizes, data));
         };
-        layout.run(self.data, rhs.data, &mut data, Serial(f))?;
+        layout.run(self.data, rhs.data, &mut data, Parallel(f))?;
         Ok(Tensor::from_parts(layout.sizes(), data))
     }
 }

@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use shapecast::{names, shape, Dot, FloatMath, Reductions, Tensor};
+use shapecast::{names, rule::Outer, shape, Dot, FloatMath, Reductions, Tensor};
 
-names!(B, T, S, H, D, E, F, O);
+names!(B, T, S, H, D, E, F, O, K);
 
 fn wave(n: usize, seed: usize) -> Vec<f32> {
     (0..n)
@@ -49,7 +49,21 @@ fn outputs() -> Vec<Vec<f32>> {
     let sum = u.sum::<T>();
     let e2 = (&u).exp();
     let z = (&u - &mean) / (var + 1e-5).sqrt();
+    // The outer rule through a caller's closure, and the mean over the axis it added (runs
+    // of three, folded eight cells at a time).
+    let scale: Tensor<f32, shape![K]> = t(&[3], 6);
+    let outer = u
+        .zip_with_rule::<Outer, _, _, _>(&scale, |x, s| x * s)
+        .unwrap();
+    let fused = outer.mean::<K>();
+    // An owned left operand smaller than the result, and two views.
+    let widened = mean.clone() + &u;
+    let viewed = u.view() - mean.view();
     vec![
+        outer.data().to_vec(),
+        fused.data().to_vec(),
+        widened.data().to_vec(),
+        viewed.data().to_vec(),
         q.data().to_vec(),
         scores.data().to_vec(),
         weights.data().to_vec(),

@@ -22,7 +22,7 @@ use num_traits::{Float, One, ToPrimitive, Zero};
 use super::zip_plan::ByNamed;
 use crate::engine::raw::{self, Cost};
 use crate::engine::vmath::{in_wide, Transcendental};
-use crate::engine::zip_fn::Serial;
+use crate::engine::zip_fn::Parallel;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
@@ -376,7 +376,7 @@ impl<T: Copy + Send + Sync, S: Storage<T>> Tensor<T, S> {
 
 macro_rules! extremum {
     ($name:ident, $try_name:ident, $pick:ident, $what:literal, $expect:literal) => {
-        impl<T: Float, S: Storage<T>> Tensor<T, S> {
+        impl<T: Float + Send + Sync, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("The elementwise ", $what, " of `self` and `rhs`, broadcast by the named rule (NaN propagates, as NumPy's `", stringify!($name), "`).")]
             ///
             /// # Panics
@@ -413,7 +413,7 @@ macro_rules! extremum {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<T>,
             {
-                self.zip_by::<ByNamed, _, _, _, _>(rhs, Serial(|x: &T, y: &T| $pick(*x, *y)))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &T| $pick(*x, *y)))
             }
         }
     };

@@ -18,7 +18,7 @@ use crate::values::error::{Error, OrPanic};
 /// Comparisons (rule book §6): a scalar operand, or identical shapes; the result holds booleans.
 macro_rules! comparison {
     ($name:ident, $op:tt, $doc:literal) => {
-        impl<T: Copy + PartialOrd, S: Storage<T>> Tensor<T, S> {
+        impl<T: Copy + PartialOrd + Sync, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (rule book §6).")]
             ///
             /// ```
@@ -215,7 +215,7 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + Send + ops::$Op<U, Output = T>,
+            T: Clone + Send + Sync + ops::$Op<U, Output = T>,
             U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
@@ -236,7 +236,7 @@ macro_rules! binary_op {
 
         impl<T, U, A, B> ops::$Op<&Tensor<U, B>> for Tensor<T, A>
         where
-            T: Clone + Send + ops::$Op<U, Output = T>,
+            T: Clone + Send + Sync + ops::$Op<U, Output = T>,
             U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
@@ -261,7 +261,7 @@ macro_rules! binary_op {
         impl<T, U, A, B> ops::$Op<Tensor<U, B>> for &Tensor<T, A>
         where
             T: Clone + Sync + ops::$Op<U, Output = U>,
-            U: Clone + Send,
+            U: Clone + Send + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
             Broadcast<A, B>: Storage<U>,

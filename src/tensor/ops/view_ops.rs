@@ -31,8 +31,8 @@ macro_rules! pair_op {
     ($Op:ident, $op:ident, [$($g:tt)*], $Lhs:ty, $Rhs:ty, [$($extra:tt)*], |$l:ident, $r:ident| $body:expr_2021) => {
         impl<$($g)* T, U, A, B> ops::$Op<$Rhs> for $Lhs
         where
-            T: Clone + ops::$Op<U>,
-            U: Clone,
+            T: Clone + Sync + ops::$Op<U, Output: Send>,
+            U: Clone + Sync,
             A: BroadcastWith<B>,
             B: Shape,
             Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,

@@ -15,7 +15,7 @@ use super::zip_plan::{
 use crate::dynamic::plan::SizeList;
 use crate::engine::reduce::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticZip};
-use crate::engine::zip_fn::{splits, Serial, ZipFn};
+use crate::engine::zip_fn::{splits, Parallel, Serial, ZipFn};
 use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::Assign;
@@ -35,18 +35,18 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     /// assert!(a.try_zip_with(&b, |x, y| x + y).is_err()); // 2 against 3
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn try_zip_with<U: Copy, V, B>(
+    pub fn try_zip_with<U: Copy + Sync, V: Send, B>(
         &self,
         rhs: &Tensor<U, B>,
-        f: impl Fn(T, U) -> V,
+        f: impl Fn(T, U) -> V + Sync,
     ) -> Result<Tensor<V, Broadcast<S, B>>, Error>
     where
-        T: Copy,
+        T: Copy + Sync,
         S: BroadcastWith<B>,
         B: Storage<U>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by::<ByNamed, _, _, _, _>(rhs, Serial(|x: &T, y: &U| f(*x, *y)))
+        self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
@@ -172,7 +172,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl Fn(T, &U) -> T + Sync,
     ) -> Result<Tensor<T, O>, Error>
     where
-        T: Clone + Send,
+        T: Clone + Send + Sync,
         U: Sync,
         S: BroadcastWith<B>,
     {
@@ -185,11 +185,12 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
         else {
             // A `?` size does not fit: the run-time engine words the refusal.
-            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
+            return self
+                .zip_by::<ByNamed, U, T, O, B>(rhs, Parallel(|x: &T, y: &U| f(x.clone(), y)));
         };
         if !(layout.lhs_is_frame && layout.sizes() == self.sizes()) {
             let mut data = Vec::new();
-            let g = Serial(|x: &T, y: &U| f(x.clone(), y));
+            let g = Parallel(|x: &T, y: &U| f(x.clone(), y));
             layout.run(self.data(), rhs.data(), &mut data, g)?;
             return Ok(Tensor::from_parts(layout.sizes(), data));
         }
@@ -214,7 +215,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     ) -> Result<Tensor<U, O>, Error>
     where
         T: Sync,
-        U: Clone + Send,
+        U: Clone + Send + Sync,
         S: BroadcastWith<B>,
     {
         if const { inline_static(B::SIZES) && all_static(S::SIZES) } {
@@ -225,11 +226,11 @@ impl<T, S: Storage<T>> Tensor<T, S> {
             run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
         else {
             return self
-                .zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+                .zip_by::<ByNamed, U, U, O, B>(&rhs, Parallel(|x: &T, y: &U| f(x, y.clone())));
         };
         if !(layout.rhs_is_frame && layout.sizes() == rhs.sizes()) {
             let mut data = Vec::new();
-            let g = Serial(|x: &T, y: &U| f(x, y.clone()));
+            let g = Parallel(|x: &T, y: &U| f(x, y.clone()));
             layout.run(self.data(), rhs.data(), &mut data, g)?;
             return Ok(Tensor::from_parts(layout.sizes(), data));
         }
@@ -283,17 +284,18 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     /// assert_eq!(*c.at(&[1, 2, 1])?, 32);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn zip_with_rule<R: RuleMarker, U: Copy, V, B>(
+    pub fn zip_with_rule<R: RuleMarker, U: Copy + Sync, V: Send, B>(
         &self,
         rhs: &Tensor<U, B>,
-        f: impl Fn(T, U) -> V,
+        f: impl Fn(T, U) -> V + Sync,
     ) -> Result<Tensor<V, BroadcastBy<R, S, B>>, Error>
     where
+        T: Sync,
         S: BroadcastsUnder<R, B>,
         B: Storage<U>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Serial(|x: &T, y: &U| f(*x, *y)))
+        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| f(*x, *y)))
     }
 
     /// `f` applied to every element.

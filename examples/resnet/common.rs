@@ -1,0 +1,160 @@
+//! What the ResNets of `examples/resnet/` share: the axis names, the input and logits
+//! shapes, a convolution with its batch norm folded in, and the formula that fills the weights
+//! and the input (`scripts/gen_resnet.py` fills PyTorch's model with the same one).
+
+// `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
+#![allow(clippy::type_complexity)]
+
+use shapecast::io::{self, Under, Weights};
+use shapecast::prelude::*;
+use shapecast::rule::Assign;
+use shapecast::{BroadcastsUnder, Storage};
+
+// Activations carry their channel as `C`; a convolution's weight maps `C` to `M`, `M` to `P`
+// or either back to `C`, so chained convolutions alternate the names (a shape never holds
+// the same name twice).
+names!(pub N, RGB, C, M, P, ROWS, COLS, CLASS);
+
+pub const BATCH: usize = 2;
+pub const SIZE: usize = 224;
+
+pub type Image = shape![N, RGB: 3, ROWS: 224, COLS: 224];
+pub type Logits = shape![N, CLASS: 1000];
+
+/// A 3x3 convolution's weight from channel `I` to `O` (`[OUT, IN, KH, KW]`), and a 1x1 one.
+pub type Conv3<O, I> = (O, I, ROWS<S<3>>, COLS<S<3>>);
+pub type Conv1<O, I> = (O, I, ROWS<S<1>>, COLS<S<1>>);
+
+/// A convolution with its batch norm folded in: the scaled weight and the shift.
+pub struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
+    pub weight: Tensor<f32, W>,
+    pub shift: Tensor<f32, B>,
+}
+
+impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f32, f32)>>
+    ConvBn<W, B>
+{
+    /// The convolution under `conv` and the batch norm under `bn` (torchvision's
+    /// `layer1.0.conv1`, `layer1.0.bn1`), folded.
+    pub fn load(conv: Under, bn: Under) -> Result<Self, Error> {
+        let stat = |s: &str| bn.get::<f32, B>(s);
+        let norm = BatchNorm::new(
+            &stat("running_mean")?,
+            &stat("running_var")?,
+            &stat("weight")?,
+            &stat("bias")?,
+            1e-5,
+        )?;
+        Ok(ConvBn {
+            weight: norm.fold_into(&conv.get::<f32, W>("weight")?)?,
+            shift: norm.shift(),
+        })
+    }
+}
+
+/// A block's shortcut, loaded from the tensors under the block's prefix: none, or a 1x1
+/// convolution with its norm (`downsample.0`, `downsample.1`).
+pub trait LoadShortcut: Sized {
+    fn load(w: &Under) -> Result<Self, Error>;
+}
+impl LoadShortcut for () {
+    fn load(_: &Under) -> Result<(), Error> {
+        Ok(())
+    }
+}
+impl<WD, BD> LoadShortcut for ConvBn<WD, BD>
+where
+    WD: Storage<f32> + BroadcastsUnder<Assign, BD>,
+    BD: Storage<f32> + Storage<(f32, f32)>,
+{
+    fn load(w: &Under) -> Result<Self, Error> {
+        ConvBn::load(w.under("downsample.0"), w.under("downsample.1"))
+    }
+}
+
+/// A batch norm's four tensors under `prefix`, in torchvision's order.
+pub fn batch_norm(out: &mut Vec<(String, Vec<usize>)>, prefix: &str, channels: usize) {
+    for s in ["weight", "bias", "running_mean", "running_var"] {
+        out.push((format!("{prefix}.{s}"), vec![channels]));
+    }
+}
+
+/// Element `i` of tensor `k` of the formula `scripts/gen_resnet.py` uses: in [-1, 1).
+pub fn wave(k: usize, n: usize) -> impl Iterator<Item = f64> {
+    (0..n).map(move |i| ((i * 7919 + k * 104_729) % 2003) as f64 / 1001.5 - 1.0)
+}
+
+/// The values of tensor `k`, as `scripts/gen_resnet.py` computes them (in f64, then f32).
+pub fn values(k: usize, name: &str, sizes: &[usize]) -> Vec<f32> {
+    let n: usize = sizes.iter().product();
+    let norm = name.starts_with("bn") || name.contains(".bn") || name.contains("downsample.1");
+    let scale = (3.0 / (n / sizes[0]) as f64).sqrt();
+    wave(k, n)
+        .map(|w| {
+            (if name.ends_with("running_var") {
+                1.0 + 0.5 * w
+            } else if norm && name.ends_with(".weight") {
+                1.0 + 0.2 * w
+            } else if norm || name == "fc.bias" {
+                0.1 * w
+            } else {
+                w * scale
+            }) as f32
+        })
+        .collect()
+}
+
+/// The formula's weights for these torchvision names and sizes (tensor `k` is the `k`-th),
+/// saved to a `.safetensors` file (under the system's temporary directory) and loaded back.
+pub fn formula_weights(names_and_shapes: Vec<(String, Vec<usize>)>) -> Result<Weights, Error> {
+    let tensors: Vec<(String, DynTensor<f32>)> = names_and_shapes
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, sizes))| {
+            let t = DynTensor::from_vec(DynShape::from_sizes(&sizes)?, values(k, &name, &sizes))?;
+            Ok((name, t))
+        })
+        .collect::<Result<_, Error>>()?;
+    let refs: Vec<(&str, &dyn io::SafetensorsTensor)> = tensors
+        .iter()
+        .map(|(n, t)| (n.as_str(), t as &dyn io::SafetensorsTensor))
+        .collect();
+    let path = std::env::temp_dir().join(format!(
+        "shapecast-resnet-{}.safetensors",
+        std::process::id()
+    ));
+    io::save_safetensors(&path, &refs)?;
+    let weights = io::load_safetensors(&path)?;
+    std::fs::remove_file(&path).ok();
+    Ok(weights)
+}
+
+/// The formula's input: `batch` images.
+pub fn formula_input(batch: usize) -> Result<Tensor<f32, Image>, Error> {
+    Tensor::from_vec_sized(
+        &[batch, 3, SIZE, SIZE],
+        wave(1000, batch * 3 * SIZE * SIZE)
+            .map(|v| v as f32)
+            .collect(),
+    )
+}
+
+/// Logits as `scripts/gen_resnet.py` writes them: one a line, `#` lines skipped.
+pub fn read_logits(text: &str) -> Vec<f64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.parse().expect("a logit"))
+        .collect()
+}
+
+/// The largest difference between `want` (PyTorch's logits of the formula's first images)
+/// and the first as many of `logits` (element `i` of the formula's input depends on `i`
+/// alone, so a larger batch starts with the same images).
+pub fn distance(logits: &[f32], want: &[f64]) -> f64 {
+    assert!(logits.len() >= want.len(), "fewer logits than PyTorch's");
+    logits
+        .iter()
+        .zip(want)
+        .map(|(&a, b)| (a as f64 - b).abs())
+        .fold(0.0, f64::max)
+}
