@@ -240,19 +240,27 @@ fn fill_patches<T: Copy + num_traits::Zero>(
     let out_sizes: Vec<usize> = g.spatial.iter().map(|a| a.3).collect();
     let (last_in, last_stride, _, last_out) = g.spatial[d - 1];
     let mut tap = vec![0usize; d];
+    // The first position's coordinates, and the walk's (one allocation a call, not a row).
+    let mut start_pos = vec![0usize; d];
+    let mut rest = p0;
+    for j in (0..d).rev() {
+        start_pos[j] = rest % out_sizes[j];
+        rest /= out_sizes[j];
+    }
+    let mut pos = start_pos.clone();
     let mut row = 0;
     for c in 0..g.c_group {
         let channel = c * g.x_channel;
         tap.iter_mut().for_each(|t| *t = 0);
         for _ in 0..g.taps {
             let dst = &mut patches[row * n..(row + 1) * n];
+            // Along the last axis, output position `o` reads input `o·s + shift`: inside
+            // for `lo_at <= o < hi_at` (two divisions a row, not a segment).
+            let shift = tap[d - 1] as isize * dil - p;
+            let lo_at = ((-shift).max(0) + s - 1) / s;
+            let hi_at = (last_in as isize - shift + s - 1).max(0) / s;
             // Walk the positions a row of the last output axis at a time.
-            let mut pos = vec![0usize; d];
-            let mut rest = p0;
-            for j in (0..d).rev() {
-                pos[j] = rest % out_sizes[j];
-                rest /= out_sizes[j];
-            }
+            pos.copy_from_slice(&start_pos);
             let mut done = 0;
             while done < n {
                 let seg = (last_out - pos[d - 1]).min(n - done);
@@ -270,21 +278,27 @@ fn fill_patches<T: Copy + num_traits::Zero>(
                 match base {
                     None => out.iter_mut().for_each(|v| *v = T::zero()),
                     Some(b) => {
-                        // Position `o` reads input `o·s + shift`: inside for `lo <= o < hi`.
-                        let shift = tap[d - 1] as isize * dil - p;
                         let o0 = pos[d - 1] as isize;
-                        let lo = ((-shift).max(0) + s - 1) / s;
-                        let hi = (last_in as isize - shift + s - 1).max(0) / s;
-                        let lo = (lo - o0).clamp(0, seg as isize) as usize;
-                        let hi = (hi - o0).clamp(lo as isize, seg as isize) as usize;
+                        let lo = (lo_at - o0).clamp(0, seg as isize) as usize;
+                        let hi = (hi_at - o0).clamp(lo as isize, seg as isize) as usize;
                         out[..lo].iter_mut().for_each(|v| *v = T::zero());
                         out[hi..].iter_mut().for_each(|v| *v = T::zero());
                         if lo < hi {
                             let first = (o0 + lo as isize) * s + shift;
                             let start = b + first as usize * last_stride;
                             let step = g.stride * last_stride;
+                            let len = hi - lo;
                             if step == 1 {
-                                out[lo..hi].copy_from_slice(&x[start..start + (hi - lo)]);
+                                out[lo..hi].copy_from_slice(&x[start..start + len]);
+                            } else if step == 2 {
+                                // Every other element (a stride-2 convolution along a
+                                // contiguous row): pairs, which the compiler deinterleaves
+                                // in vector registers.
+                                let pairs = x[start..start + 2 * (len - 1)].chunks_exact(2);
+                                for (v, pair) in out[lo..hi - 1].iter_mut().zip(pairs) {
+                                    *v = pair[0];
+                                }
+                                out[hi - 1] = x[start + 2 * (len - 1)];
                             } else {
                                 for (j, v) in out[lo..hi].iter_mut().enumerate() {
                                     *v = x[start + j * step];
