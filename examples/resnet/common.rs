@@ -5,6 +5,8 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
+use std::time::Instant;
+
 use shapecast::io::{self, Under, Weights};
 use shapecast::prelude::*;
 use shapecast::rule::Assign;
@@ -157,4 +159,37 @@ pub fn distance(logits: &[f32], want: &[f64]) -> f64 {
         .zip(want)
         .map(|(&a, b)| (a as f64 - b).abs())
         .fold(0.0, f64::max)
+}
+
+/// What both examples do: the weights from the file named on the command line (one PyTorch
+/// wrote) or the formula's for `names_and_shapes`, the network built from them by `load`,
+/// its forward pass on the formula's batch, and its logits checked against PyTorch's (`want`).
+pub fn run<Net>(
+    depth: usize,
+    names_and_shapes: fn() -> Vec<(String, Vec<usize>)>,
+    load: fn(&Weights) -> Result<Net, Error>,
+    forward: fn(&Net, &Tensor<f32, Image>) -> Tensor<f32, Logits>,
+    want: &[f64],
+) -> Result<(), Error> {
+    let weights = match std::env::args().nth(1) {
+        Some(path) => io::load_safetensors(path)?,
+        None => formula_weights(names_and_shapes())?,
+    };
+    let net = load(&weights)?;
+    let x = formula_input(BATCH)?;
+    let start = Instant::now();
+    let logits = forward(&net, &x);
+    let took = start.elapsed();
+
+    assert_eq!(want.len(), logits.data().len());
+    let diff = distance(logits.data(), want);
+    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
+    let top = logits.argmax::<CLASS>();
+    println!(
+        "ResNet-{depth}, batch {BATCH} at {SIZE}x{SIZE}: logits {} within {diff:.1e} of PyTorch's; top classes {:?}; forward {:.0} ms",
+        logits.shape(),
+        top.data(),
+        took.as_secs_f64() * 1e3
+    );
+    Ok(())
 }

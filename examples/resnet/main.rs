@@ -19,37 +19,20 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
-use shapecast::io;
 use shapecast::prelude::*;
 
 mod common;
 mod resnet18;
-use common::{distance, formula_input, formula_weights, BATCH, CLASS, SIZE};
 use resnet18::{names_and_shapes, pytorch_logits, ResNet18};
 
 fn main() -> Result<(), Error> {
-    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
-    let weights = match std::env::args().nth(1) {
-        Some(path) => io::load_safetensors(path)?,
-        None => formula_weights(names_and_shapes())?,
-    };
-    let net = ResNet18::load(&weights)?;
-    let x = formula_input(BATCH)?;
-    let start = std::time::Instant::now();
-    let logits = net.forward(&x);
-    let took = start.elapsed();
-
-    // PyTorch's logits on the same weights and input.
-    let want = pytorch_logits();
-    assert_eq!(want.len(), logits.data().len());
-    let diff = distance(logits.data(), &want);
-    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
-    let top = logits.argmax::<CLASS>();
-    println!(
-        "ResNet-18, batch {BATCH} at {SIZE}x{SIZE}: logits {} within {diff:.1e} of PyTorch's; top classes {:?}; forward {:.0} ms",
-        logits.shape(),
-        top.data(),
-        took.as_secs_f64() * 1e3
-    );
-    Ok(())
+    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name;
+    // the logits against PyTorch's on the same weights and input.
+    common::run(
+        18,
+        names_and_shapes,
+        ResNet18::load,
+        ResNet18::forward,
+        &pytorch_logits(),
+    )
 }

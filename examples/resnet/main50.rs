@@ -16,37 +16,20 @@
 //! a file PyTorch wrote (`python3 scripts/gen_resnet.py --depth 50` writes one):
 //! `cargo run --release --example resnet50 --features safetensors -- target/resnet/resnet50.safetensors`
 
-use shapecast::io;
 use shapecast::prelude::*;
 
 mod common;
 mod resnet50;
-use common::{distance, formula_input, formula_weights, BATCH, CLASS, SIZE};
 use resnet50::{names_and_shapes, pytorch_logits, ResNet50};
 
 fn main() -> Result<(), Error> {
-    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name.
-    let weights = match std::env::args().nth(1) {
-        Some(path) => io::load_safetensors(path)?,
-        None => formula_weights(names_and_shapes())?,
-    };
-    let net = ResNet50::load(&weights)?;
-    let x = formula_input(BATCH)?;
-    let start = std::time::Instant::now();
-    let logits = net.forward(&x);
-    let took = start.elapsed();
-
-    // PyTorch's logits on the same weights and input.
-    let want = pytorch_logits();
-    assert_eq!(want.len(), logits.data().len());
-    let diff = distance(logits.data(), &want);
-    assert!(diff < 1e-3, "the logits differ from PyTorch's by {diff}");
-    let top = logits.argmax::<CLASS>();
-    println!(
-        "ResNet-50, batch {BATCH} at {SIZE}x{SIZE}: logits {} within {diff:.1e} of PyTorch's; top classes {:?}; forward {:.0} ms",
-        logits.shape(),
-        top.data(),
-        took.as_secs_f64() * 1e3
-    );
-    Ok(())
+    // The weights: a file PyTorch wrote, or the formula's, saved and loaded back by name;
+    // the logits against PyTorch's on the same weights and input.
+    common::run(
+        50,
+        names_and_shapes,
+        ResNet50::load,
+        ResNet50::forward,
+        &pytorch_logits(),
+    )
 }

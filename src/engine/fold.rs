@@ -7,7 +7,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
-use super::summation::{interleaved, lanes, pairwise, Kahan};
+use super::summation::{interleaved, lanes, pairwise, short_sums, Kahan};
 
 /// A fold of input elements `T` into accumulators `A`.
 pub(crate) trait FoldOp<T, A> {
@@ -93,15 +93,7 @@ impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
     }
     #[inline(always)]
     fn short_runs(&self, accs: &mut [T], xs: &[T], layout: (usize, usize)) {
-        // A short run's pairwise sum is its sum in order from 0.
-        interleaved(
-            accs,
-            xs,
-            layout,
-            |_| T::zero(),
-            |a, b| a + b,
-            |acc, s| *acc = *acc + s,
-        );
+        short_sums(accs, xs, layout, |acc, s| *acc = *acc + s);
     }
 }
 
@@ -162,14 +154,7 @@ impl<T: Float> FoldOp<T, Kahan<T>> for CompensatedSum {
     }
     #[inline(always)]
     fn short_runs(&self, accs: &mut [Kahan<T>], xs: &[T], layout: (usize, usize)) {
-        interleaved(
-            accs,
-            xs,
-            layout,
-            |_| T::zero(),
-            |a, b| a + b,
-            |acc, s| acc.add(s),
-        );
+        short_sums(accs, xs, layout, |acc, s| acc.add(s));
     }
 }
 

@@ -85,6 +85,18 @@ pub(crate) fn interleaved<T: Copy, A>(
     }
 }
 
+/// [`interleaved`] sums: each short run added in order from 0 (which is its pairwise sum, a
+/// run shorter than the lanes), handed to `finish` with its accumulator.
+#[inline(always)]
+pub(crate) fn short_sums<T: Copy + Zero + Add<Output = T>, A>(
+    accs: &mut [A],
+    xs: &[T],
+    layout: (usize, usize),
+    finish: impl Fn(&mut A, T),
+) {
+    interleaved(accs, xs, layout, |_| T::zero(), |a, b| a + b, finish);
+}
+
 /// The sum of `f(x)` over a contiguous run, pairwise: halves down to blocks of 256, each block
 /// in 32 lanes added pairwise (error O(log n) roundings, as NumPy's pairwise summation).
 #[inline(always)]
