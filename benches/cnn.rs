@@ -175,16 +175,19 @@ type Probs = shape![N: 8, CLASS: 3, H: 128, W: 192];
 type Preds = shape![N: 8, SCALE1: 1, SCALE2: 5, SCALE3: 3, H: 128, W: 192];
 type Fused = shape![N: 8, CLASS: 3, H: 128, W: 192];
 
-/// The seed's multi-scale fusion (rule book §3): class probabilities `[?, CLASS, H, W]`
-/// against per-scale predictions `[?, SCALE1, SCALE2, SCALE3, H, W]` by the outer rule, then
-/// the mean over the scales.
-fn fuse(probs: &Tensor<f32, Probs>, preds: &Tensor<f32, Preds>) -> Tensor<f32, Fused> {
-    let weighted: Tensor<
-        f32,
-        shape![N: 8, CLASS: 3, H: 128, W: 192, SCALE1: 1, SCALE2: 5, SCALE3: 3],
-    > = probs
+type Weighted = shape![N: 8, CLASS: 3, H: 128, W: 192, SCALE1: 1, SCALE2: 5, SCALE3: 3];
+
+/// The seed's multi-scale fusion (rule book §3), its first step: class probabilities
+/// `[?, CLASS, H, W]` against per-scale predictions `[?, SCALE1, SCALE2, SCALE3, H, W]` by
+/// the outer rule.
+fn weigh(probs: &Tensor<f32, Probs>, preds: &Tensor<f32, Preds>) -> Tensor<f32, Weighted> {
+    probs
         .zip_with_rule::<Outer, _, _, _>(preds, |p, s| p * s)
-        .unwrap();
+        .unwrap()
+}
+
+/// Its second step: the mean over the scales.
+fn over_scales(weighted: &Tensor<f32, Weighted>) -> Tensor<f32, Fused> {
     weighted.mean::<(SCALE1, SCALE2, SCALE3)>()
 }
 
@@ -192,28 +195,25 @@ fn fuse(probs: &Tensor<f32, Probs>, preds: &Tensor<f32, Preds>) -> Tensor<f32, F
 fn fusion(c: &mut Criterion) {
     let probs = Tensor::<f32, Probs>::from_vec(wave(13, 8 * 3 * 128 * 192, 1.0)).unwrap();
     let preds = Tensor::<f32, Preds>::from_vec(wave(14, 8 * 15 * 128 * 192, 1.0)).unwrap();
-    let fused = fuse(&probs, &preds);
+    let weighted = weigh(&probs, &preds);
     // The same checksum as `scripts/bench_cnn.py --fusion` prints for PyTorch.
     eprintln!(
         "fusion: sum {:.4}",
-        fused.iter().map(|&x| f64::from(x)).sum::<f64>()
+        over_scales(&weighted)
+            .iter()
+            .map(|&x| f64::from(x))
+            .sum::<f64>()
     );
-    let weighted: Tensor<
-        f32,
-        shape![N: 8, CLASS: 3, H: 128, W: 192, SCALE1: 1, SCALE2: 5, SCALE3: 3],
-    > = probs
-        .zip_with_rule::<Outer, _, _, _>(&preds, |p, s| p * s)
-        .unwrap();
     let mut g = c.benchmark_group(format!("fusion/8x3x128x192 by 1x5x3 scales [{THREADS}]"));
     g.sample_size(20).measurement_time(Duration::from_secs(8));
     g.bench_function("outer product and mean", |b| {
-        b.iter(|| fuse(black_box(&probs), &preds))
+        b.iter(|| over_scales(&weigh(black_box(&probs), &preds)))
     });
     g.bench_function("outer product", |b| {
-        b.iter(|| black_box(&probs).zip_with_rule::<Outer, _, _, _>(&preds, |p, s| p * s))
+        b.iter(|| weigh(black_box(&probs), &preds))
     });
     g.bench_function("mean over the scales", |b| {
-        b.iter(|| black_box(&weighted).mean::<(SCALE1, SCALE2, SCALE3)>())
+        b.iter(|| over_scales(black_box(&weighted)))
     });
     g.finish();
 }

@@ -26,7 +26,9 @@ mod resnet18;
 #[allow(dead_code)]
 mod resnet50;
 
-use common::{distance, formula_input, formula_weights};
+use common::{distance, formula_input, formula_weights, Image, Logits};
+use shapecast::io::Weights;
+use shapecast::{Error, Tensor};
 
 const THREADS: &str = if cfg!(feature = "rayon") {
     "rayon"
@@ -37,33 +39,49 @@ const BATCH: usize = 8;
 
 fn resnet(c: &mut Criterion) {
     let x = formula_input(BATCH).unwrap();
-    let weights = formula_weights(resnet18::names_and_shapes()).unwrap();
-    let net = resnet18::ResNet18::load(&weights).unwrap();
-    // The first two images are the example's: their logits are PyTorch's.
-    let diff = distance(net.forward(&x).data(), &resnet18::pytorch_logits());
-    assert!(
-        diff < 1e-3,
-        "ResNet-18's logits differ from PyTorch's by {diff}"
+    time_network(
+        c,
+        (18, 20),
+        &x,
+        resnet18::names_and_shapes,
+        resnet18::ResNet18::load,
+        resnet18::ResNet18::forward,
+        &resnet18::pytorch_logits(),
     );
-    let mut g = c.benchmark_group(format!("resnet18 [{THREADS}]"));
-    g.sample_size(10).measurement_time(Duration::from_secs(20));
-    g.bench_function(format!("forward batch {BATCH} at 224x224"), |b| {
-        b.iter(|| net.forward(&x))
-    });
-    g.finish();
-    drop(net);
+    time_network(
+        c,
+        (50, 40),
+        &x,
+        resnet50::names_and_shapes,
+        resnet50::ResNet50::load,
+        resnet50::ResNet50::forward,
+        &resnet50::pytorch_logits(),
+    );
+}
 
-    let weights = formula_weights(resnet50::names_and_shapes()).unwrap();
-    let net = resnet50::ResNet50::load(&weights).unwrap();
-    let diff = distance(net.forward(&x).data(), &resnet50::pytorch_logits());
+/// The forward pass of a ResNet of `depth` layers on the formula's weights, timed for
+/// `seconds` after its logits are checked against PyTorch's (`want`: the first two images
+/// are the example's).
+fn time_network<Net>(
+    c: &mut Criterion,
+    (depth, seconds): (usize, u64),
+    x: &Tensor<f32, Image>,
+    names_and_shapes: fn() -> Vec<(String, Vec<usize>)>,
+    load: fn(&Weights) -> Result<Net, Error>,
+    forward: fn(&Net, &Tensor<f32, Image>) -> Tensor<f32, Logits>,
+    want: &[f64],
+) {
+    let net = load(&formula_weights(names_and_shapes()).unwrap()).unwrap();
+    let diff = distance(forward(&net, x).data(), want);
     assert!(
         diff < 1e-3,
-        "ResNet-50's logits differ from PyTorch's by {diff}"
+        "ResNet-{depth}'s logits differ from PyTorch's by {diff}"
     );
-    let mut g = c.benchmark_group(format!("resnet50 [{THREADS}]"));
-    g.sample_size(10).measurement_time(Duration::from_secs(40));
+    let mut g = c.benchmark_group(format!("resnet{depth} [{THREADS}]"));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(seconds));
     g.bench_function(format!("forward batch {BATCH} at 224x224"), |b| {
-        b.iter(|| net.forward(&x))
+        b.iter(|| forward(&net, x))
     });
     g.finish();
 }

@@ -74,9 +74,12 @@ def timed(f, *a):
     return times[len(times) // 2] * 1e3
 
 
-def fuse(probs, preds):
+def weigh(probs, preds):
     # [N, CLASS, H, W] against [N, S1, S2, S3, H, W] by the outer rule: [N, CLASS, H, W, S1, S2, S3].
-    weighted = probs[:, :, :, :, None, None, None] * preds.permute(0, 4, 5, 1, 2, 3)[:, None]
+    return probs[:, :, :, :, None, None, None] * preds.permute(0, 4, 5, 1, 2, 3)[:, None]
+
+
+def over_scales(weighted):
     return weighted.mean(dim=(4, 5, 6))
 
 
@@ -84,11 +87,11 @@ if args.fusion:
     probs = wave(13, 8 * 3 * 128 * 192, 1.0).reshape(8, 3, 128, 192)
     preds = wave(14, 8 * 15 * 128 * 192, 1.0).reshape(8, 1, 5, 3, 128, 192)
     with torch.no_grad():
-        print(f"fusion: sum {fuse(probs, preds).double().sum().item():.4f} (torch {torch.__version__}, {args.threads} thread(s))")
-        weighted = probs[:, :, :, :, None, None, None] * preds.permute(0, 4, 5, 1, 2, 3)[:, None]
-        for name, f, a in [("outer product and mean", fuse, (probs, preds)),
-                           ("outer product", lambda p, q: p[:, :, :, :, None, None, None] * q.permute(0, 4, 5, 1, 2, 3)[:, None], (probs, preds)),
-                           ("mean over the scales", lambda w: w.mean(dim=(4, 5, 6)), (weighted,))]:
+        weighted = weigh(probs, preds)
+        print(f"fusion: sum {over_scales(weighted).double().sum().item():.4f} (torch {torch.__version__}, {args.threads} thread(s))")
+        for name, f, a in [("outer product and mean", lambda p, q: over_scales(weigh(p, q)), (probs, preds)),
+                           ("outer product", weigh, (probs, preds)),
+                           ("mean over the scales", over_scales, (weighted,))]:
             print(f"| {name} | {timed(f, *a):.2f} ms |")
     raise SystemExit
 

@@ -27,45 +27,36 @@ def wave(k, n):
     return ((i * 7919 + k * 104729) % 2003).astype(np.float64) / 1001.5 - 1.0
 
 
-def bn(prefix, c):
-    return [(f"{prefix}.weight", (c,)), (f"{prefix}.bias", (c,)),
-            (f"{prefix}.running_mean", (c,)), (f"{prefix}.running_var", (c,))]
+def conv_bn(conv, bn, o, i, k):
+    """A convolution's weight under `conv` and its batch norm's four tensors under `bn`."""
+    return [(f"{conv}.weight", (o, i, k, k))] + [(f"{bn}.{s}", (o,)) for s in ("weight", "bias", "running_mean", "running_var")]
+
+
+# Per depth: the stages' (width, blocks), the expansion, and a block's convolutions
+# (out, in, kernel) from its width and input channels (`examples/resnet/common.rs`'s
+# `state_dict` takes the same).
+CONFIGS = {
+    18: ([(64, 2), (128, 2), (256, 2), (512, 2)], 1, lambda w, cin: [(w, cin, 3), (w, w, 3)]),
+    50: ([(64, 3), (128, 4), (256, 6), (512, 3)], 4, lambda w, cin: [(w, cin, 1), (w, w, 3), (4 * w, w, 1)]),
+}
 
 
 def names_and_shapes(depth=18):
     """torchvision's resnet18 or resnet50 state dict order (without `num_batches_tracked`)."""
-    out = [("conv1.weight", (64, 3, 7, 7))]
-    out += bn("bn1", 64)
+    stages, expansion, convs = CONFIGS[depth]
+    out = conv_bn("conv1", "bn1", 64, 3, 7)
     cin = 64
-    if depth == 18:
-        for layer, cout in enumerate([64, 128, 256, 512], start=1):
-            for b in range(2):
-                p = f"layer{layer}.{b}"
-                stride_in = cin if b == 0 else cout
-                out.append((f"{p}.conv1.weight", (cout, stride_in, 3, 3)))
-                out += bn(f"{p}.bn1", cout)
-                out.append((f"{p}.conv2.weight", (cout, cout, 3, 3)))
-                out += bn(f"{p}.bn2", cout)
-                if b == 0 and (cout != cin):
-                    out.append((f"{p}.downsample.0.weight", (cout, cin, 1, 1)))
-                    out += bn(f"{p}.downsample.1", cout)
-            cin = cout
-        out += [("fc.weight", (1000, 512)), ("fc.bias", (1000,))]
-        return out
-    for layer, (width, blocks) in enumerate([(64, 3), (128, 4), (256, 6), (512, 3)], start=1):
-        cout = 4 * width
+    for layer, (width, blocks) in enumerate(stages, start=1):
+        cout = expansion * width
         for b in range(blocks):
             p = f"layer{layer}.{b}"
             first_in = cin if b == 0 else cout
-            for k, (o, i, kernel) in enumerate([(width, first_in, 1), (width, width, 3), (cout, width, 1)], start=1):
-                out.append((f"{p}.conv{k}.weight", (o, i, kernel, kernel)))
-                out += bn(f"{p}.bn{k}", o)
-            if b == 0:
-                out.append((f"{p}.downsample.0.weight", (cout, cin, 1, 1)))
-                out += bn(f"{p}.downsample.1", cout)
+            for k, (o, i, kernel) in enumerate(convs(width, first_in), start=1):
+                out += conv_bn(f"{p}.conv{k}", f"{p}.bn{k}", o, i, kernel)
+            if b == 0 and cout != cin:
+                out += conv_bn(f"{p}.downsample.0", f"{p}.downsample.1", cout, cin, 1)
         cin = cout
-    out += [("fc.weight", (1000, 2048)), ("fc.bias", (1000,))]
-    return out
+    return out + [("fc.weight", (1000, cin)), ("fc.bias", (1000,))]
 
 
 def value(k, name, shape):

@@ -74,10 +74,46 @@ where
     }
 }
 
-/// A batch norm's four tensors under `prefix`, in torchvision's order.
-pub fn batch_norm(out: &mut Vec<(String, Vec<usize>)>, prefix: &str, channels: usize) {
+/// torchvision's ResNet parameters and running statistics, in its state dict's order: the
+/// 7x7 stem, four stages of `(width, blocks)` whose blocks hold the convolutions `convs`
+/// gives (`[out, in, kernel]` from the width and the block's input channels) and end at
+/// `expansion` times the width, a 1x1 shortcut where a stage's first block changes the
+/// channels, and the classifier.
+pub fn state_dict(
+    stages: [(usize, usize); 4],
+    expansion: usize,
+    convs: fn(usize, usize) -> Vec<[usize; 3]>,
+) -> Vec<(String, Vec<usize>)> {
+    let mut out = Vec::new();
+    conv_bn(&mut out, ("conv1", "bn1"), [64, 3, 7]);
+    let mut cin = 64;
+    for (layer, (width, blocks)) in stages.into_iter().enumerate() {
+        let cout = expansion * width;
+        for b in 0..blocks {
+            let p = format!("layer{}.{b}", layer + 1);
+            let first_in = if b == 0 { cin } else { cout };
+            for (k, conv) in convs(width, first_in).into_iter().enumerate() {
+                let names = (format!("{p}.conv{}", k + 1), format!("{p}.bn{}", k + 1));
+                conv_bn(&mut out, (&names.0, &names.1), conv);
+            }
+            if b == 0 && cout != cin {
+                let names = (format!("{p}.downsample.0"), format!("{p}.downsample.1"));
+                conv_bn(&mut out, (&names.0, &names.1), [cout, cin, 1]);
+            }
+        }
+        cin = cout;
+    }
+    out.push(("fc.weight".into(), vec![1000, cin]));
+    out.push(("fc.bias".into(), vec![1000]));
+    out
+}
+
+/// A convolution's weight `[out, in, kernel, kernel]` under `conv` and its batch norm's four
+/// tensors under `bn`.
+fn conv_bn(out: &mut Vec<(String, Vec<usize>)>, (conv, bn): (&str, &str), [o, i, k]: [usize; 3]) {
+    out.push((format!("{conv}.weight"), vec![o, i, k, k]));
     for s in ["weight", "bias", "running_mean", "running_var"] {
-        out.push((format!("{prefix}.{s}"), vec![channels]));
+        out.push((format!("{bn}.{s}"), vec![o]));
     }
 }
 

@@ -10,7 +10,7 @@ use shapecast::rule::Assign;
 use shapecast::{BroadcastsUnder, Storage};
 
 use crate::common::{
-    batch_norm, read_logits, Conv1, Conv3, ConvBn, Image, LoadShortcut, Logits, C, CLASS, COLS, M,
+    read_logits, state_dict, Conv1, Conv3, ConvBn, Image, LoadShortcut, Logits, C, CLASS, COLS, M,
     N, RGB, ROWS,
 };
 
@@ -121,27 +121,10 @@ impl ResNet18 {
 
 /// torchvision's resnet18 parameters and running statistics, in its state dict's order.
 pub fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
-    let mut out = vec![("conv1.weight".to_string(), vec![64, 3, 7, 7])];
-    batch_norm(&mut out, "bn1", 64);
-    let mut cin = 64;
-    for (layer, cout) in [64, 128, 256, 512].into_iter().enumerate() {
-        for b in 0..2 {
-            let p = format!("layer{}.{b}", layer + 1);
-            let first_in = if b == 0 { cin } else { cout };
-            out.push((format!("{p}.conv1.weight"), vec![cout, first_in, 3, 3]));
-            batch_norm(&mut out, &format!("{p}.bn1"), cout);
-            out.push((format!("{p}.conv2.weight"), vec![cout, cout, 3, 3]));
-            batch_norm(&mut out, &format!("{p}.bn2"), cout);
-            if b == 0 && cout != cin {
-                out.push((format!("{p}.downsample.0.weight"), vec![cout, cin, 1, 1]));
-                batch_norm(&mut out, &format!("{p}.downsample.1"), cout);
-            }
-        }
-        cin = cout;
-    }
-    out.push(("fc.weight".into(), vec![1000, 512]));
-    out.push(("fc.bias".into(), vec![1000]));
-    out
+    let stages = [(64, 2), (128, 2), (256, 2), (512, 2)];
+    state_dict(stages, 1, |width, cin| {
+        vec![[width, cin, 3], [width, width, 3]]
+    })
 }
 
 /// PyTorch's logits of the formula's first two images, `[2, 1000]` row-major

@@ -11,7 +11,7 @@ use shapecast::rule::Assign;
 use shapecast::{BroadcastsUnder, Storage};
 
 use crate::common::{
-    batch_norm, read_logits, Conv1, Conv3, ConvBn, Image, LoadShortcut, Logits, C, CLASS, COLS, M,
+    read_logits, state_dict, Conv1, Conv3, ConvBn, Image, LoadShortcut, Logits, C, CLASS, COLS, M,
     N, P, RGB, ROWS,
 };
 
@@ -173,37 +173,10 @@ impl ResNet50 {
 
 /// torchvision's resnet50 parameters and running statistics, in its state dict's order.
 pub fn names_and_shapes() -> Vec<(String, Vec<usize>)> {
-    let mut out = vec![("conv1.weight".to_string(), vec![64, 3, 7, 7])];
-    batch_norm(&mut out, "bn1", 64);
-    let mut cin = 64;
-    for (layer, (width, blocks)) in [(64, 3), (128, 4), (256, 6), (512, 3)]
-        .into_iter()
-        .enumerate()
-    {
-        let cout = 4 * width;
-        for b in 0..blocks {
-            let p = format!("layer{}.{b}", layer + 1);
-            let first_in = if b == 0 { cin } else { cout };
-            for (k, (o, i, kernel)) in [(width, first_in, 1), (width, width, 3), (cout, width, 1)]
-                .into_iter()
-                .enumerate()
-            {
-                out.push((
-                    format!("{p}.conv{}.weight", k + 1),
-                    vec![o, i, kernel, kernel],
-                ));
-                batch_norm(&mut out, &format!("{p}.bn{}", k + 1), o);
-            }
-            if b == 0 {
-                out.push((format!("{p}.downsample.0.weight"), vec![cout, cin, 1, 1]));
-                batch_norm(&mut out, &format!("{p}.downsample.1"), cout);
-            }
-        }
-        cin = cout;
-    }
-    out.push(("fc.weight".into(), vec![1000, 2048]));
-    out.push(("fc.bias".into(), vec![1000]));
-    out
+    let stages = [(64, 3), (128, 4), (256, 6), (512, 3)];
+    state_dict(stages, 4, |width, cin| {
+        vec![[width, cin, 1], [width, width, 3], [4 * width, width, 1]]
+    })
 }
 
 /// PyTorch's logits of the formula's first two images, `[2, 1000]` row-major

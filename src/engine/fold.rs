@@ -1,7 +1,7 @@
 //! The folds a reduction applies to each element or contiguous run ([`FoldOp`]): addition
 //! (pairwise within a run), multiplication, the maximum and minimum (the first NaN wins),
 //! the compensated sum of the mean, and the squared deviations of the variance. The walks
-//! that feed them are in [`reduce`](super::reduce).
+//! that feed them are in [`fold_walk`](super::fold_walk).
 
 use core::ops::{Add, Mul};
 

@@ -17,7 +17,8 @@
 //! | `split` | when work splits over threads: the element threshold, the rows a piece takes |
 //! | `zip_threads` | the elementwise kernel split over threads (feature `rayon`) |
 //! | `threads` | [`threads`](crate::threads) (feature `rayon`): pieces over rayon's pool, its workers kept awake between operations |
-//! | `reduce` | the reduction kernels: one strided walk folding into the output, row splits, arg-max |
+//! | `fold_walk` | the walk of a reduction: each run of a strided input folded into its output cell, short runs several cells at a time, row splits over threads |
+//! | `reduce` | the reduction kernels on that walk (`Source`: sum, mean, variance, extremes, arg-max) |
 //! | `fold` | the folds of a reduction: sum, product, max/min, the mean's compensated sum, squared deviations |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
@@ -37,6 +38,7 @@ pub(crate) mod conv;
 pub(crate) mod conv_geometry;
 pub(crate) mod dims;
 pub(crate) mod fold;
+pub(crate) mod fold_walk;
 pub(crate) mod gemm;
 pub mod kernel;
 pub(crate) mod layout;

@@ -48,7 +48,7 @@
 //! | `narrow` | `narrow` (rule book §11) and [`ElementOr`](crate::ElementOr), its result |
 //!
 //! Where to look for what runs underneath (all in the engine): the strided walk is
-//! `engine::walk`, the GEMM call `engine::raw::gemm` (its loops `engine::gemm`), the thread
+//! `engine::walk` (a reduction's, `engine::fold_walk`), the GEMM call `engine::raw::gemm` (its loops `engine::gemm`), the thread
 //! splitting `engine::threads` and `engine::zip_threads`, the allocation guard
 //! `engine::allocation`, the crate's `unsafe` `engine::raw`.
 

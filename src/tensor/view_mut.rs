@@ -143,7 +143,7 @@ impl<'a, T, S: Shape> TensorViewMut<'a, T, S> {
         // Run by run (the axes merged where both layouts allow): a contiguous run in both is
         // one slice copy (a KV cache's rows).
         let (data, read) = (&mut *self.data, x.data);
-        crate::engine::reduce::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
+        crate::engine::fold_walk::runs(&self.sizes, &self.strides, &from, |o, r, len, io, ir| {
             if io == 1 && ir == 1 {
                 data[o..o + len].clone_from_slice(&read[r..r + len]);
             } else {

@@ -1,5 +1,5 @@
 //! Softmax, log-softmax and logsumexp: the reductions that exponentiate, on the walks of
-//! [`reduce`](crate::engine::reduce). Three passes over the input for any axes and layout (each
+//! [`fold_walk`](crate::engine::fold_walk). Three passes over the input for any axes and layout (each
 //! cell's maximum; `exp(x - m)` with its sum; the division), or one pass per row, in cache,
 //! when the reduced axes are the trailing ones of a row-major input (softmax over the last
 //! axis). With the `rayon` feature the passes split as the walks do. `DynTensor`'s
@@ -9,12 +9,13 @@ use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
+#[cfg(feature = "rayon")]
+use crate::engine::fold_walk::{cut, row_split};
+use crate::engine::fold_walk::{runs, walk};
 use crate::engine::kernel::zip_map_ref;
 use crate::engine::layout::Strided;
 use crate::engine::raw;
-#[cfg(feature = "rayon")]
-use crate::engine::reduce::{cut, row_split};
-use crate::engine::reduce::{lanes, pick, runs, walk, Dims, FoldOp, Source, Sum};
+use crate::engine::reduce::{lanes, pick, Dims, FoldOp, Source, Sum};
 use crate::engine::vmath::{computes_wider, narrowed, widen_all, Transcendental};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::Error;

@@ -13,7 +13,7 @@ use super::zip_plan::{
     PlanFor,
 };
 use crate::dynamic::plan::SizeList;
-use crate::engine::reduce::runs;
+use crate::engine::fold_walk::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticZip};
 use crate::engine::zip_fn::{splits, Parallel, Serial, ZipFn};
 use crate::tensor::tensor::Tensor;
