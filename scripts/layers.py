@@ -28,6 +28,7 @@ LAYERS = [
     ("types", "each rule and operation at the type level (no kernel, no tensor)", [r"typed/"]),
     ("tensors", "tensors, views, kernels, operations on data", [r"tensor/"]),
     ("edges", "files, ndarray, the command line", [r"io/", r"interop\.rs", r"bin/"]),
+    ("training", "gradients over tracked tensors, parameters, optimizers", [r"train/"]),
     ("root", "the crate root's re-exports, the prelude and the guide", [r"lib\.rs", r"guide\.rs"]),
 ]
 __doc__ += "".join(f"\n  {i}. {n}: {w}" for i, (n, w, _) in enumerate(LAYERS))

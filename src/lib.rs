@@ -150,6 +150,7 @@ mod alloc_prelude;
 /// # Ok::<(), Error>(())
 /// ```
 pub mod prelude {
+    pub use crate::train::VarDot;
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
         bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, Convolution, Dot, Dyn,
@@ -166,6 +167,7 @@ pub mod interop;
 #[cfg(any(feature = "npy", feature = "safetensors"))]
 pub mod io;
 mod tensor;
+pub mod train;
 #[doc(hidden)]
 pub mod typed;
 mod values;

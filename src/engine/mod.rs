@@ -22,6 +22,7 @@
 //! | `fold` | the folds of a reduction: sum, product, max/min, the mean's compensated sum, squared deviations |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
+//! | `gradient` | the kernels backward passes share: a broadcast gradient summed onto its operand, a reduced one expanded back, a contraction's backward products' layouts |
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
@@ -40,6 +41,7 @@ pub(crate) mod dims;
 pub(crate) mod fold;
 pub(crate) mod fold_walk;
 pub(crate) mod gemm;
+pub(crate) mod gradient;
 pub mod kernel;
 pub(crate) mod layout;
 pub(crate) mod norm;

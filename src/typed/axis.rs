@@ -19,7 +19,7 @@ pub(super) type HexOf<X> = <<X as Axis>::Size as AxisSize>::Hex;
 /// assert_eq!(<H<S<256>> as Axis>::NAME, Some("H"));
 /// assert_eq!(<S<3> as Axis>::NAME, None);
 /// ```
-pub trait Axis: Sealed {
+pub trait Axis: Sealed + 'static {
     /// The size type.
     type Size: AxisSize;
     #[doc(hidden)]

@@ -26,7 +26,7 @@ use crate::values::shape::{same_str, DynAxis, DynShape, Name, Size};
 /// assert_eq!(<shape![] as Shape>::RANK, 0);
 /// assert_eq!(core::mem::size_of::<shape![2, 3]>(), 0);
 /// ```
-pub trait Shape: Sealed {
+pub trait Shape: Sealed + 'static {
     /// The number of axes.
     const RANK: usize;
     /// The static sizes, `None` for `?`.

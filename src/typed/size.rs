@@ -74,7 +74,7 @@ pub struct Table;
     label = "write this size in `shape!`, which spells out the digits of a size outside the table",
     note = "the table: every size up to 2048, multiples of 64 and of 1000 up to 65,536, powers of two and ten, common vocabulary sizes"
 )]
-pub trait AxisSize: Sealed {
+pub trait AxisSize: Sealed + 'static {
     /// The size, `None` for `?`.
     const SIZE: Option<usize>;
     #[doc(hidden)]
@@ -113,7 +113,7 @@ where
 }
 
 #[diagnostic::do_not_recommend]
-impl<const N: usize, Bits: IsOneBits + IsZeroBits + ToHex> AxisSize for S<N, Bits> {
+impl<const N: usize, Bits: IsOneBits + IsZeroBits + ToHex + 'static> AxisSize for S<N, Bits> {
     const SIZE: Option<usize> = Some(N);
     type Known = B1;
     type One = <Bits as IsOneBits>::Out;

@@ -84,6 +84,13 @@ pub enum Error {
         /// The axis given.
         axis: isize,
     },
+    /// A backward pass that cannot run, or a gradient asked of a parameter the loss does not
+    /// reach (training, [`train`](crate::train)).
+    #[error("no gradient: {reason}")]
+    Gradient {
+        /// What went wrong.
+        reason: String,
+    },
     /// An element count asked of a shape with a `?` size.
     #[error("the shape {shape} has a size known only at run time: give its sizes (Tensor::from_vec_sized, zeros_sized, or DynShape::resolve)")]
     UnknownSize {

@@ -35,5 +35,6 @@ mod surgery;
 mod tensors;
 mod threads;
 mod topk;
+mod train;
 mod vmath;
 mod windows;

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""PyTorch autograd's gradients for the operations of shapecast::train, written to
+tests/data/torch_grads.jsonl for tests/suite/train.rs.
+
+Each case names an operation, a pattern of named shapes (the Rust test has one typed
+function per pattern), the operands' sizes and data (uniform in [-2, 2), seeded; positive
+where the operation needs it), and PyTorch's values: `loss`, the sum of the output times a
+seed, and the gradient of every operand in its own axis order. The seed is a function of
+the output's indices by name, `sin(0.3 + sum(c[name] * index))`, so that both sides build it
+whatever order their output's axes come in. Sizes are drawn at random (1 to 5, size-1 axes
+included, so run-time broadcasts are exercised); operands aligned by name are permuted and
+unsqueezed in PyTorch to the output's order before the operation.
+
+Run: python3 scripts/gen_grad_cases.py  (needs torch; the file is committed).
+"""
+import json, math, os, random
+import torch
+import torch.nn.functional as F
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "torch_grads.jsonl")
+C = {"A": 0.7, "B": 1.3, "C": 0.45, "K": 0.9, "N": 1.7, "M": 0.55, "H": 1.1, "T": 0.35,
+     "S": 0.8, "L": 1.9, "CLASS": 0.6}
+rng = random.Random(20261202)
+
+
+def seed(names, sizes):
+    """The seed over an output with these axis names and sizes."""
+    grids = torch.meshgrid(*[torch.arange(n, dtype=torch.float64) for n in sizes], indexing="ij")
+    total = torch.full(sizes, 0.3, dtype=torch.float64)
+    for name, g in zip(names, grids):
+        total = total + C[name] * g
+    return torch.sin(total)
+
+
+def data(sizes, positive=False):
+    n = math.prod(sizes)
+    v = [rng.uniform(0.5, 2.5) if positive else rng.uniform(-2, 2) for _ in range(n)]
+    return v
+
+
+def leaf(v, sizes):
+    return torch.tensor(v, dtype=torch.float64).reshape(sizes).requires_grad_(True)
+
+
+def align(t, names, out):
+    """t (axes `names`) permuted and unsqueezed to the axes `out`."""
+    present = [n for n in out if n in names]
+    t = t.permute([names.index(n) for n in present])
+    shape = [t.shape[present.index(n)] if n in present else 1 for n in out]
+    return t.reshape(shape)
+
+
+def emit(lines, op, pattern, operands, out, out_names):
+    s = seed(out_names, list(out.shape))
+    loss = (out * s).sum()
+    loss.backward()
+    lines.append({"op": op, "pattern": pattern,
+                  "sizes": [list(t.shape) for t, _ in operands],
+                  "data": [v for _, v in operands],
+                  "loss": loss.item(),
+                  "grads": [t.grad.flatten().tolist() for t, _ in operands]})
+
+
+BINARY = {
+    # pattern: (lhs names, rhs names, output names)
+    "same": (["A", "B", "C"], ["A", "B", "C"], ["A", "B", "C"]),
+    "trailing": (["A", "B", "C"], ["C"], ["A", "B", "C"]),
+    "transposed": (["A", "B", "C"], ["C", "B"], ["A", "B", "C"]),
+    "ones": (["A", "B", "C"], ["A", "B", "C"], ["A", "B", "C"]),
+    "left_smaller": (["B"], ["A", "B"], ["A", "B"]),
+}
+
+
+def binary(lines):
+    ops = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+    for op, f in ops.items():
+        for pattern, (ln, rn, on) in BINARY.items():
+            for _ in range(3):
+                size = {n: rng.randint(1, 5) for n in "ABC"}
+                ls = [size[n] for n in ln]
+                rs = [size[n] for n in rn]
+                if pattern == "ones":
+                    # a size-1 axis against a larger one, on either side, decided at run time
+                    size["B"] = max(size["B"], 2)
+                    ls = [size["A"], 1, size["C"]]
+                    rs = [size["A"], size["B"], size["C"]]
+                    if rng.random() < 0.5:
+                        ls, rs = rs, ls
+                lv, rv = data(ls), data(rs, positive=(op == "div"))
+                a, b = leaf(lv, ls), leaf(rv, rs)
+                out = f(align(a, ln, on), align(b, rn, on))
+                emit(lines, op, pattern, [(a, lv), (b, rv)], out, on)
+
+
+def unary(lines):
+    ops = {
+        "exp": torch.exp, "ln": torch.log, "sqrt": torch.sqrt, "tanh": torch.tanh,
+        "sigmoid": torch.sigmoid, "relu": torch.relu, "silu": F.silu,
+        "gelu": lambda x: F.gelu(x, approximate="tanh"), "gelu_erf": F.gelu,
+        "powi3": lambda x: x ** 3, "square": torch.square, "abs": torch.abs,
+        "recip": torch.reciprocal,
+    }
+    for op, f in ops.items():
+        for _ in range(2):
+            sizes = [rng.randint(1, 5), rng.randint(1, 5)]
+            v = data(sizes, positive=op in ("ln", "sqrt", "recip"))
+            a = leaf(v, sizes)
+            emit(lines, op, "ab", [(a, v)], f(a), ["A", "B"])
+
+
+def reductions(lines):
+    names = ["A", "B", "C"]
+    ops = {
+        "sum_b": (lambda x: x.sum(1), ["A", "C"]),
+        "sum_ac": (lambda x: x.sum((0, 2)), ["B"]),
+        "mean_b": (lambda x: x.mean(1), ["A", "C"]),
+        "mean_ac": (lambda x: x.mean((0, 2)), ["B"]),
+        "logsumexp_c": (lambda x: torch.logsumexp(x, 2), ["A", "B"]),
+        "softmax_b": (lambda x: torch.softmax(x, 1), names),
+        "softmax_c": (lambda x: torch.softmax(x, 2), names),
+        "log_softmax_b": (lambda x: torch.log_softmax(x, 1), names),
+        "log_softmax_c": (lambda x: torch.log_softmax(x, 2), names),
+    }
+    for op, (f, on) in ops.items():
+        for _ in range(3):
+            sizes = [rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 5)]
+            v = data(sizes)
+            a = leaf(v, sizes)
+            emit(lines, op, "abc", [(a, v)], f(a), on)
+
+
+DOT = {
+    # pattern: (lhs names, rhs names, einsum, output names)
+    "ak_kn": (["A", "K"], ["K", "N"], "ak,kn->an", ["A", "N"]),
+    "ak_nk": (["A", "K"], ["N", "K"], "ak,nk->an", ["A", "N"]),
+    "bmk_bkn": (["B", "M", "K"], ["B", "K", "N"], "bmk,bkn->bmn", ["B", "M", "N"]),
+    "bmk_kn": (["B", "M", "K"], ["K", "N"], "bmk,kn->bmn", ["B", "M", "N"]),
+    "htd_hsd": (["H", "T", "C"], ["H", "S", "C"], "htc,hsc->hts", ["H", "T", "S"]),
+    "akl_kln": (["A", "K", "L"], ["K", "L", "N"], "akl,kln->an", ["A", "N"]),
+}
+
+
+def dots(lines):
+    for pattern, (ln, rn, eq, on) in DOT.items():
+        for _ in range(3):
+            size = {n: rng.randint(1, 5) for n in set(ln + rn)}
+            ls, rs = [size[n] for n in ln], [size[n] for n in rn]
+            lv, rv = data(ls), data(rs)
+            a, b = leaf(lv, ls), leaf(rv, rs)
+            emit(lines, "dot", pattern, [(a, lv), (b, rv)], torch.einsum(eq, a, b), on)
+    for _ in range(3):
+        m, k, n, b = (rng.randint(1, 5) for _ in range(4))
+        lv, rv = data([b, m, k]), data([k, n])
+        a, w = leaf(lv, [b, m, k]), leaf(rv, [k, n])
+        emit(lines, "matmul", "bmk_kn", [(a, lv), (w, rv)], a @ w, ["B", "M", "N"])
+
+
+def losses(lines):
+    for shape in ([4, 3], [2, 3, 5]):
+        for weight in (None, True):
+            for smoothing in (0.0, 0.15):
+                for ignore in (None, 2):
+                    for reduction in ("mean", "sum"):
+                        c = shape[1]
+                        v = data(shape)
+                        x = leaf(v, shape)
+                        tshape = shape[:1] + shape[2:]
+                        targets = [rng.randrange(c) for _ in range(math.prod(tshape))]
+                        if ignore is not None:
+                            targets[0] = ignore
+                        w = [rng.uniform(0.5, 2.0) for _ in range(c)] if weight else None
+                        kw = {"weight": torch.tensor(w, dtype=torch.float64) if w else None,
+                              "label_smoothing": smoothing, "reduction": reduction}
+                        if ignore is not None:
+                            kw["ignore_index"] = ignore
+                        t = torch.tensor(targets).reshape(tshape)
+                        loss = F.cross_entropy(x, t, **kw)
+                        loss.backward()
+                        lines.append({"op": "cross_entropy", "pattern": f"rank{len(shape)}",
+                                      "sizes": [shape], "data": [v], "targets": targets,
+                                      "weight": w, "smoothing": smoothing, "ignore": ignore,
+                                      "reduction": reduction, "loss": loss.item(),
+                                      "grads": [x.grad.flatten().tolist()]})
+
+
+def main():
+    torch.manual_seed(0)
+    lines = []
+    binary(lines)
+    unary(lines)
+    reductions(lines)
+    dots(lines)
+    losses(lines)
+    with open(OUT, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+    print(f"{len(lines)} cases -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()
