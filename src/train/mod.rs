@@ -49,6 +49,7 @@
 //! | `elementwise` | `+ - * /` by the named rule with tracked values, tensors and scalars; unary `-` |
 //! | `math` | the elementwise math (`exp`, `ln`, `sqrt`, `tanh`, `sigmoid`, `relu`, `silu`, `gelu`, powers) |
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
+//! | `surgery` | `rename`, and `take` (an embedding's gradient accumulates repeated indices) |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
@@ -61,6 +62,7 @@ mod math;
 mod optim;
 mod param;
 mod reduce;
+mod surgery;
 mod tape;
 mod var;
 

@@ -169,6 +169,22 @@ impl<T: Trainable> Tape<T> {
         Var::tracked(self.clone(), node, param.shared())
     }
 
+    /// A parameter's value, shared but not tracked: a frozen layer, or a forward pass for
+    /// inference written over `Var`s (nothing is recorded).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// let p = Param::new("p", Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
+    /// let tape = Tape::new();
+    /// let y = &tape.frozen(&p) * 2.0;
+    /// assert_eq!(y.value().data(), &[2.0, 4.0]);
+    /// assert!(!y.is_tracked() && tape.is_empty());
+    /// ```
+    pub fn frozen<S: Storage<T>>(&self, param: &Param<T, S>) -> Var<T, S> {
+        Var::shared_untracked(self.clone(), param.shared())
+    }
+
     /// A value the tape does not track (an input, a label, a constant): operations on it
     /// compute no gradient for it.
     ///

@@ -88,6 +88,14 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         }
     }
 
+    pub(crate) fn shared_untracked(tape: Tape<T>, value: Arc<Tensor<T, S>>) -> Self {
+        Var {
+            tape,
+            node: None,
+            value,
+        }
+    }
+
     pub(crate) fn untracked(tape: Tape<T>, value: Tensor<T, S>) -> Self {
         Var {
             tape,
