@@ -183,6 +183,27 @@ def losses(lines):
                                       "grads": [x.grad.flatten().tolist()]})
 
 
+def surgery(lines):
+    for _ in range(3):
+        # an embedding lookup with repeated rows, and a take along a middle axis
+        a, c, n = rng.randint(2, 5), rng.randint(1, 4), rng.randint(3, 7)
+        idx = [rng.randrange(a) for _ in range(n)]
+        idx[-1] = idx[0]
+        v = data([a, c])
+        x = leaf(v, [a, c])
+        emit(lines, "take", "rows", [(x, v)], x[torch.tensor(idx)], ["N", "C"])
+        lines[-1]["indices"] = idx
+        b = rng.randint(2, 5)
+        v = data([2, b, c])
+        x = leaf(v, [2, b, c])
+        idx = [rng.randrange(b) for _ in range(n)]
+        emit(lines, "take", "middle", [(x, v)], x[:, torch.tensor(idx), :], ["A", "N", "C"])
+        lines[-1]["indices"] = idx
+        v = data([2, b + 2, c])
+        x = leaf(v, [2, b + 2, c])
+        emit(lines, "slice", "abc", [(x, v)], x[:, 1:3, :], ["A", "B", "C"])
+
+
 def main():
     torch.manual_seed(0)
     lines = []
@@ -191,6 +212,7 @@ def main():
     reductions(lines)
     dots(lines)
     losses(lines)
+    surgery(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -190,6 +190,11 @@ impl<T: Clone, S: Storage<T>> ParamSlot<T> for Param<T, S> {
 /// assert_eq!(names, ["fc.w", "fc.b"]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a set of parameters an optimizer can step",
+    label = "a `Param`, or a model implementing `Parameters` by visiting its `Param`s",
+    note = "a plain tensor has no identity to key a gradient or an optimizer's state by: wrap it in `Param::new(name, tensor)`"
+)]
 pub trait Parameters<T> {
     /// Calls `f` on every parameter, in a fixed order.
     fn visit(&mut self, f: &mut dyn FnMut(&mut dyn ParamSlot<T>));
