@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "torch_grads.jsonl")
 C = {"A": 0.7, "B": 1.3, "C": 0.45, "K": 0.9, "N": 1.7, "M": 0.55, "H": 1.1, "T": 0.35,
-     "S": 0.8, "L": 1.9, "CLASS": 0.6}
+     "S": 0.8, "L": 1.9, "CLASS": 0.6, "W": 0.33}
 rng = random.Random(20261202)
 
 
@@ -204,6 +204,51 @@ def surgery(lines):
         emit(lines, "slice", "abc", [(x, v)], x[:, 1:3, :], ["A", "B", "C"])
 
 
+CONV = {
+    # pattern: (stride, padding, dilation, groups, kernel, spatial dims)
+    "s1p1": (1, 1, 1, 1, 3, 2),
+    "s2p1": (2, 1, 1, 1, 3, 2),
+    "d2p2": (1, 2, 2, 1, 3, 2),
+    "g2": (1, 1, 1, 2, 3, 2),
+    "t_s2": (2, 0, 1, 1, 2, 1),
+}
+
+
+def convs(lines):
+    for pattern, (stride, pad, dil, groups, k, d) in CONV.items():
+        for _ in range(2):
+            n, c, o = rng.randint(1, 2), 2 * rng.randint(1, 2), 2 * rng.randint(1, 2)
+            spatial = [rng.randint(5, 8) for _ in range(d)]
+            xs, ws = [n, c] + spatial, [o, c // groups] + [k] * d
+            xv, wv = data(xs), data(ws)
+            x, w = leaf(xv, xs), leaf(wv, ws)
+            f = F.conv2d if d == 2 else F.conv1d
+            out = f(x, w, stride=stride, padding=pad, dilation=dil, groups=groups)
+            names = ["N", "K", "H", "W"] if d == 2 else ["N", "K", "T"]
+            emit(lines, "conv", pattern, [(x, xv), (w, wv)], out, names)
+
+
+POOL = {
+    # pattern: (max, kernel, stride, padding, ceil)
+    "max2": (True, 2, 2, 0, False),
+    "max3s2p1": (True, 3, 2, 1, False),
+    "max2ceil": (True, 2, 2, 0, True),
+    "avg3s2p1": (False, 3, 2, 1, False),
+    "avg2ceil": (False, 2, 2, 0, True),
+}
+
+
+def pools(lines):
+    for pattern, (is_max, k, s, p, ceil) in POOL.items():
+        for _ in range(2):
+            xs = [rng.randint(1, 2), rng.randint(1, 3), rng.randint(4, 7), rng.randint(4, 7)]
+            v = data(xs)
+            x = leaf(v, xs)
+            f = F.max_pool2d if is_max else F.avg_pool2d
+            out = f(x, k, stride=s, padding=p, ceil_mode=ceil)
+            emit(lines, "pool", pattern, [(x, v)], out, ["N", "C", "H", "W"])
+
+
 def main():
     torch.manual_seed(0)
     lines = []
@@ -213,6 +258,8 @@ def main():
     dots(lines)
     losses(lines)
     surgery(lines)
+    convs(lines)
+    pools(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

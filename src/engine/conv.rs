@@ -11,7 +11,7 @@ use super::raw::{DotElement, Mat};
 use super::winograd;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
-const TILE_ELEMENTS: usize = 1 << 17;
+pub(crate) const TILE_ELEMENTS: usize = 1 << 17;
 
 /// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
 /// axes lead the output (each index then owns a contiguous block of it).
@@ -76,7 +76,7 @@ fn thread_block(g: &Geometry, out_len: usize, count: usize) -> Option<usize> {
 }
 
 /// The input and output offsets of batch index `i` (row-major over the batch axes).
-fn batch_offsets(g: &Geometry, i: usize) -> (usize, usize) {
+pub(crate) fn batch_offsets(g: &Geometry, i: usize) -> (usize, usize) {
     let (mut xo, mut oo, mut rest) = (0, 0, i);
     for &(n, sx, so) in g.batch.iter().rev() {
         xo += (rest % n) * sx;
@@ -215,7 +215,7 @@ fn in_run(g: &Geometry) -> Option<usize> {
 }
 
 /// The output offset of flattened position `p` (row-major over the output's spatial sizes).
-fn position_offset(g: &Geometry, mut p: usize) -> usize {
+pub(crate) fn position_offset(g: &Geometry, mut p: usize) -> usize {
     let mut off = 0;
     for (s, &stride) in g.spatial.iter().zip(&g.out_spatial).rev() {
         off += (p % s.3) * stride;
@@ -227,7 +227,7 @@ fn position_offset(g: &Geometry, mut p: usize) -> usize {
 /// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
 /// input element that tap reads there (0 in the padding). `x` starts at the group's first
 /// channel.
-fn fill_patches<T: Copy + num_traits::Zero>(
+pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
     g: &Geometry,
     x: &[T],
     p0: usize,

@@ -27,6 +27,7 @@
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
+//! | `conv_backward` | a convolution's backward: the weight's gradient from the forward pass's patches, the input's scattered back through the taps (col2im) |
 //! | `conv_geometry` | a convolution's axes as the engine walks them (`Geometry`), for `conv` and `winograd` |
 //! | `winograd` | a 3x3 stride-1 convolution by Winograd's F(2x2, 3x3): 16 GEMM calls per block of tiles over the whole batch |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
@@ -36,6 +37,7 @@
 pub(crate) mod allocation;
 pub(crate) mod attention;
 pub(crate) mod conv;
+pub(crate) mod conv_backward;
 pub(crate) mod conv_geometry;
 pub(crate) mod dims;
 pub(crate) mod fold;

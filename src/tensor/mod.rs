@@ -81,11 +81,13 @@ pub use ops::attention::{
 pub use ops::batch_norm::BatchNorm;
 pub use ops::cast::Cast;
 pub use ops::contract::{Dot, DotWith, MatMulBy};
+pub(crate) use ops::conv::conv_backward;
 pub use ops::conv::{ConvOut, Convolution, ConvolveWith};
 pub use ops::loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use ops::math::{FloatMath, MapSource};
 pub use ops::norm::{NormWeight, Norms};
 pub use ops::pad::Padding;
+pub(crate) use ops::pool::pool_backward;
 pub use ops::pool::Pooling;
 pub use ops::reductions::Reductions;
 pub use ops::rope::{Rope, RopeStyle, Rotary};

@@ -51,10 +51,12 @@
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
 //! | `surgery` | `rename`, and `take` (an embedding's gradient accumulates repeated indices) |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
+//! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
 
 mod contract;
+mod conv;
 mod elementwise;
 mod grads;
 mod loss;
@@ -67,6 +69,7 @@ mod tape;
 mod var;
 
 pub use contract::{DotOf, MatMulOf, VarDot};
+pub use conv::VarConv;
 pub use grads::Grads;
 pub use optim::{Adam, Sgd};
 pub use param::{Param, ParamId, ParamSlot, Parameters};

@@ -11,7 +11,7 @@ use serde_json::Value;
 use shapecast::prelude::*;
 use shapecast::train::{Param, Tape, Trainable, Var, VarDot};
 
-names!(A, B, C, K, N, M, H, T, S, L, CLASS);
+names!(A, B, C, K, N, M, H, T, S, L, W, CLASS);
 
 /// The elements the cases run in.
 trait Elem: Trainable {
@@ -52,6 +52,7 @@ fn seed<E: Elem, O: shapecast::Storage<E>>(sizes: &[usize]) -> Tensor<E, O> {
         "T" => 0.35,
         "S" => 0.8,
         "L" => 1.9,
+        "W" => 0.33,
         _ => 0.6,
     };
     Tensor::from_fn(sizes, |i| {
@@ -326,6 +327,38 @@ fn surgery<E: Elem>(case: &Value) -> bool {
     true
 }
 
+fn windows<E: Elem>(case: &Value) -> bool {
+    type Img = shape![N, C, H, W];
+    type Kernel = shape![K, C, H, W];
+    match (
+        case["op"].as_str().unwrap(),
+        case["pattern"].as_str().unwrap(),
+    ) {
+        ("conv", "s1p1") => two::<E, Img, Kernel, _>(case, |x, w| x.conv::<C, Conv<1, 1>>(w)),
+        ("conv", "s2p1") => two::<E, Img, Kernel, _>(case, |x, w| x.conv::<C, Conv<2, 1>>(w)),
+        ("conv", "d2p2") => two::<E, Img, Kernel, _>(case, |x, w| x.conv::<C, Conv<1, 2, 2>>(w)),
+        ("conv", "g2") => two::<E, Img, Kernel, _>(case, |x, w| x.conv::<C, Conv<1, 1, 1, 2>>(w)),
+        ("conv", "t_s2") => {
+            two::<E, shape![N, C, T], shape![K, C, T], _>(case, |x, w| x.conv::<C, Conv<2>>(w))
+        }
+        ("pool", "max2") => one::<E, Img, _>(case, |x| x.max_pool::<(H, W), Pool<2>>().unwrap()),
+        ("pool", "max3s2p1") => {
+            one::<E, Img, _>(case, |x| x.max_pool::<(H, W), Pool<3, 2, 1>>().unwrap())
+        }
+        ("pool", "max2ceil") => one::<E, Img, _>(case, |x| {
+            x.max_pool::<(H, W), Pool<2, 2, 0, true>>().unwrap()
+        }),
+        ("pool", "avg3s2p1") => {
+            one::<E, Img, _>(case, |x| x.avg_pool::<(H, W), Pool<3, 2, 1>>().unwrap())
+        }
+        ("pool", "avg2ceil") => one::<E, Img, _>(case, |x| {
+            x.avg_pool::<(H, W), Pool<2, 2, 0, true>>().unwrap()
+        }),
+        _ => return false,
+    }
+    true
+}
+
 fn torch_cases<E: Elem>() {
     let text = include_str!("../data/torch_grads.jsonl");
     let mut seen = 0;
@@ -335,13 +368,14 @@ fn torch_cases<E: Elem>() {
             || reduction::<E>(&case)
             || contraction::<E>(&case)
             || loss::<E>(&case)
-            || surgery::<E>(&case))
+            || surgery::<E>(&case)
+            || windows::<E>(&case))
         {
             binary::<E>(&case);
         }
         seen += 1;
     }
-    assert_eq!(seen, 175);
+    assert_eq!(seen, 195);
 }
 
 #[test]

@@ -326,3 +326,55 @@ fn typed_conv<
     let (sizes, data) = run(&plan, spec, x, w)?;
     Ok(Tensor::from_parts(&sizes, data))
 }
+
+/// The gradients of `x` convolved with `w` over `channel` (each a resolved shape and its
+/// row-major data) whose output's gradient is `gy`: the input's (when `want.0`) and the
+/// weight's (when `want.1`), each row-major in its own axis order (`engine::conv_backward`).
+pub(crate) fn conv_backward<T: DotElement>(
+    (xs, x_sizes, x): (&crate::values::shape::DynShape, &[usize], &[T]),
+    (ws, w_sizes, w): (&crate::values::shape::DynShape, &[usize], &[T]),
+    (channel, spec): (&str, &ConvSpec),
+    gy: &[T],
+    want: (bool, bool),
+) -> Result<(Option<Vec<T>>, Option<Vec<T>>), Error> {
+    let plan = crate::dynamic::conv::conv(xs, ws, channel, spec)?;
+    let (rx, rw) = (
+        crate::engine::layout::row_major(x_sizes),
+        crate::engine::layout::row_major(w_sizes),
+    );
+    let xl = Strided {
+        sizes: x_sizes,
+        strides: &rx,
+        data: x,
+    };
+    let wl = Strided {
+        sizes: w_sizes,
+        strides: &rw,
+        data: w,
+    };
+    let mut sizes = x_sizes.to_vec();
+    sizes[plan.channel] = w_sizes[plan.weight_out];
+    for s in &plan.spatial {
+        sizes[s.axis] = s
+            .out
+            .known()
+            .expect("the plan of resolved shapes knows every size");
+    }
+    let out_strides = crate::engine::layout::row_major(&sizes);
+    let g = geometry(&plan, spec, &xl, &wl, &sizes, &out_strides);
+    let weight = canonical_weight(&plan, &wl);
+    let (gx, gw) = crate::engine::conv_backward::backward(&g, x, &weight, gy, want);
+    // The weight's gradient from `[OUT, C, taps…]` back to the weight's own axis order.
+    let gw = gw.map(|canon| {
+        let mut order = vec![plan.weight_out, plan.weight_channel];
+        order.extend(plan.spatial.iter().map(|s| s.weight_axis));
+        let sizes: Vec<usize> = order.iter().map(|&k| w_sizes[k]).collect();
+        let strides: Vec<usize> = order.iter().map(|&k| rw[k]).collect();
+        let mut own = vec![T::zero(); canon.len()];
+        for (o, v) in Offsets::new(&sizes, &strides).zip(canon) {
+            own[o] = v;
+        }
+        own
+    });
+    Ok((gx, gw))
+}

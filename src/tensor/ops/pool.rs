@@ -111,20 +111,7 @@ fn pool_axis<T: Copy + Send + Sync>(
     spec: &PoolSpec,
     fold: &(impl Fold<T> + Sync),
 ) -> Vec<T> {
-    // Each output position's window inside the input, and its divisor.
-    let windows: Vec<(usize, usize, usize)> = (0..m)
-        .map(|j| {
-            let start = (j * spec.stride) as isize - spec.padding as isize;
-            let end = (start + spec.kernel as isize).min((n + spec.padding) as isize);
-            let (lo, hi) = (start.max(0) as usize, (end.min(n as isize)) as usize);
-            let divisor = if spec.count_padding {
-                (end - start) as usize
-            } else {
-                hi - lo
-            };
-            (lo, hi, divisor)
-        })
-        .collect();
+    let windows = windows(n, m, spec);
     let len = outer * m * inner;
     if len == 0 {
         return Vec::new();
@@ -158,6 +145,86 @@ fn pool_axis<T: Copy + Send + Sync>(
         block(o, dst);
     }
     out
+}
+
+/// Each of the `m` output positions' window inside an axis of `n`: its first and past-last
+/// input positions, and its divisor.
+fn windows(n: usize, m: usize, spec: &PoolSpec) -> Vec<(usize, usize, usize)> {
+    (0..m)
+        .map(|j| {
+            let start = (j * spec.stride) as isize - spec.padding as isize;
+            let end = (start + spec.kernel as isize).min((n + spec.padding) as isize);
+            let (lo, hi) = (start.max(0) as usize, (end.min(n as isize)) as usize);
+            let divisor = if spec.count_padding {
+                (end - start) as usize
+            } else {
+                hi - lo
+            };
+            (lo, hi, divisor)
+        })
+        .collect()
+}
+
+/// The gradient of a pool of `x` (row-major over `sizes`) over the axes `axes` whose output's
+/// gradient is `gy`: through each axis' pool in reverse, the maximum's gradient to the first
+/// maximum of its window (a NaN first), the average's spread over its window by the divisor.
+/// The separable pool's own gradient, which for a box window is PyTorch's: its first maximum
+/// in row-major order is the first row's holding the maximum, at that row's first.
+pub(crate) fn pool_backward<T: Float + Send + Sync>(
+    x: &[T],
+    sizes: &[usize],
+    axes: &[usize],
+    spec: &PoolSpec,
+    max: bool,
+    gy: &[T],
+) -> Vec<T> {
+    // The forward pass's stages, last axis first: each stage's sizes and data before its pool.
+    let mut stages: Vec<(Vec<usize>, Vec<T>)> = Vec::new();
+    let (mut cur_sizes, mut cur) = (sizes.to_vec(), x.to_vec());
+    for &k in axes.iter().rev() {
+        let outer: usize = cur_sizes[..k].iter().product();
+        let inner: usize = cur_sizes[k + 1..].iter().product();
+        let (n, m) = (cur_sizes[k], out_len(cur_sizes[k], spec));
+        let next = if max {
+            pool_axis(&cur, (outer, n, inner), m, spec, &Max)
+        } else {
+            Vec::new() // the average's backward needs no values
+        };
+        stages.push((cur_sizes.clone(), core::mem::replace(&mut cur, next)));
+        cur_sizes[k] = m;
+    }
+    let mut g = gy.to_vec();
+    for (&k, (before, data)) in axes.iter().zip(stages.iter().rev()) {
+        let outer: usize = before[..k].iter().product();
+        let inner: usize = before[k + 1..].iter().product();
+        let (n, m) = (before[k], out_len(before[k], spec));
+        let mut gx = vec![T::zero(); outer * n * inner];
+        for (j, &(lo, hi, divisor)) in windows(n, m, spec).iter().enumerate() {
+            let share = T::from(divisor).map_or_else(T::nan, T::recip);
+            for o in 0..outer {
+                for i in 0..inner {
+                    let gj = g[(o * m + j) * inner + i];
+                    let at = |t: usize| (o * n + t) * inner + i;
+                    if max {
+                        let mut best = lo;
+                        for t in lo + 1..hi {
+                            let (v, b) = (data[at(t)], data[at(best)]);
+                            if v > b || (v.is_nan() && !b.is_nan()) {
+                                best = t;
+                            }
+                        }
+                        gx[at(best)] = gx[at(best)] + gj;
+                    } else {
+                        for t in lo..hi {
+                            gx[at(t)] = gx[at(t)] + gj * share;
+                        }
+                    }
+                }
+            }
+        }
+        g = gx;
+    }
+    g
 }
 
 /// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to

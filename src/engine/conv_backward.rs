@@ -1,0 +1,138 @@
+//! The backward of a convolution, as GEMM calls on the forward pass's patches (im2col): for
+//! each batch index and group, with `G` the output's gradient `[OUT, P]` and `X` the input's
+//! patches `[C·K, P]`, the weight's gradient gains `G · Xᵀ` (a tile of positions at a time),
+//! and the input's gradient is `Wᵀ · G` scattered back through the same taps (col2im): each
+//! patch element adds to the input element it was read from.
+
+use crate::alloc_prelude::*;
+
+use super::conv::{batch_offsets, fill_patches, position_offset, Geometry, TILE_ELEMENTS};
+use super::raw::{DotElement, Mat};
+
+/// The gradients of a convolution of `x` by `weight` (contiguous `[OUT, C, taps…]`) whose
+/// output's gradient is `gy` (laid out as the output): the weight's in the same canonical
+/// layout when `want_w`, the input's in `x`'s layout (`x.len()` elements) when `want_x`.
+pub(crate) fn backward<T: DotElement>(
+    g: &Geometry,
+    x: &[T],
+    weight: &[T],
+    gy: &[T],
+    (want_x, want_w): (bool, bool),
+) -> (Option<Vec<T>>, Option<Vec<T>>) {
+    let k = g.c_group * g.taps;
+    let mut gx = want_x.then(|| vec![T::zero(); x.len()]);
+    let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
+    let count: usize = g.batch.iter().map(|b| b.0).product();
+    if k == 0 || g.positions == 0 || g.o_group == 0 {
+        return (gx, gw);
+    }
+    let tile = (TILE_ELEMENTS / k).clamp(1, g.positions);
+    let (mut block, mut patches) = (
+        vec![T::zero(); g.o_group * g.positions],
+        vec![T::zero(); k * tile],
+    );
+    for i in 0..count {
+        let (xo, oo) = batch_offsets(g, i);
+        for group in 0..g.groups {
+            // This index's and group's output gradient as a contiguous `[OUT, P]` block.
+            for o in 0..g.o_group {
+                let row = oo + (group * g.o_group + o) * g.out_channel;
+                for p in 0..g.positions {
+                    block[o * g.positions + p] = gy[row + position_offset(g, p)];
+                }
+            }
+            let x_group = xo + group * g.c_group * g.x_channel;
+            let w_rows = group * g.o_group * k;
+            let mut p0 = 0;
+            while p0 < g.positions {
+                let n = tile.min(g.positions - p0);
+                let gblock = Mat::new(p0, g.o_group, n, g.positions, 1);
+                if let Some(gw) = gw.as_mut() {
+                    fill_patches(g, &x[x_group..], p0, n, &mut patches[..k * n]);
+                    // ∂W[o, c·k] += Σ_p G[o, p] · X[c·k, p]
+                    let xt = Mat::new(0, n, k, 1, n);
+                    let c = Mat::new(w_rows, g.o_group, k, k, 1);
+                    T::gemm(
+                        (&block, gblock),
+                        (&patches[..k * n], xt),
+                        (gw, c),
+                        true,
+                        true,
+                    );
+                }
+                if let Some(gx) = gx.as_mut() {
+                    // cols = Wᵀ · G, then each column's taps back to where they were read.
+                    let wt = Mat::new(w_rows, k, g.o_group, 1, k);
+                    let c = Mat::new(0, k, n, n, 1);
+                    T::gemm(
+                        (weight, wt),
+                        (&block, gblock),
+                        (&mut patches[..k * n], c),
+                        false,
+                        true,
+                    );
+                    scatter_patches(g, &mut gx[x_group..], p0, n, &patches[..k * n]);
+                }
+                p0 += n;
+            }
+        }
+    }
+    (gx, gw)
+}
+
+/// The inverse of [`fill_patches`]: row `(c, taps…)`, column `j` of `patches` is added to the
+/// input element position `p0 + j` read under that tap (nothing for the padding). `x` starts
+/// at the group's first channel.
+fn scatter_patches<T: DotElement>(g: &Geometry, x: &mut [T], p0: usize, n: usize, patches: &[T]) {
+    let d = g.spatial.len();
+    let (s, pad, dil) = (g.stride as isize, g.padding as isize, g.dilation as isize);
+    let out_sizes: Vec<usize> = g.spatial.iter().map(|a| a.3).collect();
+    let kernel: Vec<usize> = g.spatial.iter().map(|a| a.2).collect();
+    let mut pos = vec![0usize; d];
+    let mut tap = vec![0usize; d];
+    for c in 0..g.c_group {
+        tap.iter_mut().for_each(|t| *t = 0);
+        for t in 0..g.taps {
+            let row = &patches[(c * g.taps + t) * n..(c * g.taps + t + 1) * n];
+            let mut rest = p0;
+            for j in (0..d).rev() {
+                pos[j] = rest % out_sizes[j];
+                rest /= out_sizes[j];
+            }
+            for &v in row {
+                let mut at = Some(c * g.x_channel);
+                for j in 0..d {
+                    let i = pos[j] as isize * s - pad + tap[j] as isize * dil;
+                    let (size, stride, _, _) = g.spatial[j];
+                    at = match at {
+                        Some(a) if i >= 0 && (i as usize) < size => Some(a + i as usize * stride),
+                        _ => None,
+                    };
+                }
+                if let Some(a) = at {
+                    x[a] = x[a] + v;
+                }
+                // Next position, row-major over the output's spatial sizes.
+                let mut j = d;
+                while j > 0 {
+                    j -= 1;
+                    pos[j] += 1;
+                    if pos[j] < out_sizes[j] {
+                        break;
+                    }
+                    pos[j] = 0;
+                }
+            }
+            // Next tap, row-major over the kernel.
+            let mut j = d;
+            while j > 0 {
+                j -= 1;
+                tap[j] += 1;
+                if tap[j] < kernel[j] {
+                    break;
+                }
+                tap[j] = 0;
+            }
+        }
+    }
+}
