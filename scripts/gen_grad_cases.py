@@ -247,6 +247,16 @@ def pools(lines):
             f = F.max_pool2d if is_max else F.avg_pool2d
             out = f(x, k, stride=s, padding=p, ceil_mode=ceil)
             emit(lines, "pool", pattern, [(x, v)], out, ["N", "C", "H", "W"])
+    # One axis, not the last (the separable path): a max over H alone, and over (C, H).
+    for _ in range(2):
+        xs = [rng.randint(1, 2), rng.randint(3, 5), rng.randint(4, 7), rng.randint(2, 4)]
+        v = data(xs)
+        x = leaf(v, xs)
+        out = F.max_pool2d(x.transpose(2, 3), (1, 3), stride=(1, 2), padding=(0, 1)).transpose(2, 3)
+        emit(lines, "pool", "max_h3s2p1", [(x, v)], out, ["N", "C", "H", "W"])
+        x = leaf(v, xs)
+        out = F.max_pool3d(x.unsqueeze(0), (2, 2, 1), stride=(2, 2, 1)).squeeze(0)
+        emit(lines, "pool", "max_ch2", [(x, v)], out, ["N", "C", "H", "W"])
 
 
 def main():

@@ -351,6 +351,10 @@ fn windows<E: Elem>(case: &Value) -> bool {
         ("pool", "avg3s2p1") => {
             one::<E, Img, _>(case, |x| x.avg_pool::<(H, W), Pool<3, 2, 1>>().unwrap())
         }
+        ("pool", "max_h3s2p1") => {
+            one::<E, Img, _>(case, |x| x.max_pool::<H, Pool<3, 2, 1>>().unwrap())
+        }
+        ("pool", "max_ch2") => one::<E, Img, _>(case, |x| x.max_pool::<(C, H), Pool<2>>().unwrap()),
         ("pool", "avg2ceil") => one::<E, Img, _>(case, |x| {
             x.avg_pool::<(H, W), Pool<2, 2, 0, true>>().unwrap()
         }),
@@ -375,7 +379,7 @@ fn torch_cases<E: Elem>() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 195);
+    assert_eq!(seen, 199);
 }
 
 #[test]

@@ -178,45 +178,76 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     max: bool,
     gy: &[T],
 ) -> Vec<T> {
-    // The forward pass's stages, last axis first: each stage's sizes and data before its pool.
-    let mut stages: Vec<(Vec<usize>, Vec<T>)> = Vec::new();
-    let (mut cur_sizes, mut cur) = (sizes.to_vec(), x.to_vec());
+    let rank = sizes.len();
+    if max && axes.len() == 2 && axes[0] + 1 == axes[1] && axes[1] + 1 == rank {
+        return max_pool_backward_2d(x, sizes, spec, gy);
+    }
+    // The forward pass's stages, last axis first: each stage's sizes and data before its pool
+    // (the first is `x` itself; the average's backward needs no values).
+    let mut stages: Vec<(Vec<usize>, Option<Vec<T>>)> = Vec::new();
+    let mut cur_sizes = sizes.to_vec();
     for &k in axes.iter().rev() {
         let outer: usize = cur_sizes[..k].iter().product();
         let inner: usize = cur_sizes[k + 1..].iter().product();
         let (n, m) = (cur_sizes[k], out_len(cur_sizes[k], spec));
-        let next = if max {
-            pool_axis(&cur, (outer, n, inner), m, spec, &Max)
-        } else {
-            Vec::new() // the average's backward needs no values
-        };
-        stages.push((cur_sizes.clone(), core::mem::replace(&mut cur, next)));
+        let next = max.then(|| {
+            let before = stages.last().and_then(|s| s.1.as_deref()).unwrap_or(x);
+            pool_axis(before, (outer, n, inner), m, spec, &Max)
+        });
+        stages.push((cur_sizes.clone(), next));
         cur_sizes[k] = m;
     }
     let mut g = gy.to_vec();
-    for (&k, (before, data)) in axes.iter().zip(stages.iter().rev()) {
+    for (s, &k) in axes.iter().enumerate() {
+        // Undo the stage that pooled axis `k`: its input is the previous stage's output.
+        let stage = axes.len() - 1 - s;
+        let before = &stages[stage].0;
+        let data = if stage == 0 {
+            x
+        } else {
+            stages[stage - 1].1.as_deref().unwrap_or(x)
+        };
         let outer: usize = before[..k].iter().product();
         let inner: usize = before[k + 1..].iter().product();
         let (n, m) = (before[k], out_len(before[k], spec));
         let mut gx = vec![T::zero(); outer * n * inner];
-        for (j, &(lo, hi, divisor)) in windows(n, m, spec).iter().enumerate() {
-            let share = T::from(divisor).map_or_else(T::nan, T::recip);
-            for o in 0..outer {
-                for i in 0..inner {
-                    let gj = g[(o * m + j) * inner + i];
-                    let at = |t: usize| (o * n + t) * inner + i;
-                    if max {
-                        let mut best = lo;
-                        for t in lo + 1..hi {
-                            let (v, b) = (data[at(t)], data[at(best)]);
-                            if v > b || (v.is_nan() && !b.is_nan()) {
-                                best = t;
+        let windows = windows(n, m, spec);
+        let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
+        for o in 0..outer {
+            let src = &data[o * n * inner..(o + 1) * n * inner];
+            let dst = &mut gx[o * n * inner..(o + 1) * n * inner];
+            let g_rows = &g[o * m * inner..(o + 1) * m * inner];
+            for (&(lo, hi, divisor), gj) in windows.iter().zip(g_rows.chunks_exact(inner)) {
+                if max && inner == 1 {
+                    // The last axis: one window a scalar search.
+                    let mut a = lo;
+                    for t in lo + 1..hi {
+                        let (v, b) = (src[t], src[a]);
+                        if v > b || (v.is_nan() && !b.is_nan()) {
+                            a = t;
+                        }
+                    }
+                    dst[a] = dst[a] + gj[0];
+                } else if max {
+                    // Each inner position's first maximum over the window (a NaN first).
+                    best.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
+                    at.iter_mut().for_each(|a| *a = lo);
+                    for t in lo + 1..hi {
+                        let row = &src[t * inner..(t + 1) * inner];
+                        for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(row) {
+                            if v > *b || (v.is_nan() && !b.is_nan()) {
+                                (*b, *a) = (v, t);
                             }
                         }
-                        gx[at(best)] = gx[at(best)] + gj;
-                    } else {
-                        for t in lo..hi {
-                            gx[at(t)] = gx[at(t)] + gj * share;
+                    }
+                    for (i, (&a, &gv)) in at.iter().zip(gj).enumerate() {
+                        dst[a * inner + i] = dst[a * inner + i] + gv;
+                    }
+                } else {
+                    let share = T::from(divisor).map_or_else(T::nan, T::recip);
+                    for t in lo..hi {
+                        for (d, &gv) in dst[t * inner..(t + 1) * inner].iter_mut().zip(gj) {
+                            *d = *d + gv * share;
                         }
                     }
                 }
@@ -225,6 +256,39 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         g = gx;
     }
     g
+}
+
+/// [`pool_backward`] of a maximum over the last two axes (an image's rows and columns): each
+/// window scanned in row-major order for its first maximum (a NaN first), in one pass.
+fn max_pool_backward_2d<T: Float>(x: &[T], sizes: &[usize], spec: &PoolSpec, gy: &[T]) -> Vec<T> {
+    let rank = sizes.len();
+    let (h, w) = (sizes[rank - 2], sizes[rank - 1]);
+    let (mh, mw) = (out_len(h, spec), out_len(w, spec));
+    let (rows, cols) = (windows(h, mh, spec), windows(w, mw, spec));
+    let outer: usize = sizes[..rank - 2].iter().product();
+    let mut gx = vec![T::zero(); x.len()];
+    for o in 0..outer {
+        let (src, dst) = (
+            &x[o * h * w..(o + 1) * h * w],
+            &mut gx[o * h * w..(o + 1) * h * w],
+        );
+        let g = &gy[o * mh * mw..(o + 1) * mh * mw];
+        for (jh, &(rlo, rhi, _)) in rows.iter().enumerate() {
+            for (jw, &(clo, chi, _)) in cols.iter().enumerate() {
+                let mut at = rlo * w + clo;
+                for r in rlo..rhi {
+                    for (c, &v) in src[r * w + clo..r * w + chi].iter().enumerate() {
+                        let b = src[at];
+                        if v > b || (v.is_nan() && !b.is_nan()) {
+                            at = r * w + clo + c;
+                        }
+                    }
+                }
+                dst[at] = dst[at] + g[jh * mw + jw];
+            }
+        }
+    }
+    gx
 }
 
 /// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to
