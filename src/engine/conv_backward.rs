@@ -20,7 +20,12 @@ pub(crate) fn backward<T: DotElement>(
     (want_x, want_w): (bool, bool),
 ) -> (Option<Vec<T>>, Option<Vec<T>>) {
     let k = g.c_group * g.taps;
-    let mut gx = want_x.then(|| vec![T::zero(); x.len()]);
+    let mut gx = want_x.then(|| {
+        let gx = vec![T::zero(); x.len()];
+        // Fresh zeroed pages, faulted in 2 MiB at a time.
+        super::raw::advise_huge_pages(&gx);
+        gx
+    });
     let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
     let count: usize = g.batch.iter().map(|b| b.0).product();
     if k == 0 || g.positions == 0 || g.o_group == 0 {

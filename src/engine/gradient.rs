@@ -66,6 +66,24 @@ where
     source.sum()
 }
 
+/// [`sum_onto`] taking `g` itself: returned as it is when the operand is the frame.
+pub(crate) fn sum_onto_owned<T>(
+    frame: &[usize],
+    side: &[Option<usize>],
+    operand: &[usize],
+    g: Vec<T>,
+) -> Vec<T>
+where
+    T: Copy + Zero + Add<Output = T> + Send + Sync,
+{
+    let identity = frame == operand && side.iter().enumerate().all(|(k, s)| *s == Some(k));
+    if identity {
+        g
+    } else {
+        sum_onto(frame, side, operand, &g)
+    }
+}
+
 /// `x` (row-major over `operand`) expanded into `frame` by `side`, each frame cell taking the
 /// operand cell that feeds it, then `f(frame cell, g cell)` with `g` row-major over the frame:
 /// the backward of a broadcast operand's partner (`g · b` for `a · b`) and of a reduction

@@ -87,8 +87,8 @@ pub use ops::loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use ops::math::{FloatMath, MapSource};
 pub use ops::norm::{NormWeight, Norms};
 pub use ops::pad::Padding;
-pub(crate) use ops::pool::pool_backward;
 pub use ops::pool::Pooling;
+pub(crate) use ops::pool::{max_pool_2d_argmax, pool_backward, scatter_add};
 pub use ops::reductions::Reductions;
 pub use ops::rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]

@@ -41,13 +41,13 @@ fn contracted<T: Trainable, A: Storage<T>, B: Storage<T>, O: Storage<T>>(
     let (x, y) = (a.shared(), b.shared());
     Var::derived(a.tape(), [na, nb], value, move |out| {
         let sc = out.sizes().to_vec();
-        Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+        Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
             let n = plan.plan.len;
             let sides = (&plan.plan.lhs[..n], &plan.plan.rhs[..n], plan.pairs());
             let (sa, sb) = (x.sizes(), y.sizes());
             let (ra, rb, rc) = (row_major(sa), row_major(sb), row_major(&sc));
             let (ga_, xa, yb) = (
-                strided(&sc, &rc, g),
+                strided(&sc, &rc, &g),
                 strided(sa, &ra, x.data()),
                 strided(sb, &rb, y.data()),
             );

@@ -73,12 +73,12 @@ impl<T: Trainable, S: Storage<T>, W> VarConv<W> for Var<T, S> {
         let (nx, nw) = (self.node(), weight.node());
         let (x, w) = (self.shared(), weight.shared());
         Var::derived(self.tape(), [nx, nw], value, move |_| {
-            Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                 let (gx, gw) = crate::tensor::conv_backward(
                     (&x.shape(), x.sizes(), x.data()),
                     (&w.shape(), w.sizes(), w.data()),
                     (channel, &spec),
-                    g,
+                    &g,
                     (nx.is_some(), nw.is_some()),
                 )?;
                 if let Some(gx) = gx {
@@ -116,6 +116,20 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         S: PoolOver<A, P>,
         Pooled<S, A, P>: Storage<T>,
     {
+        let plan = pool(&self.value().shape(), &A::selectors(), &P::SPEC)?;
+        let rank = self.sizes().len();
+        if plan.axes.len() == 2 && plan.axes[0] + 2 == rank && plan.axes[1] + 1 == rank {
+            // An image's rows and columns: the maxima found once, with where they are.
+            let x = self.value().data();
+            let (sizes, at) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
+            let value = Tensor::from_vec_sized(&sizes, at.iter().map(|&a| x[a]).collect())?;
+            let (node, len) = (self.node(), x.len());
+            return Ok(Var::derived(self.tape(), [node], value, move |_| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+                    acc.add(node, crate::tensor::scatter_add(len, &at, &g))
+                })
+            }));
+        }
         let value = self.value().try_max_pool::<A, P>()?;
         self.pooled::<A, P, _>(value, true)
     }
@@ -152,9 +166,15 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let plan = pool(&self.value().shape(), &A::selectors(), &P::SPEC)?;
         let (node, x) = (self.node(), self.shared());
         Ok(Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
-                let gx =
-                    crate::tensor::pool_backward(x.data(), x.sizes(), &plan.axes, &P::SPEC, max, g);
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+                let gx = crate::tensor::pool_backward(
+                    x.data(),
+                    x.sizes(),
+                    &plan.axes,
+                    &P::SPEC,
+                    max,
+                    &g,
+                );
                 acc.add(node, gx)
             })
         }))

@@ -11,7 +11,7 @@ use core::ops;
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::dynamic::plan::StaticPlan;
-use crate::engine::gradient::{sum_onto, with_expanded};
+use crate::engine::gradient::{sum_onto, sum_onto_owned, with_expanded};
 use crate::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
 use crate::typed::storage::Storage;
@@ -72,47 +72,48 @@ where
     let plan: StaticPlan = <A as BroadcastWith<B>>::STATIC_PLAN;
     let out = value.sizes().to_vec();
     Var::derived(tape, [a.node, b.node], value, move |_| {
-        Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+        Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
             let (la, lb) = (&plan.lhs[..plan.len], &plan.rhs[..plan.len]);
             let (x, y) = (&*a.value, &*b.value);
             let (sa, sb) = (x.sizes(), y.sizes());
-            if a.node.is_some() {
-                let ga = match op {
-                    Arith::Add | Arith::Sub => sum_onto(&out, la, sa, g),
-                    Arith::Mul => sum_onto(
-                        &out,
-                        la,
-                        sa,
-                        &with_expanded(&out, g, (y.data(), sb, lb), |g, y| *g * *y)?,
-                    ),
-                    Arith::Div => sum_onto(
-                        &out,
-                        la,
-                        sa,
-                        &with_expanded(&out, g, (y.data(), sb, lb), |g, y| *g / *y)?,
-                    ),
-                };
-                acc.add(a.node, ga)?;
-            }
+            // The right operand's first, so that the left's may take `g` itself.
             if b.node.is_some() {
                 let gb = match op {
-                    Arith::Add => sum_onto(&out, lb, sb, g),
-                    Arith::Sub => negated(sum_onto(&out, lb, sb, g)),
+                    Arith::Add => sum_onto(&out, lb, sb, &g),
+                    Arith::Sub => negated(sum_onto(&out, lb, sb, &g)),
                     Arith::Mul => sum_onto(
                         &out,
                         lb,
                         sb,
-                        &with_expanded(&out, g, (x.data(), sa, la), |g, x| *g * *x)?,
+                        &with_expanded(&out, &g, (x.data(), sa, la), |g, x| *g * *x)?,
                     ),
                     Arith::Div => {
                         // ∂(x / y)/∂y = −x / y²
-                        let gx = with_expanded(&out, g, (x.data(), sa, la), |g, x| *g * *x)?;
+                        let gx = with_expanded(&out, &g, (x.data(), sa, la), |g, x| *g * *x)?;
                         let q =
                             with_expanded(&out, &gx, (y.data(), sb, lb), |t, y| -*t / (*y * *y))?;
                         sum_onto(&out, lb, sb, &q)
                     }
                 };
                 acc.add(b.node, gb)?;
+            }
+            if a.node.is_some() {
+                let ga = match op {
+                    Arith::Add | Arith::Sub => sum_onto_owned(&out, la, sa, g),
+                    Arith::Mul => sum_onto(
+                        &out,
+                        la,
+                        sa,
+                        &with_expanded(&out, &g, (y.data(), sb, lb), |g, y| *g * *y)?,
+                    ),
+                    Arith::Div => sum_onto(
+                        &out,
+                        la,
+                        sa,
+                        &with_expanded(&out, &g, (y.data(), sb, lb), |g, y| *g / *y)?,
+                    ),
+                };
+                acc.add(a.node, ga)?;
             }
             Ok(())
         })
@@ -142,19 +143,20 @@ fn with_scalar<T: Trainable, S: Storage<T>>(
     };
     let (node, input) = (x.node(), x.shared());
     Var::derived(x.tape(), [node], value, move |_| {
-        Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
-            let gx: Vec<T> = match (op, scalar_left) {
-                (Arith::Add, _) | (Arith::Sub, false) => g.to_vec(),
-                (Arith::Sub, true) => g.iter().map(|&g| -g).collect(),
-                (Arith::Mul, _) => g.iter().map(|&g| g * s).collect(),
-                (Arith::Div, false) => g.iter().map(|&g| g / s).collect(),
+        Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+            let mut g = g;
+            match (op, scalar_left) {
+                (Arith::Add, _) | (Arith::Sub, false) => {}
+                (Arith::Sub, true) => g.iter_mut().for_each(|g| *g = -*g),
+                (Arith::Mul, _) => g.iter_mut().for_each(|g| *g = *g * s),
+                (Arith::Div, false) => g.iter_mut().for_each(|g| *g = *g / s),
                 // ∂(s / x)/∂x = −s / x²
                 (Arith::Div, true) => g
-                    .iter()
+                    .iter_mut()
                     .zip(input.data())
-                    .map(|(&g, &x)| -g * s / (x * x))
-                    .collect(),
-            };
+                    .for_each(|(g, &x)| *g = -*g * s / (x * x)),
+            }
+            let gx = g;
             acc.add(node, gx)
         })
     })

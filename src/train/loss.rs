@@ -171,7 +171,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     {
         let (node, input) = (self.node(), self.shared());
         Var::derived(self.tape(), [node], value, move |_: &Arc<Tensor<T, ()>>| {
-            Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                 let p = (!targets.log_probs).then(|| input.softmax::<A>());
                 let gx = targets.backward(
                     input.sizes(),

@@ -26,7 +26,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             value,
             move |out: &Arc<Tensor<T, S>>| {
                 let out = Arc::clone(out);
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     let xs = input.data().iter().zip(out.data());
                     acc.add(
                         node,

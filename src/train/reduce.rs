@@ -82,9 +82,9 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             value,
             move |out: &Arc<Tensor<T, R>>| {
                 let kept = out.sizes().to_vec();
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     let side = kept_side(&mask::<S, A>());
-                    let mut gx = expand(&sizes, (g, &kept, &side))?;
+                    let mut gx = expand(&sizes, (&g, &kept, &side))?;
                     if let Some(k) = scale {
                         gx.iter_mut().for_each(|x| *x = *x * k);
                     }
@@ -118,12 +118,12 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             value,
             move |out: &Arc<Tensor<T, Reduce<S, A>>>| {
                 let out = Arc::clone(out);
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     let side = kept_side(&mask::<S, A>());
                     let frame = input.sizes();
                     let lse = expand(frame, (out.data(), out.sizes(), &side))?;
                     let p = softmax_from(input.data(), &lse);
-                    let gx = with_expanded(frame, &p, (g, out.sizes(), &side), |p, g| *p * *g)?;
+                    let gx = with_expanded(frame, &p, (&g, out.sizes(), &side), |p, g| *p * *g)?;
                     acc.add(node, gx)
                 })
             },
@@ -155,7 +155,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             value,
             move |out: &Arc<Tensor<T, S>>| {
                 let y = Arc::clone(out);
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     // ∂x = y · (g − Σ_A g·y)
                     let m = mask::<S, A>();
                     let (frame, y) = (y.sizes(), y.data());
@@ -167,7 +167,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
                         .filter(|&(_, &r)| !r)
                         .map(|(&n, _)| n)
                         .collect();
-                    let gs = with_expanded(frame, g, (&s, &kept, &kept_side(&m)), |g, s| *g - *s)?;
+                    let gs = with_expanded(frame, &g, (&s, &kept, &kept_side(&m)), |g, s| *g - *s)?;
                     acc.add(node, gs.iter().zip(y).map(|(&d, &y)| d * y).collect())
                 })
             },
@@ -199,11 +199,11 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             value,
             move |out: &Arc<Tensor<T, S>>| {
                 let y = Arc::clone(out);
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     // ∂x = g − exp(y) · Σ_A g
                     let m = mask::<S, A>();
                     let frame = y.sizes();
-                    let s = sum_axes(frame, &m, g);
+                    let s = sum_axes(frame, &m, &g);
                     let kept: Vec<usize> = frame
                         .iter()
                         .zip(&m)

@@ -42,7 +42,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let value = self.value().clone().rename::<A, B>();
         let node = self.node();
         Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| acc.add(node, g.to_vec()))
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| acc.add(node, g))
         })
     }
 
@@ -88,7 +88,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             [node],
             value,
             move |_: &Arc<Tensor<T, _>>| {
-                Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                     let n = sizes[at];
                     let outer: usize = sizes[..at].iter().product();
                     let inner: usize = sizes[at + 1..].iter().product();
@@ -139,7 +139,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let (node, sizes) = (self.node(), self.sizes().to_vec());
         let kept = value.sizes()[at];
         Ok(Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: &[T], acc: &mut Accumulate<'_, T>| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
                 let (n, inner) = (sizes[at], sizes[at + 1..].iter().product::<usize>());
                 let outer: usize = sizes[..at].iter().product();
                 let mut gx = vec![T::zero(); outer * n * inner];

@@ -23,8 +23,8 @@ use crate::typed::storage::Storage;
 use crate::values::error::Error;
 
 /// What a node's backward does: given the gradient of the node's value (row-major over its
-/// sizes), add its tracked inputs' gradients.
-pub(crate) type Backward<T> = Box<dyn FnOnce(&[T], &mut Accumulate<'_, T>) -> Result<(), Error>>;
+/// sizes; its own, to reuse), add its tracked inputs' gradients.
+pub(crate) type Backward<T> = Box<dyn FnOnce(Vec<T>, &mut Accumulate<'_, T>) -> Result<(), Error>>;
 
 /// One recorded value.
 struct Node<T> {
@@ -220,7 +220,7 @@ impl<T: Trainable> Tape<T> {
                 out.add(*id, name, g);
             } else if let Some(backward) = node.backward.take() {
                 backward(
-                    &g,
+                    g,
                     &mut Accumulate {
                         grads: &mut grads[..i],
                     },

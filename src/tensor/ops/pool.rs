@@ -258,37 +258,58 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     g
 }
 
-/// [`pool_backward`] of a maximum over the last two axes (an image's rows and columns): each
-/// window scanned in row-major order for its first maximum (a NaN first), in one pass.
+/// [`pool_backward`] of a maximum over the last two axes (an image's rows and columns).
 fn max_pool_backward_2d<T: Float>(x: &[T], sizes: &[usize], spec: &PoolSpec, gy: &[T]) -> Vec<T> {
+    let (_, at) = max_pool_2d_argmax(x, sizes, spec);
+    scatter_add(x.len(), &at, gy)
+}
+
+/// `g` added at the positions `at` of a gradient of `len` zeros (the backward of a pick).
+pub(crate) fn scatter_add<T: Float>(len: usize, at: &[usize], g: &[T]) -> Vec<T> {
+    let mut gx = vec![T::zero(); len];
+    crate::engine::raw::advise_huge_pages(&gx);
+    for (&a, &v) in at.iter().zip(g) {
+        gx[a] = gx[a] + v;
+    }
+    gx
+}
+
+/// A maximum pool over the last two axes of `x` (an image's rows and columns) with where each
+/// maximum is: the output's sizes, and for each output cell the input position of its
+/// window's first maximum in row-major order (a NaN first), the one PyTorch's
+/// `max_pool2d(return_indices=True)` gives.
+pub(crate) fn max_pool_2d_argmax<T: Float>(
+    x: &[T],
+    sizes: &[usize],
+    spec: &PoolSpec,
+) -> (Vec<usize>, Vec<usize>) {
     let rank = sizes.len();
     let (h, w) = (sizes[rank - 2], sizes[rank - 1]);
     let (mh, mw) = (out_len(h, spec), out_len(w, spec));
     let (rows, cols) = (windows(h, mh, spec), windows(w, mw, spec));
     let outer: usize = sizes[..rank - 2].iter().product();
-    let mut gx = vec![T::zero(); x.len()];
+    let mut at_all = Vec::with_capacity(outer * mh * mw);
     for o in 0..outer {
-        let (src, dst) = (
-            &x[o * h * w..(o + 1) * h * w],
-            &mut gx[o * h * w..(o + 1) * h * w],
-        );
-        let g = &gy[o * mh * mw..(o + 1) * mh * mw];
-        for (jh, &(rlo, rhi, _)) in rows.iter().enumerate() {
-            for (jw, &(clo, chi, _)) in cols.iter().enumerate() {
-                let mut at = rlo * w + clo;
+        let base = o * h * w;
+        let src = &x[base..base + h * w];
+        for &(rlo, rhi, _) in &rows {
+            for &(clo, chi, _) in &cols {
+                let (mut at, mut b) = (rlo * w + clo, src[rlo * w + clo]);
                 for r in rlo..rhi {
                     for (c, &v) in src[r * w + clo..r * w + chi].iter().enumerate() {
-                        let b = src[at];
-                        if v > b || (v.is_nan() && !b.is_nan()) {
-                            at = r * w + clo + c;
+                        // A larger value, or a NaN, replaces a number; nothing replaces a NaN.
+                        if (v > b || v.is_nan()) && !b.is_nan() {
+                            (at, b) = (r * w + clo + c, v);
                         }
                     }
                 }
-                dst[at] = dst[at] + g[jh * mw + jw];
+                at_all.push(base + at);
             }
         }
     }
-    gx
+    let mut out_sizes = sizes.to_vec();
+    (out_sizes[rank - 2], out_sizes[rank - 1]) = (mh, mw);
+    (out_sizes, at_all)
 }
 
 /// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to
