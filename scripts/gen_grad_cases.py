@@ -259,6 +259,38 @@ def pools(lines):
         emit(lines, "pool", "max_ch2", [(x, v)], out, ["N", "C", "H", "W"])
 
 
+def norms(lines):
+    for _ in range(3):
+        xs = [rng.randint(1, 3), rng.randint(2, 4), rng.randint(2, 6)]
+        v = data(xs)
+        wv, bv = data(xs[2:]), data(xs[2:])
+        x, w, b = leaf(v, xs), leaf(wv, xs[2:]), leaf(bv, xs[2:])
+        out = F.layer_norm(x, xs[2:], w, b, eps=1e-5)
+        emit(lines, "layer_norm", "c", [(x, v), (w, wv), (b, bv)], out, ["A", "B", "C"])
+        wv, bv = data(xs[1:]), data(xs[1:])
+        x, w, b = leaf(v, xs), leaf(wv, xs[1:]), leaf(bv, xs[1:])
+        out = F.layer_norm(x, xs[1:], w, b, eps=1e-5)
+        emit(lines, "layer_norm", "bc", [(x, v), (w, wv), (b, bv)], out, ["A", "B", "C"])
+        wv = data(xs[2:])
+        x, w = leaf(v, xs), leaf(wv, xs[2:])
+        out = F.rms_norm(x, xs[2:], w, eps=1e-5)
+        emit(lines, "rms_norm", "c", [(x, v), (w, wv)], out, ["A", "B", "C"])
+
+
+def views(lines):
+    for _ in range(2):
+        xs = [rng.randint(1, 3), rng.randint(2, 4), rng.randint(1, 4)]
+        v = data(xs)
+        x = leaf(v, xs)
+        emit(lines, "select", "b1", [(x, v)], x[:, 1, :], ["A", "C"])
+        x = leaf(v, xs)
+        emit(lines, "align_to", "cab", [(x, v)], x.permute(2, 0, 1), ["C", "A", "B"])
+        ys = [xs[0], rng.randint(1, 3), xs[2]]
+        w = data(ys)
+        x, y = leaf(v, xs), leaf(w, ys)
+        emit(lines, "concat", "b", [(x, v), (y, w)], torch.cat([x, y], 1), ["A", "B", "C"])
+
+
 def main():
     torch.manual_seed(0)
     lines = []
@@ -270,6 +302,8 @@ def main():
     surgery(lines)
     convs(lines)
     pools(lines)
+    norms(lines)
+    views(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -50,6 +50,7 @@
 //! | `math` | the elementwise math (`exp`, `ln`, `sqrt`, `tanh`, `sigmoid`, `relu`, `silu`, `gelu`, powers) |
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
 //! | `surgery` | `rename`, and `take` (an embedding's gradient accumulates repeated indices) |
+//! | `norm` | [`VarNorms`]: layer norm and RMS norm over named axes |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
 //! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
@@ -61,6 +62,7 @@ mod elementwise;
 mod grads;
 mod loss;
 mod math;
+mod norm;
 mod optim;
 mod param;
 mod reduce;
@@ -71,6 +73,7 @@ mod var;
 pub use contract::{DotOf, MatMulOf, VarDot};
 pub use conv::VarConv;
 pub use grads::Grads;
+pub use norm::VarNorms;
 pub use optim::{Adam, Sgd};
 pub use param::{Param, ParamId, ParamSlot, Parameters};
 pub use tape::Tape;

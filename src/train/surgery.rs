@@ -1,5 +1,7 @@
 //! Shape surgery and gathers on tracked values: `rename` (the gradient passes through as it
-//! is), `slice` (the gradient lands in the window, zeros elsewhere) and `take` (an embedding lookup, whose gradient adds each taken row back at its index,
+//! is), the views (`slice`, `select`, `align_to`, `insert_axis`: the gradient goes back through
+//! the view's own offsets into the source, adding where a view repeats an element),
+//! `concat` (the gradient split along the axis) and `take` (an embedding lookup, whose gradient adds each taken row back at its index,
 //! so a repeated index accumulates, as PyTorch's `embedding_backward` does).
 
 use crate::alloc_prelude::*;
@@ -15,7 +17,12 @@ use crate::typed::reduce::Selector;
 use crate::typed::shape::Shape;
 use crate::typed::size::Dyn;
 use crate::typed::storage::Storage;
-use crate::typed::surgery::{Rename, RenameAxis, Slice, SliceAxis};
+use crate::engine::walk::Offsets;
+use crate::tensor::TensorView;
+use crate::typed::broadcast::BroadcastsUnder;
+use crate::typed::rule::Assign;
+use crate::typed::shape::SameRankAs;
+use crate::typed::surgery::{Concat, ConcatWith, InsertAxis, InsertAxisAt, Rename, RenameAxis, Select, SelectAxis, Slice, SliceAxis};
 use crate::values::error::Error;
 use core::ops::{Bound, RangeBounds};
 
@@ -149,6 +156,144 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
                     gx[to..to + kept * inner].copy_from_slice(&g[from..from + kept * inner]);
                 }
                 acc.add(node, gx)
+            })
+        }))
+    }
+
+    /// The view `make` takes of this value, copied, with its backward: the gradient added back
+    /// through the view's offsets into this value's elements.
+    fn viewed<V: Storage<T>>(
+        &self,
+        make: impl for<'v> FnOnce(&'v Tensor<T, S>) -> Result<TensorView<'v, T, V>, Error>,
+    ) -> Result<Var<T, V>, Error> {
+        let base = self.value().data();
+        let view = make(self.value())?;
+        // Where the view starts in this value's elements (the view borrows them).
+        let start = (view.data_slice().as_ptr() as usize - base.as_ptr() as usize) / core::mem::size_of::<T>().max(1);
+        let (sizes, strides) = (view.sizes().to_vec(), view.strides().to_vec());
+        let value = view.to_tensor();
+        let (node, len) = (self.node(), base.len());
+        Ok(Var::derived(self.tape(), [node], value, move |_| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+                let mut gx = vec![T::zero(); len];
+                for (o, &v) in Offsets::new(&sizes, &strides).zip(&g) {
+                    gx[start + o] = gx[start + o] + v;
+                }
+                acc.add(node, gx)
+            })
+        }))
+    }
+
+    /// Index `i` along the axis `A`, the axis removed (as `Tensor::select`); or the error when
+    /// `i` is out of range. The gradient lands at that index, zero elsewhere.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T, E);
+    /// let p = Param::new("x", Tensor::<f64, shape![T: 3, E: 2]>::zeros()?);
+    /// let tape = Tape::new();
+    /// let last = tape.watch(&p).select::<T>(2)?; // [E: 2]
+    /// assert_eq!(last.sum::<E>().backward()?.of(&p)?.data(), &[0.0, 0.0, 0.0, 0.0, 1.0, 1.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn select<A>(&self, i: usize) -> Result<Var<T, Select<S, A>>, Error>
+    where
+        S: SelectAxis<A>,
+        A: OneAxis,
+        Select<S, A>: Storage<T>,
+    {
+        self.viewed(|t| t.select::<A>(i))
+    }
+
+    /// The same axes in the order of `Target`, matched by name (as `Tensor::align_to`); the
+    /// gradient goes back in this value's order.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(H, W);
+    /// let p = Param::new("x", Tensor::<f64, shape![H: 2, W: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]));
+    /// let tape = Tape::new();
+    /// let t = tape.watch(&p).align_to::<shape![W: 2, H: 2]>()?;
+    /// assert_eq!(t.value().data(), &[1.0, 3.0, 2.0, 4.0]);
+    /// let first = Tensor::<f64, shape![W: 2, H: 2]>::from_array([[1.0, 2.0], [0.0, 0.0]]);
+    /// assert_eq!((&t * &first).sum::<(W, H)>().backward()?.of(&p)?.data(), &[1.0, 0.0, 2.0, 0.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn align_to<Target>(&self) -> Result<Var<T, Target>, Error>
+    where
+        Target: BroadcastsUnder<Assign, S> + SameRankAs<S> + Storage<T>,
+    {
+        self.viewed(|t| t.align_to::<Target>())
+    }
+
+    /// A new axis of size 1 named `N` at position `K` (as `Tensor::insert_axis`); the data and
+    /// the gradient are unchanged.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(B, E);
+    /// let p = Param::new("x", Tensor::<f64, shape![E: 2]>::from_array([1.0, 2.0]));
+    /// let tape = Tape::new();
+    /// let x = tape.watch(&p).insert_axis::<0, B>(); // [B: 1, E: 2]
+    /// assert_eq!(x.sizes(), &[1, 2]);
+    /// assert_eq!(x.sum::<(B, E)>().backward()?.of(&p)?.data(), &[1.0, 1.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn insert_axis<const K: usize, N>(&self) -> Var<T, InsertAxis<S, K, N>>
+    where
+        S: InsertAxisAt<K, N>,
+        InsertAxis<S, K, N>: Storage<T>,
+    {
+        let value = self.value().clone().insert_axis::<K, N>();
+        let node = self.node();
+        Var::derived(self.tape(), [node], value, move |_| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| acc.add(node, g))
+        })
+    }
+
+    /// This value and `rhs` joined along the axis `A` (as `Tensor::concat`); or the error when
+    /// the other sizes differ. Each gets its part of the gradient.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T);
+    /// let a = Param::new("a", Tensor::<f64, shape![T: 1]>::from_array([1.0]));
+    /// let b = Param::new("b", Tensor::<f64, shape![T: 2]>::from_array([2.0, 3.0]));
+    /// let tape = Tape::new();
+    /// let c = tape.watch(&a).concat::<T, _>(&tape.watch(&b))?; // [T: 3]
+    /// let w = Tensor::<f64, shape![T: 3]>::from_array([1.0, 10.0, 100.0]);
+    /// let grads = (&c * &w).sum::<T>().backward()?;
+    /// assert_eq!((grads.of(&a)?.data(), grads.of(&b)?.data()), (&[1.0][..], &[10.0, 100.0][..]));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn concat<A, S2: Storage<T>>(&self, rhs: &Var<T, S2>) -> Result<Var<T, Concat<A, S, S2>>, Error>
+    where
+        S: ConcatWith<A, S2>,
+        Concat<A, S, S2>: Storage<T>,
+        A: OneAxis,
+    {
+        let value = self.value().concat::<A, S2>(rhs.value())?;
+        let at = <S as ConcatWith<A, S2>>::AT;
+        let (na, nb) = (self.node(), rhs.node());
+        let (sa, sb) = (self.sizes().to_vec(), rhs.sizes().to_vec());
+        Ok(Var::derived(self.tape(), [na, nb], value, move |_| {
+            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+                let (ka, kb) = (sa[at], sb[at]);
+                let inner: usize = sa[at + 1..].iter().product();
+                let outer: usize = sa[..at].iter().product();
+                let (mut ga, mut gb) = (Vec::with_capacity(outer * ka * inner), Vec::with_capacity(outer * kb * inner));
+                for row in g.chunks_exact(((ka + kb) * inner).max(1)).take(outer) {
+                    ga.extend_from_slice(&row[..ka * inner]);
+                    gb.extend_from_slice(&row[ka * inner..]);
+                }
+                if na.is_some() {
+                    acc.add(na, ga)?;
+                }
+                acc.add(nb, gb)
             })
         }))
     }

@@ -321,6 +321,9 @@ fn surgery<E: Elem>(case: &Value) -> bool {
     ) {
         ("take", "rows") => one::<E, shape![A, C], _>(case, |x| x.take::<A, _>(&idx).unwrap()),
         ("take", "middle") => one::<E, Abc, _>(case, |x| x.take::<B, _>(&idx).unwrap()),
+        ("select", _) => one::<E, Abc, _>(case, |x| x.select::<B>(1).unwrap()),
+        ("align_to", _) => one::<E, Abc, _>(case, |x| x.align_to::<shape![C, A, B]>().unwrap()),
+        ("concat", _) => two::<E, Abc, Abc, _>(case, |x, y| x.concat::<B, _>(y).unwrap()),
         ("slice", _) => one::<E, Abc, _>(case, |x| x.slice::<B>(1..3).unwrap()),
         _ => return false,
     }
@@ -363,6 +366,32 @@ fn windows<E: Elem>(case: &Value) -> bool {
     true
 }
 
+/// Runs a three-operand case (input, weight, bias) through `f`.
+fn three<E: Elem, X, Y, O>(case: &Value, f: impl Fn(&Var<E, X>, &Var<E, Y>, &Var<E, Y>) -> Var<E, O>)
+where
+    X: shapecast::Storage<E>,
+    Y: shapecast::Storage<E>,
+    O: shapecast::Storage<E>,
+{
+    let (a, b, c) = (operand::<E, X>(case, 0), operand::<E, Y>(case, 1), operand::<E, Y>(case, 2));
+    let tape = Tape::new();
+    let out = f(&tape.watch(&a), &tape.watch(&b), &tape.watch(&c));
+    let grads = out.backward_with(&seed::<E, O>(out.sizes())).unwrap();
+    let (ga, gb, gc) = (grads.of(&a).unwrap(), grads.of(&b).unwrap(), grads.of(&c).unwrap());
+    compare(case, &out, &[ga.data().to_vec(), gb.data().to_vec(), gc.data().to_vec()]);
+}
+
+fn norms<E: Elem>(case: &Value) -> bool {
+    let eps = E::of(1e-5);
+    match (case["op"].as_str().unwrap(), case["pattern"].as_str().unwrap()) {
+        ("layer_norm", "c") => three::<E, Abc, shape![C], _>(case, |x, w, b| x.layer_norm::<C>(w, b, eps).unwrap()),
+        ("layer_norm", "bc") => three::<E, Abc, shape![B, C], _>(case, |x, w, b| x.layer_norm::<(B, C)>(w, b, eps).unwrap()),
+        ("rms_norm", _) => two::<E, Abc, shape![C], _>(case, |x, w| x.rms_norm::<C>(w, eps).unwrap()),
+        _ => return false,
+    }
+    true
+}
+
 fn torch_cases<E: Elem>() {
     let text = include_str!("../data/torch_grads.jsonl");
     let mut seen = 0;
@@ -373,13 +402,14 @@ fn torch_cases<E: Elem>() {
             || contraction::<E>(&case)
             || loss::<E>(&case)
             || surgery::<E>(&case)
-            || windows::<E>(&case))
+            || windows::<E>(&case)
+            || norms::<E>(&case))
         {
             binary::<E>(&case);
         }
         seen += 1;
     }
-    assert_eq!(seen, 199);
+    assert_eq!(seen, 214);
 }
 
 #[test]
