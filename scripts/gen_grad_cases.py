@@ -120,10 +120,17 @@ def reductions(lines):
         "softmax_c": (lambda x: torch.softmax(x, 2), names),
         "log_softmax_b": (lambda x: torch.log_softmax(x, 1), names),
         "log_softmax_c": (lambda x: torch.log_softmax(x, 2), names),
+        "max_b": (lambda x: x.amax(1), ["A", "C"]),
+        "min_ac": (lambda x: x.amin((0, 2)), ["B"]),
+        "var_c": (lambda x: x.var(2, correction=0), ["A", "B"]),
+        "var1_b": (lambda x: x.var(1, correction=1), ["A", "C"]),
+        "std_ac": (lambda x: x.std((0, 2), correction=0), ["B"]),
     }
     for op, (f, on) in ops.items():
         for _ in range(3):
             sizes = [rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 5)]
+            if op in ("var1_b", "std_ac", "var_c"):
+                sizes = [rng.randint(2, 4), rng.randint(2, 5), rng.randint(2, 5)]
             v = data(sizes)
             a = leaf(v, sizes)
             emit(lines, op, "abc", [(a, v)], f(a), on)

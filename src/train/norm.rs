@@ -79,13 +79,24 @@ impl<T: Trainable, S: Storage<T>, W> VarNorms<W> for Var<T, S> {
     type Elem = T;
     type Shape = S;
 
-    fn layer_norm<A: Selector>(&self, weight: &Var<T, W>, bias: &Var<T, W>, eps: T) -> Result<Var<T, S>, Error>
+    fn layer_norm<A: Selector>(
+        &self,
+        weight: &Var<T, W>,
+        bias: &Var<T, W>,
+        eps: T,
+    ) -> Result<Var<T, S>, Error>
     where
         W: Storage<T>,
         Tensor<T, W>: NormWeight<S, A, T>,
     {
         let value = Norms::try_layer_norm::<A>(self.value(), weight.value(), bias.value(), eps)?;
-        let plan = norm("layer_norm", &self.value().shape(), &A::selectors(), &weight.value().shape(), Some(&bias.value().shape()))?;
+        let plan = norm(
+            "layer_norm",
+            &self.value().shape(),
+            &A::selectors(),
+            &weight.value().shape(),
+            Some(&bias.value().shape()),
+        )?;
         Ok(normed(self, (weight, Some(bias)), plan, eps, value))
     }
 
@@ -95,7 +106,13 @@ impl<T: Trainable, S: Storage<T>, W> VarNorms<W> for Var<T, S> {
         Tensor<T, W>: NormWeight<S, A, T>,
     {
         let value = Norms::try_rms_norm::<A>(self.value(), weight.value(), eps)?;
-        let plan = norm("rms_norm", &self.value().shape(), &A::selectors(), &weight.value().shape(), None)?;
+        let plan = norm(
+            "rms_norm",
+            &self.value().shape(),
+            &A::selectors(),
+            &weight.value().shape(),
+            None,
+        )?;
         Ok(normed(self, (weight, None), plan, eps, value))
     }
 }
@@ -114,11 +131,26 @@ fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
     Var::derived(x.tape(), [nx, nw, nb], value, move |_| {
         Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
             let (frame, over) = (xv.sizes(), &plan.over);
-            let kept: Vec<usize> = frame.iter().zip(over).filter(|&(_, &o)| !o).map(|(&n, _)| n).collect();
+            let kept: Vec<usize> = frame
+                .iter()
+                .zip(over)
+                .filter(|&(_, &o)| !o)
+                .map(|(&n, _)| n)
+                .collect();
             let side = kept_side(over);
-            let n = frame.iter().zip(over).filter(|&(_, &o)| o).map(|(&n, _)| n).product::<usize>();
+            let n = frame
+                .iter()
+                .zip(over)
+                .filter(|&(_, &o)| o)
+                .map(|(&n, _)| n)
+                .product::<usize>();
             let inv_n = T::from(n).map_or_else(T::nan, T::recip);
-            let mean_of = |v: &[T]| -> Vec<T> { sum_axes(frame, over, v).into_iter().map(|s| s * inv_n).collect() };
+            let mean_of = |v: &[T]| -> Vec<T> {
+                sum_axes(frame, over, v)
+                    .into_iter()
+                    .map(|s| s * inv_n)
+                    .collect()
+            };
             // x̂ and the reciprocal deviation r, recomputed from the input.
             let x = xv.data();
             let centred: Vec<T> = if layer {
@@ -128,7 +160,10 @@ fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
                 x.to_vec()
             };
             let squares: Vec<T> = centred.iter().map(|&c| c * c).collect();
-            let r: Vec<T> = mean_of(&squares).into_iter().map(|v| (v + eps).sqrt().recip()).collect();
+            let r: Vec<T> = mean_of(&squares)
+                .into_iter()
+                .map(|v| (v + eps).sqrt().recip())
+                .collect();
             let xhat = with_expanded(frame, &centred, (&r, &kept, &side), |c, r| *c * *r)?;
             let (w_side, w_sizes) = (&plan.weight.plan.rhs, wv.sizes());
             if let (Some(bias), Some(_)) = (&plan.bias, nb) {
@@ -142,14 +177,21 @@ fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
                 let h = with_expanded(frame, &g, (wv.data(), w_sizes, w_side), |g, w| *g * *w)?;
                 let hx: Vec<T> = h.iter().zip(&xhat).map(|(&h, &x)| h * x).collect();
                 let m2 = expand(frame, (&mean_of(&hx), &kept, &side))?;
-                let m1 = if layer { expand(frame, (&mean_of(&h), &kept, &side))? } else { vec![T::zero(); h.len()] };
+                let m1 = if layer {
+                    expand(frame, (&mean_of(&h), &kept, &side))?
+                } else {
+                    vec![T::zero(); h.len()]
+                };
                 let inner: Vec<T> = h
                     .iter()
                     .zip(&m1)
                     .zip(xhat.iter().zip(&m2))
                     .map(|((&h, &m1), (&xh, &m2))| h - m1 - xh * m2)
                     .collect();
-                acc.add(nx, with_expanded(frame, &inner, (&r, &kept, &side), |v, r| *v * *r)?)?;
+                acc.add(
+                    nx,
+                    with_expanded(frame, &inner, (&r, &kept, &side), |v, r| *v * *r)?,
+                )?;
             }
             Ok(())
         })

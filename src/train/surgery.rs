@@ -10,19 +10,22 @@ use alloc::sync::Arc;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
+use crate::engine::walk::Offsets;
+use crate::tensor::TensorView;
 use crate::tensor::{IndexElement, Tensor};
+use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::gather::TakenFrom;
 use crate::typed::reduce::OneAxis;
 use crate::typed::reduce::Selector;
+use crate::typed::rule::Assign;
+use crate::typed::shape::SameRankAs;
 use crate::typed::shape::Shape;
 use crate::typed::size::Dyn;
 use crate::typed::storage::Storage;
-use crate::engine::walk::Offsets;
-use crate::tensor::TensorView;
-use crate::typed::broadcast::BroadcastsUnder;
-use crate::typed::rule::Assign;
-use crate::typed::shape::SameRankAs;
-use crate::typed::surgery::{Concat, ConcatWith, InsertAxis, InsertAxisAt, Rename, RenameAxis, Select, SelectAxis, Slice, SliceAxis};
+use crate::typed::surgery::{
+    Concat, ConcatWith, InsertAxis, InsertAxisAt, Rename, RenameAxis, Select, SelectAxis, Slice,
+    SliceAxis,
+};
 use crate::values::error::Error;
 use core::ops::{Bound, RangeBounds};
 
@@ -169,7 +172,8 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let base = self.value().data();
         let view = make(self.value())?;
         // Where the view starts in this value's elements (the view borrows them).
-        let start = (view.data_slice().as_ptr() as usize - base.as_ptr() as usize) / core::mem::size_of::<T>().max(1);
+        let start = (view.data_slice().as_ptr() as usize - base.as_ptr() as usize)
+            / core::mem::size_of::<T>().max(1);
         let (sizes, strides) = (view.sizes().to_vec(), view.strides().to_vec());
         let value = view.to_tensor();
         let (node, len) = (self.node(), base.len());
@@ -270,7 +274,10 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// assert_eq!((grads.of(&a)?.data(), grads.of(&b)?.data()), (&[1.0][..], &[10.0, 100.0][..]));
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    pub fn concat<A, S2: Storage<T>>(&self, rhs: &Var<T, S2>) -> Result<Var<T, Concat<A, S, S2>>, Error>
+    pub fn concat<A, S2: Storage<T>>(
+        &self,
+        rhs: &Var<T, S2>,
+    ) -> Result<Var<T, Concat<A, S, S2>>, Error>
     where
         S: ConcatWith<A, S2>,
         Concat<A, S, S2>: Storage<T>,
@@ -285,7 +292,10 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
                 let (ka, kb) = (sa[at], sb[at]);
                 let inner: usize = sa[at + 1..].iter().product();
                 let outer: usize = sa[..at].iter().product();
-                let (mut ga, mut gb) = (Vec::with_capacity(outer * ka * inner), Vec::with_capacity(outer * kb * inner));
+                let (mut ga, mut gb) = (
+                    Vec::with_capacity(outer * ka * inner),
+                    Vec::with_capacity(outer * kb * inner),
+                );
                 for row in g.chunks_exact(((ka + kb) * inner).max(1)).take(outer) {
                     ga.extend_from_slice(&row[..ka * inner]);
                     gb.extend_from_slice(&row[ka * inner..]);

@@ -217,6 +217,11 @@ fn reduction<E: Elem>(case: &Value) -> bool {
         "softmax_c" => one::<E, Abc, _>(case, |x| x.softmax::<C>()),
         "log_softmax_b" => one::<E, Abc, _>(case, |x| x.log_softmax::<B>()),
         "log_softmax_c" => one::<E, Abc, _>(case, |x| x.log_softmax::<C>()),
+        "max_b" => one::<E, Abc, _>(case, |x| x.max::<B>().unwrap()),
+        "min_ac" => one::<E, Abc, _>(case, |x| x.min::<(A, C)>().unwrap()),
+        "var_c" => one::<E, Abc, _>(case, |x| x.var::<C>(0)),
+        "var1_b" => one::<E, Abc, _>(case, |x| x.var::<B>(1)),
+        "std_ac" => one::<E, Abc, _>(case, |x| x.std::<(A, C)>(0)),
         _ => return false,
     }
     true
@@ -367,26 +372,49 @@ fn windows<E: Elem>(case: &Value) -> bool {
 }
 
 /// Runs a three-operand case (input, weight, bias) through `f`.
-fn three<E: Elem, X, Y, O>(case: &Value, f: impl Fn(&Var<E, X>, &Var<E, Y>, &Var<E, Y>) -> Var<E, O>)
-where
+fn three<E: Elem, X, Y, O>(
+    case: &Value,
+    f: impl Fn(&Var<E, X>, &Var<E, Y>, &Var<E, Y>) -> Var<E, O>,
+) where
     X: shapecast::Storage<E>,
     Y: shapecast::Storage<E>,
     O: shapecast::Storage<E>,
 {
-    let (a, b, c) = (operand::<E, X>(case, 0), operand::<E, Y>(case, 1), operand::<E, Y>(case, 2));
+    let (a, b, c) = (
+        operand::<E, X>(case, 0),
+        operand::<E, Y>(case, 1),
+        operand::<E, Y>(case, 2),
+    );
     let tape = Tape::new();
     let out = f(&tape.watch(&a), &tape.watch(&b), &tape.watch(&c));
     let grads = out.backward_with(&seed::<E, O>(out.sizes())).unwrap();
-    let (ga, gb, gc) = (grads.of(&a).unwrap(), grads.of(&b).unwrap(), grads.of(&c).unwrap());
-    compare(case, &out, &[ga.data().to_vec(), gb.data().to_vec(), gc.data().to_vec()]);
+    let (ga, gb, gc) = (
+        grads.of(&a).unwrap(),
+        grads.of(&b).unwrap(),
+        grads.of(&c).unwrap(),
+    );
+    compare(
+        case,
+        &out,
+        &[ga.data().to_vec(), gb.data().to_vec(), gc.data().to_vec()],
+    );
 }
 
 fn norms<E: Elem>(case: &Value) -> bool {
     let eps = E::of(1e-5);
-    match (case["op"].as_str().unwrap(), case["pattern"].as_str().unwrap()) {
-        ("layer_norm", "c") => three::<E, Abc, shape![C], _>(case, |x, w, b| x.layer_norm::<C>(w, b, eps).unwrap()),
-        ("layer_norm", "bc") => three::<E, Abc, shape![B, C], _>(case, |x, w, b| x.layer_norm::<(B, C)>(w, b, eps).unwrap()),
-        ("rms_norm", _) => two::<E, Abc, shape![C], _>(case, |x, w| x.rms_norm::<C>(w, eps).unwrap()),
+    match (
+        case["op"].as_str().unwrap(),
+        case["pattern"].as_str().unwrap(),
+    ) {
+        ("layer_norm", "c") => {
+            three::<E, Abc, shape![C], _>(case, |x, w, b| x.layer_norm::<C>(w, b, eps).unwrap())
+        }
+        ("layer_norm", "bc") => three::<E, Abc, shape![B, C], _>(case, |x, w, b| {
+            x.layer_norm::<(B, C)>(w, b, eps).unwrap()
+        }),
+        ("rms_norm", _) => {
+            two::<E, Abc, shape![C], _>(case, |x, w| x.rms_norm::<C>(w, eps).unwrap())
+        }
         _ => return false,
     }
     true
@@ -409,7 +437,7 @@ fn torch_cases<E: Elem>() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 214);
+    assert_eq!(seen, 229);
 }
 
 #[test]
