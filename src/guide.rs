@@ -11,6 +11,7 @@
 //! | [`images`](crate::guide::images) | convolution, pooling, padding, gathering, losses |
 //! | [`surgery`](crate::guide::surgery) | rename, select, slice, split, merge, concat, stack |
 //! | [`generic`](crate::guide::generic) | generic code over shapes: the bound of every operation |
+//! | [`training`](crate::guide::training) | gradients, parameters, optimizers, what the types catch |
 //! | [`weights`](crate::guide::weights) | `.safetensors` and `.npy` files, untrusted input |
 //! | [`mistakes`](crate::guide::mistakes) | what the types catch, and what they cannot |
 //! | [`editor`](crate::guide::editor) | shapes in rust-analyzer, and its limits |
@@ -40,6 +41,9 @@ pub mod surgery {}
 
 #[doc = include_str!("../docs/guide/generic.md")]
 pub mod generic {}
+
+#[doc = include_str!("../docs/guide/training.md")]
+pub mod training {}
 
 #[doc = include_str!("../docs/guide/weights.md")]
 pub mod weights {}

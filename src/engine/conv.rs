@@ -224,16 +224,23 @@ pub(crate) fn position_offset(g: &Geometry, mut p: usize) -> usize {
     off
 }
 
-/// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
-/// input element that tap reads there (0 in the padding). `x` starts at the group's first
-/// channel.
-pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
-    g: &Geometry,
-    x: &[T],
-    p0: usize,
-    n: usize,
-    patches: &mut [T],
-) {
+/// One run of a patch row: the positions `done..done + seg` of the tile, all on one row of
+/// the last output axis, of which `lo..hi` read the input (the rest read the padding) from
+/// offset `start` on, `step` apart.
+pub(crate) struct Segment {
+    pub(crate) done: usize,
+    pub(crate) seg: usize,
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+    pub(crate) start: usize,
+    pub(crate) step: usize,
+}
+
+/// Walks the patches of positions `p0..p0 + n` as `fill_patches` reads them and
+/// `conv_backward` writes them back: for each row `(c, taps…)` (row-major over the channel and
+/// the kernel's taps) each run of positions along the last output axis, `f(row, segment)`.
+/// Offsets are from the group's first channel.
+pub(crate) fn patch_segments(g: &Geometry, p0: usize, n: usize, mut f: impl FnMut(usize, Segment)) {
     let d = g.spatial.len();
     let (s, p, dil) = (g.stride as isize, g.padding as isize, g.dilation as isize);
     let kernel: Vec<usize> = g.spatial.iter().map(|a| a.2).collect();
@@ -253,7 +260,6 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
         let channel = c * g.x_channel;
         tap.iter_mut().for_each(|t| *t = 0);
         for _ in 0..g.taps {
-            let dst = &mut patches[row * n..(row + 1) * n];
             // Along the last axis, output position `o` reads input `o·s + shift`: inside
             // for `lo_at <= o < hi_at` (two divisions a row, not a segment).
             let shift = tap[d - 1] as isize * dil - p;
@@ -274,39 +280,32 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
                         _ => None,
                     };
                 }
-                let out = &mut dst[done..done + seg];
-                match base {
-                    None => out.iter_mut().for_each(|v| *v = T::zero()),
-                    Some(b) => {
-                        let o0 = pos[d - 1] as isize;
+                let o0 = pos[d - 1] as isize;
+                let (lo, hi) = match base {
+                    None => (0, 0),
+                    Some(_) => {
                         let lo = (lo_at - o0).clamp(0, seg as isize) as usize;
-                        let hi = (hi_at - o0).clamp(lo as isize, seg as isize) as usize;
-                        out[..lo].iter_mut().for_each(|v| *v = T::zero());
-                        out[hi..].iter_mut().for_each(|v| *v = T::zero());
-                        if lo < hi {
-                            let first = (o0 + lo as isize) * s + shift;
-                            let start = b + first as usize * last_stride;
-                            let step = g.stride * last_stride;
-                            let len = hi - lo;
-                            if step == 1 {
-                                out[lo..hi].copy_from_slice(&x[start..start + len]);
-                            } else if step == 2 {
-                                // Every other element (a stride-2 convolution along a
-                                // contiguous row): pairs, which the compiler deinterleaves
-                                // in vector registers.
-                                let pairs = x[start..start + 2 * (len - 1)].chunks_exact(2);
-                                for (v, pair) in out[lo..hi - 1].iter_mut().zip(pairs) {
-                                    *v = pair[0];
-                                }
-                                out[hi - 1] = x[start + 2 * (len - 1)];
-                            } else {
-                                for (j, v) in out[lo..hi].iter_mut().enumerate() {
-                                    *v = x[start + j * step];
-                                }
-                            }
-                        }
+                        (lo, (hi_at - o0).clamp(lo as isize, seg as isize) as usize)
                     }
-                }
+                };
+                let start = match base {
+                    Some(b) if lo < hi => {
+                        b + ((o0 + lo as isize) * s + shift) as usize * last_stride
+                    }
+                    _ => 0,
+                };
+                let step = g.stride * last_stride;
+                f(
+                    row,
+                    Segment {
+                        done,
+                        seg,
+                        lo,
+                        hi,
+                        start,
+                        step,
+                    },
+                );
                 done += seg;
                 // Next row of positions.
                 pos[d - 1] = 0;
@@ -333,4 +332,53 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
             }
         }
     }
+}
+
+/// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
+/// input element that tap reads there (0 in the padding). `x` starts at the group's first
+/// channel.
+pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
+    g: &Geometry,
+    x: &[T],
+    p0: usize,
+    n: usize,
+    patches: &mut [T],
+) {
+    patch_segments(
+        g,
+        p0,
+        n,
+        |row,
+         Segment {
+             done,
+             seg,
+             lo,
+             hi,
+             start,
+             step,
+         }| {
+            let out = &mut patches[row * n + done..row * n + done + seg];
+            out[..lo].iter_mut().for_each(|v| *v = T::zero());
+            out[hi..].iter_mut().for_each(|v| *v = T::zero());
+            let len = hi - lo;
+            if len == 0 {
+                return;
+            }
+            if step == 1 {
+                out[lo..hi].copy_from_slice(&x[start..start + len]);
+            } else if step == 2 {
+                // Every other element (a stride-2 convolution along a contiguous row): pairs,
+                // which the compiler deinterleaves in vector registers.
+                let pairs = x[start..start + 2 * (len - 1)].chunks_exact(2);
+                for (v, pair) in out[lo..hi - 1].iter_mut().zip(pairs) {
+                    *v = pair[0];
+                }
+                out[hi - 1] = x[start + 2 * (len - 1)];
+            } else {
+                for (j, v) in out[lo..hi].iter_mut().enumerate() {
+                    *v = x[start + j * step];
+                }
+            }
+        },
+    );
 }

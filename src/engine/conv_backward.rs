@@ -6,7 +6,9 @@
 
 use crate::alloc_prelude::*;
 
-use super::conv::{batch_offsets, fill_patches, position_offset, Geometry, TILE_ELEMENTS};
+use super::conv::{
+    batch_offsets, fill_patches, patch_segments, position_offset, Geometry, Segment, TILE_ELEMENTS,
+};
 use super::raw::{DotElement, Mat};
 
 /// The gradients of a convolution of `x` by `weight` (contiguous `[OUT, C, taps…]`) whose
@@ -94,87 +96,31 @@ pub(crate) fn backward<T: DotElement>(
 }
 
 /// The inverse of [`fill_patches`]: row `(c, taps…)`, column `j` of `patches` is added to the
-/// input element position `p0 + j` read under that tap (nothing for the padding), a row of
-/// the last output axis at a time as `fill_patches` reads them. `x` starts at the group's
-/// first channel.
+/// input element position `p0 + j` read under that tap (nothing for the padding), by the same
+/// walk. `x` starts at the group's first channel.
 fn scatter_patches<T: DotElement>(g: &Geometry, x: &mut [T], p0: usize, n: usize, patches: &[T]) {
-    let d = g.spatial.len();
-    let (s, pad, dil) = (g.stride as isize, g.padding as isize, g.dilation as isize);
-    let kernel: Vec<usize> = g.spatial.iter().map(|a| a.2).collect();
-    let out_sizes: Vec<usize> = g.spatial.iter().map(|a| a.3).collect();
-    let (last_in, last_stride, _, last_out) = g.spatial[d - 1];
-    let mut start_pos = vec![0usize; d];
-    let mut rest = p0;
-    for j in (0..d).rev() {
-        start_pos[j] = rest % out_sizes[j];
-        rest /= out_sizes[j];
-    }
-    let (mut pos, mut tap) = (start_pos.clone(), vec![0usize; d]);
-    let mut row = 0;
-    for c in 0..g.c_group {
-        let channel = c * g.x_channel;
-        tap.iter_mut().for_each(|t| *t = 0);
-        for _ in 0..g.taps {
-            let src = &patches[row * n..(row + 1) * n];
-            // Along the last axis, output position `o` read input `o·s + shift`: inside for
-            // `lo_at <= o < hi_at`.
-            let shift = tap[d - 1] as isize * dil - pad;
-            let lo_at = ((-shift).max(0) + s - 1) / s;
-            let hi_at = (last_in as isize - shift + s - 1).max(0) / s;
-            pos.copy_from_slice(&start_pos);
-            let mut done = 0;
-            while done < n {
-                let seg = (last_out - pos[d - 1]).min(n - done);
-                let mut base = Some(channel);
-                for j in 0..d - 1 {
-                    let i = pos[j] as isize * s - pad + tap[j] as isize * dil;
-                    let (size, stride, _, _) = g.spatial[j];
-                    base = match base {
-                        Some(b) if i >= 0 && (i as usize) < size => Some(b + i as usize * stride),
-                        _ => None,
-                    };
-                }
-                if let Some(b) = base {
-                    let o0 = pos[d - 1] as isize;
-                    let lo = (lo_at - o0).clamp(0, seg as isize) as usize;
-                    let hi = (hi_at - o0).clamp(lo as isize, seg as isize) as usize;
-                    if lo < hi {
-                        let first = (o0 + lo as isize) * s + shift;
-                        let start = b + first as usize * last_stride;
-                        let step = g.stride * last_stride;
-                        let vals = &src[done + lo..done + hi];
-                        if step == 1 {
-                            let dst = &mut x[start..start + vals.len()];
-                            dst.iter_mut().zip(vals).for_each(|(x, &v)| *x = *x + v);
-                        } else {
-                            for (j, &v) in vals.iter().enumerate() {
-                                x[start + j * step] = x[start + j * step] + v;
-                            }
-                        }
-                    }
-                }
-                done += seg;
-                pos[d - 1] = 0;
-                let mut j = d - 1;
-                while j > 0 {
-                    j -= 1;
-                    pos[j] += 1;
-                    if pos[j] < out_sizes[j] {
-                        break;
-                    }
-                    pos[j] = 0;
+    patch_segments(
+        g,
+        p0,
+        n,
+        |row,
+         Segment {
+             done,
+             lo,
+             hi,
+             start,
+             step,
+             ..
+         }| {
+            let vals = &patches[row * n + done + lo..row * n + done + hi];
+            if step == 1 {
+                let dst = &mut x[start..start + vals.len()];
+                dst.iter_mut().zip(vals).for_each(|(x, &v)| *x = *x + v);
+            } else {
+                for (j, &v) in vals.iter().enumerate() {
+                    x[start + j * step] = x[start + j * step] + v;
                 }
             }
-            row += 1;
-            let mut j = d;
-            while j > 0 {
-                j -= 1;
-                tap[j] += 1;
-                if tap[j] < kernel[j] {
-                    break;
-                }
-                tap[j] = 0;
-            }
-        }
-    }
+        },
+    );
 }

@@ -178,8 +178,15 @@ pub(crate) struct Backward {
 
 /// See [`Backward`]: the plan of `∂a = g · b` (`left`) or `∂b = a · g`, for operands of
 /// sizes `sa`, `sb` and an output of sizes `sc`.
+/// A contraction's plan: each output axis' left and right source, and the contracted pairs.
+type ContractionPlan<'p> = (
+    &'p [Option<usize>],
+    &'p [Option<usize>],
+    &'p [(usize, usize)],
+);
+
 pub(crate) fn contraction_backward(
-    (lhs, rhs, pairs): (&[Option<usize>], &[Option<usize>], &[(usize, usize)]),
+    (lhs, rhs, pairs): ContractionPlan<'_>,
     (sa, sb, sc): (&[usize], &[usize], &[usize]),
     left: bool,
 ) -> Backward {

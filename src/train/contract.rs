@@ -87,6 +87,10 @@ pub type DotOf<T, S, B, X> = <Tensor<T, S> as DotWith<Tensor<T, B>, X>>::Output;
 /// The output shape of `Var<T, S>.matmul(&Var<T, B>)`.
 pub type MatMulOf<T, S, B> = <Tensor<T, S> as MatMulBy<Tensor<T, B>>>::Output;
 
+/// What `L.dot::<X>(&Var<_, B>)` gives.
+type Dotted<L, B, X> =
+    Var<<L as VarDot<B>>::Elem, DotOf<<L as VarDot<B>>::Elem, <L as VarDot<B>>::Shape, B, X>>;
+
 /// `dot::<X>` and `matmul` on tracked values: `use shapecast::train::VarDot` (the right
 /// operand's type is the trait's parameter, so a call spells out only `X`, as
 /// [`Dot`] does for tensors). The gradients are the two backward products.
@@ -114,10 +118,7 @@ pub trait VarDot<B> {
     /// # Panics
     ///
     /// When a `?` size does not fit, as `Tensor`'s `dot`, or the operands are on two tapes.
-    fn dot<X>(
-        &self,
-        rhs: &Var<Self::Elem, B>,
-    ) -> Var<Self::Elem, DotOf<Self::Elem, Self::Shape, B, X>>
+    fn dot<X>(&self, rhs: &Var<Self::Elem, B>) -> Dotted<Self, B, X>
     where
         B: Storage<Self::Elem>,
         Tensor<Self::Elem, Self::Shape>: DotWith<Tensor<Self::Elem, B>, X>

@@ -13,6 +13,17 @@ use crate::typed::reduce::Selector;
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
 
+/// What `L.conv::<C, G>(&Var<_, W>)` gives.
+type Convolved<L, W, C, G> = Var<
+    <L as VarConv<W>>::Elem,
+    ConvOut<
+        Tensor<<L as VarConv<W>>::Elem, <L as VarConv<W>>::Shape>,
+        Tensor<<L as VarConv<W>>::Elem, W>,
+        C,
+        G,
+    >,
+>;
+
 /// `conv::<C, G>` on tracked values: `use shapecast::train::VarConv` (in the prelude). The
 /// weight's type is the trait's parameter, so a call spells out only the channel and the
 /// geometry, as [`Convolution`] does for tensors.
@@ -42,10 +53,7 @@ pub trait VarConv<W> {
     /// # Panics
     ///
     /// When a `?` size does not fit, as `Tensor`'s `conv`, or the operands are on two tapes.
-    fn conv<C, G>(
-        &self,
-        weight: &Var<Self::Elem, W>,
-    ) -> Var<Self::Elem, ConvOut<Tensor<Self::Elem, Self::Shape>, Tensor<Self::Elem, W>, C, G>>
+    fn conv<C, G>(&self, weight: &Var<Self::Elem, W>) -> Convolved<Self, W, C, G>
     where
         W: Storage<Self::Elem>,
         Tensor<Self::Elem, Self::Shape>: ConvolveWith<Tensor<Self::Elem, W>, C, G>
@@ -123,11 +131,8 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             let x = self.value().data();
             let (sizes, at) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
             let value = Tensor::from_vec_sized(&sizes, at.iter().map(|&a| x[a]).collect())?;
-            let (node, len) = (self.node(), x.len());
-            return Ok(Var::derived(self.tape(), [node], value, move |_| {
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    acc.add(node, crate::tensor::scatter_add(len, &at, &g))
-                })
+            return Ok(self.unary_op(value, move |g, x, _| {
+                Ok(crate::tensor::scatter_add(x.data().len(), &at, &g))
             }));
         }
         let value = self.value().try_max_pool::<A, P>()?;
@@ -164,19 +169,15 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         max: bool,
     ) -> Result<Var<T, O>, Error> {
         let plan = pool(&self.value().shape(), &A::selectors(), &P::SPEC)?;
-        let (node, x) = (self.node(), self.shared());
-        Ok(Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                let gx = crate::tensor::pool_backward(
-                    x.data(),
-                    x.sizes(),
-                    &plan.axes,
-                    &P::SPEC,
-                    max,
-                    &g,
-                );
-                acc.add(node, gx)
-            })
+        Ok(self.unary_op(value, move |g, x, _| {
+            Ok(crate::tensor::pool_backward(
+                x.data(),
+                x.sizes(),
+                &plan.axes,
+                &P::SPEC,
+                max,
+                &g,
+            ))
         }))
     }
 }

@@ -5,9 +5,6 @@
 
 use crate::alloc_prelude::*;
 
-use alloc::sync::Arc;
-
-use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::tensor::{ClassWeightsFor, IndexElement, Loss, Reduction, Reductions, Tensor};
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
@@ -169,18 +166,9 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: ReduceOver<A>,
     {
-        let (node, input) = (self.node(), self.shared());
-        Var::derived(self.tape(), [node], value, move |_: &Arc<Tensor<T, ()>>| {
-            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                let p = (!targets.log_probs).then(|| input.softmax::<A>());
-                let gx = targets.backward(
-                    input.sizes(),
-                    input.data(),
-                    p.as_ref().map(|p| p.data()),
-                    g[0],
-                );
-                acc.add(node, gx)
-            })
+        self.unary_op(value, move |g, x, _| {
+            let p = (!targets.log_probs).then(|| x.softmax::<A>());
+            Ok(targets.backward(x.sizes(), x.data(), p.as_ref().map(|p| p.data()), g[0]))
         })
     }
 }

@@ -1,11 +1,6 @@
 //! Elementwise math on tracked values: the functions of [`FloatMath`], each with its
 //! derivative in the form PyTorch's autograd uses (GELU's from its `gelu_backward`).
 
-use crate::alloc_prelude::*;
-
-use alloc::sync::Arc;
-
-use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::tensor::{FloatMath, Tensor};
 use crate::typed::storage::Storage;
@@ -19,22 +14,13 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// `value`, computed elementwise from this value, whose gradient is `g · d(x, y)` for each
     /// input element `x` and output element `y`.
     fn unary(&self, value: Tensor<T, S>, d: impl Fn(T, T) -> T + 'static) -> Var<T, S> {
-        let (node, input) = (self.node(), self.shared());
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, S>>| {
-                let out = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let xs = input.data().iter().zip(out.data());
-                    acc.add(
-                        node,
-                        g.iter().zip(xs).map(|(&g, (&x, &y))| g * d(x, y)).collect(),
-                    )
-                })
-            },
-        )
+        self.unary_op(value, move |mut g, x, y| {
+            let xs = x.data().iter().zip(y.data());
+            g.iter_mut()
+                .zip(xs)
+                .for_each(|(g, (&x, &y))| *g = *g * d(x, y));
+            Ok(g)
+        })
     }
 
     /// `e^x` of every element.

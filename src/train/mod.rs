@@ -22,8 +22,8 @@
 //! # Ok::<(), shapecast::Error>(())
 //! ```
 //!
-//! **Design.** A tracked value is its own type, [`Var<T, S>`](Var), beside [`Tensor<T, S>`]
-//! (crate::Tensor): its operations call the tensor's (same kernels, same result shapes, the
+//! **Design.** A tracked value is its own type, [`Var<T, S>`](Var), beside
+//! [`Tensor<T, S>`](crate::Tensor): its operations call the tensor's (same kernels, same result shapes, the
 //! same compile errors) and, when an operand is tracked, append to a [`Tape`] a closure that
 //! carries the gradient back. The anchors this was chosen among: dfdx carries the tape in the
 //! tensor's type (every tensor operation generic over it: the cost lands on every signature

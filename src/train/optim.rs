@@ -5,6 +5,8 @@ use crate::alloc_prelude::*;
 
 use alloc::collections::BTreeMap;
 
+use num_traits::Float;
+
 use super::grads::Grads;
 use super::param::{ParamId, ParamSlot, Parameters};
 use super::var::Trainable;
@@ -323,10 +325,10 @@ impl<T: Trainable> Adam<T> {
             });
             s.step += 1;
             // PyTorch computes the corrections in Python floats (f64).
-            let c1 = 1.0 - f64_of(b1).powi(s.step);
-            let c2 = 1.0 - f64_of(b2).powi(s.step);
+            let c1 = 1.0 - Float::powi(f64_of(b1), s.step);
+            let c2: f64 = 1.0 - Float::powi(f64_of(b2), s.step);
             let step_size = T::from(f64_of(lr) / c1).unwrap_or_else(T::nan);
-            let c2_sqrt = T::from(c2.sqrt()).unwrap_or_else(T::nan);
+            let c2_sqrt = T::from(Float::sqrt(c2)).unwrap_or_else(T::nan);
             let (one_b1, one_b2) = (T::one() - b1, T::one() - b2);
             let decay = T::one() - lr * wd;
             for (((p, &g), m), v) in p.iter_mut().zip(g).zip(&mut s.m).zip(&mut s.v) {

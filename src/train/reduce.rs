@@ -4,9 +4,6 @@
 
 use crate::alloc_prelude::*;
 
-use alloc::sync::Arc;
-
-use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::engine::gradient::{expand, kept_side, sum_axes, with_expanded};
 use crate::tensor::{Reductions, Tensor};
@@ -19,9 +16,53 @@ fn mask<S: ReduceOver<A>, A>() -> Vec<bool> {
     S::MASK[..S::RANK].to_vec()
 }
 
-/// The softmax `exp(x - lse)` from the input and its log-sum-exp expanded into it.
-fn softmax_from<T: Trainable>(x: &[T], lse: &[T]) -> Vec<T> {
-    x.iter().zip(lse).map(|(&x, &l)| (x - l).exp_v()).collect()
+/// A reduction's cells as its backward walks them: which axes of the input are reduced, the
+/// kept axes' sizes, and where each input axis sits among them.
+struct Cells {
+    mask: Vec<bool>,
+    kept: Vec<usize>,
+    side: Vec<Option<usize>>,
+}
+
+impl Cells {
+    /// The cells of `S` reduced over `A` (the kept sizes `kept`).
+    fn of<S: ReduceOver<A>, A>(kept: &[usize]) -> Cells {
+        let mask = mask::<S, A>();
+        let side = kept_side(&mask);
+        Cells {
+            mask,
+            kept: kept.to_vec(),
+            side,
+        }
+    }
+
+    /// The cells of an input of sizes `frame` reduced where `mask` says.
+    fn of_mask(frame: &[usize], mask: Vec<bool>) -> Cells {
+        let kept = frame
+            .iter()
+            .zip(&mask)
+            .filter(|&(_, &r)| !r)
+            .map(|(&n, _)| n)
+            .collect();
+        let side = kept_side(&mask);
+        Cells { mask, kept, side }
+    }
+
+    /// A value per cell spread over its input elements.
+    fn expand<T: Copy + Send + Sync>(&self, frame: &[usize], v: &[T]) -> Result<Vec<T>, Error> {
+        expand(frame, (v, &self.kept, &self.side))
+    }
+
+    /// `f(x, c)` for each input element `x` and its cell's value `c`.
+    fn with<T: Copy + Send + Sync>(
+        &self,
+        frame: &[usize],
+        x: &[T],
+        c: &[T],
+        f: impl Fn(&T, &T) -> T + Sync,
+    ) -> Result<Vec<T>, Error> {
+        with_expanded(frame, x, (c, &self.kept, &self.side), f)
+    }
 }
 
 impl<T: Trainable, S: Storage<T>> Var<T, S> {
@@ -45,7 +86,9 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Reduce<S, A>: Storage<T>,
     {
         let value = self.value().sum::<A>();
-        self.spread::<A, _>(value, None)
+        self.unary_op(value, |g, x, y| {
+            Cells::of::<S, A>(y.sizes()).expand(x.sizes(), &g)
+        })
     }
 
     /// The mean over the axes `A` selects.
@@ -65,9 +108,12 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Reduce<S, A>: Storage<T>,
     {
         let value = self.value().mean::<A>();
-        let count = self.value().data().len() / value.data().len().max(1);
-        let scale = T::from(count).map_or_else(T::nan, T::recip);
-        self.spread::<A, _>(value, Some(scale))
+        self.unary_op(value, |g, x, y| {
+            let k = T::from(x.data().len() / y.data().len().max(1)).map_or_else(T::nan, T::recip);
+            let mut gx = Cells::of::<S, A>(y.sizes()).expand(x.sizes(), &g)?;
+            gx.iter_mut().for_each(|v| *v = *v * k);
+            Ok(gx)
+        })
     }
 
     /// The maximum over the axes `A` selects (as `Tensor::try_max`); or the error when a
@@ -118,36 +164,19 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: ReduceOver<A>,
     {
-        let (node, input) = (self.node(), self.shared());
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, R>>| {
-                let out = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let (m, frame) = (mask::<S, A>(), input.sizes());
-                    let side = kept_side(&m);
-                    let hit = with_expanded(
-                        frame,
-                        input.data(),
-                        (out.data(), out.sizes(), &side),
-                        |x, y| {
-                            if x == y {
-                                T::one()
-                            } else {
-                                T::zero()
-                            }
-                        },
-                    )?;
-                    let count = sum_axes(frame, &m, &hit);
-                    let share: Vec<T> = g.iter().zip(&count).map(|(&g, &c)| g / c).collect();
-                    let gx =
-                        with_expanded(frame, &hit, (&share, out.sizes(), &side), |h, s| *h * *s)?;
-                    acc.add(node, gx)
-                })
-            },
-        )
+        self.unary_op(value, |g, x, y| {
+            let (frame, cells) = (x.sizes(), Cells::of::<S, A>(y.sizes()));
+            let hit = cells.with(frame, x.data(), y.data(), |x, y| {
+                if x == y {
+                    T::one()
+                } else {
+                    T::zero()
+                }
+            })?;
+            let count = sum_axes(frame, &cells.mask, &hit);
+            let share: Vec<T> = g.iter().zip(&count).map(|(&g, &c)| g / c).collect();
+            cells.with(frame, &hit, &share, |h, s| *h * *s)
+        })
     }
 
     /// The variance over the axes `A` selects with `ddof` delta degrees of freedom (as
@@ -199,62 +228,23 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: ReduceOver<A>,
     {
-        let (node, input) = (self.node(), self.shared());
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, R>>| {
-                let out = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let (m, frame) = (mask::<S, A>(), input.sizes());
-                    let side = kept_side(&m);
-                    let n = input.data().len() / out.data().len().max(1);
-                    let k = T::from(n.saturating_sub(ddof)).map_or_else(T::nan, T::recip);
-                    let mu: Vec<T> = sum_axes(frame, &m, input.data())
-                        .into_iter()
-                        .map(|s| s * T::from(n).map_or_else(T::nan, T::recip))
-                        .collect();
-                    let per: Vec<T> = g
-                        .iter()
-                        .zip(out.data())
-                        .map(|(&g, &y)| if root { g * k / y } else { (g + g) * k })
-                        .collect();
-                    let centred =
-                        with_expanded(frame, input.data(), (&mu, out.sizes(), &side), |x, m| {
-                            *x - *m
-                        })?;
-                    let gx =
-                        with_expanded(frame, &centred, (&per, out.sizes(), &side), |c, p| *c * *p)?;
-                    acc.add(node, gx)
-                })
-            },
-        )
-    }
-
-    /// `value`, a reduction over `A` whose gradient is the output's spread over `A`
-    /// (times `scale`).
-    fn spread<A, R: Storage<T>>(&self, value: Tensor<T, R>, scale: Option<T>) -> Var<T, R>
-    where
-        S: ReduceOver<A>,
-    {
-        let (node, sizes) = (self.node(), self.sizes().to_vec());
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, R>>| {
-                let kept = out.sizes().to_vec();
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let side = kept_side(&mask::<S, A>());
-                    let mut gx = expand(&sizes, (&g, &kept, &side))?;
-                    if let Some(k) = scale {
-                        gx.iter_mut().for_each(|x| *x = *x * k);
-                    }
-                    acc.add(node, gx)
-                })
-            },
-        )
+        self.unary_op(value, move |g, x, y| {
+            let (frame, cells) = (x.sizes(), Cells::of::<S, A>(y.sizes()));
+            let n = x.data().len() / y.data().len().max(1);
+            let k = T::from(n.saturating_sub(ddof)).map_or_else(T::nan, T::recip);
+            let inv_n = T::from(n).map_or_else(T::nan, T::recip);
+            let mu: Vec<T> = sum_axes(frame, &cells.mask, x.data())
+                .into_iter()
+                .map(|s| s * inv_n)
+                .collect();
+            let per: Vec<T> = g
+                .iter()
+                .zip(y.data())
+                .map(|(&g, &y)| if root { g * k / y } else { (g + g) * k })
+                .collect();
+            let centred = cells.with(frame, x.data(), &mu, |x, m| *x - *m)?;
+            cells.with(frame, &centred, &per, |c, p| *c * *p)
+        })
     }
 
     /// `ln Σ exp(x)` over the axes `A` selects, computed stably; its gradient is the softmax.
@@ -274,23 +264,11 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Reduce<S, A>: Storage<T>,
     {
         let value = self.value().logsumexp::<A>();
-        let (node, input) = (self.node(), self.shared());
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, Reduce<S, A>>>| {
-                let out = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let side = kept_side(&mask::<S, A>());
-                    let frame = input.sizes();
-                    let lse = expand(frame, (out.data(), out.sizes(), &side))?;
-                    let p = softmax_from(input.data(), &lse);
-                    let gx = with_expanded(frame, &p, (&g, out.sizes(), &side), |p, g| *p * *g)?;
-                    acc.add(node, gx)
-                })
-            },
-        )
+        self.unary_op(value, |g, x, y| {
+            let (frame, cells) = (x.sizes(), Cells::of::<S, A>(y.sizes()));
+            let p = cells.with(frame, x.data(), y.data(), |x, l| (*x - *l).exp_v())?;
+            cells.with(frame, &p, &g, |p, g| *p * *g)
+        })
     }
 
     /// The softmax over the axes `A` selects (the shape is kept).
@@ -311,30 +289,15 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         S: ReduceOver<A>,
     {
         let value = self.value().softmax::<A>();
-        let node = self.node();
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, S>>| {
-                let y = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    // ∂x = y · (g − Σ_A g·y)
-                    let m = mask::<S, A>();
-                    let (frame, y) = (y.sizes(), y.data());
-                    let gy: Vec<T> = g.iter().zip(y).map(|(&g, &y)| g * y).collect();
-                    let s = sum_axes(frame, &m, &gy);
-                    let kept: Vec<usize> = frame
-                        .iter()
-                        .zip(&m)
-                        .filter(|&(_, &r)| !r)
-                        .map(|(&n, _)| n)
-                        .collect();
-                    let gs = with_expanded(frame, &g, (&s, &kept, &kept_side(&m)), |g, s| *g - *s)?;
-                    acc.add(node, gs.iter().zip(y).map(|(&d, &y)| d * y).collect())
-                })
-            },
-        )
+        self.unary_op(value, |g, x, y| {
+            // ∂x = y · (g − Σ_A g·y)
+            let (frame, y) = (x.sizes(), y.data());
+            let cells = Cells::of_mask(frame, mask::<S, A>());
+            let gy: Vec<T> = g.iter().zip(y).map(|(&g, &y)| g * y).collect();
+            let s = sum_axes(frame, &cells.mask, &gy);
+            let d = cells.with(frame, &g, &s, |g, s| *g - *s)?;
+            Ok(d.iter().zip(y).map(|(&d, &y)| d * y).collect())
+        })
     }
 
     /// The log-softmax over the axes `A` selects, `x − logsumexp(x)` (the shape is kept).
@@ -355,34 +318,16 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         S: ReduceOver<A>,
     {
         let value = self.value().log_softmax::<A>();
-        let node = self.node();
-        Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |out: &Arc<Tensor<T, S>>| {
-                let y = Arc::clone(out);
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    // ∂x = g − exp(y) · Σ_A g
-                    let m = mask::<S, A>();
-                    let frame = y.sizes();
-                    let s = sum_axes(frame, &m, &g);
-                    let kept: Vec<usize> = frame
-                        .iter()
-                        .zip(&m)
-                        .filter(|&(_, &r)| !r)
-                        .map(|(&n, _)| n)
-                        .collect();
-                    let spread = expand(frame, (&s, &kept, &kept_side(&m)))?;
-                    let gx = g
-                        .iter()
-                        .zip(y.data())
-                        .zip(spread)
-                        .map(|((&g, &y), s)| g - y.exp_v() * s)
-                        .collect();
-                    acc.add(node, gx)
-                })
-            },
-        )
+        self.unary_op(value, |g, x, y| {
+            // ∂x = g − exp(y) · Σ_A g
+            let frame = x.sizes();
+            let cells = Cells::of_mask(frame, mask::<S, A>());
+            let s = cells.expand(frame, &sum_axes(frame, &cells.mask, &g))?;
+            Ok(g.iter()
+                .zip(y.data())
+                .zip(s)
+                .map(|((&g, &y), s)| g - y.exp_v() * s)
+                .collect())
+        })
     }
 }

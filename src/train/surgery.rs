@@ -49,11 +49,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         S: RenameAxis<A, B>,
         Rename<S, A, B>: Storage<T>,
     {
-        let value = self.value().clone().rename::<A, B>();
-        let node = self.node();
-        Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| acc.add(node, g))
-        })
+        self.unary_op(self.value().clone().rename::<A, B>(), |g, _, _| Ok(g))
     }
 
     /// The slices along the axis `A` at `indices`, `A` replaced by the indices' axes (as
@@ -251,11 +247,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         S: InsertAxisAt<K, N>,
         InsertAxis<S, K, N>: Storage<T>,
     {
-        let value = self.value().clone().insert_axis::<K, N>();
-        let node = self.node();
-        Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| acc.add(node, g))
-        })
+        self.unary_op(self.value().clone().insert_axis::<K, N>(), |g, _, _| Ok(g))
     }
 
     /// This value and `rhs` joined along the axis `A` (as `Tensor::concat`); or the error when

@@ -125,6 +125,23 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         }
     }
 
+    /// `value`, computed from this value alone, recorded (when this value is tracked) with
+    /// the backward `grad(g, x, y)`: this value's gradient from the result's `g`, this value
+    /// `x` and the result `y`.
+    pub(crate) fn unary_op<R: Storage<T>>(
+        &self,
+        value: Tensor<T, R>,
+        grad: impl FnOnce(Vec<T>, &Tensor<T, S>, &Tensor<T, R>) -> Result<Vec<T>, Error> + 'static,
+    ) -> Var<T, R> {
+        let (node, x) = (self.node, Arc::clone(&self.value));
+        Var::derived(&self.tape, [node], value, move |y: &Arc<Tensor<T, R>>| {
+            let y = Arc::clone(y);
+            Box::new(move |g: Vec<T>, acc: &mut super::tape::Accumulate<'_, T>| {
+                acc.add(node, grad(g, &x, &y)?)
+            })
+        })
+    }
+
     /// The node of this value, if tracked.
     pub(crate) fn node(&self) -> Option<usize> {
         self.node

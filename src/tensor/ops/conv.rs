@@ -327,6 +327,9 @@ fn typed_conv<
     Ok(Tensor::from_parts(&sizes, data))
 }
 
+/// The input's and the weight's gradients, each when asked for.
+type Gradients<T> = (Option<Vec<T>>, Option<Vec<T>>);
+
 /// The gradients of `x` convolved with `w` over `channel` (each a resolved shape and its
 /// row-major data) whose output's gradient is `gy`: the input's (when `want.0`) and the
 /// weight's (when `want.1`), each row-major in its own axis order (`engine::conv_backward`).
@@ -336,7 +339,7 @@ pub(crate) fn conv_backward<T: DotElement>(
     (channel, spec): (&str, &ConvSpec),
     gy: &[T],
     want: (bool, bool),
-) -> Result<(Option<Vec<T>>, Option<Vec<T>>), Error> {
+) -> Result<Gradients<T>, Error> {
     let plan = crate::dynamic::conv::conv(xs, ws, channel, spec)?;
     let (rx, rw) = (
         crate::engine::layout::row_major(x_sizes),
