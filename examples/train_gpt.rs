@@ -13,11 +13,9 @@
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
-use std::time::Instant;
-
 use shapecast::io::{self, Weights};
 use shapecast::prelude::*;
-use shapecast::train::{Adam, Param, ParamSlot, Parameters, Tape, Var};
+use shapecast::train::{Adam, Param, ParamSlot, Parameters, Progress, Tape, Var};
 use shapecast::Storage;
 
 names!(N, SEQ, KSEQ, EMBED, HEADS, DK, HIDDEN, VOCAB);
@@ -283,7 +281,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let mut adamw = Adam::adamw(3e-3);
     let mut windows = Lcg(7);
-    let started = Instant::now();
+    let mut progress = Progress::every(10);
     let mut first = None;
     let mut last = 0.0;
     for step in 0..steps.max(CHECKED) {
@@ -312,9 +310,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         first.get_or_insert(value);
         last = value;
-        if step % 10 == 9 || step + 1 == steps {
-            let rate = (step + 1) as f64 / started.elapsed().as_secs_f64();
-            println!("step {:>4}  loss {value:.4}  {rate:.1} steps/s", step + 1);
+        if let Some(line) = progress.step(value) {
+            println!("{line}");
         }
     }
     println!("the first {CHECKED} losses equal PyTorch's within 1e-4 (relative)");

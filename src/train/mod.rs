@@ -48,14 +48,18 @@
 //! | `grads` | [`Grads`]: the gradients by parameter, accumulation, clipping by global norm |
 //! | `elementwise` | `+ - * /` by the named rule with tracked values, tensors and scalars; unary `-` |
 //! | `math` | the elementwise math (`exp`, `ln`, `sqrt`, `tanh`, `sigmoid`, `relu`, `silu`, `gelu`, powers) |
+//! | `progress` | (feature `std`) [`Progress`]: a line of step, loss and steps per second |
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
 //! | `surgery` | `rename`, and `take` (an embedding's gradient accumulates repeated indices) |
 //! | `norm` | [`VarNorms`]: layer norm and RMS norm over named axes |
+//! | `checkpoint` | (feature `safetensors`) [`save_checkpoint`], [`load_checkpoint`]: parameters by name and an optimizer's state, names and shapes checked |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
 //! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
 
+#[cfg(feature = "safetensors")]
+mod checkpoint;
 mod contract;
 mod conv;
 mod elementwise;
@@ -65,16 +69,22 @@ mod math;
 mod norm;
 mod optim;
 mod param;
+#[cfg(feature = "std")]
+mod progress;
 mod reduce;
 mod surgery;
 mod tape;
 mod var;
 
+#[cfg(feature = "safetensors")]
+pub use checkpoint::{load_checkpoint, save_checkpoint, OptimizerState};
 pub use contract::{DotOf, MatMulOf, VarDot};
 pub use conv::VarConv;
 pub use grads::Grads;
 pub use norm::VarNorms;
 pub use optim::{Adam, Sgd};
 pub use param::{Param, ParamId, ParamSlot, Parameters};
+#[cfg(feature = "std")]
+pub use progress::Progress;
 pub use tape::Tape;
 pub use var::{Trainable, Var};

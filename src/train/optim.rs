@@ -129,6 +129,18 @@ impl<T: Trainable> Sgd<T> {
         self
     }
 
+    /// Parameter `id`'s momentum buffer, if it has one.
+    #[cfg(feature = "safetensors")]
+    pub(crate) fn buffer(&self, id: ParamId) -> Option<&[T]> {
+        self.buffers.get(&id).map(Vec::as_slice)
+    }
+
+    /// Sets parameter `id`'s momentum buffer.
+    #[cfg(feature = "safetensors")]
+    pub(crate) fn set_buffer(&mut self, id: ParamId, buffer: Vec<T>) {
+        self.buffers.insert(id, buffer);
+    }
+
     /// One update of every parameter that has a gradient in `grads`; an error when a
     /// gradient's element count is not its parameter's (nothing else is refused).
     ///
@@ -290,6 +302,20 @@ impl<T: Trainable> Adam<T> {
     pub fn weight_decay(mut self, w: T) -> Self {
         self.weight_decay = w;
         self
+    }
+
+    /// Parameter `id`'s step count and moments, if it has taken a step.
+    #[cfg(feature = "safetensors")]
+    pub(crate) fn moments(&self, id: ParamId) -> Option<(i32, &[T], &[T])> {
+        self.state
+            .get(&id)
+            .map(|s| (s.step, s.m.as_slice(), s.v.as_slice()))
+    }
+
+    /// Sets parameter `id`'s step count and moments.
+    #[cfg(feature = "safetensors")]
+    pub(crate) fn set_moments(&mut self, id: ParamId, step: i32, m: Vec<T>, v: Vec<T>) {
+        self.state.insert(id, Moments { step, m, v });
     }
 
     /// One update of every parameter that has a gradient in `grads`; an error when a
