@@ -296,6 +296,21 @@ def views(lines):
         w = data(ys)
         x, y = leaf(v, xs), leaf(w, ys)
         emit(lines, "concat", "b", [(x, v), (y, w)], torch.cat([x, y], 1), ["A", "B", "C"])
+        x = leaf(v, xs)
+        emit(lines, "step", "b2", [(x, v)], x[:, ::2, :], ["A", "B", "C"])
+        x = leaf(v, xs)
+        emit(lines, "merge_axes", "bc", [(x, v)], x.reshape(xs[0], xs[1] * xs[2]), ["A", "K"])
+        ys = [xs[0], 2 * xs[2]]
+        w = data(ys)
+        y = leaf(w, ys)
+        emit(lines, "split_axis", "k", [(y, w)], y.reshape(xs[0], 2, xs[2]), ["A", "B", "C"])
+    for mode in ("constant", "reflect", "replicate"):
+        xs = [rng.randint(1, 2), rng.randint(3, 5), rng.randint(3, 5)]
+        v = data(xs)
+        x = leaf(v, xs)
+        kw = {"value": 0.5} if mode == "constant" else {}
+        out = F.pad(x.unsqueeze(0), (2, 2, 2, 2), mode=mode, **kw).squeeze(0)
+        emit(lines, "pad", mode, [(x, v)], out, ["A", "B", "C"])
 
 
 def main():

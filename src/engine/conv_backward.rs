@@ -21,7 +21,6 @@ pub(crate) fn backward<T: DotElement>(
     gy: &[T],
     (want_x, want_w): (bool, bool),
 ) -> (Option<Vec<T>>, Option<Vec<T>>) {
-    let k = g.c_group * g.taps;
     let mut gx = want_x.then(|| {
         let gx = vec![T::zero(); x.len()];
         // Fresh zeroed pages, faulted in 2 MiB at a time.
@@ -30,15 +29,90 @@ pub(crate) fn backward<T: DotElement>(
     });
     let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
     let count: usize = g.batch.iter().map(|b| b.0).product();
-    if k == 0 || g.positions == 0 || g.o_group == 0 {
+    if g.c_group * g.taps == 0 || g.positions == 0 || g.o_group == 0 {
         return (gx, gw);
     }
+    #[cfg(feature = "rayon")]
+    if let Some(per) = thread_share(g, x.len(), count) {
+        // Each piece its batch indices' block of the input's gradient and its own weight
+        // gradient, added in piece order.
+        let pieces = count.div_ceil(per);
+        let x_block = x.len() / count;
+        // A gradient not asked for is a placeholder of one element a piece.
+        let (x_chunk, w_chunk) = (
+            if want_x { per * x_block } else { 1 },
+            if want_w { weight.len() } else { 1 },
+        );
+        let mut placeholder = if want_x {
+            Vec::new()
+        } else {
+            vec![T::zero(); pieces]
+        };
+        let mut parts = vec![T::zero(); pieces * w_chunk];
+        let gx_all: &mut [T] = match gx.as_deref_mut() {
+            Some(gx) => gx,
+            None => &mut placeholder,
+        };
+        super::threads::chunks2(
+            (gx_all, x_chunk),
+            (&mut parts, w_chunk),
+            |piece, gx_part, gw_part| {
+                let range = piece * per..((piece + 1) * per).min(count);
+                let base = range.start * x_block;
+                let gx_part = want_x.then_some(gx_part);
+                let gw_part = want_w.then_some(gw_part);
+                batches(g, (x, weight, gy), range, (gx_part, base), gw_part, false);
+            },
+        );
+        if let Some(gw) = gw.as_mut() {
+            for part in parts.chunks_exact(weight.len()) {
+                gw.iter_mut().zip(part).for_each(|(w, &p)| *w = *w + p);
+            }
+        }
+        return (gx, gw);
+    }
+    batches(
+        g,
+        (x, weight, gy),
+        0..count,
+        (gx.as_deref_mut(), 0),
+        gw.as_deref_mut(),
+        true,
+    );
+    (gx, gw)
+}
+
+/// How many batch indices a thread takes, when the backward splits over threads: the batch
+/// axes lead the input (each index owns a contiguous block of it), there is more than one
+/// thread and enough work. `None`: one thread.
+#[cfg(feature = "rayon")]
+fn thread_share(g: &Geometry, x_len: usize, count: usize) -> Option<usize> {
+    let threads = super::threads::count();
+    let block = x_len / count.max(1);
+    let leading = count > 1 && g.batch.iter().all(|b| b.1 >= block) && block * count == x_len;
+    let work = (g.o_group * g.groups * g.positions).saturating_mul(g.c_group * g.taps) * count;
+    (leading && threads > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS)
+        .then(|| count.div_ceil(threads))
+}
+
+/// The batch indices `range`: the input's gradient into `gx` (which starts at the input's
+/// element `base`), the weight's added into `gw`; `split`: a large product may split over
+/// threads.
+fn batches<T: DotElement>(
+    g: &Geometry,
+    (x, weight, gy): (&[T], &[T], &[T]),
+    range: core::ops::Range<usize>,
+    (mut gx, base): (Option<&mut [T]>, usize),
+    mut gw: Option<&mut [T]>,
+    split: bool,
+) {
+    let k = g.c_group * g.taps;
     let tile = (TILE_ELEMENTS / k).clamp(1, g.positions);
     let (mut block, mut patches) = (
         vec![T::zero(); g.o_group * g.positions],
         vec![T::zero(); k * tile],
     );
-    for i in 0..count {
+    for i in range {
         let (xo, oo) = batch_offsets(g, i);
         for group in 0..g.groups {
             // This index's and group's output gradient as a contiguous `[OUT, P]` block.
@@ -62,7 +136,7 @@ pub(crate) fn backward<T: DotElement>(
             while p0 < g.positions {
                 let n = tile.min(g.positions - p0);
                 let gblock = Mat::new(p0, g.o_group, n, g.positions, 1);
-                if let Some(gw) = gw.as_mut() {
+                if let Some(gw) = gw.as_deref_mut() {
                     fill_patches(g, &x[x_group..], p0, n, &mut patches[..k * n]);
                     // ∂W[o, c·k] += Σ_p G[o, p] · X[c·k, p]
                     let xt = Mat::new(0, n, k, 1, n);
@@ -72,10 +146,10 @@ pub(crate) fn backward<T: DotElement>(
                         (&patches[..k * n], xt),
                         (gw, c),
                         true,
-                        true,
+                        split,
                     );
                 }
-                if let Some(gx) = gx.as_mut() {
+                if let Some(gx) = gx.as_deref_mut() {
                     // cols = Wᵀ · G, then each column's taps back to where they were read.
                     let wt = Mat::new(w_rows, k, g.o_group, 1, k);
                     let c = Mat::new(0, k, n, n, 1);
@@ -84,15 +158,14 @@ pub(crate) fn backward<T: DotElement>(
                         (&block, gblock),
                         (&mut patches[..k * n], c),
                         false,
-                        true,
+                        split,
                     );
-                    scatter_patches(g, &mut gx[x_group..], p0, n, &patches[..k * n]);
+                    scatter_patches(g, &mut gx[x_group - base..], p0, n, &patches[..k * n]);
                 }
                 p0 += n;
             }
         }
     }
-    (gx, gw)
 }
 
 /// The inverse of [`fill_patches`]: row `(c, taps…)`, column `j` of `patches` is added to the

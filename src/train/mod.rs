@@ -50,7 +50,7 @@
 //! | `math` | the elementwise math (`exp`, `ln`, `sqrt`, `tanh`, `sigmoid`, `relu`, `silu`, `gelu`, powers) |
 //! | `progress` | (feature `std`) [`Progress`]: a line of step, loss and steps per second |
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
-//! | `surgery` | `rename`, and `take` (an embedding's gradient accumulates repeated indices) |
+//! | `surgery` | `rename`, the views (`slice`, `step`, `select`, `align_to`, `insert_axis`, `merge_axes`, `split_axis`), `concat`, `pad`, and `take` (an embedding's gradient accumulates repeated indices) |
 //! | `norm` | [`VarNorms`]: layer norm and RMS norm over named axes |
 //! | `checkpoint` | (feature `safetensors`) [`save_checkpoint`], [`load_checkpoint`]: parameters by name and an optimizer's state, names and shapes checked |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |

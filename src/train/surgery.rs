@@ -1,7 +1,9 @@
 //! Shape surgery and gathers on tracked values: `rename` (the gradient passes through as it
 //! is), the views (`slice`, `select`, `align_to`, `insert_axis`: the gradient goes back through
-//! the view's own offsets into the source, adding where a view repeats an element),
-//! `concat` (the gradient split along the axis) and `take` (an embedding lookup, whose gradient adds each taken row back at its index,
+//! the view's own offsets into the source, adding where a view repeats an element; `step`,
+//! `merge_axes`, `split_axis` the same way),
+//! `concat` (the gradient split along the axis), `pad` (each padded cell's gradient back to
+//! the element it copies) and `take` (an embedding lookup, whose gradient adds each taken row back at its index,
 //! so a repeated index accumulates, as PyTorch's `embedding_backward` does).
 
 use crate::alloc_prelude::*;
@@ -10,11 +12,15 @@ use alloc::sync::Arc;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
+use crate::dynamic::pad::PadMode;
 use crate::engine::walk::Offsets;
+use crate::tensor::Padding;
 use crate::tensor::TensorView;
 use crate::tensor::{IndexElement, Tensor};
+use crate::typed::axis::Axis;
 use crate::typed::broadcast::BroadcastsUnder;
 use crate::typed::gather::TakenFrom;
+use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::OneAxis;
 use crate::typed::reduce::Selector;
 use crate::typed::rule::Assign;
@@ -23,8 +29,8 @@ use crate::typed::shape::Shape;
 use crate::typed::size::Dyn;
 use crate::typed::storage::Storage;
 use crate::typed::surgery::{
-    Concat, ConcatWith, InsertAxis, InsertAxisAt, Rename, RenameAxis, Select, SelectAxis, Slice,
-    SliceAxis,
+    Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
+    Select, SelectAxis, Slice, SliceAxis, SplitAxis, SplitAxisInto,
 };
 use crate::values::error::Error;
 use core::ops::{Bound, RangeBounds};
@@ -226,6 +232,120 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Target: BroadcastsUnder<Assign, S> + SameRankAs<S> + Storage<T>,
     {
         self.viewed(|t| t.align_to::<Target>())
+    }
+
+    /// Every `k`-th position along the axis `A` (as `TensorView::step`); or the error when
+    /// `k` is 0. The gradient lands at those positions.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T);
+    /// let p = Param::new("x", Tensor::<f64, shape![T: 4]>::from_array([1.0, 2.0, 3.0, 4.0]));
+    /// let tape = Tape::new();
+    /// let even = tape.watch(&p).step::<T>(2)?; // [T: 2]: 1, 3
+    /// assert_eq!(even.sum::<T>().backward()?.of(&p)?.data(), &[1.0, 0.0, 1.0, 0.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn step<A>(&self, k: usize) -> Result<Var<T, Slice<S, A>>, Error>
+    where
+        S: SliceAxis<A, Dyn>,
+        A: OneAxis,
+        Slice<S, A>: Storage<T>,
+    {
+        self.viewed(|t| t.view().step::<A>(k))
+    }
+
+    /// The adjacent axes `L` selects merged into one axis `N` (as `Tensor::merge_axes`:
+    /// `[B, HEADS: 8, DK: 64]` into `[B, EMBED]`); the gradient keeps the data's order.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(H, D, E);
+    /// let p = Param::new("x", Tensor::<f64, shape![H: 2, D: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]));
+    /// let tape = Tape::new();
+    /// let e = tape.watch(&p).merge_axes::<(H, D), E>()?; // [E: 4]
+    /// let w = Tensor::<f64, shape![E: 4]>::from_array([1.0, 2.0, 3.0, 4.0]);
+    /// assert_eq!((&e * &w).sum::<E>().backward()?.of(&p)?.data(), &[1.0, 2.0, 3.0, 4.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn merge_axes<L, N>(&self) -> Result<Var<T, MergeAxes<S, L, N>>, Error>
+    where
+        S: MergeAxesInto<L, N>,
+        MergeAxes<S, L, N>: Storage<T>,
+        L: Selector,
+        N: Axis,
+    {
+        self.viewed(|t| t.merge_axes::<L, N>())
+    }
+
+    /// The axis `A` split into the axes of `P` (as `Tensor::split_axis`: `[B, EMBED: 512]`
+    /// into `[B, HEADS: 8, DK: 64]`); the gradient keeps the data's order.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(H, D, E);
+    /// let p = Param::new("x", Tensor::<f64, shape![E: 4]>::from_array([1.0, 2.0, 3.0, 4.0]));
+    /// let tape = Tape::new();
+    /// let hd = tape.watch(&p).split_axis::<E, shape![H: 2, D: 2]>()?; // [H: 2, D: 2]
+    /// assert_eq!(hd.sum::<D>().sum::<H>().backward()?.of(&p)?.data(), &[1.0; 4]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn split_axis<A, P>(&self) -> Result<Var<T, SplitAxis<S, A, P>>, Error>
+    where
+        S: SplitAxisInto<A, P>,
+        SplitAxis<S, A, P>: Storage<T>,
+        A: OneAxis,
+        P: Shape,
+    {
+        self.viewed(|t| t.split_axis::<A, P>())
+    }
+
+    /// This value padded by `P` at both ends of each axis `A` selects, filled by `mode` (as
+    /// `Tensor::try_pad`: PyTorch's `F.pad`); or the error. The gradient of each padded cell
+    /// goes back to the element it copies (none for a constant), so a replicated edge gets the
+    /// sum of its copies'.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T);
+    /// let p = Param::new("x", Tensor::<f64, shape![T: 3]>::from_array([1.0, 2.0, 3.0]));
+    /// let tape = Tape::new();
+    /// let y = tape.watch(&p).pad::<T, Pad<1>>(&PadMode::Replicate)?; // [1, 1, 2, 3, 3]
+    /// assert_eq!(y.sum::<T>().backward()?.of(&p)?.data(), &[2.0, 1.0, 2.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn pad<A, P>(&self, mode: &PadMode<T>) -> Result<Var<T, Padded<S, A, P>>, Error>
+    where
+        A: Selector,
+        P: PadWidth,
+        S: PadOver<A, P> + Storage<usize>,
+        Padded<S, A, P>: Storage<T> + Storage<usize>,
+    {
+        let value = self.value().try_pad::<A, P>(mode)?;
+        // The forward pass run on positions: where each output cell was read from.
+        let positions = Tensor::<usize, S>::from_vec_sized(
+            self.sizes(),
+            (0..self.value().data().len()).collect(),
+        )?;
+        let from = match mode {
+            PadMode::Constant(_) => PadMode::Constant(usize::MAX),
+            PadMode::Reflect => PadMode::Reflect,
+            PadMode::Replicate => PadMode::Replicate,
+        };
+        let from = positions.try_pad::<A, P>(&from)?.into_vec();
+        Ok(self.unary_op(value, move |g, x, _| {
+            let mut gx = vec![T::zero(); x.data().len()];
+            for (&at, &v) in from.iter().zip(&g) {
+                if let Some(d) = gx.get_mut(at) {
+                    *d = *d + v;
+                }
+            }
+            Ok(gx)
+        }))
     }
 
     /// A new axis of size 1 named `N` at position `K` (as `Tensor::insert_axis`); the data and
