@@ -262,7 +262,7 @@ fn forward(
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let steps: usize = std::env::args().nth(1).map_or(Ok(100), |s| s.parse())?;
+    let steps: usize = std::env::args().nth(1).map_or(Ok(30), |s| s.parse())?;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data");
     let text = corpus();
     let mut vocab: Vec<char> = text.chars().collect();

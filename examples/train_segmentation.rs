@@ -119,7 +119,7 @@ impl Parameters<f32> for Net {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let steps: usize = std::env::args().nth(1).map_or(Ok(40), |s| s.parse())?;
+    let steps: usize = std::env::args().nth(1).map_or(Ok(25), |s| s.parse())?;
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data");
     let mut net = Net::load(&io::load_safetensors(
         data.join("train_segmentation.safetensors"),

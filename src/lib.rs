@@ -49,6 +49,8 @@
 //!    a named axis of run-time size.
 //! 4. Compute with [`Tensor`]: the operators broadcast by the named rule, and the result's
 //!    shape is a type the compiler worked out.
+//! 5. Train with [`train`]: the same operations on tracked values ([`train::Var`]), whose
+//!    gradients have their parameters' shape types ([`guide::training`]).
 //!
 //! ```
 //! use shapecast::prelude::*;

@@ -8,6 +8,7 @@ use crate::alloc_prelude::*;
 
 pub(crate) use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
+use super::walk::step;
 use super::winograd;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
@@ -294,7 +295,7 @@ pub(crate) fn patch_segments(g: &Geometry, p0: usize, n: usize, mut f: impl FnMu
                     }
                     _ => 0,
                 };
-                let step = g.stride * last_stride;
+                let along = g.stride * last_stride;
                 f(
                     row,
                     Segment {
@@ -303,33 +304,17 @@ pub(crate) fn patch_segments(g: &Geometry, p0: usize, n: usize, mut f: impl FnMu
                         lo,
                         hi,
                         start,
-                        step,
+                        step: along,
                     },
                 );
                 done += seg;
-                // Next row of positions.
+                // Next row of positions: the outer axes' index moves on.
                 pos[d - 1] = 0;
-                let mut j = d - 1;
-                while j > 0 {
-                    j -= 1;
-                    pos[j] += 1;
-                    if pos[j] < out_sizes[j] {
-                        break;
-                    }
-                    pos[j] = 0;
-                }
+                step::<0>(&mut pos[..d - 1], &out_sizes[..d - 1], [], &mut []);
             }
             row += 1;
             // Next tap, row-major over the kernel.
-            let mut j = d;
-            while j > 0 {
-                j -= 1;
-                tap[j] += 1;
-                if tap[j] < kernel[j] {
-                    break;
-                }
-                tap[j] = 0;
-            }
+            step::<0>(&mut tap, &kernel, [], &mut []);
         }
     }
 }
@@ -344,41 +329,36 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
     n: usize,
     patches: &mut [T],
 ) {
-    patch_segments(
-        g,
-        p0,
-        n,
-        |row,
-         Segment {
-             done,
-             seg,
-             lo,
-             hi,
-             start,
-             step,
-         }| {
-            let out = &mut patches[row * n + done..row * n + done + seg];
-            out[..lo].iter_mut().for_each(|v| *v = T::zero());
-            out[hi..].iter_mut().for_each(|v| *v = T::zero());
-            let len = hi - lo;
-            if len == 0 {
-                return;
+    patch_segments(g, p0, n, |row, s: Segment| {
+        let Segment {
+            done,
+            seg,
+            lo,
+            hi,
+            start,
+            step,
+        } = s;
+        let out = &mut patches[row * n + done..row * n + done + seg];
+        out[..lo].iter_mut().for_each(|v| *v = T::zero());
+        out[hi..].iter_mut().for_each(|v| *v = T::zero());
+        let len = hi - lo;
+        if len == 0 {
+            return;
+        }
+        if step == 1 {
+            out[lo..hi].copy_from_slice(&x[start..start + len]);
+        } else if step == 2 {
+            // Every other element (a stride-2 convolution along a contiguous row): pairs,
+            // which the compiler deinterleaves in vector registers.
+            let pairs = x[start..start + 2 * (len - 1)].chunks_exact(2);
+            for (v, pair) in out[lo..hi - 1].iter_mut().zip(pairs) {
+                *v = pair[0];
             }
-            if step == 1 {
-                out[lo..hi].copy_from_slice(&x[start..start + len]);
-            } else if step == 2 {
-                // Every other element (a stride-2 convolution along a contiguous row): pairs,
-                // which the compiler deinterleaves in vector registers.
-                let pairs = x[start..start + 2 * (len - 1)].chunks_exact(2);
-                for (v, pair) in out[lo..hi - 1].iter_mut().zip(pairs) {
-                    *v = pair[0];
-                }
-                out[hi - 1] = x[start + 2 * (len - 1)];
-            } else {
-                for (j, v) in out[lo..hi].iter_mut().enumerate() {
-                    *v = x[start + j * step];
-                }
+            out[hi - 1] = x[start + 2 * (len - 1)];
+        } else {
+            for (j, v) in out[lo..hi].iter_mut().enumerate() {
+                *v = x[start + j * step];
             }
-        },
-    );
+        }
+    });
 }

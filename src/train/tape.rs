@@ -46,7 +46,8 @@ struct Graph<T> {
 /// The record of a forward pass over tracked values ([`Var`]): create one per training step,
 /// [`watch`](Self::watch) the parameters, compute the loss with the operators and methods of
 /// `Var`, and call [`Var::backward`] on it. A clone is the same tape. Dropping it (and the
-/// `Var`s made on it) frees the recorded values.
+/// `Var`s made on it) frees the recorded values. A tape belongs to the thread that records on
+/// it (it is not `Send`); the operations it records split over threads as the tensors' do.
 ///
 /// ```
 /// use shapecast::prelude::*;
