@@ -23,6 +23,11 @@ fn runs_along(frame: &[usize], side: &[Option<usize>], operand: &[usize], k: usi
     matches!(side[k], Some(j) if operand.get(j) == Some(&frame[k]))
 }
 
+/// Whether the operand is the frame itself: its axes in the frame's order, of its sizes.
+fn is_frame(frame: &[usize], side: &[Option<usize>], operand: &[usize]) -> bool {
+    frame == operand && side.iter().enumerate().all(|(k, s)| *s == Some(k))
+}
+
 /// `g` (row-major over `frame`) summed onto an operand of sizes `operand` placed in the frame by
 /// `side`: each operand cell receives the sum of the frame cells it fed (rule book §2 run
 /// backwards). Row-major over `operand`; pairwise summation, split over threads as every
@@ -36,8 +41,7 @@ pub(crate) fn sum_onto<T>(
 where
     T: Copy + Zero + Add<Output = T> + Send + Sync,
 {
-    let identity = frame == operand && side.iter().enumerate().all(|(k, s)| *s == Some(k));
-    if identity {
+    if is_frame(frame, side, operand) {
         return g.to_vec();
     }
     let strides = row_major(frame);
@@ -76,8 +80,7 @@ pub(crate) fn sum_onto_owned<T>(
 where
     T: Copy + Zero + Add<Output = T> + Send + Sync,
 {
-    let identity = frame == operand && side.iter().enumerate().all(|(k, s)| *s == Some(k));
-    if identity {
+    if is_frame(frame, side, operand) {
         g
     } else {
         sum_onto(frame, side, operand, &g)

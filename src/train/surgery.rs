@@ -33,7 +33,7 @@ use crate::typed::surgery::{
     Select, SelectAxis, Slice, SliceAxis, SplitAxis, SplitAxisInto,
 };
 use crate::values::error::Error;
-use core::ops::{Bound, RangeBounds};
+use core::ops::RangeBounds;
 
 impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// The axis `A` picks renamed to `B` (as `Tensor::rename`); the gradient is the result's,
@@ -141,28 +141,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         A: OneAxis,
         Slice<S, A>: Storage<T>,
     {
-        let start = match range.start_bound() {
-            Bound::Included(&s) => s,
-            Bound::Excluded(&s) => s.saturating_add(1),
-            Bound::Unbounded => 0,
-        };
-        let value = self.value().slice::<A>(range)?.to_tensor();
-        let at = <S as SliceAxis<A, Dyn>>::AT;
-        let (node, sizes) = (self.node(), self.sizes().to_vec());
-        let kept = value.sizes()[at];
-        Ok(Var::derived(self.tape(), [node], value, move |_| {
-            Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                let (n, inner) = (sizes[at], sizes[at + 1..].iter().product::<usize>());
-                let outer: usize = sizes[..at].iter().product();
-                let mut gx = vec![T::zero(); outer * n * inner];
-                for o in 0..outer {
-                    let from = o * kept * inner;
-                    let to = (o * n + start) * inner;
-                    gx[to..to + kept * inner].copy_from_slice(&g[from..from + kept * inner]);
-                }
-                acc.add(node, gx)
-            })
-        }))
+        self.viewed(|t| t.slice::<A>(range))
     }
 
     /// The view `make` takes of this value, copied, with its backward: the gradient added back

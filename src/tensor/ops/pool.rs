@@ -178,10 +178,6 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     max: bool,
     gy: &[T],
 ) -> Vec<T> {
-    let rank = sizes.len();
-    if max && axes.len() == 2 && axes[0] + 1 == axes[1] && axes[1] + 1 == rank {
-        return max_pool_backward_2d(x, sizes, spec, gy);
-    }
     // The forward pass's stages, last axis first: each stage's sizes and data before its pool
     // (the first is `x` itself; the average's backward needs no values).
     let mut stages: Vec<(Vec<usize>, Option<Vec<T>>)> = Vec::new();
@@ -256,12 +252,6 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         g = gx;
     }
     g
-}
-
-/// [`pool_backward`] of a maximum over the last two axes (an image's rows and columns).
-fn max_pool_backward_2d<T: Float>(x: &[T], sizes: &[usize], spec: &PoolSpec, gy: &[T]) -> Vec<T> {
-    let (_, at) = max_pool_2d_argmax(x, sizes, spec);
-    scatter_add(x.len(), &at, gy)
 }
 
 /// `g` added at the positions `at` of a gradient of `len` zeros (the backward of a pick).
