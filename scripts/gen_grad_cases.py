@@ -150,7 +150,7 @@ DOT = {
 def dots(lines):
     for pattern, (ln, rn, eq, on) in DOT.items():
         for _ in range(3):
-            size = {n: rng.randint(1, 5) for n in set(ln + rn)}
+            size = {n: rng.randint(1, 5) for n in sorted(set(ln + rn))}
             ls, rs = [size[n] for n in ln], [size[n] for n in rn]
             lv, rv = data(ls), data(rs)
             a, b = leaf(lv, ls), leaf(rv, rs)
@@ -313,6 +313,116 @@ def views(lines):
         emit(lines, "pad", mode, [(x, v)], out, ["A", "B", "C"])
 
 
+def attention_torch(q, k, v, scale, mask=None, causal=None):
+    """Attention over the last two axes of q, k, v (keys along -2), PyTorch's definition."""
+    s = q @ k.transpose(-1, -2) * scale
+    if mask is not None:
+        s = s + mask
+    if causal is not None:
+        t, n = s.shape[-2], s.shape[-1]
+        seen = torch.arange(n)[None, :] <= torch.arange(t)[:, None] + causal
+        s = s.masked_fill(~seen, float("-inf"))
+    return torch.softmax(s, -1) @ v
+
+
+def rope_torch(x, positions, adjacent, theta=10000.0):
+    """x [T, H, D] turned by the angles of positions (one per T)."""
+    d = x.shape[-1]
+    i = torch.arange(d // 2, dtype=torch.float64)
+    angle = positions[:, None].double() * (1.0 / theta ** (2 * i / d))[None, :]
+    cos, sin = torch.cos(angle)[:, None, :], torch.sin(angle)[:, None, :]
+    if adjacent:
+        a, b = x[..., 0::2], x[..., 1::2]
+        return torch.stack([a * cos - b * sin, a * sin + b * cos], -1).reshape(x.shape)
+    a, b = x[..., : d // 2], x[..., d // 2:]
+    return torch.cat([a * cos - b * sin, a * sin + b * cos], -1)
+
+
+def blocks(lines):
+    """The fused blocks: attention (causal, grouped heads, an additive mask, a KV cache),
+    rotary embeddings, gather along an axis, stack, and batch norm in training mode."""
+    for rows in (rng.randint(2, 9), rng.randint(2, 9), 70):
+        # causal self-attention [T, H, C] by keys [S, H, C], T = S; 70 rows cross a block
+        t, h, c = rows, rng.randint(1, 3), rng.randint(1, 5)
+        qs, ks = [t, h, c], [t, h, c]
+        qv, kv, vv = data(qs), data(ks), data(ks)
+        q, k, v = leaf(qv, qs), leaf(kv, ks), leaf(vv, ks)
+        out = attention_torch(q.transpose(0, 1), k.transpose(0, 1), v.transpose(0, 1),
+                              c ** -0.5, causal=0).transpose(0, 1)
+        emit(lines, "attention", "causal", [(q, qv), (k, kv), (v, vv)], out, ["T", "H", "C"])
+    for _ in range(2):
+        # grouped-query attention: queries [T, H, M, C], keys and values [S, H, C], no mask
+        t, s_, h, m, c = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 3),
+                          rng.randint(1, 3), rng.randint(1, 4))
+        qs, ks = [t, h, m, c], [s_, h, c]
+        qv, kv, vv = data(qs), data(ks), data(ks)
+        q, k, v = leaf(qv, qs), leaf(kv, ks), leaf(vv, ks)
+        qq = q.permute(1, 2, 0, 3)  # [H, M, T, C]
+        kk, vv_ = k.permute(1, 0, 2)[:, None], v.permute(1, 0, 2)[:, None]
+        out = attention_torch(qq, kk, vv_, c ** -0.5).permute(2, 0, 1, 3)
+        emit(lines, "attention", "grouped", [(q, qv), (k, kv), (v, vv)], out,
+             ["T", "H", "M", "C"])
+    for _ in range(2):
+        # an additive mask [T, S] and scale 0.5; then a KV cache: T new queries after S - T
+        t, s_, c = rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 4)
+        qs, ks = [t, c], [s_, c]
+        qv, kv, vv = data(qs), data(ks), data(ks)
+        mv = data([t, s_])
+        q, k, v = leaf(qv, qs), leaf(kv, ks), leaf(vv, ks)
+        mask = torch.tensor(mv, dtype=torch.float64).reshape(t, s_)
+        out = attention_torch(q, k, v, 0.5, mask=mask)
+        emit(lines, "attention", "mask", [(q, qv), (k, kv), (v, vv)], out, ["T", "C"])
+        lines[-1]["mask"] = mv
+        t = rng.randint(1, s_)
+        qs = [t, c]
+        qv = data(qs)
+        q, k, v = leaf(qv, qs), leaf(kv, ks), leaf(vv, ks)
+        out = attention_torch(q, k, v, c ** -0.5, causal=s_ - t)
+        emit(lines, "attention", "cache", [(q, qv), (k, kv), (v, vv)], out, ["T", "C"])
+    for style in ("adjacent", "halves"):
+        for _ in range(2):
+            t, h, d = rng.randint(1, 5), rng.randint(1, 3), 2 * rng.randint(1, 3)
+            xs = [t, h, d]
+            xv = data(xs)
+            x = leaf(xv, xs)
+            out = rope_torch(x, torch.arange(2, 2 + t), style == "adjacent")
+            emit(lines, "rope", style, [(x, xv)], out, ["T", "H", "C"])
+    for _ in range(3):
+        # gather along the last axis (repeated picks), and along a middle one
+        b, c, n = rng.randint(1, 4), rng.randint(2, 5), rng.randint(1, 6)
+        idx = [rng.randrange(c) for _ in range(b * n)]
+        xv = data([b, c])
+        x = leaf(xv, [b, c])
+        out = torch.gather(x, 1, torch.tensor(idx).reshape(b, n))
+        emit(lines, "gather", "last", [(x, xv)], out, ["B", "C"])
+        lines[-1]["indices"] = idx
+        a, m = rng.randint(1, 3), rng.randint(1, 4)
+        idx = [rng.randrange(c) for _ in range(a * m * b)]
+        xv = data([a, c, b])
+        x = leaf(xv, [a, c, b])
+        out = torch.gather(x, 1, torch.tensor(idx).reshape(a, m, b))
+        emit(lines, "gather", "middle", [(x, xv)], out, ["A", "C", "B"])
+        lines[-1]["indices"] = idx
+    for at in (0, 1):
+        xs = [rng.randint(1, 4), rng.randint(1, 4)]
+        xv, yv = data(xs), data(xs)
+        x, y = leaf(xv, xs), leaf(yv, xs)
+        out = torch.stack([x, y], at)
+        names = ["N", "A", "C"] if at == 0 else ["A", "N", "C"]
+        emit(lines, "stack", f"at{at}", [(x, xv), (y, yv)], out, names)
+    for pattern, xs in (("nchw", [rng.randint(2, 3), 3, rng.randint(1, 3), rng.randint(1, 3)]),
+                        ("nc", [rng.randint(2, 5), 3]), ("nchw", [1, 3, 2, 2])):
+        xv, wv, bv = data(xs), data([3]), data([3])
+        x, w, b = leaf(xv, xs), leaf(wv, [3]), leaf(bv, [3])
+        rm = torch.tensor(data([3]), dtype=torch.float64)
+        rv = torch.tensor(data([3], positive=True), dtype=torch.float64)
+        start = (rm.tolist(), rv.tolist())
+        out = F.batch_norm(x, rm, rv, w, b, training=True, momentum=0.1, eps=1e-5)
+        names = ["N", "C", "H", "W"] if pattern == "nchw" else ["N", "C"]
+        emit(lines, "batch_norm", pattern, [(x, xv), (w, wv), (b, bv)], out, names)
+        lines[-1]["running"] = [start[0], start[1], rm.tolist(), rv.tolist()]
+
+
 def main():
     torch.manual_seed(0)
     lines = []
@@ -326,6 +436,7 @@ def main():
     pools(lines)
     norms(lines)
     views(lines)
+    blocks(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -152,7 +152,7 @@ mod alloc_prelude;
 /// # Ok::<(), Error>(())
 /// ```
 pub mod prelude {
-    pub use crate::train::{VarConv, VarDot, VarNorms};
+    pub use crate::train::{VarAttention, VarConv, VarDot, VarNorms};
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
         bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, Convolution, Dot, Dyn,

@@ -227,7 +227,7 @@ where
 }
 
 /// The multiply-adds of an attention without masking: what decides whether it splits.
-fn work(g: &Geometry) -> usize {
+pub(super) fn work(g: &Geometry) -> usize {
     g.batch[0]
         .len()
         .saturating_mul(g.rows[0].len())
@@ -237,10 +237,10 @@ fn work(g: &Geometry) -> usize {
 
 /// Runs `piece(i, &mut results[i])` for every piece: over rayon's pool when the work pays
 /// for a split, else on the calling thread.
-fn run_pieces<T: Send>(
-    results: &mut [Vec<T>],
+pub(super) fn run_pieces<R: Send>(
+    results: &mut [R],
     work: usize,
-    piece: impl Fn(usize, &mut Vec<T>) + Sync,
+    piece: impl Fn(usize, &mut R) + Sync,
 ) {
     #[cfg(feature = "rayon")]
     if results.len() > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS * 4 {

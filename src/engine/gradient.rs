@@ -19,7 +19,12 @@ use crate::values::error::Error;
 
 /// Whether frame axis `k` runs along operand axis `side[k]` (same size), rather than being
 /// broadcast over.
-fn runs_along(frame: &[usize], side: &[Option<usize>], operand: &[usize], k: usize) -> bool {
+pub(crate) fn runs_along(
+    frame: &[usize],
+    side: &[Option<usize>],
+    operand: &[usize],
+    k: usize,
+) -> bool {
     matches!(side[k], Some(j) if operand.get(j) == Some(&frame[k]))
 }
 

@@ -24,6 +24,7 @@
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
 //! | `gradient` | the kernels backward passes share: a broadcast gradient summed onto its operand, a reduced one expanded back, a contraction's backward products' layouts |
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
+//! | `attention_backward` | its backward, flash-attention's: the block's scores recomputed, four GEMM calls for the gradients |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
@@ -36,6 +37,7 @@
 
 pub(crate) mod allocation;
 pub(crate) mod attention;
+pub(crate) mod attention_backward;
 pub(crate) mod conv;
 pub(crate) mod conv_backward;
 pub(crate) mod conv_geometry;

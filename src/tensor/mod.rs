@@ -74,6 +74,7 @@ pub use elements::{ArrayOf, Depth, NestedArray, Scalar};
 pub use index::Index;
 pub use index_element::IndexElement;
 pub use narrow::ElementOr;
+pub(crate) use ops::attention::traced as traced_attention;
 pub use ops::attention::{
     AttendBy, Attention, AttentionElement, AttentionMask, Causal, DynMask, MaskParts, NoMask,
     ScoresOf,

@@ -50,19 +50,25 @@
 //! | `math` | the elementwise math (`exp`, `ln`, `sqrt`, `tanh`, `sigmoid`, `relu`, `silu`, `gelu`, powers) |
 //! | `progress` | (feature `std`) [`Progress`]: a line of step, loss and steps per second |
 //! | `reduce` | `sum`, `mean`, `logsumexp`, `softmax`, `log_softmax` over named axes |
-//! | `surgery` | `rename`, the views (`slice`, `step`, `select`, `align_to`, `insert_axis`, `merge_axes`, `split_axis`), `concat`, `pad`, and `take` (an embedding's gradient accumulates repeated indices) |
+//! | `surgery` | `rename`, the views (`slice`, `step`, `select`, `align_to`, `insert_axis`, `merge_axes`, `split_axis`), `concat`, `pad` |
+//! | `gather` | `take` (an embedding's gradient accumulates repeated indices), `gather` along an axis, [`stack`] and [`stack_at`] |
 //! | `norm` | [`VarNorms`]: layer norm and RMS norm over named axes |
+//! | `batch_norm` | batch norm in training mode, [`RunningStats`] updated as PyTorch updates them |
+//! | `attention` | [`VarAttention`]: scaled dot-product attention, flash-attention's backward; rotary embeddings |
 //! | `checkpoint` | (feature `safetensors`) [`save_checkpoint`], [`load_checkpoint`]: parameters by name and an optimizer's state, names and shapes checked |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
 //! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
 
+mod attention;
+mod batch_norm;
 #[cfg(feature = "safetensors")]
 mod checkpoint;
 mod contract;
 mod conv;
 mod elementwise;
+mod gather;
 mod grads;
 mod loss;
 mod math;
@@ -76,10 +82,13 @@ mod surgery;
 mod tape;
 mod var;
 
+pub use attention::{AttentionOf, VarAttendBy, VarAttention};
+pub use batch_norm::RunningStats;
 #[cfg(feature = "safetensors")]
 pub use checkpoint::{load_checkpoint, save_checkpoint, OptimizerState};
 pub use contract::{DotOf, MatMulOf, VarDot};
 pub use conv::VarConv;
+pub use gather::{stack, stack_at};
 pub use grads::Grads;
 pub use norm::VarNorms;
 pub use optim::{Adam, Sgd};

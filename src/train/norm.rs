@@ -118,7 +118,7 @@ impl<T: Trainable, S: Storage<T>, W> VarNorms<W> for Var<T, S> {
 }
 
 /// The normalised `value` of `x` by `plan`, recorded with its backward.
-fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
+pub(super) fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
     x: &Var<T, S>,
     (w, b): (&Var<T, W>, Option<&Var<T, W>>),
     plan: Normed,

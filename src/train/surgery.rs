@@ -2,24 +2,20 @@
 //! is), the views (`slice`, `select`, `align_to`, `insert_axis`: the gradient goes back through
 //! the view's own offsets into the source, adding where a view repeats an element; `step`,
 //! `merge_axes`, `split_axis` the same way),
-//! `concat` (the gradient split along the axis), `pad` (each padded cell's gradient back to
-//! the element it copies) and `take` (an embedding lookup, whose gradient adds each taken row back at its index,
-//! so a repeated index accumulates, as PyTorch's `embedding_backward` does).
+//! `concat` (the gradient split along the axis) and `pad` (each padded cell's gradient back to
+//! the element it copies).
 
 use crate::alloc_prelude::*;
-
-use alloc::sync::Arc;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::dynamic::pad::PadMode;
 use crate::engine::walk::Offsets;
 use crate::tensor::Padding;
+use crate::tensor::Tensor;
 use crate::tensor::TensorView;
-use crate::tensor::{IndexElement, Tensor};
 use crate::typed::axis::Axis;
 use crate::typed::broadcast::BroadcastsUnder;
-use crate::typed::gather::TakenFrom;
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::OneAxis;
 use crate::typed::reduce::Selector;
@@ -56,69 +52,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Rename<S, A, B>: Storage<T>,
     {
         self.unary_op(self.value().clone().rename::<A, B>(), |g, _, _| Ok(g))
-    }
-
-    /// The slices along the axis `A` at `indices`, `A` replaced by the indices' axes (as
-    /// `Tensor::try_take`: an embedding lookup); or the error when an index is out of range.
-    /// The gradient of a row taken several times is the sum of its uses.
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::train::{Param, Tape};
-    /// names!(VOCAB, EMBED, T);
-    /// let embed = Param::new("wte", Tensor::<f64, shape![VOCAB: 3, EMBED: 2]>::zeros()?);
-    /// let tokens = Tensor::<i64, shape![T: 3]>::from_array([2, 0, 2]);
-    /// let tape = Tape::new();
-    /// let x = tape.watch(&embed).take::<VOCAB, _>(&tokens)?; // [T: 3, EMBED: 2]
-    /// let g = x.sum::<(T, EMBED)>().backward()?.of(&embed)?;
-    /// assert_eq!(g.data(), &[1.0, 1.0, 0.0, 0.0, 2.0, 2.0]); // row 2 taken twice
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn take<A, I>(
-        &self,
-        indices: &Tensor<impl IndexElement, I>,
-    ) -> Result<Var<T, <I as TakenFrom<S, A>>::Output>, Error>
-    where
-        A: Selector,
-        I: Shape + TakenFrom<S, A>,
-        <I as TakenFrom<S, A>>::Output: Storage<T>,
-    {
-        let value = self.value().try_take::<A, I>(indices)?;
-        let at = A::selectors()
-            .first()
-            .and_then(|s| s.position(&self.value().shape()))
-            .unwrap_or(0);
-        // The forward pass has checked every index.
-        let rows: Vec<usize> = indices
-            .data()
-            .iter()
-            .map(|i| i.position().unwrap_or(0))
-            .collect();
-        let (node, sizes) = (self.node(), self.sizes().to_vec());
-        Ok(Var::derived(
-            self.tape(),
-            [node],
-            value,
-            move |_: &Arc<Tensor<T, _>>| {
-                Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
-                    let n = sizes[at];
-                    let outer: usize = sizes[..at].iter().product();
-                    let inner: usize = sizes[at + 1..].iter().product();
-                    let mut gx = vec![T::zero(); outer * n * inner];
-                    for o in 0..outer {
-                        for (k, &row) in rows.iter().enumerate() {
-                            let from = (o * rows.len() + k) * inner;
-                            let to = (o * n + row) * inner;
-                            gx[to..to + inner]
-                                .iter_mut()
-                                .zip(&g[from..from + inner])
-                                .for_each(|(x, &g)| *x = *x + g);
-                        }
-                    }
-                    acc.add(node, gx)
-                })
-            },
-        ))
     }
 
     /// The positions `range` along the axis `A` (as `Tensor::slice`, copied); or the error

@@ -19,7 +19,7 @@ use crate::values::sealed::Sealed;
 /// The element types gradients are computed in: `f32` and `f64`.
 pub trait Trainable:
     Float
-    + Transcendental
+    + Transcendental<Wide = Self>
     + DotElement
     + Scalar
     + core::fmt::Debug

@@ -36,5 +36,6 @@ mod tensors;
 mod threads;
 mod topk;
 mod train;
+mod train_blocks;
 mod vmath;
 mod windows;

@@ -14,7 +14,7 @@ use shapecast::train::{Param, Tape, Trainable, Var, VarDot};
 names!(A, B, C, K, N, M, H, T, S, L, W, CLASS);
 
 /// The elements the cases run in.
-trait Elem: Trainable {
+pub(super) trait Elem: Trainable {
     fn of(x: f64) -> Self;
     fn to(self) -> f64;
     /// The relative tolerance against PyTorch's `f64` values.
@@ -40,7 +40,7 @@ impl Elem for f32 {
 }
 
 /// The seed over an output of shape `O`, by axis name (the generator's formula).
-fn seed<E: Elem, O: shapecast::Storage<E>>(sizes: &[usize]) -> Tensor<E, O> {
+pub(super) fn seed<E: Elem, O: shapecast::Storage<E>>(sizes: &[usize]) -> Tensor<E, O> {
     let c = |name: &str| match name {
         "A" => 0.7,
         "B" => 1.3,
@@ -69,7 +69,7 @@ fn seed<E: Elem, O: shapecast::Storage<E>>(sizes: &[usize]) -> Tensor<E, O> {
     .unwrap()
 }
 
-fn floats(v: &Value) -> Vec<f64> {
+pub(super) fn floats(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap()
         .iter()
@@ -77,7 +77,7 @@ fn floats(v: &Value) -> Vec<f64> {
         .collect()
 }
 
-fn sizes(case: &Value, k: usize) -> Vec<usize> {
+pub(super) fn sizes(case: &Value, k: usize) -> Vec<usize> {
     case["sizes"][k]
         .as_array()
         .unwrap()
@@ -87,7 +87,7 @@ fn sizes(case: &Value, k: usize) -> Vec<usize> {
 }
 
 /// Operand `k` of a case as a parameter of shape `X`.
-fn operand<E: Elem, X: shapecast::Storage<E>>(case: &Value, k: usize) -> Param<E, X> {
+pub(super) fn operand<E: Elem, X: shapecast::Storage<E>>(case: &Value, k: usize) -> Param<E, X> {
     let data = floats(&case["data"][k]).into_iter().map(E::of).collect();
     Param::new(
         format!("x{k}"),
@@ -95,7 +95,7 @@ fn operand<E: Elem, X: shapecast::Storage<E>>(case: &Value, k: usize) -> Param<E
     )
 }
 
-fn close(got: f64, want: f64, tol: f64, what: &str) {
+pub(super) fn close(got: f64, want: f64, tol: f64, what: &str) {
     assert!(
         (got - want).abs() <= tol * (1.0 + want.abs()),
         "{what}: {got} against PyTorch's {want}"
@@ -103,7 +103,11 @@ fn close(got: f64, want: f64, tol: f64, what: &str) {
 }
 
 /// The output's loss and each parameter's gradient against the case's.
-fn compare<E: Elem, O: shapecast::Storage<E>>(case: &Value, out: &Var<E, O>, grads: &[Vec<E>]) {
+pub(super) fn compare<E: Elem, O: shapecast::Storage<E>>(
+    case: &Value,
+    out: &Var<E, O>,
+    grads: &[Vec<E>],
+) {
     let what = format!("{} {}", case["op"], case["pattern"]);
     let s = seed::<E, O>(out.sizes());
     let loss: f64 = out
@@ -129,7 +133,7 @@ fn compare<E: Elem, O: shapecast::Storage<E>>(case: &Value, out: &Var<E, O>, gra
 }
 
 /// Runs a two-operand case through `f` with operands of shapes `X` and `Y`.
-fn two<E: Elem, X, Y, O>(case: &Value, f: impl Fn(&Var<E, X>, &Var<E, Y>) -> Var<E, O>)
+pub(super) fn two<E: Elem, X, Y, O>(case: &Value, f: impl Fn(&Var<E, X>, &Var<E, Y>) -> Var<E, O>)
 where
     X: shapecast::Storage<E>,
     Y: shapecast::Storage<E>,
@@ -144,7 +148,7 @@ where
 }
 
 /// Runs a one-operand case through `f`.
-fn one<E: Elem, X, O>(case: &Value, f: impl Fn(&Var<E, X>) -> Var<E, O>)
+pub(super) fn one<E: Elem, X, O>(case: &Value, f: impl Fn(&Var<E, X>) -> Var<E, O>)
 where
     X: shapecast::Storage<E>,
     O: shapecast::Storage<E>,
@@ -156,7 +160,7 @@ where
     compare(case, &out, &[grads.of(&a).unwrap().data().to_vec()]);
 }
 
-type Abc = shape![A, B, C];
+pub(super) type Abc = shape![A, B, C];
 
 fn binary<E: Elem>(case: &Value) {
     macro_rules! by_pattern {
@@ -382,7 +386,7 @@ fn windows<E: Elem>(case: &Value) -> bool {
 }
 
 /// Runs a three-operand case (input, weight, bias) through `f`.
-fn three<E: Elem, X, Y, O>(
+pub(super) fn three<E: Elem, X, Y, O>(
     case: &Value,
     f: impl Fn(&Var<E, X>, &Var<E, Y>, &Var<E, Y>) -> Var<E, O>,
 ) where
@@ -441,13 +445,14 @@ fn torch_cases<E: Elem>() {
             || loss::<E>(&case)
             || surgery::<E>(&case)
             || windows::<E>(&case)
-            || norms::<E>(&case))
+            || norms::<E>(&case)
+            || super::train_blocks::blocks::<E>(&case))
         {
             binary::<E>(&case);
         }
         seen += 1;
     }
-    assert_eq!(seen, 238);
+    assert_eq!(seen, 262);
 }
 
 #[test]
@@ -527,7 +532,7 @@ fn optimizers_step_as_torch_optim_does() {
 }
 
 /// Central differences of `f` at `x` in `f64`, against the gradient the tape computes.
-fn check_finite_differences<X: shapecast::Storage<f64>>(
+pub(super) fn check_finite_differences<X: shapecast::Storage<f64>>(
     x: Tensor<f64, X>,
     f: impl Fn(&Var<f64, X>) -> Var<f64, ()>,
 ) {
@@ -555,7 +560,7 @@ fn check_finite_differences<X: shapecast::Storage<f64>>(
     }
 }
 
-fn wavy<X: shapecast::Storage<f64>>(sizes: &[usize], phase: f64) -> Tensor<f64, X> {
+pub(super) fn wavy<X: shapecast::Storage<f64>>(sizes: &[usize], phase: f64) -> Tensor<f64, X> {
     let n: usize = sizes.iter().product();
     Tensor::from_vec_sized(
         sizes,

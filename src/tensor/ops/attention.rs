@@ -212,14 +212,25 @@ fn stride_of(x: &Strided<'_, impl Sized>, a: Option<usize>) -> usize {
     }
 }
 
-/// Attention by the plan `plan` on these layouts: the output's sizes and data, row-major.
+/// What an attention's backward needs of its forward pass: the offset tables the engine ran
+/// on and the scale the scores were multiplied by.
+pub(crate) struct Trace<T: AttentionElement> {
+    pub(crate) geometry: Geometry,
+    pub(crate) scale: T::Wide,
+}
+
+/// An attention's output sizes and data, row-major, and its trace.
+type Ran<T> = Result<(Vec<usize>, Vec<T>, Trace<T>), Error>;
+
+/// Attention by the plan `plan` on these layouts: the output's sizes and data, row-major,
+/// and its trace.
 fn run<T: AttentionElement>(
     plan: &Plan,
     (q, k, v): (Strided<'_, T>, Strided<'_, T>, Strided<'_, T>),
     mask: Option<Strided<'_, T>>,
     offset: usize,
     scale: Option<T>,
-) -> Result<(Vec<usize>, Vec<T>), Error> {
+) -> Ran<T> {
     let refuse = |reason: String| Error::Attention {
         query: plan
             .scores
@@ -337,7 +348,8 @@ fn run<T: AttentionElement>(
         v: v.data,
         mask: mask.map(|m| m.data),
     };
-    Ok((sizes, attend(ops, &geometry, scale, total)))
+    let data = attend(ops, &geometry, scale, total);
+    Ok((sizes, data, Trace { geometry, scale }))
 }
 
 impl<T: AttentionElement> DynTensor<T> {
@@ -387,7 +399,7 @@ impl<T: AttentionElement> DynTensor<T> {
             DynMask::Additive(m) => Some(m.layout(om)),
             _ => None,
         };
-        let (sizes, data) = run(&plan, layouts, mask, offset, scale)?;
+        let (sizes, data, _) = run(&plan, layouts, mask, offset, scale)?;
         let shape = plan.output.shape.resolve(&sizes)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }
@@ -532,26 +544,46 @@ where
     where
         Self: AttendBy<K, V, D, KS>,
     {
-        let mut own: [Own; 4] = Default::default();
-        let [oq, ok, ov, om] = &mut own;
-        let mut axis = None;
-        let parts = mask.masking(om, &mut axis);
-        let (masking, layout, offset) = match &parts {
-            MaskParts::None => (Masking::None, None, 0),
-            MaskParts::Causal(sel, offset) => (Masking::Causal(sel), None, *offset),
-            MaskParts::Additive(shape, layout) => (Masking::Additive(shape), Some(*layout), 0),
-        };
-        let (depth, key) = <Self as AttendBy<K, V, D, KS>>::selectors();
-        let plan = attention(
-            &Q::Shape::to_dyn(),
-            &K::Shape::to_dyn(),
-            &V::Shape::to_dyn(),
-            &depth,
-            &key,
-            masking,
-        )?;
-        let layouts = (self.layout(oq), keys.layout(ok), values.layout(ov));
-        let (sizes, data) = run(&plan, layouts, layout, offset, scale)?;
-        Ok(Tensor::from_parts(&sizes, data))
+        traced::<Q, K, V, D, KS, _>((self, keys, values), mask, scale, |sizes, data, _, _| {
+            Tensor::from_parts(&sizes, data)
+        })
     }
+}
+
+/// The attention of `q` to `k` with `v` by the rule, handed to `finish` as its sizes, its
+/// data, its trace and the mask's elements (as the trace's offsets read them), or the
+/// refusal.
+pub(crate) fn traced<Q, K, V, D, KS, R>(
+    (q, keys, values): (&Q, &K, &V),
+    mask: impl AttentionMask<Q::Elem, ScoresOf<Q, K, V, D, KS>>,
+    scale: Option<Q::Elem>,
+    finish: impl FnOnce(Vec<usize>, Vec<Q::Elem>, Trace<Q::Elem>, Option<&[Q::Elem]>) -> R,
+) -> Result<R, Error>
+where
+    Q: AttendBy<K, V, D, KS>,
+    Q::Elem: AttentionElement,
+    K: Contractible<Elem = Q::Elem>,
+    V: Contractible<Elem = Q::Elem>,
+{
+    let mut own: [Own; 4] = Default::default();
+    let [oq, ok, ov, om] = &mut own;
+    let mut axis = None;
+    let parts = mask.masking(om, &mut axis);
+    let (masking, layout, offset) = match &parts {
+        MaskParts::None => (Masking::None, None, 0),
+        MaskParts::Causal(sel, offset) => (Masking::Causal(sel), None, *offset),
+        MaskParts::Additive(shape, layout) => (Masking::Additive(shape), Some(*layout), 0),
+    };
+    let (depth, key) = <Q as AttendBy<K, V, D, KS>>::selectors();
+    let plan = attention(
+        &Q::Shape::to_dyn(),
+        &K::Shape::to_dyn(),
+        &V::Shape::to_dyn(),
+        &depth,
+        &key,
+        masking,
+    )?;
+    let layouts = (q.layout(oq), keys.layout(ok), values.layout(ov));
+    let (sizes, data, trace) = run(&plan, layouts, layout, offset, scale)?;
+    Ok(finish(sizes, data, trace, layout.map(|m| m.data)))
 }

@@ -165,6 +165,15 @@ impl<T: Float> Rotary<T> {
     pub fn style(&self) -> RopeStyle {
         self.style
     }
+
+    /// The table turning each pair by the opposite angle: a rotation's inverse and its
+    /// transpose, which carries a gradient back through it.
+    pub(crate) fn reversed(&self) -> Rotary<T> {
+        Rotary {
+            sin: self.sin.iter().map(|&s| -s).collect(),
+            ..self.clone()
+        }
+    }
 }
 
 /// `x` rotated by `table` by the plan `plan`, its rows at positions `offset..`: the data in

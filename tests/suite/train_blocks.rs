@@ -1,0 +1,210 @@
+//! Gradients of the fused blocks against PyTorch autograd (the `blocks` cases of
+//! `tests/data/torch_grads.jsonl`, written by `scripts/gen_grad_cases.py`): attention (causal
+//! across a block of queries, grouped heads by name, an additive mask and scale, a KV cache),
+//! rotary embeddings in both conventions, gather along an axis with repeated picks, stacks,
+//! and batch norm in training mode with its running statistics.
+
+use serde_json::Value;
+use shapecast::prelude::*;
+use shapecast::train::{stack, stack_at, RunningStats, Tape, Var, VarAttention};
+
+use super::train::{close, compare, floats, one, operand, seed, three, two, Elem};
+
+names!(A, B, C, N, M, H, T, S, W);
+
+/// Runs an attention case: queries, keys and values of shapes `Q`, `K` (both), through `f`.
+fn attend<E: Elem, Q, K, O>(
+    case: &Value,
+    f: impl Fn(&Var<E, Q>, &Var<E, K>, &Var<E, K>) -> Var<E, O>,
+) where
+    Q: shapecast::Storage<E>,
+    K: shapecast::Storage<E>,
+    O: shapecast::Storage<E>,
+{
+    three::<E, Q, K, O>(case, f)
+}
+
+fn indices(case: &Value) -> Vec<i64> {
+    case["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_i64().unwrap())
+        .collect()
+}
+
+/// A batch norm case: the output's and parameters' gradients, and the running statistics.
+fn batch_norm<E: Elem, X>(case: &Value)
+where
+    X: shapecast::Storage<E> + shapecast::BroadcastsUnder<shapecast::rule::Assign, shape![C: 3]>,
+{
+    let x = operand::<E, X>(case, 0);
+    let (w, b) = (
+        operand::<E, shape![C: 3]>(case, 1),
+        operand::<E, shape![C: 3]>(case, 2),
+    );
+    let running = &case["running"];
+    let stat = |k: usize| -> Tensor<E, shape![C: 3]> {
+        Tensor::from_vec(floats(&running[k]).into_iter().map(E::of).collect()).unwrap()
+    };
+    let mut stats = RunningStats::from_tensors(stat(0), stat(1)).unwrap();
+    let tape = Tape::new();
+    let out = tape
+        .watch(&x)
+        .batch_norm(&tape.watch(&w), &tape.watch(&b), &mut stats)
+        .unwrap();
+    let grads = out.backward_with(&seed::<E, X>(out.sizes())).unwrap();
+    let g: Vec<Vec<E>> = [&x.id(), &w.id(), &b.id()]
+        .iter()
+        .map(|id| grads.data(**id).unwrap().to_vec())
+        .collect();
+    compare(case, &out, &g);
+    for (got, k) in [(stats.mean(), 2), (stats.var(), 3)] {
+        for (&g, &want) in got.data().iter().zip(&floats(&running[k])) {
+            close(g.to(), want, E::TOL, "batch_norm running statistics");
+        }
+    }
+    assert_eq!(stats.batches(), 1);
+}
+
+pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
+    let op = case["op"].as_str().unwrap();
+    let pattern = case["pattern"].as_str().unwrap();
+    match (op, pattern) {
+        ("attention", "causal") => {
+            attend::<E, shape![T, H, C], shape![S, H, C], _>(case, |q, k, v| {
+                q.attention::<C, S>(k, v, Causal::<T>::new(), None).unwrap()
+            })
+        }
+        ("attention", "grouped") => {
+            attend::<E, shape![T, H, M, C], shape![S, H, C], _>(case, |q, k, v| {
+                q.attention::<C, S>(k, v, NoMask, None).unwrap()
+            })
+        }
+        ("attention", "mask") => {
+            let (t, s) = (
+                super::train::sizes(case, 0)[0],
+                super::train::sizes(case, 1)[0],
+            );
+            let m = floats(&case["mask"]).into_iter().map(E::of).collect();
+            let mask = Tensor::<E, shape![T, S]>::from_vec_sized(&[t, s], m).unwrap();
+            attend::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
+                q.attention::<C, S>(k, v, &mask, Some(E::of(0.5))).unwrap()
+            })
+        }
+        ("attention", "cache") => attend::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
+            let offset = k.sizes()[0] - q.sizes()[0];
+            q.attention::<C, S>(k, v, Causal::<T>::at(offset), None)
+                .unwrap()
+        }),
+        ("rope", style) => {
+            let d = super::train::sizes(case, 0)[2];
+            let style = if style == "adjacent" {
+                RopeStyle::Adjacent
+            } else {
+                RopeStyle::Halves
+            };
+            let table = Rotary::<E>::new(style, d, 16, E::of(10000.0)).unwrap();
+            one::<E, shape![T, H, C], _>(case, |x| x.rope::<T, C>(&table, 2).unwrap())
+        }
+        ("gather", "last") => {
+            let b = super::train::sizes(case, 0)[0];
+            let idx = indices(case);
+            let idx =
+                Tensor::<i64, shape![B, C]>::from_vec_sized(&[b, idx.len() / b], idx).unwrap();
+            one::<E, shape![B, C], _>(case, |x| x.gather::<C, _>(&idx).unwrap())
+        }
+        ("gather", "middle") => {
+            let sz = super::train::sizes(case, 0);
+            let idx = indices(case);
+            let m = idx.len() / (sz[0] * sz[2]);
+            let idx =
+                Tensor::<i64, shape![A, C, B]>::from_vec_sized(&[sz[0], m, sz[2]], idx).unwrap();
+            one::<E, shape![A, C, B], _>(case, |x| x.gather::<C, _>(&idx).unwrap())
+        }
+        ("stack", "at0") => two::<E, shape![A, C], shape![A, C], shape![N, A, C]>(case, |x, y| {
+            stack::<N, _, _>(&[x.clone(), y.clone()]).unwrap()
+        }),
+        ("stack", "at1") => two::<E, shape![A, C], shape![A, C], shape![A, N, C]>(case, |x, y| {
+            stack_at::<1, N, _, _>(&[x.clone(), y.clone()]).unwrap()
+        }),
+        ("batch_norm", "nchw") => batch_norm::<E, shape![N, C: 3, H, W]>(case),
+        ("batch_norm", "nc") => batch_norm::<E, shape![N, C: 3]>(case),
+        _ => return false,
+    }
+    true
+}
+
+#[test]
+fn fused_blocks_match_central_differences() {
+    use super::train::{check_finite_differences, wavy};
+    // Causal attention with grouped heads, every operand differentiated in turn, the output
+    // weighed by a fixed tensor (a plain sum's gradient through a softmax is zero).
+    type Queries = shape![T, H: 2, M: 2, C: 3];
+    let q = wavy::<Queries>(&[4, 2, 2, 3], 0.1);
+    let k = wavy::<shape![S, H: 2, C: 3]>(&[4, 2, 3], 0.7);
+    let v = wavy::<shape![S, H: 2, C: 3]>(&[4, 2, 3], 1.3);
+    let weigh = wavy::<Queries>(&[4, 2, 2, 3], 2.1);
+    let loss = |o: Var<f64, Queries>| (&o * &weigh).sum::<(T, H, M, C)>();
+    let (kc, vc, qc) = (k.clone(), v.clone(), q.clone());
+    check_finite_differences(q.clone(), |q| {
+        let t = q.tape();
+        let (k, v) = (t.constant(kc.clone()), t.constant(vc.clone()));
+        loss(
+            q.attention::<C, S>(&k, &v, Causal::<T>::new(), None)
+                .unwrap(),
+        )
+    });
+    let (vc, qc2) = (v.clone(), qc.clone());
+    check_finite_differences(k.clone(), |k| {
+        let t = k.tape();
+        let (q, v) = (t.constant(qc2.clone()), t.constant(vc.clone()));
+        loss(
+            q.attention::<C, S>(k, &v, Causal::<T>::new(), None)
+                .unwrap(),
+        )
+    });
+    check_finite_differences(v, |v| {
+        let t = v.tape();
+        let (q, k) = (t.constant(qc.clone()), t.constant(k.clone()));
+        loss(
+            q.attention::<C, S>(&k, v, Causal::<T>::at(1), Some(0.7))
+                .unwrap(),
+        )
+    });
+    // A rotation at positions 3.., then batch norm over N and W with a weighed output.
+    let table = Rotary::<f64>::new(RopeStyle::Halves, 4, 8, 100.0).unwrap();
+    let w4 = wavy::<shape![T, C: 4]>(&[3, 4], 0.4);
+    check_finite_differences(wavy::<shape![T, C: 4]>(&[3, 4], 0.9), |x| {
+        (&x.rope::<T, C>(&table, 3).unwrap() * &w4).sum::<(T, C)>()
+    });
+    let gamma = wavy::<shape![C: 2]>(&[2], 0.3);
+    let beta = wavy::<shape![C: 2]>(&[2], 0.8);
+    let w3 = wavy::<shape![N, C: 2, W]>(&[3, 2, 2], 1.7);
+    check_finite_differences(wavy::<shape![N, C: 2, W]>(&[3, 2, 2], 0.2), |x| {
+        let t = x.tape();
+        let mut stats = RunningStats::new(&[2]).unwrap();
+        let y = x
+            .batch_norm(
+                &t.constant(gamma.clone()),
+                &t.constant(beta.clone()),
+                &mut stats,
+            )
+            .unwrap();
+        (&y * &w3).sum::<(N, C, W)>()
+    });
+}
+
+#[test]
+fn batch_norm_refuses_a_single_value_per_channel() {
+    let tape = Tape::new();
+    let x = tape.constant(Tensor::<f32, shape![N, C: 2]>::zeros_sized(&[1, 2]).unwrap());
+    let ones = tape.constant(Tensor::<f32, shape![C: 2]>::ones().unwrap());
+    let mut stats = RunningStats::new(&[2]).unwrap();
+    let err = x.batch_norm(&ones, &ones, &mut stats).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot batch_norm [N: 1, C: 2] over the axes its weight does not have: each channel has 1 value, and training needs more than 1"
+    );
+    assert_eq!(stats.batches(), 0);
+}
