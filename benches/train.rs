@@ -1,9 +1,10 @@
 //! One training step (forward, backward, AdamW) of the seed's segmentation network (batch 8,
 //! 3x128x192: normalised input, two 3x3 convolutions with ReLU and a 2x2 max pool, a class
 //! head per pixel, cross-entropy with void pixels ignored) and of a GPT-2 block (B4 T256 E512,
-//! 8 heads of 64, MLP 2048: layer norm and attention written with the operators, a mean-square
-//! loss); beside each, its forward pass alone: on `Tensor`s, on frozen `Var`s (nothing
-//! recorded) and tracked (recorded, no backward).
+//! 8 heads of 64, MLP 2048, a mean-square loss: layer norm and attention written with the
+//! operators, then the fused `layer_norm` and `attention`); beside each, its forward pass
+//! alone: on `Tensor`s, on frozen `Var`s (nothing recorded) and tracked (recorded, no
+//! backward).
 //!
 //! Run: `cargo bench --bench train` (one thread) and `--features rayon`;
 //! `python3 scripts/bench_train.py --threads 1` (and `2`) times the same steps in PyTorch CPU
@@ -16,7 +17,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
 use shapecast::prelude::*;
-use shapecast::train::{Adam, Param, ParamSlot, Parameters, Tape, Var};
+use shapecast::train::{Adam, Param, ParamSlot, Parameters, Tape, Var, VarAttention, VarNorms};
 use shapecast::Storage;
 
 names!(N, CHANNEL, C1, C2, CLASS, H, W, SEQ, KSEQ, EMBED, HEADS, DK, HIDDEN);
@@ -201,7 +202,7 @@ impl Block {
         &self,
         tape: &Tape<f32>,
         x: &Var<f32, X>,
-        mask: &Tensor<f32, shape![SEQ: 256, KSEQ: 256]>,
+        mask: Option<&Tensor<f32, shape![SEQ: 256, KSEQ: 256]>>,
         track: bool,
     ) -> Var<f32, X> {
         macro_rules! w {
@@ -213,14 +214,26 @@ impl Block {
                 }
             };
         }
-        let h = layer_norm(x, &w!(self.ln1.0), &w!(self.ln1.1));
+        // With a mask, the operators; without, the fused norm and attention.
+        let norm = |x: &Var<f32, X>, (g, b): &(Param<f32, Vector>, Param<f32, Vector>)| match mask {
+            Some(_) => layer_norm(x, &w!(g), &w!(b)),
+            None => x.layer_norm::<EMBED>(&w!(g), &w!(b), 1e-5).unwrap(),
+        };
+        let h = norm(x, &self.ln1);
         let q = h.dot::<EMBED>(&w!(self.wq));
         let k = h.dot::<EMBED>(&w!(self.wk)).rename::<SEQ, KSEQ>();
         let v = h.dot::<EMBED>(&w!(self.wv)).rename::<SEQ, KSEQ>();
-        let scores = &(&q.dot::<DK>(&k) * 0.125) + mask;
-        let context = scores.softmax::<KSEQ>().dot::<KSEQ>(&v);
+        let context = match mask {
+            Some(mask) => {
+                let scores = &(&q.dot::<DK>(&k) * 0.125) + mask;
+                scores.softmax::<KSEQ>().dot::<KSEQ>(&v)
+            }
+            None => q
+                .attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None)
+                .unwrap(),
+        };
         let x = x + &context.dot::<(HEADS, DK)>(&w!(self.wo));
-        let h = layer_norm(&x, &w!(self.ln2.0), &w!(self.ln2.1));
+        let h = norm(&x, &self.ln2);
         let up = (&h.dot::<EMBED>(&w!(self.fc1.0)) + &w!(self.fc1.1)).gelu();
         &x + &(&up.dot::<HIDDEN>(&w!(self.fc2.0)) + &w!(self.fc2.1))
     }
@@ -289,35 +302,37 @@ fn train(c: &mut Criterion) {
         }
     })
     .unwrap();
-    let mut block = Block::new();
-    let mut adamw = Adam::adamw(1e-4);
-    {
-        let tape = Tape::new();
-        let y = block.forward(&tape, &tape.constant(x.clone()), &mask, true);
-        println!(
-            "block: first loss {:.6}",
-            y.square().mean::<(N, SEQ, EMBED)>().value().data()[0]
-        );
+    for (name, mask) in [("block", Some(&mask)), ("block, fused", None)] {
+        let mut block = Block::new();
+        let mut adamw = Adam::adamw(1e-4);
+        {
+            let tape = Tape::new();
+            let y = block.forward(&tape, &tape.constant(x.clone()), mask, true);
+            println!(
+                "{name}: first loss {:.6}",
+                y.square().mean::<(N, SEQ, EMBED)>().value().data()[0]
+            );
+        }
+        group.bench_function(format!("{name} step"), |b| {
+            b.iter(|| {
+                let tape = Tape::new();
+                let y = block.forward(&tape, &tape.constant(x.clone()), mask, true);
+                let grads = y.square().mean::<(N, SEQ, EMBED)>().backward().unwrap();
+                drop((y, tape));
+                adamw.step(&mut block, &grads).unwrap();
+            })
+        });
+        group.bench_function(format!("{name} forward, frozen"), |b| {
+            b.iter(|| {
+                let tape = Tape::new();
+                black_box(
+                    block
+                        .forward(&tape, &tape.constant(x.clone()), mask, false)
+                        .into_tensor(),
+                )
+            })
+        });
     }
-    group.bench_function("block step", |b| {
-        b.iter(|| {
-            let tape = Tape::new();
-            let y = block.forward(&tape, &tape.constant(x.clone()), &mask, true);
-            let grads = y.square().mean::<(N, SEQ, EMBED)>().backward().unwrap();
-            drop((y, tape));
-            adamw.step(&mut block, &grads).unwrap();
-        })
-    });
-    group.bench_function("block forward, frozen", |b| {
-        b.iter(|| {
-            let tape = Tape::new();
-            black_box(
-                block
-                    .forward(&tape, &tape.constant(x.clone()), &mask, false)
-                    .into_tensor(),
-            )
-        })
-    });
     group.finish();
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The training steps of benches/train.rs in PyTorch CPU, on the same values: the seed's
 segmentation network (batch 8, 3x128x192) and a GPT-2 block (B4 T256 E512, 8 heads of 64, MLP
-2048, F.layer_norm and the attention written with matmul and softmax), each one step of
+2048, F.layer_norm and the attention written with matmul and softmax, then with
+F.scaled_dot_product_attention), each one step of
 forward, backward and AdamW; medians of 10 runs after 2, and the first losses (to compare with
 the benchmark's), and the peak resident memory.
 
@@ -62,7 +63,7 @@ def segmentation():
     return timed(step)
 
 
-def block():
+def block(fused=False):
     x = wave(19, 4 * 256 * 512, 1.0).reshape(4, 256, 512)
     mask = torch.triu(torch.full((256, 256), -1e9), diagonal=1)
     g1, b1, g2, b2 = (torch.ones(512, requires_grad=True), torch.zeros(512, requires_grad=True),
@@ -78,13 +79,16 @@ def block():
         h = F.layer_norm(x, (512,), g1, b1)
         split = lambda y: y.view(4, 256, 8, 64).transpose(1, 2)
         q, k, v = split(h @ wq.T), split(h @ wk.T), split(h @ wv.T)
-        att = torch.softmax(q @ k.transpose(-2, -1) * 0.125 + mask, dim=-1)
-        y = x + (att @ v).transpose(1, 2).reshape(4, 256, 512) @ wo.T
+        if fused:
+            ctx = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        else:
+            ctx = torch.softmax(q @ k.transpose(-2, -1) * 0.125 + mask, dim=-1) @ v
+        y = x + ctx.transpose(1, 2).reshape(4, 256, 512) @ wo.T
         h = F.layer_norm(y, (512,), g2, b2)
         y = y + F.gelu(h @ fc1.T + fc1b, approximate="tanh") @ fc2.T + fc2b
         return (y * y).mean()
 
-    print(f"block: first loss {loss().item():.6f}")
+    print(f"block{' (fused)' if fused else ''}: first loss {loss().item():.6f}")
 
     def step():
         opt.zero_grad()
@@ -101,6 +105,7 @@ def main():
     torch.set_num_threads(args.threads)
     print(f"segmentation step: {segmentation():.2f} ms ({args.threads} thread(s))")
     print(f"block step: {block():.2f} ms")
+    print(f"block step, fused attention: {block(fused=True):.2f} ms")
     print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
