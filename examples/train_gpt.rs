@@ -1,12 +1,13 @@
-//! A character-level GPT trained from PyTorch's initial weights: two pre-norm blocks (layer
-//! norm, four heads of causal attention by name, a GELU MLP), the embedding tied to the
+//! A character-level GPT trained from PyTorch's initial weights: two pre-norm blocks (the
+//! fused layer norm, four heads of the fused causal attention by name, a GELU MLP), the
+//! embedding tied to the
 //! classifier, AdamW. The first 20 steps' losses are checked against PyTorch's on the same
 //! weights and batches (`scripts/gen_train_gpt.py` wrote both), then training goes on and
 //! the model writes a line.
 //!
 //! Every shape is a type: the queries are `[N, SEQ, HEADS: 4, DK: 8]`, the keys the same with
-//! `SEQ` renamed `KSEQ`, so the scores' softmax over `KSEQ` and the context's contraction
-//! over it cannot pick the wrong axis; each gradient has its parameter's type.
+//! `SEQ` renamed `KSEQ`, so the attention's softmax over `KSEQ` and its contraction over
+//! `DK` cannot pick the wrong axis; each gradient has its parameter's type.
 //!
 //! Run: `cargo run --release --example train_gpt --features safetensors [-- STEPS]`
 
@@ -196,11 +197,12 @@ impl Parameters<f32> for Gpt {
     }
 }
 
-/// Layer norm over `EMBED` (biased variance, eps 1e-5), written with the operators.
-fn layer_norm(x: &Var<f32, X>, (g, b): &(Var<f32, Vector>, Var<f32, Vector>)) -> Var<f32, X> {
-    let d = x - &x.mean::<EMBED>();
-    let inv = (&(&d * &d).mean::<EMBED>() + 1e-5).sqrt().recip();
-    &(&(&d * &inv) * g) + b
+/// Layer norm over `EMBED` (biased variance, eps 1e-5), PyTorch's `nn.LayerNorm`.
+fn layer_norm(
+    x: &Var<f32, X>,
+    (g, b): &(Var<f32, Vector>, Var<f32, Vector>),
+) -> Result<Var<f32, X>, Error> {
+    x.layer_norm::<EMBED>(g, b, 1e-5)
 }
 
 /// How a forward pass reads the parameters: watched (recorded for a backward pass) or frozen.
@@ -235,29 +237,22 @@ fn forward(
 ) -> Result<Var<f32, shape![N, SEQ, VOCAB]>, Error> {
     let r = Read { tape, track };
     let t = tokens.sizes()[1];
-    let mask = Tensor::<f32, shape![SEQ, KSEQ]>::from_fn(&[t, t], |i| {
-        if i.at::<KSEQ>() > i.at::<SEQ>() {
-            -1e9
-        } else {
-            0.0
-        }
-    })?;
     let wte = r.w(&model.wte);
     let mut x: Var<f32, X> = &wte.take::<VOCAB, _>(tokens)? + &r.w(&model.wpe).slice::<SEQ>(..t)?;
     for b in &model.blocks {
-        let h = layer_norm(&x, &r.pair(&b.ln1));
+        let h = layer_norm(&x, &r.pair(&b.ln1))?;
         let q = h.dot::<EMBED>(&r.w(&b.wq));
         let k = h.dot::<EMBED>(&r.w(&b.wk)).rename::<SEQ, KSEQ>();
         let v = h.dot::<EMBED>(&r.w(&b.wv)).rename::<SEQ, KSEQ>();
-        let scores = &(&q.dot::<DK>(&k) * (1.0 / 8f32.sqrt())) + &mask;
-        let context = scores.softmax::<KSEQ>().dot::<KSEQ>(&v);
+        // Scaled by 1/sqrt(8), the default; query p sees keys 0..=p.
+        let context = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None)?;
         x = &x + &context.dot::<(HEADS, DK)>(&r.w(&b.wo));
-        let h = layer_norm(&x, &r.pair(&b.ln2));
+        let h = layer_norm(&x, &r.pair(&b.ln2))?;
         let (fc1, fc2) = (r.pair(&b.fc1), r.pair(&b.fc2));
         let up = (&h.dot::<EMBED>(&fc1.0) + &fc1.1).gelu();
         x = &x + &(&up.dot::<HIDDEN>(&fc2.0) + &fc2.1);
     }
-    let x = layer_norm(&x, &r.pair(&model.lnf));
+    let x = layer_norm(&x, &r.pair(&model.lnf))?;
     Ok(x.dot::<EMBED>(&wte))
 }
 

@@ -423,6 +423,23 @@ def blocks(lines):
         lines[-1]["running"] = [start[0], start[1], rm.tolist(), rv.tolist()]
 
 
+def rules(lines):
+    """The operators under other rules than the named one: NumPy's alignment from the right
+    (unnamed axes, size-1 axes stretched on both sides) and PaddlePaddle's with the right
+    operand placed from axis 1; the output's axes are seeded as A, B, C."""
+    ops = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+    for op, f in ops.items():
+        a, b, c = rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4)
+        ls, rs = [a, 1, c], [b, 1]
+        lv, rv = data(ls), data(rs, positive=op == "div")
+        x, y = leaf(lv, ls), leaf(rv, rs)
+        emit(lines, op, "numpy", [(x, lv), (y, rv)], f(x, y), ["A", "B", "C"])
+        ls, rs = [a, b, c], [b, 1]
+        lv, rv = data(ls), data(rs, positive=op == "div")
+        x, y = leaf(lv, ls), leaf(rv, rs)
+        emit(lines, op, "pdpd1", [(x, lv), (y, rv)], f(x, y.unsqueeze(0)), ["A", "B", "C"])
+
+
 def main():
     torch.manual_seed(0)
     lines = []
@@ -437,6 +454,7 @@ def main():
     norms(lines)
     views(lines)
     blocks(lines)
+    rules(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

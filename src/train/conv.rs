@@ -129,8 +129,8 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         if plan.axes.len() == 2 && plan.axes[0] + 2 == rank && plan.axes[1] + 1 == rank {
             // An image's rows and columns: the maxima found once, with where they are.
             let x = self.value().data();
-            let (sizes, at) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
-            let value = Tensor::from_vec_sized(&sizes, at.iter().map(|&a| x[a]).collect())?;
+            let (sizes, at, max) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
+            let value = Tensor::from_vec_sized(&sizes, max)?;
             return Ok(self.unary_op(value, move |g, x, _| {
                 Ok(crate::tensor::scatter_add(x.data().len(), &at, &g))
             }));

@@ -1,5 +1,6 @@
 //! The operators on tracked values: `+ - * /` by the named rule between two [`Var`]s or a
-//! `Var` and a [`Tensor`], with a scalar on either side, and unary `-`. The backward of a
+//! `Var` and a [`Tensor`], with a scalar on either side, and unary `-`; the same four under
+//! any rule of the rule book (`add_by::<R>` and its siblings). The backward of a
 //! broadcast is a sum by name over exactly the axes the broadcast added (or stretched from
 //! size 1), back in the operand's own axis order: the plan the types carry says which.
 
@@ -13,8 +14,10 @@ use super::var::{Trainable, Var};
 use crate::dynamic::plan::StaticPlan;
 use crate::engine::gradient::{sum_onto, sum_onto_owned, with_expanded};
 use crate::tensor::Tensor;
-use crate::typed::broadcast::{Broadcast, BroadcastWith};
+use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
+use crate::typed::rule::RuleMarker;
 use crate::typed::storage::Storage;
+use crate::values::error::Error;
 
 /// Which arithmetic operator.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -69,7 +72,46 @@ where
         Arith::Mul => x * y,
         Arith::Div => x / y,
     };
-    let plan: StaticPlan = <A as BroadcastWith<B>>::STATIC_PLAN;
+    planned(
+        tape,
+        (a, b),
+        op,
+        <A as BroadcastWith<B>>::STATIC_PLAN,
+        value,
+    )
+}
+
+/// `a op b` under the rule `R`, or the error of a `?` size that does not fit.
+fn zip_by<T: Trainable, R: RuleMarker, A, B>(
+    a: &Var<T, A>,
+    b: &Var<T, B>,
+    op: Arith,
+) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+where
+    A: BroadcastsUnder<R, B> + Storage<T>,
+    B: Storage<T>,
+    BroadcastBy<R, A, B>: Storage<T>,
+{
+    assert!(a.tape().same(b.tape()), "the operands are on two tapes");
+    let f = match op {
+        Arith::Add => |x: T, y: T| x + y,
+        Arith::Sub => |x: T, y: T| x - y,
+        Arith::Mul => |x: T, y: T| x * y,
+        Arith::Div => |x: T, y: T| x / y,
+    };
+    let value = a.value().zip_with_rule::<R, _, _, _>(b.value(), f)?;
+    let plan = <A as BroadcastsUnder<R, B>>::STATIC_PLAN;
+    Ok(planned(a.tape(), (a.into(), b.into()), op, plan, value))
+}
+
+/// `value`, the result of `a op b` broadcast by `plan`, recorded with its backward.
+fn planned<T: Trainable, A: Storage<T>, B: Storage<T>, O: Storage<T>>(
+    tape: &super::tape::Tape<T>,
+    (a, b): (Operand<T, A>, Operand<T, B>),
+    op: Arith,
+    plan: StaticPlan,
+    value: Tensor<T, O>,
+) -> Var<T, O> {
     let out = value.sizes().to_vec();
     Var::derived(tape, [a.node, b.node], value, move |_| {
         Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
@@ -283,5 +325,110 @@ impl<T: Trainable, S: Storage<T>> ops::Neg for Var<T, S> {
     /// Every element negated.
     fn neg(self) -> Var<T, S> {
         -&self
+    }
+}
+
+impl<T: Trainable, A: Storage<T>> Var<T, A> {
+    /// `self + rhs` under the rule `R` (a marker of [`rule`](crate::rule), as
+    /// `Tensor::zip_with_rule`), or the error of a `?` size that does not fit. The gradient
+    /// reaches each operand summed back over the axes the rule broadcast.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::rule::Numpy;
+    /// use shapecast::train::{Param, Tape};
+    /// let b = Param::new("b", Tensor::<f64, shape![3]>::from_array([1.0, 2.0, 3.0]));
+    /// let tape = Tape::new();
+    /// let x = tape.constant(Tensor::<f64, shape![2, 3]>::zeros()?);
+    /// let y = x.add_by::<Numpy, _>(&tape.watch(&b))?; // NumPy's trailing alignment: [2, 3]
+    /// let g = y.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&b)?;
+    /// assert_eq!(g.data(), &[2.0, 2.0, 2.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn add_by<R: RuleMarker, B>(
+        &self,
+        rhs: &Var<T, B>,
+    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+    where
+        A: BroadcastsUnder<R, B>,
+        B: Storage<T>,
+        BroadcastBy<R, A, B>: Storage<T>,
+    {
+        zip_by::<T, R, A, B>(self, rhs, Arith::Add)
+    }
+
+    /// `self - rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::rule::Numpy;
+    /// use shapecast::train::{Param, Tape};
+    /// let b = Param::new("b", Tensor::<f64, shape![1]>::from_array([1.0]));
+    /// let tape = Tape::new();
+    /// let x = tape.constant(Tensor::<f64, shape![4]>::zeros()?);
+    /// let g = x.sub_by::<Numpy, _>(&tape.watch(&b))?.sum::<Pos<0>>().backward()?.of(&b)?;
+    /// assert_eq!(g.data(), &[-4.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn sub_by<R: RuleMarker, B>(
+        &self,
+        rhs: &Var<T, B>,
+    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+    where
+        A: BroadcastsUnder<R, B>,
+        B: Storage<T>,
+        BroadcastBy<R, A, B>: Storage<T>,
+    {
+        zip_by::<T, R, A, B>(self, rhs, Arith::Sub)
+    }
+
+    /// `self * rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::rule::Numpy;
+    /// use shapecast::train::{Param, Tape};
+    /// let w = Param::new("w", Tensor::<f64, shape![2]>::from_array([1.0, 2.0]));
+    /// let tape = Tape::new();
+    /// let x = tape.constant(Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]));
+    /// let g = x.mul_by::<Numpy, _>(&tape.watch(&w))?.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&w)?;
+    /// assert_eq!(g.data(), &[4.0, 6.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn mul_by<R: RuleMarker, B>(
+        &self,
+        rhs: &Var<T, B>,
+    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+    where
+        A: BroadcastsUnder<R, B>,
+        B: Storage<T>,
+        BroadcastBy<R, A, B>: Storage<T>,
+    {
+        zip_by::<T, R, A, B>(self, rhs, Arith::Mul)
+    }
+
+    /// `self / rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::rule::Numpy;
+    /// use shapecast::train::{Param, Tape};
+    /// let d = Param::new("d", Tensor::<f64, shape![1]>::from_array([2.0]));
+    /// let tape = Tape::new();
+    /// let x = tape.constant(Tensor::<f64, shape![2]>::from_array([2.0, 6.0]));
+    /// let g = x.div_by::<Numpy, _>(&tape.watch(&d))?.sum::<Pos<0>>().backward()?.of(&d)?;
+    /// assert_eq!(g.data(), &[-2.0]); // −(2 + 6) / 2²
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn div_by<R: RuleMarker, B>(
+        &self,
+        rhs: &Var<T, B>,
+    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+    where
+        A: BroadcastsUnder<R, B>,
+        B: Storage<T>,
+        BroadcastBy<R, A, B>: Storage<T>,
+    {
+        zip_by::<T, R, A, B>(self, rhs, Arith::Div)
     }
 }

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 use shapecast::prelude::*;
+use shapecast::rule::{Numpy, Pdpd, Start};
 use shapecast::train::{stack, stack_at, RunningStats, Tape, Var, VarAttention};
 
 use super::train::{close, compare, floats, one, operand, seed, three, two, Elem};
@@ -65,6 +66,26 @@ where
         }
     }
     assert_eq!(stats.batches(), 1);
+}
+
+/// `x op y` under the rule `R`.
+fn by_rule<E: Elem, R: shapecast::RuleMarker, X, Y, O>(
+    op: &str,
+    x: &Var<E, X>,
+    y: &Var<E, Y>,
+) -> Var<E, O>
+where
+    X: shapecast::Storage<E> + shapecast::BroadcastsUnder<R, Y, Output = O>,
+    Y: shapecast::Storage<E>,
+    O: shapecast::Storage<E>,
+{
+    match op {
+        "add" => x.add_by::<R, _>(y),
+        "sub" => x.sub_by::<R, _>(y),
+        "mul" => x.mul_by::<R, _>(y),
+        _ => x.div_by::<R, _>(y),
+    }
+    .unwrap()
 }
 
 pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
@@ -127,6 +148,12 @@ pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
         }),
         ("stack", "at1") => two::<E, shape![A, C], shape![A, C], shape![A, N, C]>(case, |x, y| {
             stack_at::<1, N, _, _>(&[x.clone(), y.clone()]).unwrap()
+        }),
+        (op, "numpy") => two::<E, shape![?, 1, ?], shape![?, 1], _>(case, |x, y| {
+            by_rule::<E, Numpy, _, _, _>(op, x, y)
+        }),
+        (op, "pdpd1") => two::<E, shape![?, ?, ?], shape![?, 1], _>(case, |x, y| {
+            by_rule::<E, Pdpd<Start<1>>, _, _, _>(op, x, y)
         }),
         ("batch_norm", "nchw") => batch_norm::<E, shape![N, C: 3, H, W]>(case),
         ("batch_norm", "nc") => batch_norm::<E, shape![N, C: 3]>(case),
@@ -207,4 +234,31 @@ fn batch_norm_refuses_a_single_value_per_channel() {
         "cannot batch_norm [N: 1, C: 2] over the axes its weight does not have: each channel has 1 value, and training needs more than 1"
     );
     assert_eq!(stats.batches(), 0);
+}
+
+#[test]
+fn a_max_pools_gradient_goes_to_its_windows_first_maximum_or_nan() {
+    // Windows of 2x2: a tie (the first in row-major order wins), a NaN after a larger number
+    // (the NaN wins, as in PyTorch), and a plain maximum in the second row.
+    let x = Tensor::<f64, shape![H: 2, W: 6]>::from_array([
+        [5.0, 1.0, 2.0, f64::NAN, 0.0, 1.0],
+        [5.0, 0.0, 9.0, 3.0, 4.0, 1.0],
+    ]);
+    let p = shapecast::train::Param::new("x", x);
+    let tape = Tape::new();
+    let y = tape.watch(&p).max_pool::<(H, W), Pool<2>>().unwrap();
+    let v = y.value().data();
+    assert_eq!((v[0], v[2]), (5.0, 4.0));
+    assert!(v[1].is_nan());
+    let w = Tensor::<f64, shape![H: 1, W: 3]>::from_array([[1.0, 2.0, 3.0]]);
+    let g = (&y * &w)
+        .sum::<(H, W)>()
+        .backward()
+        .unwrap()
+        .of(&p)
+        .unwrap();
+    assert_eq!(
+        g.data(),
+        &[1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0]
+    );
 }

@@ -265,41 +265,79 @@ pub(crate) fn scatter_add<T: Float>(len: usize, at: &[usize], g: &[T]) -> Vec<T>
 }
 
 /// A maximum pool over the last two axes of `x` (an image's rows and columns) with where each
-/// maximum is: the output's sizes, and for each output cell the input position of its
-/// window's first maximum in row-major order (a NaN first), the one PyTorch's
-/// `max_pool2d(return_indices=True)` gives.
+/// maximum is: the output's sizes, for each output cell the input position of its window's
+/// first maximum in row-major order (a NaN first), the one PyTorch's
+/// `max_pool2d(return_indices=True)` gives, and the maxima.
 pub(crate) fn max_pool_2d_argmax<T: Float>(
     x: &[T],
     sizes: &[usize],
     spec: &PoolSpec,
-) -> (Vec<usize>, Vec<usize>) {
+) -> (Vec<usize>, Vec<usize>, Vec<T>) {
     let rank = sizes.len();
     let (h, w) = (sizes[rank - 2], sizes[rank - 1]);
     let (mh, mw) = (out_len(h, spec), out_len(w, spec));
-    let (rows, cols) = (windows(h, mh, spec), windows(w, mw, spec));
     let outer: usize = sizes[..rank - 2].iter().product();
     let mut at_all = Vec::with_capacity(outer * mh * mw);
-    for o in 0..outer {
-        let base = o * h * w;
-        let src = &x[base..base + h * w];
-        for &(rlo, rhi, _) in &rows {
-            for &(clo, chi, _) in &cols {
-                let (mut at, mut b) = (rlo * w + clo, src[rlo * w + clo]);
-                for r in rlo..rhi {
-                    for (c, &v) in src[r * w + clo..r * w + chi].iter().enumerate() {
-                        // A larger value, or a NaN, replaces a number; nothing replaces a NaN.
-                        if (v > b || v.is_nan()) && !b.is_nan() {
-                            (at, b) = (r * w + clo + c, v);
+    let mut max_all = Vec::with_capacity(outer * mh * mw);
+    // A larger value, or a NaN, replaces a number; nothing replaces a NaN.
+    let better = |v: T, b: T| (v > b || v.is_nan()) && !b.is_nan();
+    if spec.kernel == 2 && spec.stride == 2 && spec.padding == 0 && 2 * mh <= h && 2 * mw <= w {
+        // 2x2 windows side by side (the common pool): four candidates a cell, compared in
+        // order without branches; a cell holding a NaN (its sum is NaN) is taken again by the
+        // rule above.
+        at_all.resize(outer * mh * mw, 0);
+        max_all.resize(outer * mh * mw, T::zero());
+        let cells = at_all
+            .chunks_exact_mut(mw)
+            .zip(max_all.chunks_exact_mut(mw));
+        for (row, (ats, maxs)) in cells.enumerate() {
+            let (o, i) = (row / mh, row % mh);
+            let top = o * h * w + 2 * i * w;
+            let (r0, r1) = (&x[top..top + 2 * mw], &x[top + w..top + w + 2 * mw]);
+            let quads = r0.chunks_exact(2).zip(r1.chunks_exact(2));
+            for (j, ((p, q), (at, max))) in quads.zip(ats.iter_mut().zip(maxs)).enumerate() {
+                let (a, b, c, d) = (p[0], p[1], q[0], q[1]);
+                let (mut k, mut m) = (0, a);
+                for (kv, v) in [(1, b), (w, c), (w + 1, d)] {
+                    let t = v > m;
+                    k = if t { kv } else { k };
+                    m = if t { v } else { m };
+                }
+                if (a + b + c + d).is_nan() {
+                    (k, m) = (0, a);
+                    for (kv, v) in [(1, b), (w, c), (w + 1, d)] {
+                        if better(v, m) {
+                            (k, m) = (kv, v);
                         }
                     }
                 }
-                at_all.push(base + at);
+                (*at, *max) = (top + 2 * j + k, m);
+            }
+        }
+    } else {
+        let (rows, cols) = (windows(h, mh, spec), windows(w, mw, spec));
+        for o in 0..outer {
+            let base = o * h * w;
+            let src = &x[base..base + h * w];
+            for &(rlo, rhi, _) in &rows {
+                for &(clo, chi, _) in &cols {
+                    let (mut at, mut b) = (rlo * w + clo, src[rlo * w + clo]);
+                    for r in rlo..rhi {
+                        for (c, &v) in src[r * w + clo..r * w + chi].iter().enumerate() {
+                            if better(v, b) {
+                                (at, b) = (r * w + clo + c, v);
+                            }
+                        }
+                    }
+                    at_all.push(base + at);
+                    max_all.push(b);
+                }
             }
         }
     }
     let mut out_sizes = sizes.to_vec();
     (out_sizes[rank - 2], out_sizes[rank - 1]) = (mh, mw);
-    (out_sizes, at_all)
+    (out_sizes, at_all, max_all)
 }
 
 /// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to
