@@ -61,7 +61,7 @@ def expr(rng, kind, rank, rule):
         if kind == "matmul-plan":
             return f"PLAN <shape![{lhs}] as MatMulWith<shape![{rhs}]>>::PLAN"
         return f"MatMul<shape![{lhs}], shape![{rhs}]>"
-    if kind == "attend":
+    if kind in ("attend", "var-attend"):
         # Attention (rule book §17): queries with six batch axes, a sequence and the head
         # dimension; keys and values with the batch axes in another order, their own
         # sequence and the head dimension.
@@ -72,7 +72,11 @@ def expr(rng, kind, rank, rule):
         rng.shuffle(k)
         k = k + [f"M: 9", f"P: {sizes[-1]}"]
         rng.shuffle(k)
-        return f"Attend<shape![{', '.join(q)}], shape![{', '.join(k)}], shape![{', '.join(k)}], P, M>"
+        q, k = ", ".join(q), ", ".join(k)
+        if kind == "var-attend":
+            # The same shapes through the trait a tracked value's `attention` is bounded by.
+            return f"<Var<f32, shape![{q}]> as VarAttendBy<shape![{k}], shape![{k}], P, M>>::Output"
+        return f"Attend<shape![{q}], shape![{k}], shape![{k}], P, M>"
     if kind in ("norm", "rotate"):
         # A norm over two names with a weight over them (rule book §16), and a rotation's
         # two axes: bounds, checked in a function's where clause.
@@ -200,7 +204,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver, train::{Var, VarAttendBy}};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -299,6 +303,7 @@ def main():
         # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's
         # bounds.
         ("named, Attend with six batch axes", "attend", 8, "-", None),
+        ("named, VarAttendBy (tracked attention) with six batch axes", "var-attend", 8, "-", None),
         ("named, NormOver two names with a weight over them", "norm", 8, "-", None),
         ("named, RotateOver two names", "rotate", 8, "-", None),
         # The plans the operators, typed `dot` and `matmul` run on: constants, which the

@@ -15,11 +15,14 @@
 
 use crate::alloc_prelude::*;
 
-use super::attention::{run_pieces, work, Geometry, Operands, QUERY_BLOCK};
+use super::attention::{run_pieces, work, Geometry, Operands};
 use super::fold::pick;
 use super::raw::{DotElement, Mat};
 use super::summation::lanes;
 use super::vmath::Transcendental;
+
+/// Query rows per block of the backward pass.
+const ROWS: usize = 128;
 
 /// One batch's gradients, packed: the queries' (`rows × depth`), the keys' (`keys × depth`)
 /// and the values' (`keys × cols`), row-major.
@@ -113,8 +116,8 @@ where
         dk: vec![T::zero(); keys * depth],
         dv: vec![T::zero(); keys * cols],
     };
-    for r0 in (0..rows).step_by(QUERY_BLOCK) {
-        let block = r0..(r0 + QUERY_BLOCK).min(rows);
+    for r0 in (0..rows).step_by(ROWS) {
+        let block = r0..(r0 + ROWS).min(rows);
         let m = block.len();
         // The block's queries scaled, its output and the output's gradient, row-major.
         let (mut q, mut o, mut d_o) = (
