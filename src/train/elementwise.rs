@@ -328,107 +328,97 @@ impl<T: Trainable, S: Storage<T>> ops::Neg for Var<T, S> {
     }
 }
 
+/// One operator under a rule, a method of tracked values: its doc, its name and its kind.
+macro_rules! by_rule {
+    ($(#[$doc:meta])* $name:ident, $kind:expr) => {
+        $(#[$doc])*
+        pub fn $name<R: RuleMarker, B>(
+            &self,
+            rhs: &Var<T, B>,
+        ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
+        where
+            A: BroadcastsUnder<R, B>,
+            B: Storage<T>,
+            BroadcastBy<R, A, B>: Storage<T>,
+        {
+            zip_by::<T, R, A, B>(self, rhs, $kind)
+        }
+    };
+}
+
 impl<T: Trainable, A: Storage<T>> Var<T, A> {
-    /// `self + rhs` under the rule `R` (a marker of [`rule`](crate::rule), as
-    /// `Tensor::zip_with_rule`), or the error of a `?` size that does not fit. The gradient
-    /// reaches each operand summed back over the axes the rule broadcast.
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::rule::Numpy;
-    /// use shapecast::train::{Param, Tape};
-    /// let b = Param::new("b", Tensor::<f64, shape![3]>::from_array([1.0, 2.0, 3.0]));
-    /// let tape = Tape::new();
-    /// let x = tape.constant(Tensor::<f64, shape![2, 3]>::zeros()?);
-    /// let y = x.add_by::<Numpy, _>(&tape.watch(&b))?; // NumPy's trailing alignment: [2, 3]
-    /// let g = y.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&b)?;
-    /// assert_eq!(g.data(), &[2.0, 2.0, 2.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn add_by<R: RuleMarker, B>(
-        &self,
-        rhs: &Var<T, B>,
-    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
-    where
-        A: BroadcastsUnder<R, B>,
-        B: Storage<T>,
-        BroadcastBy<R, A, B>: Storage<T>,
-    {
-        zip_by::<T, R, A, B>(self, rhs, Arith::Add)
-    }
+    by_rule!(
+        /// `self + rhs` under the rule `R` (a marker of [`rule`](crate::rule), as
+        /// `Tensor::zip_with_rule`), or the error of a `?` size that does not fit. The gradient
+        /// reaches each operand summed back over the axes the rule broadcast.
+        ///
+        /// ```
+        /// use shapecast::prelude::*;
+        /// use shapecast::rule::Numpy;
+        /// use shapecast::train::{Param, Tape};
+        /// let b = Param::new("b", Tensor::<f64, shape![3]>::from_array([1.0, 2.0, 3.0]));
+        /// let tape = Tape::new();
+        /// let x = tape.constant(Tensor::<f64, shape![2, 3]>::zeros()?);
+        /// let y = x.add_by::<Numpy, _>(&tape.watch(&b))?; // NumPy's trailing alignment: [2, 3]
+        /// let g = y.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&b)?;
+        /// assert_eq!(g.data(), &[2.0, 2.0, 2.0]);
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        add_by,
+        Arith::Add
+    );
 
-    /// `self - rhs` under the rule `R` (see [`add_by`](Self::add_by)).
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::rule::Numpy;
-    /// use shapecast::train::{Param, Tape};
-    /// let b = Param::new("b", Tensor::<f64, shape![1]>::from_array([1.0]));
-    /// let tape = Tape::new();
-    /// let x = tape.constant(Tensor::<f64, shape![4]>::zeros()?);
-    /// let g = x.sub_by::<Numpy, _>(&tape.watch(&b))?.sum::<Pos<0>>().backward()?.of(&b)?;
-    /// assert_eq!(g.data(), &[-4.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn sub_by<R: RuleMarker, B>(
-        &self,
-        rhs: &Var<T, B>,
-    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
-    where
-        A: BroadcastsUnder<R, B>,
-        B: Storage<T>,
-        BroadcastBy<R, A, B>: Storage<T>,
-    {
-        zip_by::<T, R, A, B>(self, rhs, Arith::Sub)
-    }
+    by_rule!(
+        /// `self - rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+        ///
+        /// ```
+        /// use shapecast::prelude::*;
+        /// use shapecast::rule::Numpy;
+        /// use shapecast::train::{Param, Tape};
+        /// let b = Param::new("b", Tensor::<f64, shape![1]>::from_array([1.0]));
+        /// let tape = Tape::new();
+        /// let x = tape.constant(Tensor::<f64, shape![4]>::zeros()?);
+        /// let g = x.sub_by::<Numpy, _>(&tape.watch(&b))?.sum::<Pos<0>>().backward()?.of(&b)?;
+        /// assert_eq!(g.data(), &[-4.0]);
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        sub_by,
+        Arith::Sub
+    );
 
-    /// `self * rhs` under the rule `R` (see [`add_by`](Self::add_by)).
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::rule::Numpy;
-    /// use shapecast::train::{Param, Tape};
-    /// let w = Param::new("w", Tensor::<f64, shape![2]>::from_array([1.0, 2.0]));
-    /// let tape = Tape::new();
-    /// let x = tape.constant(Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]));
-    /// let g = x.mul_by::<Numpy, _>(&tape.watch(&w))?.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&w)?;
-    /// assert_eq!(g.data(), &[4.0, 6.0]);
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn mul_by<R: RuleMarker, B>(
-        &self,
-        rhs: &Var<T, B>,
-    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
-    where
-        A: BroadcastsUnder<R, B>,
-        B: Storage<T>,
-        BroadcastBy<R, A, B>: Storage<T>,
-    {
-        zip_by::<T, R, A, B>(self, rhs, Arith::Mul)
-    }
+    by_rule!(
+        /// `self * rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+        ///
+        /// ```
+        /// use shapecast::prelude::*;
+        /// use shapecast::rule::Numpy;
+        /// use shapecast::train::{Param, Tape};
+        /// let w = Param::new("w", Tensor::<f64, shape![2]>::from_array([1.0, 2.0]));
+        /// let tape = Tape::new();
+        /// let x = tape.constant(Tensor::<f64, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]));
+        /// let g = x.mul_by::<Numpy, _>(&tape.watch(&w))?.sum::<(Pos<0>, Pos<1>)>().backward()?.of(&w)?;
+        /// assert_eq!(g.data(), &[4.0, 6.0]);
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        mul_by,
+        Arith::Mul
+    );
 
-    /// `self / rhs` under the rule `R` (see [`add_by`](Self::add_by)).
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::rule::Numpy;
-    /// use shapecast::train::{Param, Tape};
-    /// let d = Param::new("d", Tensor::<f64, shape![1]>::from_array([2.0]));
-    /// let tape = Tape::new();
-    /// let x = tape.constant(Tensor::<f64, shape![2]>::from_array([2.0, 6.0]));
-    /// let g = x.div_by::<Numpy, _>(&tape.watch(&d))?.sum::<Pos<0>>().backward()?.of(&d)?;
-    /// assert_eq!(g.data(), &[-2.0]); // −(2 + 6) / 2²
-    /// # Ok::<(), shapecast::Error>(())
-    /// ```
-    pub fn div_by<R: RuleMarker, B>(
-        &self,
-        rhs: &Var<T, B>,
-    ) -> Result<Var<T, BroadcastBy<R, A, B>>, Error>
-    where
-        A: BroadcastsUnder<R, B>,
-        B: Storage<T>,
-        BroadcastBy<R, A, B>: Storage<T>,
-    {
-        zip_by::<T, R, A, B>(self, rhs, Arith::Div)
-    }
+    by_rule!(
+        /// `self / rhs` under the rule `R` (see [`add_by`](Self::add_by)).
+        ///
+        /// ```
+        /// use shapecast::prelude::*;
+        /// use shapecast::rule::Numpy;
+        /// use shapecast::train::{Param, Tape};
+        /// let d = Param::new("d", Tensor::<f64, shape![1]>::from_array([2.0]));
+        /// let tape = Tape::new();
+        /// let x = tape.constant(Tensor::<f64, shape![2]>::from_array([2.0, 6.0]));
+        /// let g = x.div_by::<Numpy, _>(&tape.watch(&d))?.sum::<Pos<0>>().backward()?.of(&d)?;
+        /// assert_eq!(g.data(), &[-2.0]); // −(2 + 6) / 2²
+        /// # Ok::<(), shapecast::Error>(())
+        /// ```
+        div_by,
+        Arith::Div
+    );
 }

@@ -13,18 +13,6 @@ use super::train::{close, compare, floats, one, operand, seed, three, two, Elem}
 
 names!(A, B, C, N, M, H, T, S, W);
 
-/// Runs an attention case: queries, keys and values of shapes `Q`, `K` (both), through `f`.
-fn attend<E: Elem, Q, K, O>(
-    case: &Value,
-    f: impl Fn(&Var<E, Q>, &Var<E, K>, &Var<E, K>) -> Var<E, O>,
-) where
-    Q: shapecast::Storage<E>,
-    K: shapecast::Storage<E>,
-    O: shapecast::Storage<E>,
-{
-    three::<E, Q, K, O>(case, f)
-}
-
 fn indices(case: &Value) -> Vec<i64> {
     case["indices"]
         .as_array()
@@ -93,12 +81,12 @@ pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
     let pattern = case["pattern"].as_str().unwrap();
     match (op, pattern) {
         ("attention", "causal") => {
-            attend::<E, shape![T, H, C], shape![S, H, C], _>(case, |q, k, v| {
+            three::<E, shape![T, H, C], shape![S, H, C], _>(case, |q, k, v| {
                 q.attention::<C, S>(k, v, Causal::<T>::new(), None).unwrap()
             })
         }
         ("attention", "grouped") => {
-            attend::<E, shape![T, H, M, C], shape![S, H, C], _>(case, |q, k, v| {
+            three::<E, shape![T, H, M, C], shape![S, H, C], _>(case, |q, k, v| {
                 q.attention::<C, S>(k, v, NoMask, None).unwrap()
             })
         }
@@ -109,11 +97,11 @@ pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
             );
             let m = floats(&case["mask"]).into_iter().map(E::of).collect();
             let mask = Tensor::<E, shape![T, S]>::from_vec_sized(&[t, s], m).unwrap();
-            attend::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
+            three::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
                 q.attention::<C, S>(k, v, &mask, Some(E::of(0.5))).unwrap()
             })
         }
-        ("attention", "cache") => attend::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
+        ("attention", "cache") => three::<E, shape![T, C], shape![S, C], _>(case, |q, k, v| {
             let offset = k.sizes()[0] - q.sizes()[0];
             q.attention::<C, S>(k, v, Causal::<T>::at(offset), None)
                 .unwrap()
