@@ -84,16 +84,18 @@ where
             "the operands are on two tapes"
         );
         let operands = (self.value(), keys.value(), values.value());
+        let nodes = [self.node(), keys.node(), values.node()];
+        // The mask's elements are kept for a backward pass only.
+        let tracked = nodes.iter().any(Option::is_some);
         let (value, trace, mask) = traced_attention::<_, _, _, D, KS, _>(
             operands,
             mask,
             scale,
             |sizes, data, trace, mask| {
                 let value = Tensor::<T, Self::Output>::from_parts(&sizes, data);
-                (value, trace, mask.map(<[T]>::to_vec))
+                (value, trace, mask.filter(|_| tracked).map(<[T]>::to_vec))
             },
         )?;
-        let nodes = [self.node(), keys.node(), values.node()];
         let (q, k, v) = (self.shared(), keys.shared(), values.shared());
         Ok(Var::derived(self.tape(), nodes, value, move |out| {
             let out = Arc::clone(out);
@@ -202,10 +204,12 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         F: Selector,
     {
         let value = self.value().try_rope::<P, F>(table, offset)?;
-        let back = table.reversed();
-        Ok(self.unary_op(value, move |g, x, _| {
-            let g = Tensor::<T, S>::from_parts(x.sizes(), g);
-            Ok(g.try_rope::<P, F>(&back, offset)?.into_vec())
+        Ok(self.unary_op_prepared(value, || {
+            let back = table.reversed();
+            move |g, x: &Tensor<T, S>, _: &Tensor<T, S>| {
+                let g = Tensor::<T, S>::from_parts(x.sizes(), g);
+                Ok(g.try_rope::<P, F>(&back, offset)?.into_vec())
+            }
         }))
     }
 }

@@ -11,7 +11,7 @@ use alloc::sync::Arc;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
-use crate::tensor::{IndexElement, Tensor, TensorView};
+use crate::tensor::{scatter_add, IndexElement, Tensor, TensorView};
 use crate::typed::axis::Axis;
 use crate::typed::gather::{GatheredFrom, TakenFrom};
 use crate::typed::reduce::{Pos, Selector};
@@ -112,16 +112,13 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         <I as GatheredFrom<S, A>>::Output: Storage<T>,
     {
         let value = self.value().try_gather::<A, I>(indices)?;
-        // The same gather on the positions: where each picked element was read from.
-        let len = self.value().data().len();
-        let positions = Tensor::<usize, S>::from_parts(self.sizes(), (0..len).collect());
-        let from = positions.try_gather::<A, I>(indices)?.into_vec();
-        Ok(self.unary_op(value, move |g, _, _| {
-            let mut gx = vec![T::zero(); len];
-            for (&at, &v) in from.iter().zip(&g) {
-                gx[at] = gx[at] + v;
-            }
-            Ok(gx)
+        Ok(self.unary_op_prepared(value, || {
+            // The same gather on the positions: where each picked element was read from (the
+            // indices were checked by the gather above).
+            let len = self.value().data().len();
+            let positions = Tensor::<usize, S>::from_parts(self.sizes(), (0..len).collect());
+            let from = positions.try_gather::<A, I>(indices).map(Tensor::into_vec);
+            move |g, _, _| Ok(scatter_add(len, &from?, &g))
         }))
     }
 }

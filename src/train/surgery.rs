@@ -238,25 +238,28 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Padded<S, A, P>: Storage<T> + Storage<usize>,
     {
         let value = self.value().try_pad::<A, P>(mode)?;
-        // The forward pass run on positions: where each output cell was read from.
-        let positions = Tensor::<usize, S>::from_vec_sized(
-            self.sizes(),
-            (0..self.value().data().len()).collect(),
-        )?;
-        let from = match mode {
-            PadMode::Constant(_) => PadMode::Constant(usize::MAX),
-            PadMode::Reflect => PadMode::Reflect,
-            PadMode::Replicate => PadMode::Replicate,
-        };
-        let from = positions.try_pad::<A, P>(&from)?.into_vec();
-        Ok(self.unary_op(value, move |g, x, _| {
-            let mut gx = vec![T::zero(); x.data().len()];
-            for (&at, &v) in from.iter().zip(&g) {
-                if let Some(d) = gx.get_mut(at) {
-                    *d = *d + v;
+        Ok(self.unary_op_prepared(value, || {
+            // The forward pass run on positions: where each output cell was read from (a
+            // constant cell from nowhere).
+            let positions = Tensor::<usize, S>::from_vec_sized(
+                self.sizes(),
+                (0..self.value().data().len()).collect(),
+            );
+            let from = match mode {
+                PadMode::Constant(_) => PadMode::Constant(usize::MAX),
+                PadMode::Reflect => PadMode::Reflect,
+                PadMode::Replicate => PadMode::Replicate,
+            };
+            let from = positions.and_then(|p| p.try_pad::<A, P>(&from).map(Tensor::into_vec));
+            move |g, x: &Tensor<T, S>, _: &Tensor<T, Padded<S, A, P>>| {
+                let mut gx = vec![T::zero(); x.data().len()];
+                for (&at, &v) in from?.iter().zip(&g) {
+                    if let Some(d) = gx.get_mut(at) {
+                        *d = *d + v;
+                    }
                 }
+                Ok(gx)
             }
-            Ok(gx)
         }))
     }
 

@@ -133,8 +133,23 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         value: Tensor<T, R>,
         grad: impl FnOnce(Vec<T>, &Tensor<T, S>, &Tensor<T, R>) -> Result<Vec<T>, Error> + 'static,
     ) -> Var<T, R> {
+        self.unary_op_prepared(value, || grad)
+    }
+
+    /// [`unary_op`](Self::unary_op) with the backward made by `prepare`, called only when
+    /// this value is tracked: what only a backward pass needs (a table, where each element
+    /// was read from) is not computed for a forward pass that tracks nothing.
+    pub(crate) fn unary_op_prepared<R: Storage<T>, G>(
+        &self,
+        value: Tensor<T, R>,
+        prepare: impl FnOnce() -> G,
+    ) -> Var<T, R>
+    where
+        G: FnOnce(Vec<T>, &Tensor<T, S>, &Tensor<T, R>) -> Result<Vec<T>, Error> + 'static,
+    {
         let (node, x) = (self.node, Arc::clone(&self.value));
         Var::derived(&self.tape, [node], value, move |y: &Arc<Tensor<T, R>>| {
+            let grad = prepare();
             let y = Arc::clone(y);
             Box::new(move |g: Vec<T>, acc: &mut super::tape::Accumulate<'_, T>| {
                 acc.add(node, grad(g, &x, &y)?)

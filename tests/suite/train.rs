@@ -316,10 +316,15 @@ fn loss<E: Elem>(case: &Value) -> bool {
     true
 }
 
-fn surgery<E: Elem>(case: &Value) -> bool {
-    let indices: Vec<i64> = case["indices"].as_array().map_or(Vec::new(), |v| {
+/// A case's indices (none when it has no `indices`).
+pub(super) fn indices(case: &Value) -> Vec<i64> {
+    case["indices"].as_array().map_or(Vec::new(), |v| {
         v.iter().map(|i| i.as_i64().unwrap()).collect()
-    });
+    })
+}
+
+fn surgery<E: Elem>(case: &Value) -> bool {
+    let indices = indices(case);
     let idx = Tensor::<i64, shape![N]>::from_vec_sized(&[indices.len()], indices).unwrap();
     match (
         case["op"].as_str().unwrap(),

@@ -9,18 +9,9 @@ use shapecast::prelude::*;
 use shapecast::rule::{Numpy, Pdpd, Start};
 use shapecast::train::{stack, stack_at, RunningStats, Tape, Var, VarAttention};
 
-use super::train::{close, compare, floats, one, operand, seed, three, two, Elem};
+use super::train::{close, compare, floats, indices, one, operand, seed, three, two, Elem};
 
 names!(A, B, C, N, M, H, T, S, W);
-
-fn indices(case: &Value) -> Vec<i64> {
-    case["indices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i.as_i64().unwrap())
-        .collect()
-}
 
 /// A batch norm case: the output's and parameters' gradients, and the running statistics.
 fn batch_norm<E: Elem, X>(case: &Value)

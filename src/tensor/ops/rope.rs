@@ -170,8 +170,11 @@ impl<T: Float> Rotary<T> {
     /// transpose, which carries a gradient back through it.
     pub(crate) fn reversed(&self) -> Rotary<T> {
         Rotary {
+            style: self.style,
+            head_dim: self.head_dim,
+            positions: self.positions,
+            cos: self.cos.clone(),
             sin: self.sin.iter().map(|&s| -s).collect(),
-            ..self.clone()
         }
     }
 }
