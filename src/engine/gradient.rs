@@ -12,6 +12,8 @@ use core::ops::Add;
 
 use num_traits::Zero;
 
+use super::fold::Sum;
+use super::fold_walk::walk;
 use super::layout::{row_major, Strided};
 use super::reduce::Source;
 use super::zip_fn::{zip_framed, Parallel};
@@ -49,30 +51,21 @@ where
     if is_frame(frame, side, operand) {
         return g.to_vec();
     }
+    // The walk follows `g` in memory order (the frame's, row-major); each frame axis the
+    // operand runs along steps through the operand's row-major cells, every other axis
+    // stays on the cell (stride 0). A bias summed over leading axes is then a row added to
+    // the output row after row (vectorised), not a column read down the frame.
     let strides = row_major(frame);
-    let (mut sizes, mut steps, mut mask) = (Vec::new(), Vec::new(), Vec::new());
-    // The operand's axes first, in its order (a broadcast one as a size-1 axis), then every
-    // frame axis the operand does not run along, reduced.
-    for (j, &n) in operand.iter().enumerate() {
-        let k = (0..frame.len()).find(|&k| side[k] == Some(j) && frame[k] == n);
-        sizes.push(if k.is_some() { n } else { 1 });
-        steps.push(k.map_or(0, |k| strides[k]));
-        mask.push(false);
-    }
-    for k in (0..frame.len()).filter(|&k| !runs_along(frame, side, operand, k)) {
-        sizes.push(frame[k]);
-        steps.push(strides[k]);
-        mask.push(true);
-    }
-    let source = Source {
-        x: Strided {
-            sizes: &sizes,
-            strides: &steps,
-            data: g,
-        },
-        mask: &mask,
-    };
-    source.sum()
+    let own = row_major(operand);
+    let out_steps: Vec<usize> = (0..frame.len())
+        .map(|k| match side[k] {
+            Some(j) if runs_along(frame, side, operand, k) => own[j],
+            _ => 0,
+        })
+        .collect();
+    let mut out = vec![T::zero(); operand.iter().product()];
+    walk(frame, (g, &strides), (&mut out, &out_steps), &Sum);
+    out
 }
 
 /// [`sum_onto`] taking `g` itself: returned as it is when the operand is the frame.

@@ -2,6 +2,8 @@
 //! calling thread ([`PARALLEL_MIN_ELEMENTS`], public as `kernel::PARALLEL_MIN_ELEMENTS`), and
 //! how many rows each piece of a row-wise split takes. Every kernel that splits asks here.
 
+use crate::alloc_prelude::*;
+
 /// The fewest output elements an elementwise operator between two tensors, a reduction or a
 /// softmax splits over threads when the `rayon` feature is on; smaller operations run on the
 /// calling thread, so they never pay for a hand-off. The pool's workers stay awake between
@@ -58,6 +60,24 @@ pub(crate) fn threads() -> usize {
     {
         1
     }
+}
+
+/// `f` on `a` cut into pieces of `len` elements, each with the matching pieces of `b` and
+/// `c` (as long as `a`): the pieces split over rayon's pool with the `rayon` feature when
+/// there are several. The backward of a map of one tensor (`g · d(x, y)` elementwise)
+/// splits this way.
+pub(crate) fn zip_pieces<A: Send, B: Sync, C: Sync>(
+    a: &mut [A],
+    (b, c): (&[B], &[C]),
+    len: usize,
+    f: impl Fn(&mut [A], &[B], &[C]) + Sync,
+) {
+    let len = len.max(1);
+    let mut pieces: Vec<_> = a
+        .chunks_mut(len)
+        .zip(b.chunks(len).zip(c.chunks(len)))
+        .collect();
+    each_mut(&mut pieces, |_, (a, (b, c))| f(a, b, c));
 }
 
 /// `f(i, item)` for each item, the items split over rayon's pool with the `rayon` feature.

@@ -10,7 +10,18 @@ use num_traits::Float;
 use super::grads::Grads;
 use super::param::{ParamId, ParamSlot, Parameters};
 use super::var::Trainable;
+use crate::engine::split::{each_mut, PARALLEL_MIN_ELEMENTS};
 use crate::values::error::Error;
+
+/// The elements of a piece of a parameter an optimizer updates on one thread: the whole
+/// parameter below [`PARALLEL_MIN_ELEMENTS`] elements, else 2^15.
+fn piece_len(len: usize) -> usize {
+    if len < PARALLEL_MIN_ELEMENTS {
+        len.max(1)
+    } else {
+        1 << 15
+    }
+}
 
 /// Each parameter that has a gradient, with it; a parameter without one is skipped (as
 /// PyTorch skips a parameter whose `.grad` is `None`).
@@ -357,20 +368,31 @@ impl<T: Trainable> Adam<T> {
             let c2_sqrt = T::from(Float::sqrt(c2)).unwrap_or_else(T::nan);
             let (one_b1, one_b2) = (T::one() - b1, T::one() - b2);
             let decay = T::one() - lr * wd;
-            for (((p, &g), m), v) in p.iter_mut().zip(g).zip(&mut s.m).zip(&mut s.v) {
-                let g = if decoupled || wd == T::zero() {
-                    g
-                } else {
-                    g + wd * *p
-                };
-                if decoupled {
-                    *p = *p * decay;
+            let update = |p: &mut [T], g: &[T], m: &mut [T], v: &mut [T]| {
+                for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m).zip(v) {
+                    let g = if decoupled || wd == T::zero() {
+                        g
+                    } else {
+                        g + wd * *p
+                    };
+                    if decoupled {
+                        *p = *p * decay;
+                    }
+                    *m = *m + one_b1 * (g - *m);
+                    *v = *v * b2 + one_b2 * g * g;
+                    let denom = v.sqrt() / c2_sqrt + eps;
+                    *p = *p - step_size * (*m / denom);
                 }
-                *m = *m + one_b1 * (g - *m);
-                *v = *v * b2 + one_b2 * g * g;
-                let denom = v.sqrt() / c2_sqrt + eps;
-                *p = *p - step_size * (*m / denom);
-            }
+            };
+            // Each element's update is independent of the others': a large parameter is
+            // cut into pieces that split over threads (the `rayon` feature).
+            let piece = piece_len(p.len());
+            let mut pieces: Vec<_> = p
+                .chunks_mut(piece)
+                .zip(g.chunks(piece))
+                .zip(s.m.chunks_mut(piece).zip(s.v.chunks_mut(piece)))
+                .collect();
+            each_mut(&mut pieces, |_, ((p, g), (m, v))| update(p, g, m, v));
         })
     }
 }

@@ -10,6 +10,7 @@ use num_traits::Float;
 
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::engine::layout::Strided;
+use crate::engine::raw::max_pool_2x2_rows;
 use crate::engine::reduce::pick;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
@@ -282,11 +283,11 @@ pub(crate) fn max_pool_2d_argmax<T: Float>(
     // A larger value, or a NaN, replaces a number; nothing replaces a NaN.
     let better = |v: T, b: T| (v > b || v.is_nan()) && !b.is_nan();
     if spec.kernel == 2 && spec.stride == 2 && spec.padding == 0 && 2 * mh <= h && 2 * mw <= w {
-        // 2x2 windows side by side (the common pool): four candidates a cell, compared in
-        // order without branches; a cell holding a NaN (its sum is NaN) is taken again by the
-        // rule above.
+        // 2x2 windows side by side (the common pool): each pair of input rows by one
+        // vectorised kernel; a row with a NaN window is settled again by the rule above.
         at_all.resize(outer * mh * mw, 0);
         max_all.resize(outer * mh * mw, T::zero());
+        let mut picks = vec![0u8; mw];
         let cells = at_all
             .chunks_exact_mut(mw)
             .zip(max_all.chunks_exact_mut(mw));
@@ -294,24 +295,18 @@ pub(crate) fn max_pool_2d_argmax<T: Float>(
             let (o, i) = (row / mh, row % mh);
             let top = o * h * w + 2 * i * w;
             let (r0, r1) = (&x[top..top + 2 * mw], &x[top + w..top + w + 2 * mw]);
-            let quads = r0.chunks_exact(2).zip(r1.chunks_exact(2));
-            for (j, ((p, q), (at, max))) in quads.zip(ats.iter_mut().zip(maxs)).enumerate() {
-                let (a, b, c, d) = (p[0], p[1], q[0], q[1]);
-                let (mut k, mut m) = (0, a);
-                for (kv, v) in [(1, b), (w, c), (w + 1, d)] {
-                    let t = v > m;
-                    k = if t { kv } else { k };
-                    m = if t { v } else { m };
-                }
-                if (a + b + c + d).is_nan() {
-                    (k, m) = (0, a);
-                    for (kv, v) in [(1, b), (w, c), (w + 1, d)] {
+            let nan = max_pool_2x2_rows((r0, r1), (&mut *maxs, &mut picks), (&mut *ats, top, w));
+            if nan {
+                let quads = r0.chunks_exact(2).zip(r1.chunks_exact(2));
+                for (j, ((p, q), (at, max))) in quads.zip(ats.iter_mut().zip(maxs)).enumerate() {
+                    let (mut k, mut m) = (0, p[0]);
+                    for (kv, v) in [(1, p[1]), (w, q[0]), (w + 1, q[1])] {
                         if better(v, m) {
                             (k, m) = (kv, v);
                         }
                     }
+                    (*at, *max) = (top + 2 * j + k, m);
                 }
-                (*at, *max) = (top + 2 * j + k, m);
             }
         }
     } else {
