@@ -16,6 +16,7 @@ use super::fold::Sum;
 use super::fold_walk::walk;
 use super::layout::{row_major, Strided};
 use super::reduce::Source;
+use super::split::{each_mut, piece_rows};
 use super::zip_fn::{zip_framed, Parallel};
 use crate::values::error::Error;
 
@@ -83,6 +84,68 @@ where
     } else {
         sum_onto(frame, side, operand, &g)
     }
+}
+
+/// `g` added at the positions `at` of a gradient of `len` zeros (the backward of a pick), in
+/// order on the calling thread.
+pub(crate) fn scatter_add<T: Copy + Zero + Add<Output = T>>(
+    len: usize,
+    at: &[usize],
+    g: &[T],
+) -> Vec<T> {
+    let mut gx = vec![T::zero(); len];
+    super::raw::advise_huge_pages(&gx);
+    add_at(&mut gx, 0, at, g);
+    gx
+}
+
+/// `g[i]` added to `gx[at[i] - base]`.
+fn add_at<T: Copy + Zero + Add<Output = T>>(gx: &mut [T], base: usize, at: &[usize], g: &[T]) {
+    for (&a, &v) in at.iter().zip(g) {
+        gx[a - base] = gx[a - base] + v;
+    }
+}
+
+/// [`scatter_add`] of a 2x2 max pool's gradient (`at` from the tensor layer's `max_pool_2d_argmax` over an
+/// input of `sizes` pooled to `pooled`, windows side by side): the output's rows of windows split over threads in blocks, each
+/// block adding into the input rows its windows cover, which no other block's reach.
+pub(crate) fn scatter_pooled<T: Copy + Zero + Add<Output = T> + Send + Sync>(
+    (sizes, pooled): (&[usize], &[usize]),
+    at: &[usize],
+    g: &[T],
+) -> Vec<T> {
+    let len = sizes.iter().product();
+    let rank = sizes.len();
+    if rank < 2 || pooled.len() != rank {
+        return scatter_add(len, at, g);
+    }
+    let (h, w) = (sizes[rank - 2], sizes[rank - 1]);
+    let (mh, mw) = (pooled[rank - 2], pooled[rank - 1]);
+    let rows = at.len().checked_div(mw).unwrap_or(0);
+    let side_by_side = mh > 0 && 2 * mh <= h && 2 * mw <= w;
+    if !side_by_side || rows * mw != at.len() || g.len() != at.len() {
+        return scatter_add(len, at, g);
+    }
+    // Where the input rows of output row `r` start.
+    let top = |r: usize| (r / mh) * h * w + 2 * (r % mh) * w;
+    let mut gx = vec![T::zero(); len];
+    super::raw::advise_huge_pages(&gx);
+    let per = piece_rows(rows, at.len());
+    let mut pieces = Vec::with_capacity(rows.div_ceil(per));
+    let mut rest: &mut [T] = &mut gx;
+    let mut base = 0;
+    for (i, (at, g)) in at.chunks(per * mw).zip(g.chunks(per * mw)).enumerate() {
+        let end = if (i + 1) * per < rows {
+            top((i + 1) * per)
+        } else {
+            len
+        };
+        let (own, tail) = core::mem::take(&mut rest).split_at_mut(end - base);
+        pieces.push((own, base, at, g));
+        (rest, base) = (tail, end);
+    }
+    each_mut(&mut pieces, |_, (gx, base, at, g)| add_at(gx, *base, at, g));
+    gx
 }
 
 /// `x` (row-major over `operand`) expanded into `frame` by `side`, each frame cell taking the

@@ -22,7 +22,7 @@
 //! | `fold` | the folds of a reduction: sum, product, max/min, the mean's compensated sum, squared deviations |
 //! | `summation` | how a run is added: lanes, pairwise, Kahan's compensation |
 //! | `gemm` | a contraction as GEMM calls: `M`, `N`, `K` and the loops around them |
-//! | `gradient` | the kernels backward passes share: a broadcast gradient summed onto its operand, a reduced one expanded back, a contraction's backward products' layouts |
+//! | `gradient` | the kernels backward passes share: a broadcast gradient summed onto its operand, a reduced one expanded back, picks scattered back (`scatter_add`, a 2x2 pool's split over threads), a contraction's backward products' layouts |
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
 //! | `attention_backward` | its backward, flash-attention's: the block's scores recomputed, four GEMM calls for the gradients |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |

@@ -40,6 +40,17 @@ pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
 #[cfg(feature = "rayon")]
 pub(crate) const FUSED_MIN_ELEMENTS: usize = 4 * PARALLEL_MIN_ELEMENTS;
 
+/// The rows each piece takes: [`rows_per_piece`]'s with the `rayon` feature (`rows`, one
+/// piece, where it stays on the calling thread), all `rows` without it.
+pub(crate) fn piece_rows(rows: usize, elements: usize) -> usize {
+    #[cfg(feature = "rayon")]
+    if let Some(per) = rows_per_piece(rows, elements) {
+        return per.max(1);
+    }
+    let _ = elements;
+    rows.max(1)
+}
+
 /// [`rows_per_piece`] with the threshold `min` elements.
 #[cfg(feature = "rayon")]
 pub(crate) fn rows_per_piece_from(rows: usize, elements: usize, min: usize) -> Option<usize> {

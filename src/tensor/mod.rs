@@ -89,7 +89,7 @@ pub use ops::math::{FloatMath, MapSource};
 pub use ops::norm::{NormWeight, Norms};
 pub use ops::pad::Padding;
 pub use ops::pool::Pooling;
-pub(crate) use ops::pool::{max_pool_2d_argmax, pool_backward, scatter_add};
+pub(crate) use ops::pool::{max_pool_2d_argmax, pool_backward};
 pub use ops::reductions::Reductions;
 pub use ops::rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]

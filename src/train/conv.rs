@@ -131,8 +131,22 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             let x = self.value().data();
             let (sizes, at, max) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
             let value = Tensor::from_vec_sized(&sizes, max)?;
+            if P::SPEC.kernel == 2 && P::SPEC.stride == 2 && P::SPEC.padding == 0 {
+                let (input, pooled) = (self.sizes().to_vec(), sizes);
+                return Ok(self.unary_op(value, move |g, _, _| {
+                    Ok(crate::engine::gradient::scatter_pooled(
+                        (&input, &pooled),
+                        &at,
+                        &g,
+                    ))
+                }));
+            }
             return Ok(self.unary_op(value, move |g, x, _| {
-                Ok(crate::tensor::scatter_add(x.data().len(), &at, &g))
+                Ok(crate::engine::gradient::scatter_add(
+                    x.data().len(),
+                    &at,
+                    &g,
+                ))
             }));
         }
         let value = self.value().try_max_pool::<A, P>()?;

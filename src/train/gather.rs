@@ -11,7 +11,8 @@ use alloc::sync::Arc;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
-use crate::tensor::{scatter_add, IndexElement, Tensor, TensorView};
+use crate::engine::gradient::scatter_add;
+use crate::tensor::{IndexElement, Tensor, TensorView};
 use crate::typed::axis::Axis;
 use crate::typed::gather::{GatheredFrom, TakenFrom};
 use crate::typed::reduce::{Pos, Selector};

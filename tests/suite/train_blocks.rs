@@ -241,3 +241,70 @@ fn a_max_pools_gradient_goes_to_its_windows_first_maximum_or_nan() {
         &[1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0]
     );
 }
+
+#[test]
+fn large_pools_and_gathers_scatter_their_gradients_as_one_thread_does() {
+    // 65,536 windows and picks: the size from which the forward and the scatter of the
+    // gradient split over threads (with the `rayon` feature). Values from {0, 1, 2} tie
+    // in most windows; the first maximum in row-major order takes the gradient.
+    let value = |i: usize| ((i * 2_654_435_761) % 3) as f64;
+    let x =
+        Tensor::<f64, shape![H: 512, W: 512]>::from_fn(&[512, 512], |i| value(i[0] * 512 + i[1]))
+            .unwrap();
+    let w =
+        Tensor::<f64, shape![H: 256, W: 256]>::from_fn(&[256, 256], |i| (i[0] * 256 + i[1]) as f64)
+            .unwrap();
+    let p = shapecast::train::Param::new("x", x);
+    let tape = Tape::new();
+    let y = tape.watch(&p).max_pool::<(H, W), Pool<2>>().unwrap();
+    let g = (&y * &w)
+        .sum::<(H, W)>()
+        .backward()
+        .unwrap()
+        .of(&p)
+        .unwrap();
+    let mut expect = vec![0.0; 512 * 512];
+    for (r, c) in (0..256).flat_map(|r| (0..256).map(move |c| (r, c))) {
+        let cells = [0, 1, 512, 513].map(|d| 2 * r * 512 + 2 * c + d);
+        let first = cells
+            .iter()
+            .fold(cells[0], |b, &k| if value(k) > value(b) { k } else { b });
+        assert_eq!(y.value().data()[r * 256 + c], value(first));
+        expect[first] += w.data()[r * 256 + c];
+    }
+    assert!(g.data() == &expect[..]);
+
+    // A gather picking each position twice, in order (ascending pieces) and in reverse.
+    let x = Tensor::<f64, shape![B: 2, C: 40_000]>::from_fn(&[2, 40_000], |i| i[1] as f64).unwrap();
+    for reverse in [false, true] {
+        let picks: Vec<i64> = (0..80_000)
+            .map(|j| if reverse { 39_999 - j / 2 } else { j / 2 })
+            .collect();
+        let idx = Tensor::<i64, shape![B, C]>::from_vec_sized(
+            &[2, 40_000],
+            [&picks[..40_000], &picks[..40_000]].concat(),
+        )
+        .unwrap();
+        let p = shapecast::train::Param::new("x", x.clone());
+        let tape = Tape::new();
+        let y = tape.watch(&p).gather::<C, _>(&idx).unwrap();
+        let g = (&y * &y)
+            .sum::<(B, C)>()
+            .backward()
+            .unwrap()
+            .of(&p)
+            .unwrap();
+        // Each picked column twice: 2x each time.
+        let expect: Vec<f64> = (0..80_000)
+            .map(|k| {
+                let (j, reversed_hit) = (k % 40_000, reverse && k % 40_000 >= 20_000);
+                if (!reverse && j < 20_000) || reversed_hit {
+                    4.0 * j as f64
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        assert!(g.data() == &expect[..], "reverse: {reverse}");
+    }
+}

@@ -12,6 +12,7 @@ use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::engine::layout::Strided;
 use crate::engine::raw::max_pool_2x2_rows;
 use crate::engine::reduce::pick;
+use crate::engine::split::{each_mut, piece_rows};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
@@ -255,21 +256,11 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     g
 }
 
-/// `g` added at the positions `at` of a gradient of `len` zeros (the backward of a pick).
-pub(crate) fn scatter_add<T: Float>(len: usize, at: &[usize], g: &[T]) -> Vec<T> {
-    let mut gx = vec![T::zero(); len];
-    crate::engine::raw::advise_huge_pages(&gx);
-    for (&a, &v) in at.iter().zip(g) {
-        gx[a] = gx[a] + v;
-    }
-    gx
-}
-
 /// A maximum pool over the last two axes of `x` (an image's rows and columns) with where each
 /// maximum is: the output's sizes, for each output cell the input position of its window's
 /// first maximum in row-major order (a NaN first), the one PyTorch's
 /// `max_pool2d(return_indices=True)` gives, and the maxima.
-pub(crate) fn max_pool_2d_argmax<T: Float>(
+pub(crate) fn max_pool_2d_argmax<T: Float + Send + Sync>(
     x: &[T],
     sizes: &[usize],
     spec: &PoolSpec,
@@ -287,28 +278,38 @@ pub(crate) fn max_pool_2d_argmax<T: Float>(
         // vectorised kernel; a row with a NaN window is settled again by the rule above.
         at_all.resize(outer * mh * mw, 0);
         max_all.resize(outer * mh * mw, T::zero());
-        let mut picks = vec![0u8; mw];
-        let cells = at_all
-            .chunks_exact_mut(mw)
-            .zip(max_all.chunks_exact_mut(mw));
-        for (row, (ats, maxs)) in cells.enumerate() {
-            let (o, i) = (row / mh, row % mh);
-            let top = o * h * w + 2 * i * w;
-            let (r0, r1) = (&x[top..top + 2 * mw], &x[top + w..top + w + 2 * mw]);
-            let nan = max_pool_2x2_rows((r0, r1), (&mut *maxs, &mut picks), (&mut *ats, top, w));
-            if nan {
-                let quads = r0.chunks_exact(2).zip(r1.chunks_exact(2));
-                for (j, ((p, q), (at, max))) in quads.zip(ats.iter_mut().zip(maxs)).enumerate() {
-                    let (mut k, mut m) = (0, p[0]);
-                    for (kv, v) in [(1, p[1]), (w, q[0]), (w + 1, q[1])] {
-                        if better(v, m) {
-                            (k, m) = (kv, v);
+        // Rows of windows split over threads (the `rayon` feature) in blocks of rows.
+        let rows = outer * mh;
+        let per = piece_rows(rows, rows * mw * 4);
+        let block = |first: usize, ats: &mut [usize], maxs: &mut [T]| {
+            let mut picks = vec![0u8; mw];
+            let cells = ats.chunks_exact_mut(mw).zip(maxs.chunks_exact_mut(mw));
+            for (row, (ats, maxs)) in (first..).zip(cells) {
+                let (o, i) = (row / mh, row % mh);
+                let top = o * h * w + 2 * i * w;
+                let (r0, r1) = (&x[top..top + 2 * mw], &x[top + w..top + w + 2 * mw]);
+                let place = (&mut *ats, top, w);
+                if max_pool_2x2_rows((r0, r1), (&mut *maxs, &mut picks), place) {
+                    let quads = r0.chunks_exact(2).zip(r1.chunks_exact(2));
+                    for (j, ((p, q), (at, max))) in quads.zip(ats.iter_mut().zip(maxs)).enumerate()
+                    {
+                        let (mut k, mut m) = (0, p[0]);
+                        for (kv, v) in [(1, p[1]), (w, q[0]), (w + 1, q[1])] {
+                            if better(v, m) {
+                                (k, m) = (kv, v);
+                            }
                         }
+                        (*at, *max) = (top + 2 * j + k, m);
                     }
-                    (*at, *max) = (top + 2 * j + k, m);
                 }
             }
-        }
+        };
+        let len = (per * mw).max(1);
+        let mut pieces: Vec<_> = at_all
+            .chunks_mut(len)
+            .zip(max_all.chunks_mut(len))
+            .collect();
+        each_mut(&mut pieces, |i, (ats, maxs)| block(i * per, ats, maxs));
     } else {
         let (rows, cols) = (windows(h, mh, spec), windows(w, mw, spec));
         for o in 0..outer {
