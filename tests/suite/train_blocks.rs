@@ -215,6 +215,23 @@ fn batch_norm_refuses_a_single_value_per_channel() {
     assert_eq!(stats.batches(), 0);
 }
 
+/// A 2x2 max pool of `x` over `(H, W)` on a tape, and the gradient of `sum(pool · w)` with
+/// respect to `x`.
+macro_rules! pooled_with_gradient {
+    ($x:expr, $w:expr) => {{
+        let p = shapecast::train::Param::new("x", $x);
+        let tape = Tape::new();
+        let y = tape.watch(&p).max_pool::<(H, W), Pool<2>>().unwrap();
+        let g = (&y * &$w)
+            .sum::<(H, W)>()
+            .backward()
+            .unwrap()
+            .of(&p)
+            .unwrap();
+        (y.into_tensor(), g)
+    }};
+}
+
 #[test]
 fn a_max_pools_gradient_goes_to_its_windows_first_maximum_or_nan() {
     // Windows of 2x2: a tie (the first in row-major order wins), a NaN after a larger number
@@ -223,19 +240,11 @@ fn a_max_pools_gradient_goes_to_its_windows_first_maximum_or_nan() {
         [5.0, 1.0, 2.0, f64::NAN, 0.0, 1.0],
         [5.0, 0.0, 9.0, 3.0, 4.0, 1.0],
     ]);
-    let p = shapecast::train::Param::new("x", x);
-    let tape = Tape::new();
-    let y = tape.watch(&p).max_pool::<(H, W), Pool<2>>().unwrap();
-    let v = y.value().data();
+    let w = Tensor::<f64, shape![H: 1, W: 3]>::from_array([[1.0, 2.0, 3.0]]);
+    let (y, g) = pooled_with_gradient!(x, w);
+    let v = y.data();
     assert_eq!((v[0], v[2]), (5.0, 4.0));
     assert!(v[1].is_nan());
-    let w = Tensor::<f64, shape![H: 1, W: 3]>::from_array([[1.0, 2.0, 3.0]]);
-    let g = (&y * &w)
-        .sum::<(H, W)>()
-        .backward()
-        .unwrap()
-        .of(&p)
-        .unwrap();
     assert_eq!(
         g.data(),
         &[1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0]
@@ -254,22 +263,14 @@ fn large_pools_and_gathers_scatter_their_gradients_as_one_thread_does() {
     let w =
         Tensor::<f64, shape![H: 256, W: 256]>::from_fn(&[256, 256], |i| (i[0] * 256 + i[1]) as f64)
             .unwrap();
-    let p = shapecast::train::Param::new("x", x);
-    let tape = Tape::new();
-    let y = tape.watch(&p).max_pool::<(H, W), Pool<2>>().unwrap();
-    let g = (&y * &w)
-        .sum::<(H, W)>()
-        .backward()
-        .unwrap()
-        .of(&p)
-        .unwrap();
+    let (y, g) = pooled_with_gradient!(x, w);
     let mut expect = vec![0.0; 512 * 512];
     for (r, c) in (0..256).flat_map(|r| (0..256).map(move |c| (r, c))) {
         let cells = [0, 1, 512, 513].map(|d| 2 * r * 512 + 2 * c + d);
         let first = cells
             .iter()
             .fold(cells[0], |b, &k| if value(k) > value(b) { k } else { b });
-        assert_eq!(y.value().data()[r * 256 + c], value(first));
+        assert_eq!(y.data()[r * 256 + c], value(first));
         expect[first] += w.data()[r * 256 + c];
     }
     assert!(g.data() == &expect[..]);
