@@ -294,3 +294,92 @@ pub fn names(input: TokenStream) -> TokenStream {
     }
     out.into()
 }
+
+/// Whether a field carries `#[parameters(skip)]`; any other argument is an error.
+fn skipped(field: &syn::Field) -> syn::Result<bool> {
+    let mut skip = false;
+    for attr in field
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("parameters"))
+    {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else {
+                Err(meta.error("expected `#[parameters(skip)]`"))
+            }
+        })?;
+    }
+    Ok(skip)
+}
+
+/// The impl `#[derive(Parameters)]` writes: each field not skipped visited in declaration
+/// order, the impl existing for the element types every field's type has parameters of.
+fn parameters_impl(input: &syn::DeriveInput) -> syn::Result<TokenStream2> {
+    let syn::Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "`Parameters` is derived for structs: write `visit` by hand for an enum or a union",
+        ));
+    };
+    let (mut visits, mut bounds) = (Vec::new(), Vec::new());
+    for (i, field) in data.fields.iter().enumerate() {
+        if skipped(field)? {
+            continue;
+        }
+        let member = match &field.ident {
+            Some(id) => quote!(#id),
+            None => {
+                let index = syn::Index::from(i);
+                quote!(#index)
+            }
+        };
+        let ty = &field.ty;
+        let span = syn::spanned::Spanned::span(ty);
+        visits.push(quote_spanned!(span=>
+            ::shapecast::train::Parameters::<__T>::visit(&mut self.#member, f);
+        ));
+        bounds.push(quote_spanned!(span=> #ty: ::shapecast::train::Parameters<__T>));
+    }
+    let name = &input.ident;
+    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut generics = input.generics.clone();
+    generics.params.push(syn::parse_quote!(__T));
+    let (impl_generics, _, _) = generics.split_for_impl();
+    let own = where_clause.map(|w| {
+        let p = w.predicates.iter();
+        quote!(#(#p,)*)
+    });
+    Ok(quote! {
+        impl #impl_generics ::shapecast::train::Parameters<__T> for #name #ty_generics
+        where
+            #own
+            #(#bounds,)*
+        {
+            fn visit(
+                &mut self,
+                f: &mut dyn FnMut(&mut dyn ::shapecast::train::ParamSlot<__T>),
+            ) {
+                #(#visits)*
+                let _ = f;
+            }
+        }
+    })
+}
+
+/// `#[derive(Parameters)]`: a model's `shapecast::train::Parameters` impl, visiting each
+/// field in declaration order (a `Param`, a nested model, a tuple, array or `Vec` of them).
+/// A field that holds no parameters (a size, a configuration) is marked
+/// `#[parameters(skip)]`. The impl exists for the element type of the model's parameters
+/// (`f32` for a model of `Param<f32, _>`s; every `T` a generic model is instantiated with).
+/// Use it through `shapecast::train::Parameters`, which re-exports it beside the trait.
+#[proc_macro_derive(Parameters, attributes(parameters))]
+pub fn derive_parameters(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match parameters_impl(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}

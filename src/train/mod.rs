@@ -95,5 +95,6 @@ pub use optim::{Adam, Sgd};
 pub use param::{Param, ParamId, ParamSlot, Parameters};
 #[cfg(feature = "std")]
 pub use progress::Progress;
+pub use shapecast_macros::Parameters;
 pub use tape::Tape;
 pub use var::{Trainable, Var};

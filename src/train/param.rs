@@ -166,7 +166,42 @@ impl<T: Clone, S: Storage<T>> ParamSlot<T> for Param<T, S> {
 
 /// A model's parameters, visited one by one: what an optimizer's `step` takes. Implemented
 /// for a [`Param`], for slices, arrays and `Vec`s of anything that implements it, and for
-/// tuples of up to eight; a model implements it by visiting its fields.
+/// tuples of up to eight; a model implements it by visiting its fields, or derives it
+/// (`#[derive(Parameters)]`, each field in declaration order, `#[parameters(skip)]` on a
+/// field that holds none):
+///
+/// ```
+/// use shapecast::prelude::*;
+/// use shapecast::train::{Param, Parameters};
+/// names!(IN, OUT);
+/// #[derive(Parameters)]
+/// struct Linear {
+///     w: Param<f32, shape![IN: 3, OUT: 2]>,
+///     b: Param<f32, shape![OUT: 2]>,
+///     #[parameters(skip)]
+///     label: &'static str,
+/// }
+/// #[derive(Parameters)]
+/// struct Mlp(Linear, Vec<Linear>);
+/// let fc = |name: &str| -> Result<Linear, shapecast::Error> {
+///     Ok(Linear {
+///         w: Param::new(format!("{name}.w"), Tensor::zeros()?),
+///         b: Param::new(format!("{name}.b"), Tensor::zeros()?),
+///         label: "fc",
+///     })
+/// };
+/// let mut mlp = Mlp(fc("in")?, vec![fc("h0")?, fc("h1")?]);
+/// let mut names = Vec::new();
+/// mlp.visit(&mut |p| names.push(p.name().to_string()));
+/// assert_eq!(names, ["in.w", "in.b", "h0.w", "h0.b", "h1.w", "h1.b"]);
+/// assert_eq!(mlp.0.label, "fc");
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+///
+/// A field whose type has no parameters (a plain `Tensor`) makes the optimizer's `step` on
+/// the model fail to compile, naming that type and saying to wrap it in `Param`.
+///
+/// By hand:
 ///
 /// ```
 /// use shapecast::prelude::*;

@@ -309,3 +309,66 @@ fn large_pools_and_gathers_scatter_their_gradients_as_one_thread_does() {
         assert!(g.data() == &expect[..], "reverse: {reverse}");
     }
 }
+
+/// A layer generic over its element, derived.
+#[derive(shapecast::train::Parameters)]
+struct Affine<E: shapecast::train::Trainable> {
+    w: shapecast::train::Param<E, shape![A: 2, B: 3]>,
+    b: shapecast::train::Param<E, shape![B: 3]>,
+}
+
+/// A model of layers and a field that is no parameter, derived.
+#[derive(shapecast::train::Parameters)]
+struct Stacked<E: shapecast::train::Trainable> {
+    #[parameters(skip)]
+    steps: usize,
+    first: Affine<E>,
+    rest: [Affine<E>; 2],
+}
+
+#[test]
+fn a_derived_model_visits_its_fields_in_order_and_an_optimizer_steps_it() {
+    use shapecast::train::{Adam, Param, Parameters};
+    let affine = |name: &str| Affine::<f64> {
+        w: Param::new(format!("{name}.w"), Tensor::ones().unwrap()),
+        b: Param::new(format!("{name}.b"), Tensor::zeros().unwrap()),
+    };
+    let mut model = Stacked {
+        steps: 0,
+        first: affine("first"),
+        rest: [affine("rest.0"), affine("rest.1")],
+    };
+    let mut names = Vec::new();
+    model.visit(&mut |p| names.push(p.name().to_string()));
+    assert_eq!(
+        names,
+        ["first.w", "first.b", "rest.0.w", "rest.0.b", "rest.1.w", "rest.1.b"]
+    );
+    // One AdamW step on the sum of the first layer's output: its parameters move by the
+    // learning rate (Adam's first step is lr · sign(g)), the others have no gradient.
+    let x = Tensor::<f64, shape![A: 2]>::from_array([1.0, 2.0]);
+    let tape = Tape::new();
+    let w = tape.watch(&model.first.w);
+    let b = tape.watch(&model.first.b);
+    let y = &tape.constant(x).dot::<A>(&w) + &b;
+    let grads = y.sum::<B>().backward().unwrap();
+    drop((y, w, b, tape));
+    Adam::new(0.5).step(&mut model, &grads).unwrap();
+    model.steps += 1;
+    assert!(model
+        .first
+        .w
+        .value()
+        .data()
+        .iter()
+        .all(|&v| (v - 0.5).abs() < 1e-6));
+    assert!(model
+        .first
+        .b
+        .value()
+        .data()
+        .iter()
+        .all(|&v| (v + 0.5).abs() < 1e-6));
+    assert!(model.rest[1].w.value().data().iter().all(|&v| v == 1.0));
+    assert_eq!(model.steps, 1);
+}
