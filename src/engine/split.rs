@@ -73,6 +73,18 @@ pub(crate) fn threads() -> usize {
     }
 }
 
+/// The elements of a piece when `len` independent elements are cut for [`each_mut`] or
+/// [`zip_pieces`]: `piece`, or all of them (one piece, on the calling thread) below twice
+/// `piece`, where a split would not pay. An optimizer's update cuts pieces of 2^15, the
+/// backward of a map 2^14.
+pub(crate) fn piece_len(len: usize, piece: usize) -> usize {
+    if len < 2 * piece {
+        len.max(1)
+    } else {
+        piece
+    }
+}
+
 /// `f` on `a` cut into pieces of `len` elements, each with the matching pieces of `b` and
 /// `c` (as long as `a`): the pieces split over rayon's pool with the `rayon` feature when
 /// there are several. The backward of a map of one tensor (`g · d(x, y)` elementwise)

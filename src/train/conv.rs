@@ -7,6 +7,7 @@ use crate::alloc_prelude::*;
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::dynamic::pool::pool;
+use crate::engine::gradient;
 use crate::tensor::{Contractible, ConvOut, Convolution, ConvolveWith, Pooling, Tensor};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled};
 use crate::typed::reduce::Selector;
@@ -131,22 +132,16 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             let x = self.value().data();
             let (sizes, at, max) = crate::tensor::max_pool_2d_argmax(x, self.sizes(), &P::SPEC);
             let value = Tensor::from_vec_sized(&sizes, max)?;
-            if P::SPEC.kernel == 2 && P::SPEC.stride == 2 && P::SPEC.padding == 0 {
-                let (input, pooled) = (self.sizes().to_vec(), sizes);
-                return Ok(self.unary_op(value, move |g, _, _| {
-                    Ok(crate::engine::gradient::scatter_pooled(
-                        (&input, &pooled),
-                        &at,
-                        &g,
-                    ))
-                }));
-            }
-            return Ok(self.unary_op(value, move |g, x, _| {
-                Ok(crate::engine::gradient::scatter_add(
-                    x.data().len(),
-                    &at,
-                    &g,
-                ))
+            // Windows side by side (2x2, stride 2) cover rows no other output row's reach:
+            // the scatter splits over threads by rows of windows.
+            let side_by_side = P::SPEC.kernel == 2 && P::SPEC.stride == 2 && P::SPEC.padding == 0;
+            let (input, pooled) = (self.sizes().to_vec(), sizes);
+            return Ok(self.unary_op(value, move |g, _, _| {
+                Ok(if side_by_side {
+                    gradient::scatter_pooled((&input, &pooled), &at, &g)
+                } else {
+                    gradient::scatter_add(input.iter().product(), &at, &g)
+                })
             }));
         }
         let value = self.value().try_max_pool::<A, P>()?;

@@ -2,7 +2,7 @@
 //! derivative in the form PyTorch's autograd uses (GELU's from its `gelu_backward`).
 
 use super::var::{Trainable, Var};
-use crate::engine::split::zip_pieces;
+use crate::engine::split::{piece_len, zip_pieces};
 use crate::tensor::{FloatMath, Tensor};
 use crate::typed::storage::Storage;
 
@@ -22,7 +22,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         d: impl Fn(T, T) -> T + Send + Sync + 'static,
     ) -> Var<T, S> {
         self.unary_op(value, move |mut g, x, y| {
-            let piece = if g.len() < 1 << 15 { g.len() } else { 1 << 14 };
+            let piece = piece_len(g.len(), 1 << 14);
             zip_pieces(&mut g, (x.data(), y.data()), piece, |g, x, y| {
                 g.iter_mut()
                     .zip(x.iter().zip(y))

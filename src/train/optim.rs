@@ -10,18 +10,8 @@ use num_traits::Float;
 use super::grads::Grads;
 use super::param::{ParamId, ParamSlot, Parameters};
 use super::var::Trainable;
-use crate::engine::split::{each_mut, PARALLEL_MIN_ELEMENTS};
+use crate::engine::split::{each_mut, piece_len};
 use crate::values::error::Error;
-
-/// The elements of a piece of a parameter an optimizer updates on one thread: the whole
-/// parameter below [`PARALLEL_MIN_ELEMENTS`] elements, else 2^15.
-fn piece_len(len: usize) -> usize {
-    if len < PARALLEL_MIN_ELEMENTS {
-        len.max(1)
-    } else {
-        1 << 15
-    }
-}
 
 /// Each parameter that has a gradient, with it; a parameter without one is skipped (as
 /// PyTorch skips a parameter whose `.grad` is `None`).
@@ -386,7 +376,7 @@ impl<T: Trainable> Adam<T> {
             };
             // Each element's update is independent of the others': a large parameter is
             // cut into pieces that split over threads (the `rayon` feature).
-            let piece = piece_len(p.len());
+            let piece = piece_len(p.len(), 1 << 15);
             let mut pieces: Vec<_> = p
                 .chunks_mut(piece)
                 .zip(g.chunks(piece))
