@@ -12,6 +12,7 @@ use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
 use super::gemm::{DotElement, Mat};
+use super::half_dot::{dot_rows, Lanes, MAX_ROWS};
 use crate::values::sealed::Sealed;
 
 /// The half-precision elements: widened to `f32` exactly, rounded back to the nearest
@@ -105,7 +106,7 @@ fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<
 /// With the `rayon` feature and `split`, a product of at least
 /// [`GEMM_PARALLEL_MIN`](super::gemm::GEMM_PARALLEL_MIN) multiply-adds hands the tiles out
 /// to the pool's threads in runs, each thread with its own buffer.
-fn widened_right<H: Half>(
+fn widened_right<H: Lanes>(
     (a, ma): (&[f32], Mat),
     (b, mb): (&[H], Mat),
     (c, mc): (&mut [f32], Mat),
@@ -127,6 +128,13 @@ fn widened_right<H: Half>(
         return f32::gemm((a, ma), (&buf, wide), (c, mc), accumulate, false);
     }
     let (k, n) = (mb.rows, mb.cols);
+    if mb.rs == 1 && mb.cs == k && ma.cs == 1 && mc.cs == 1 && ma.rows <= MAX_ROWS {
+        // A weight stored `[out, in]` by a few rows (a generated token): each weight row
+        // read once and widened in registers, the rows split over threads when large.
+        if rows_by_weight((a, ma), (b, mb), (c, mc), accumulate, split) {
+            return;
+        }
+    }
     let w = tile_width(k, n);
     let tiles = n.div_ceil(w);
     // Tile `t` widened into `buf`: the buffer's matrix, and the columns of `c` it writes.
@@ -174,9 +182,64 @@ fn widened_right<H: Half>(
     }
 }
 
+/// `c (+)= a · b` by [`dot_rows`] for `b` stored as rows of `k` (columns of the product) and
+/// `a`'s rows and `c`'s columns contiguous: false (nothing written) where the CPU has no
+/// kernel. With the `rayon` feature and `split`, a weight of at least
+/// [`DOT_PARALLEL_MIN`] elements is cut into runs of rows, one output block per thread.
+fn rows_by_weight<H: Lanes>(
+    (a, ma): (&[f32], Mat),
+    (b, mb): (&[H], Mat),
+    (c, mc): (&mut [f32], Mat),
+    accumulate: bool,
+    split: bool,
+) -> bool {
+    let (m, k, n) = (ma.rows, mb.rows, mb.cols);
+    if m > 1 && ma.rs != k {
+        // Rows apart: gathered one after the other (a few rows of `k`).
+        return dot_rows_gathered((a, ma), (b, mb), (c, mc), accumulate, split);
+    }
+    let x = &a[ma.offset..ma.offset + m * k];
+    let w = &b[mb.offset..mb.offset + n * k];
+    let out = &mut c[mc.offset..];
+    #[cfg(feature = "rayon")]
+    if split && m == 1 && n * k >= DOT_PARALLEL_MIN && H::kernel().is_some() {
+        let threads = crate::engine::threads::count();
+        let piece = n.div_ceil(threads * 4).max(16);
+        crate::engine::threads::chunks(&mut out[..n], piece, |i, cells| {
+            let rows = &w[i * piece * k..(i * piece + cells.len()) * k];
+            dot_rows((x, 1, k), (rows, cells.len()), (cells, n), accumulate);
+        });
+        return true;
+    }
+    let _ = split;
+    dot_rows((x, m, k), (w, n), (out, mc.rs), accumulate)
+}
+
+/// [`rows_by_weight`] for rows of `a` that are not one after the other: copied so first.
+fn dot_rows_gathered<H: Lanes>(
+    (a, ma): (&[f32], Mat),
+    b: (&[H], Mat),
+    c: (&mut [f32], Mat),
+    accumulate: bool,
+    split: bool,
+) -> bool {
+    let k = ma.cols;
+    let rows: Vec<f32> = (0..ma.rows)
+        .flat_map(|i| &a[ma.offset + i * ma.rs..ma.offset + i * ma.rs + k])
+        .copied()
+        .collect();
+    let dense = Mat::new(0, ma.rows, k, k, 1);
+    rows_by_weight((&rows, dense), b, c, accumulate, split)
+}
+
+/// The fewest weight elements a product of a few rows splits over threads at: 2^16 (a
+/// 256x256 weight, 128 KiB of bf16).
+#[cfg(feature = "rayon")]
+const DOT_PARALLEL_MIN: usize = 1 << 16;
+
 /// `c (+)= a · b` with every matrix in half precision: `a` widened whole, `b` by tiles, the
 /// output computed in `f32` and rounded once per element.
-fn half_product<H: Half>(
+fn half_product<H: Lanes>(
     (a, ma): (&[H], Mat),
     b: (&[H], Mat),
     (c, mc): (&mut [H], Mat),
@@ -424,6 +487,61 @@ mod tests {
                 .enumerate()
                 .all(|(i, &g)| i % stride == 0 || g == 1.0));
         }
+    }
+
+    /// One to four rows by `[out, in]` weights of both half types (the kernels that widen in
+    /// registers): the f64 product within f32 rounding for row lengths around the vector
+    /// width (the remainder of each row), outputs of 1–37 columns (blocks of four and what is
+    /// left), rows apart and after one another, written and accumulated, and a weight large
+    /// enough to split over threads.
+    #[test]
+    fn a_few_rows_by_out_in_weights_are_the_widened_product() {
+        fn check<H: Lanes + DotOperand<f32>>(narrow: fn(f32) -> H) {
+            for (m, k, n) in [
+                (1, 1, 1),
+                (1, 15, 5),
+                (2, 16, 4),
+                (3, 17, 37),
+                (4, 40, 9),
+                (1, 300, 260),
+            ] {
+                for rs in [k, k + 3] {
+                    let a: Vec<f32> = (0..m * rs + 2)
+                        .map(|x| ((x * 37) % 101) as f32 / 50.0 - 1.0)
+                        .collect();
+                    let half: Vec<H> = (0..k * n + 1)
+                        .map(|x| narrow(((x * 13) % 97) as f32 / 48.0 - 1.0))
+                        .collect();
+                    let wide: Vec<f32> = half.iter().map(|&h| h.wide()).collect();
+                    let (ma, mb) = (Mat::new(2, m, k, rs, 1), Mat::new(1, k, n, 1, k));
+                    let want = reference(&a, ma, &wide, mb);
+                    for accumulate in [false, true] {
+                        let mut got = vec![1.0f32; m * (n + 2)];
+                        let mc = Mat::new(0, m, n, n + 2, 1);
+                        <H as DotOperand<f32>>::gemm_into(
+                            (&a, ma),
+                            (&half, mb),
+                            (&mut got, mc),
+                            accumulate,
+                            true,
+                        );
+                        for i in 0..m {
+                            for j in 0..n {
+                                let w = want[i * n + j] + if accumulate { 1.0 } else { 0.0 };
+                                let g = f64::from(got[i * (n + 2) + j]);
+                                assert!(
+                                    (g - w).abs() < 1e-4 * (k as f64).sqrt(),
+                                    "{m}x{k}x{n}, row stride {rs}, cell ({i}, {j}): {g} against {w}"
+                                );
+                            }
+                            assert_eq!(&got[i * (n + 2) + n..i * (n + 2) + n + 2], &[1.0, 1.0]);
+                        }
+                    }
+                }
+            }
+        }
+        check::<bf16>(bf16::from_f32);
+        check::<f16>(f16::from_f32);
     }
 
     /// A product of half matrices is the f32 product of their widened values, rounded once.

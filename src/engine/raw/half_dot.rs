@@ -1,0 +1,321 @@
+//! Half-precision weights stored `[out, in]` dotted with a few `f32` rows (a generated
+//! token's products): each weight row is read once from memory, widened to `f32` in vector
+//! registers as it is loaded (16 lanes on AVX-512, 8 on AVX2) and multiplied into `f32`
+//! accumulators, four weight rows at a time. Widening a tile into a buffer for the `f32`
+//! GEMM (`half_gemm`) reads the weight, writes the tile and reads it again; here the weight
+//! is read at two bytes an element and nothing else touches memory, which is what a
+//! product bound by memory bandwidth needs. Used for products of at most [`MAX_ROWS`] rows;
+//! a CPU without AVX2 (or without F16C for `f16`) takes the tiles' path.
+
+use half::{bf16, f16};
+
+use super::half_gemm::Half;
+
+/// The most activation rows the kernel takes: each block of weight rows is dotted with
+/// every activation row while it is in the L1 cache; from this many rows on the GEMM's
+/// packed kernels pay.
+pub(crate) const MAX_ROWS: usize = 4;
+
+/// Weight rows a block: dotted with every activation row before the next block is read.
+const BLOCK: usize = 16;
+
+/// `out[i][j] (+)= Σ_p x[i][p] · w[j·k + p]`: `x` holds `rows` activation rows of `k` (one
+/// after the other), `w` at least `n` weight rows of `k`, `out` `rows` output rows of `n`
+/// (`out_rs` apart, columns contiguous). Returns false, having written nothing, where the
+/// CPU has no kernel for `H`.
+///
+/// # Panics
+///
+/// When a slice is shorter than the matrices it is said to hold (a caller's bug: the
+/// product's checks come first).
+pub(crate) fn dot_rows<H: Lanes>(
+    (x, rows, k): (&[f32], usize, usize),
+    (w, n): (&[H], usize),
+    (out, out_rs): (&mut [f32], usize),
+    accumulate: bool,
+) -> bool {
+    let Some(kernel) = H::kernel() else {
+        return false;
+    };
+    assert!(
+        x.len() >= rows * k && w.len() >= n * k,
+        "operands hold the product"
+    );
+    assert!(
+        rows == 0 || out.len() >= (rows - 1) * out_rs + n,
+        "the output holds the product"
+    );
+    for j0 in (0..n).step_by(BLOCK) {
+        let cols = BLOCK.min(n - j0);
+        let block = &w[j0 * k..(j0 + cols) * k];
+        for i in 0..rows {
+            let cells = &mut out[i * out_rs + j0..i * out_rs + j0 + cols];
+            kernel(&x[i * k..(i + 1) * k], block, cells, accumulate);
+        }
+    }
+    true
+}
+
+/// A kernel: `out[j] (+)= x · w[j·k..(j+1)·k]` for every `j < out.len()`, `k = x.len()`,
+/// `w.len() == out.len() · k`.
+type Kernel<H> = fn(&[f32], &[H], &mut [f32], bool);
+
+/// Half elements the kernels widen in registers.
+pub(crate) trait Lanes: Half {
+    /// This CPU's kernel for the element, if it has one (detected once by the standard
+    /// library, then a load).
+    fn kernel() -> Option<Kernel<Self>>;
+}
+
+/// The dot products of `w`'s rows with `x`, four rows at a time: `|p| widen16` loads the 16
+/// halves at `p` as an `__m512` (`|p| widen8` 8 as an `__m256`; both expanded inside the
+/// loads' `unsafe` block), the remainder of each row element by element; and the element's
+/// [`Lanes`] impl choosing the CPU's best copy.
+macro_rules! lanes {
+    ($h:ty, $avx512:ident, $avx2:ident, |$p16:ident| $widen16:expr, |$p8:ident| $widen8:expr, $avx2_features:literal) => {
+        impl Lanes for $h {
+            fn kernel() -> Option<Kernel<$h>> {
+                #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                {
+                    match super::isa() {
+                        super::Isa::Avx512 => {
+                            return Some(|x, w, out, acc| {
+                                // SAFETY: `isa` returned `Avx512` only after the standard
+                                // library detected AVX-512 F, VL, DQ and BW, AVX2 and FMA on this
+                                // CPU, every feature `$avx512` is compiled with.
+                                unsafe { $avx512(x, w, out, acc) }
+                            });
+                        }
+                        super::Isa::Avx2 if std::is_x86_feature_detected!("f16c") => {
+                            return Some(|x, w, out, acc| {
+                                // SAFETY: `isa` returned `Avx2` after detecting AVX2 and FMA,
+                                // and F16C was detected above: `$avx2`'s features.
+                                unsafe { $avx2(x, w, out, acc) }
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                None
+            }
+        }
+
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+        fn $avx512(x: &[f32], w: &[$h], out: &mut [f32], accumulate: bool) {
+            use core::arch::x86_64 as arch;
+            /// Rows `j..j + R` of `w` dotted with `x`, two accumulators a row (32 elements
+            /// a step), then 16, then the remainder element by element.
+            #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+            fn block<const R: usize>(x: &[f32], w: &[$h], j: usize) -> [f32; R] {
+                let k = x.len();
+                assert!((j + R) * k <= w.len(), "the block's rows lie in `w`");
+                let (xp, wp) = (x.as_ptr(), w.as_ptr());
+                let mut acc = [[arch::_mm512_setzero_ps(); 2]; R];
+                let mut p = 0;
+                while p + 16 <= k {
+                    let two = p + 32 <= k;
+                    // SAFETY: `p + 16 <= k = x.len()` (and `p + 32 <= k` for the second
+                    // half, read only when `two`), so the `f32` read lie in `x`; row
+                    // `j + q < j + R` has its `k` halves at `(j + q)·k`, and
+                    // `(j + R)·k <= w.len()` (asserted), so the halves read from `p` lie in
+                    // `w`. Unaligned loads; nothing is written through the pointers. The
+                    // prefetches name the same position `R` rows on (the next block's
+                    // rows, read next), an address computed with `wrapping_add` and never
+                    // dereferenced: a prefetch past the weight's end is a hint the CPU
+                    // drops, not a read. Without them the weight streamed from memory at
+                    // half the rate the `f32` GEMM reads (2.6 against 1.5 ms for a
+                    // 512x32000 weight, `cargo bench --bench contractions -- M6`).
+                    unsafe {
+                        let xv = arch::_mm512_loadu_ps(xp.add(p));
+                        for q in 0..R {
+                            let ahead = wp.wrapping_add((j + q + R) * k + p);
+                            arch::_mm_prefetch::<{ arch::_MM_HINT_T0 }>(ahead.cast());
+                        }
+                        for (q, a) in acc.iter_mut().enumerate() {
+                            let $p16 = wp.add((j + q) * k + p);
+                            let wv = $widen16;
+                            a[0] = arch::_mm512_fmadd_ps(wv, xv, a[0]);
+                        }
+                        if two {
+                            let xv = arch::_mm512_loadu_ps(xp.add(p + 16));
+                            for (q, a) in acc.iter_mut().enumerate() {
+                                let $p16 = wp.add((j + q) * k + p + 16);
+                                let wv = $widen16;
+                                a[1] = arch::_mm512_fmadd_ps(wv, xv, a[1]);
+                            }
+                        }
+                    }
+                    p += if two { 32 } else { 16 };
+                }
+                let mut dots = [0.0; R];
+                for (q, (d, a)) in dots.iter_mut().zip(&acc).enumerate() {
+                    let row = &w[(j + q) * k..(j + q + 1) * k];
+                    let tail: f32 = (p..k).map(|p| x[p] * row[p].wide()).sum();
+                    *d = arch::_mm512_reduce_add_ps(arch::_mm512_add_ps(a[0], a[1])) + tail;
+                }
+                dots
+            }
+            let k = x.len();
+            assert_eq!(w.len(), out.len() * k, "a weight row per output");
+            let mut j = 0;
+            while j < out.len() {
+                let (dots, rows) = if out.len() - j >= 4 {
+                    (block::<4>(x, w, j), 4)
+                } else {
+                    let [d] = block::<1>(x, w, j);
+                    ([d, 0.0, 0.0, 0.0], 1)
+                };
+                for (o, d) in out[j..j + rows].iter_mut().zip(dots) {
+                    *o = if accumulate { *o + d } else { d };
+                }
+                j += rows;
+            }
+        }
+
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[target_feature(enable = $avx2_features)]
+        fn $avx2(x: &[f32], w: &[$h], out: &mut [f32], accumulate: bool) {
+            use core::arch::x86_64 as arch;
+            /// Rows `j..j + R` of `w` dotted with `x`, 8 elements a step, then the
+            /// remainder element by element.
+            #[target_feature(enable = $avx2_features)]
+            fn block<const R: usize>(x: &[f32], w: &[$h], j: usize) -> [f32; R] {
+                let k = x.len();
+                assert!((j + R) * k <= w.len(), "the block's rows lie in `w`");
+                let (xp, wp) = (x.as_ptr(), w.as_ptr());
+                let mut acc = [arch::_mm256_setzero_ps(); R];
+                let mut p = 0;
+                while p + 8 <= k {
+                    // SAFETY: as in the AVX-512 copy (the loads and the prefetches), with 8
+                    // elements from `p + 8 <= k`.
+                    unsafe {
+                        let xv = arch::_mm256_loadu_ps(xp.add(p));
+                        if p % 32 == 0 {
+                            for q in 0..R {
+                                let ahead = wp.wrapping_add((j + q + R) * k + p);
+                                arch::_mm_prefetch::<{ arch::_MM_HINT_T0 }>(ahead.cast());
+                            }
+                        }
+                        for (q, a) in acc.iter_mut().enumerate() {
+                            let $p8 = wp.add((j + q) * k + p);
+                            let wv = $widen8;
+                            *a = arch::_mm256_fmadd_ps(wv, xv, *a);
+                        }
+                    }
+                    p += 8;
+                }
+                let mut dots = [0.0; R];
+                for (q, (d, a)) in dots.iter_mut().zip(&acc).enumerate() {
+                    let row = &w[(j + q) * k..(j + q + 1) * k];
+                    let tail: f32 = (p..k).map(|p| x[p] * row[p].wide()).sum();
+                    // The 8 lanes summed: the high half onto the low, then pairs.
+                    let s = arch::_mm_add_ps(
+                        arch::_mm256_castps256_ps128(*a),
+                        arch::_mm256_extractf128_ps::<1>(*a),
+                    );
+                    let s = arch::_mm_add_ps(s, arch::_mm_movehl_ps(s, s));
+                    let s = arch::_mm_add_ss(s, arch::_mm_shuffle_ps::<1>(s, s));
+                    *d = arch::_mm_cvtss_f32(s) + tail;
+                }
+                dots
+            }
+            let k = x.len();
+            assert_eq!(w.len(), out.len() * k, "a weight row per output");
+            let mut j = 0;
+            while j < out.len() {
+                let (dots, rows) = if out.len() - j >= 4 {
+                    (block::<4>(x, w, j), 4)
+                } else {
+                    let [d] = block::<1>(x, w, j);
+                    ([d, 0.0, 0.0, 0.0], 1)
+                };
+                for (o, d) in out[j..j + rows].iter_mut().zip(dots) {
+                    *o = if accumulate { *o + d } else { d };
+                }
+                j += rows;
+            }
+        }
+    };
+}
+
+lanes!(
+    bf16,
+    bf16_avx512,
+    bf16_avx2,
+    // A bf16 is the upper half of an f32's bits: zero-extended to 32 bits and shifted.
+    |p| {
+        let h = arch::_mm256_loadu_si256(p.cast());
+        arch::_mm512_castsi512_ps(arch::_mm512_slli_epi32::<16>(arch::_mm512_cvtepu16_epi32(
+            h,
+        )))
+    },
+    |p| {
+        let h = arch::_mm_loadu_si128(p.cast());
+        arch::_mm256_castsi256_ps(arch::_mm256_slli_epi32::<16>(arch::_mm256_cvtepu16_epi32(
+            h,
+        )))
+    },
+    "avx2,fma,f16c"
+);
+lanes!(
+    f16,
+    f16_avx512,
+    f16_avx2,
+    |p| arch::_mm512_cvtph_ps(arch::_mm256_loadu_si256(p.cast())),
+    |p| arch::_mm256_cvtph_ps(arch::_mm_loadu_si128(p.cast())),
+    "avx2,fma,f16c"
+);
+
+#[cfg(all(test, feature = "std", target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// Every copy this CPU runs (AVX-512 and AVX2 alike, whichever `Lanes::kernel` would
+    /// choose) against the dot products summed in f64: rows of 1–40 elements (no vector
+    /// body, one, one with a remainder), 1–9 weight rows (blocks of four and what is left).
+    #[test]
+    fn each_copy_dots_rows_as_the_f64_sum() {
+        fn check<H: Half>(kernel: fn(&[f32], &[H], &mut [f32], bool), narrow: fn(f32) -> H) {
+            for k in [1, 7, 8, 15, 16, 17, 33, 40] {
+                for n in 1..=9 {
+                    let x: Vec<f32> = (0..k).map(|p| ((p * 7) % 11) as f32 / 4.0 - 1.0).collect();
+                    let w: Vec<H> = (0..n * k)
+                        .map(|i| narrow(((i * 5) % 13) as f32 / 8.0 - 0.75))
+                        .collect();
+                    for accumulate in [false, true] {
+                        let mut out = vec![0.5f32; n];
+                        kernel(&x, &w, &mut out, accumulate);
+                        for (j, &got) in out.iter().enumerate() {
+                            let dot: f64 = (0..k)
+                                .map(|p| f64::from(x[p]) * f64::from(w[j * k + p].wide()))
+                                .sum();
+                            let want = dot + if accumulate { 0.5 } else { 0.0 };
+                            assert!(
+                                (f64::from(got) - want).abs() < 1e-5,
+                                "k {k}, n {n}, row {j}: {got} against {want}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let isa = super::super::isa();
+        if isa == super::super::Isa::Avx512 {
+            // SAFETY: `isa` detected every feature the AVX-512 copies are compiled with.
+            let bf = |x: &[f32], w: &[bf16], o: &mut [f32], a| unsafe { bf16_avx512(x, w, o, a) };
+            // SAFETY: as above.
+            let f = |x: &[f32], w: &[f16], o: &mut [f32], a| unsafe { f16_avx512(x, w, o, a) };
+            check::<bf16>(bf, bf16::from_f32);
+            check::<f16>(f, f16::from_f32);
+        }
+        if isa != super::super::Isa::Base && std::is_x86_feature_detected!("f16c") {
+            // SAFETY: AVX2 and FMA (by `isa`) and F16C were detected: the AVX2 copies'.
+            let bf = |x: &[f32], w: &[bf16], o: &mut [f32], a| unsafe { bf16_avx2(x, w, o, a) };
+            // SAFETY: as above.
+            let f = |x: &[f32], w: &[f16], o: &mut [f32], a| unsafe { f16_avx2(x, w, o, a) };
+            check::<bf16>(bf, bf16::from_f32);
+            check::<f16>(f, f16::from_f32);
+        }
+    }
+}
