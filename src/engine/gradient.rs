@@ -208,7 +208,8 @@ where
         },
         mask,
     };
-    source.sum()
+    // Gradients are `f32` or `f64`: summed in their own type.
+    source.fold(T::zero(), &Sum)
 }
 
 /// The kept axes of a reduction as one side of a plan: for each axis of the input, its

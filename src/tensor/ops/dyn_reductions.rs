@@ -59,7 +59,7 @@ macro_rules! dyn_reductions {
 }
 
 dyn_reductions! {
-    sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T>], |s, _| Ok(s.sum());
+    sum, sum_keep, "sum", [Copy + Send + Sync + Zero + Add<Output = T> + 'static], |s, _| Ok(s.sum());
     prod, prod_keep, "product", [Copy + Send + Sync + One + Mul<Output = T>], |s, _| Ok(s.prod());
     mean, mean_keep, "mean", [Transcendental], |s, _| Ok(s.mean());
     var, var_keep, "population variance", [Transcendental], |s, _| Ok(s.var(0));

@@ -193,7 +193,7 @@ macro_rules! typed_reductions {
         }
     };
     (family) => {
-        typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Send + Sync + Zero + Add<Output = Self::Elem>], |s, _| s.sum(), "6.0");
+        typed_reductions!(@plain sum, sum_keep, "sum (0 over an empty axis)", [Copy + Send + Sync + Zero + Add<Output = Self::Elem> + 'static], |s, _| s.sum(), "6.0");
         typed_reductions!(@plain prod, prod_keep, "product (1 over an empty axis)", [Copy + Send + Sync + One + Mul<Output = Self::Elem>], |s, _| s.prod(), "6.0");
         typed_reductions!(@plain mean, mean_keep, "mean (NaN over an empty axis)", [Transcendental], |s, _| s.mean(), "2.0");
         typed_reductions!(@plain var, var_keep, "population variance (ddof 0; [`var_ddof`](Self::var_ddof) for others)", [Transcendental], |s, _| s.var(0), "0.6666667");
