@@ -24,6 +24,10 @@ pub(crate) const QUERY_BLOCK: usize = 64;
 pub(crate) const KEY_BLOCK: usize = 256;
 /// Below this many rows a block multiplies as written rather than transposed.
 const FEW_ROWS: usize = 32;
+/// Up to this many rows (a generated token's query heads of one KV head) a block's scores
+/// and weighted values are computed key by key ([`raw::few_rows_dots`]), each key and value
+/// read once, rather than by GEMM calls whose 16-row kernels the rows would fill a quarter.
+const DIRECT_ROWS: usize = 8;
 
 /// The transpose of a matrix: the same elements, rows and columns exchanged.
 fn transpose(m: Mat) -> Mat {
@@ -298,6 +302,7 @@ where
     // place; a few rows (generation) multiply as written, which reads the keys and values
     // in place whatever their layout (the small matrices are packed instead).
     let few = m < FEW_ROWS;
+    let direct = m <= DIRECT_ROWS && depth > 0 && k.inner_stride == 1 && v.inner_stride == 1;
     let qt = Mat {
         offset: 0,
         rows: depth,
@@ -321,7 +326,11 @@ where
             rs: 1,
             cs: n,
         };
-        if few {
+        if direct {
+            let keys = k.block(b, kb, j0, n, false);
+            let scores = &mut s[..m * n];
+            raw::few_rows_dots((&q, m, depth), (&k.data[keys.offset..], keys.rs), scores);
+        } else if few {
             let (qm, sm) = (transpose(qt), transpose(st));
             T::gemm(
                 (&q, qm),
@@ -370,7 +379,11 @@ where
             }
             max[i] = top;
         }
-        if few {
+        if direct {
+            let values = v.block(b, vb, j0, n, false);
+            let others = (&v.data[values.offset..], values.rs, cols);
+            raw::few_rows_weighted((&s[..m * n], n), others, &mut acc);
+        } else if few {
             let (sm, am) = (transpose(st), transpose(at));
             T::gemm(
                 (&s[..m * n], sm),

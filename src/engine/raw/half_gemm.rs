@@ -244,10 +244,12 @@ fn dot_rows_gathered<H: Lanes>(
     rows_by_weight((&rows, dense), b, c, accumulate, split)
 }
 
-/// The fewest weight elements a product of a few rows splits over threads at: 2^16 (a
-/// 256x256 weight, 128 KiB of bf16).
+/// The fewest weight elements a product of a few rows splits over threads at: 2^20 (a
+/// vocabulary's classifier splits, a layer's weights do not). With 2^16 every weight of the
+/// dim-288 Llama split and a generated token took 1.38 against 1.27 ms on two threads
+/// (`cargo bench --bench llama --features safetensors,rayon`).
 #[cfg(feature = "rayon")]
-const DOT_PARALLEL_MIN: usize = 1 << 16;
+const DOT_PARALLEL_MIN: usize = 1 << 20;
 
 /// `c (+)= a · b` with every matrix in half precision: `a` widened whole, `b` by tiles, the
 /// output computed in `f32` and rounded once per element.
@@ -512,8 +514,8 @@ mod tests {
     /// One to four rows by `[out, in]` weights of both half types (the kernels that widen in
     /// registers): the f64 product within f32 rounding for row lengths around the vector
     /// width (the remainder of each row), outputs of 1–37 columns (blocks of four and what is
-    /// left), rows apart and after one another, written and accumulated, and a weight large
-    /// enough to split over threads.
+    /// left), rows apart and after one another, written and accumulated (the split over
+    /// threads: `one_row_by_an_out_in_weight_is_the_widened_product`).
     #[test]
     fn a_few_rows_by_out_in_weights_are_the_widened_product() {
         fn check<H: Lanes + DotOperand<f32>>(narrow: fn(f32) -> H) {
