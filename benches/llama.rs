@@ -11,7 +11,8 @@
 //! Run: `python3 scripts/bench_llama.py --threads 1` (writes the weights, times PyTorch), then
 //! `cargo bench --bench llama --features safetensors` (one thread) and
 //! `cargo bench --bench llama --features safetensors,rayon` (rayon's pool). The groups' names
-//! end in `[1 thread]` or `[rayon]`.
+//! end in `[1 thread]` or `[rayon]`. `LLAMA_MEMORY=dim512.bf16` (or `dim512`) loads and
+//! checks that one model and times nothing, for measuring its peak memory.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shapecast::{bf16, shape, Tensor};
@@ -161,7 +162,27 @@ fn one(c: &mut Criterion, name: &str, which: Which) {
     g.finish();
 }
 
+/// With `LLAMA_MEMORY=<config>` (`f32` weights) or `<config>.bf16` (kept in bf16) set, only
+/// that model is loaded, checked (its prompt and 32 greedy tokens) and dropped, with nothing
+/// timed: the process's peak resident memory (`/usr/bin/time -v`) is then that model's.
+fn memory_only() -> bool {
+    let Ok(file) = std::env::var("LLAMA_MEMORY") else {
+        return false;
+    };
+    let weights = load(&file);
+    let mut model: Box<dyn Decoder> = if file.ends_with(".bf16") {
+        Box::new(llama::Llama::<bf16>::load(&weights, MAX_SEQ).unwrap())
+    } else {
+        Box::new(llama::Llama::<f32>::load(&weights, MAX_SEQ).unwrap())
+    };
+    check(model.as_mut(), &weights, &file);
+    true
+}
+
 fn decoders(c: &mut Criterion) {
+    if memory_only() {
+        return;
+    }
     for name in ["dim288", "dim512"] {
         // The checkpoint in bfloat16 widened into f32 at load: checked against PyTorch on the
         // same bf16 weights, not timed (once loaded it is the f32 model).
