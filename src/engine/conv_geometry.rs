@@ -1,6 +1,7 @@
 //! The geometry of a convolution as the engine walks it: sizes and strides of its batch,
 //! channel and spatial axes, worked out by the operation from its plan. Shared by the im2col
-//! path (`conv`) and Winograd's (`winograd`).
+//! path (`conv`) and Winograd's (`winograd`). And [`SideBySide`], the 2x2 max pool's windows,
+//! shared by its forward kernel and its gradient's scatter.
 
 use crate::alloc_prelude::*;
 
@@ -29,4 +30,27 @@ pub(crate) struct Geometry {
     pub(crate) stride: usize,
     pub(crate) padding: usize,
     pub(crate) dilation: usize,
+}
+
+/// The windows of a 2x2 pool of stride 2 and no padding over the last two axes (`h x w` in,
+/// `mh x mw` out), every window inside the input: each row of windows reads one pair of
+/// input rows, the rows of every outer index one after the other.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SideBySide {
+    h: usize,
+    w: usize,
+    mh: usize,
+}
+
+impl SideBySide {
+    /// The windows of `mh x mw` outputs over `h x w` inputs, when there is a row of them and
+    /// each lies inside the input.
+    pub(crate) fn new((h, w): (usize, usize), (mh, mw): (usize, usize)) -> Option<Self> {
+        (mh > 0 && 2 * mh <= h && 2 * mw <= w).then_some(SideBySide { h, w, mh })
+    }
+
+    /// Where the input rows of row `r` of windows start (`r` counted over every outer index).
+    pub(crate) fn top(self, r: usize) -> usize {
+        (r / self.mh) * self.h * self.w + 2 * (r % self.mh) * self.w
+    }
 }

@@ -12,6 +12,7 @@ use core::ops::Add;
 
 use num_traits::Zero;
 
+use super::conv_geometry::SideBySide;
 use super::fold::Sum;
 use super::fold_walk::walk;
 use super::layout::{row_major, Strided};
@@ -122,12 +123,11 @@ pub(crate) fn scatter_pooled<T: Copy + Zero + Add<Output = T> + Send + Sync>(
     let (h, w) = (sizes[rank - 2], sizes[rank - 1]);
     let (mh, mw) = (pooled[rank - 2], pooled[rank - 1]);
     let rows = at.len().checked_div(mw).unwrap_or(0);
-    let side_by_side = mh > 0 && 2 * mh <= h && 2 * mw <= w;
-    if !side_by_side || rows * mw != at.len() || g.len() != at.len() {
+    let windows = SideBySide::new((h, w), (mh, mw));
+    let Some(windows) = windows.filter(|_| rows * mw == at.len() && g.len() == at.len()) else {
         return scatter_add(len, at, g);
-    }
-    // Where the input rows of output row `r` start.
-    let top = |r: usize| (r / mh) * h * w + 2 * (r % mh) * w;
+    };
+    let top = |r: usize| windows.top(r);
     let mut gx = vec![T::zero(); len];
     super::raw::advise_huge_pages(&gx);
     let per = piece_rows(rows, at.len());

@@ -29,7 +29,7 @@
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `conv_backward` | a convolution's backward: the weight's gradient from the forward pass's patches, the input's scattered back through the taps (col2im) |
-//! | `conv_geometry` | a convolution's axes as the engine walks them (`Geometry`), for `conv` and `winograd` |
+//! | `conv_geometry` | a convolution's axes as the engine walks them (`Geometry`), for `conv` and `winograd`; the 2x2 pool's windows (`SideBySide`), for its kernel and its gradient |
 //! | `winograd` | a 3x3 stride-1 convolution by Winograd's F(2x2, 3x3): 16 GEMM calls per block of tiles over the whole batch |
 //! | `vmath` | [`Transcendental`](crate::Transcendental): branch-free `exp`, `ln`, `tanh` that vectorise |
 //! | `allocation` | the allocation guard: an element count checked and a large buffer asked for before it is allocated |

@@ -9,6 +9,7 @@ use crate::alloc_prelude::*;
 use num_traits::Float;
 
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
+use crate::engine::conv_geometry::SideBySide;
 use crate::engine::layout::Strided;
 use crate::engine::raw::max_pool_2x2_rows;
 use crate::engine::reduce::pick;
@@ -273,7 +274,8 @@ pub(crate) fn max_pool_2d_argmax<T: Float + Send + Sync>(
     let mut max_all = Vec::with_capacity(outer * mh * mw);
     // A larger value, or a NaN, replaces a number; nothing replaces a NaN.
     let better = |v: T, b: T| (v > b || v.is_nan()) && !b.is_nan();
-    if spec.kernel == 2 && spec.stride == 2 && spec.padding == 0 && 2 * mh <= h && 2 * mw <= w {
+    let two_by_two = (spec.kernel, spec.stride, spec.padding) == (2, 2, 0);
+    if let Some(windows) = SideBySide::new((h, w), (mh, mw)).filter(|_| two_by_two) {
         // 2x2 windows side by side (the common pool): each pair of input rows by one
         // vectorised kernel; a row with a NaN window is settled again by the rule above.
         at_all.resize(outer * mh * mw, 0);
@@ -285,8 +287,7 @@ pub(crate) fn max_pool_2d_argmax<T: Float + Send + Sync>(
             let mut picks = vec![0u8; mw];
             let cells = ats.chunks_exact_mut(mw).zip(maxs.chunks_exact_mut(mw));
             for (row, (ats, maxs)) in (first..).zip(cells) {
-                let (o, i) = (row / mh, row % mh);
-                let top = o * h * w + 2 * i * w;
+                let top = windows.top(row);
                 let (r0, r1) = (&x[top..top + 2 * mw], &x[top + w..top + w + 2 * mw]);
                 let place = (&mut *ats, top, w);
                 if max_pool_2x2_rows((r0, r1), (&mut *maxs, &mut picks), place) {
