@@ -56,6 +56,30 @@ pub(crate) fn dot_rows<H: Lanes>(
     true
 }
 
+/// `out[j] (+)= dot(j)` for every `j`: `four(j)` gives rows `j..j + 4`, `one(j)` row `j`
+/// (the last rows, fewer than four).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[inline(always)]
+fn by_fours(
+    out: &mut [f32],
+    accumulate: bool,
+    four: impl Fn(usize) -> [f32; 4],
+    one: impl Fn(usize) -> f32,
+) {
+    let mut j = 0;
+    while j < out.len() {
+        let (dots, rows) = if out.len() - j >= 4 {
+            (four(j), 4)
+        } else {
+            ([one(j), 0.0, 0.0, 0.0], 1)
+        };
+        for (o, d) in out[j..j + rows].iter_mut().zip(dots) {
+            *o = if accumulate { *o + d } else { d };
+        }
+        j += rows;
+    }
+}
+
 /// A kernel: `out[j] (+)= x · w[j·k..(j+1)·k]` for every `j < out.len()`, `k = x.len()`,
 /// `w.len() == out.len() · k`.
 type Kernel<H> = fn(&[f32], &[H], &mut [f32], bool);
@@ -156,21 +180,13 @@ macro_rules! lanes {
                 }
                 dots
             }
-            let k = x.len();
-            assert_eq!(w.len(), out.len() * k, "a weight row per output");
-            let mut j = 0;
-            while j < out.len() {
-                let (dots, rows) = if out.len() - j >= 4 {
-                    (block::<4>(x, w, j), 4)
-                } else {
-                    let [d] = block::<1>(x, w, j);
-                    ([d, 0.0, 0.0, 0.0], 1)
-                };
-                for (o, d) in out[j..j + rows].iter_mut().zip(dots) {
-                    *o = if accumulate { *o + d } else { d };
-                }
-                j += rows;
-            }
+            assert_eq!(w.len(), out.len() * x.len(), "a weight row per output");
+            by_fours(
+                out,
+                accumulate,
+                |j| block::<4>(x, w, j),
+                |j| block::<1>(x, w, j)[0],
+            );
         }
 
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -220,21 +236,13 @@ macro_rules! lanes {
                 }
                 dots
             }
-            let k = x.len();
-            assert_eq!(w.len(), out.len() * k, "a weight row per output");
-            let mut j = 0;
-            while j < out.len() {
-                let (dots, rows) = if out.len() - j >= 4 {
-                    (block::<4>(x, w, j), 4)
-                } else {
-                    let [d] = block::<1>(x, w, j);
-                    ([d, 0.0, 0.0, 0.0], 1)
-                };
-                for (o, d) in out[j..j + rows].iter_mut().zip(dots) {
-                    *o = if accumulate { *o + d } else { d };
-                }
-                j += rows;
-            }
+            assert_eq!(w.len(), out.len() * x.len(), "a weight row per output");
+            by_fours(
+                out,
+                accumulate,
+                |j| block::<4>(x, w, j),
+                |j| block::<1>(x, w, j)[0],
+            );
         }
     };
 }
