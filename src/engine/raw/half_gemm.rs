@@ -328,8 +328,9 @@ half_dot!(bf16, f16);
 
 /// The element a contraction's right operand holds when the left holds `L`: `L` itself (any
 /// [`DotElement`]), or `bf16` or `f16` under an `f32` left, the weights of a half-precision
-/// checkpoint multiplied by `f32` activations without widening the whole weight (each tile
-/// of it is widened in cache; the products accumulate in `f32` and the result is `f32`).
+/// checkpoint multiplied by `f32` activations without widening the whole weight (a product
+/// of a few rows widens it in vector registers as it reads it, one of more rows a tile at a
+/// time in cache; the products accumulate in `f32` and the result is `f32`).
 ///
 /// ```
 /// use shapecast::{bf16, names, shape, Cast, Dot, Tensor};
