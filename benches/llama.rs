@@ -125,17 +125,22 @@ enum Which {
     Bf16,
 }
 
+/// The decoder `which` names, on `weights`.
+fn build(weights: &shapecast::io::Weights, which: Which) -> Box<dyn Decoder> {
+    match which {
+        Which::Fused => Box::new(llama::Llama::<f32>::load(weights, MAX_SEQ).unwrap()),
+        Which::Unfused => Box::new(unfused::Llama::load(weights, MAX_SEQ).unwrap()),
+        Which::Bf16 => Box::new(llama::Llama::<bf16>::load(weights, MAX_SEQ).unwrap()),
+    }
+}
+
 fn one(c: &mut Criterion, name: &str, which: Which) {
     let file = match which {
         Which::Bf16 => format!("{name}.bf16"),
         _ => name.to_string(),
     };
     let weights = load(&file);
-    let mut model: Box<dyn Decoder> = match which {
-        Which::Fused => Box::new(llama::Llama::<f32>::load(&weights, MAX_SEQ).unwrap()),
-        Which::Unfused => Box::new(unfused::Llama::load(&weights, MAX_SEQ).unwrap()),
-        Which::Bf16 => Box::new(llama::Llama::<bf16>::load(&weights, MAX_SEQ).unwrap()),
-    };
+    let mut model = build(&weights, which);
     let label = match which {
         Which::Fused => "",
         Which::Unfused => ", unfused",
@@ -170,12 +175,12 @@ fn memory_only() -> bool {
         return false;
     };
     let weights = load(&file);
-    let mut model: Box<dyn Decoder> = if file.ends_with(".bf16") {
-        Box::new(llama::Llama::<bf16>::load(&weights, MAX_SEQ).unwrap())
+    let which = if file.ends_with(".bf16") {
+        Which::Bf16
     } else {
-        Box::new(llama::Llama::<f32>::load(&weights, MAX_SEQ).unwrap())
+        Which::Fused
     };
-    check(model.as_mut(), &weights, &file);
+    check(build(&weights, which).as_mut(), &weights, &file);
     true
 }
 

@@ -127,7 +127,6 @@ pub(crate) fn scatter_pooled<T: Copy + Zero + Add<Output = T> + Send + Sync>(
     let Some(windows) = windows.filter(|_| rows * mw == at.len() && g.len() == at.len()) else {
         return scatter_add(len, at, g);
     };
-    let top = |r: usize| windows.top(r);
     let mut gx = vec![T::zero(); len];
     super::raw::advise_huge_pages(&gx);
     let per = piece_rows(rows, at.len());
@@ -136,7 +135,7 @@ pub(crate) fn scatter_pooled<T: Copy + Zero + Add<Output = T> + Send + Sync>(
     let mut base = 0;
     for (i, (at, g)) in at.chunks(per * mw).zip(g.chunks(per * mw)).enumerate() {
         let end = if (i + 1) * per < rows {
-            top((i + 1) * per)
+            windows.top((i + 1) * per)
         } else {
             len
         };

@@ -169,14 +169,19 @@ impl<T: Send + Sync> Source<'_, T> {
         T: Transcendental,
     {
         let data = widen_all(self.x.data);
-        f(&Source {
+        f(&self.over(&data))
+    }
+
+    /// This source's layout and reduced axes over other elements (`data`, laid out alike).
+    fn over<'b, U>(&'b self, data: &'b [U]) -> Source<'b, U> {
+        Source {
             x: Strided {
                 sizes: self.x.sizes,
                 strides: self.x.strides,
-                data: &data,
+                data,
             },
             mask: self.mask,
-        })
+        }
     }
 
     /// Sum of each cell (0 for an empty axis). A half-precision input (`bf16`, `f16`) is
@@ -213,15 +218,7 @@ impl<T: Send + Sync> Source<'_, T> {
             .iter()
             .map(|x| as_half(x).map(H::widen))
             .collect::<Option<_>>()?;
-        let sums = Source {
-            x: Strided {
-                sizes: self.x.sizes,
-                strides: self.x.strides,
-                data: &wide,
-            },
-            mask: self.mask,
-        }
-        .fold(0.0, &Sum);
+        let sums = self.over(&wide).fold(0.0, &Sum);
         sums.into_iter()
             .map(|s| (&H::narrow(s) as &dyn Any).downcast_ref::<T>().copied())
             .collect()

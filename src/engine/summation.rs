@@ -13,6 +13,20 @@ pub(crate) fn lanes<T: Copy>(xs: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
     lanes_of(xs, init, |x| x, f)
 }
 
+/// The lanes `l` combined pairwise by `f` (the upper half onto the lower, down to one): how
+/// [`lanes`] and the few-rows dot products of `raw` end. `L` is a power of two.
+#[inline(always)]
+pub(crate) fn combine_lanes<T: Copy, const L: usize>(mut l: [T; L], f: impl Fn(T, T) -> T) -> T {
+    let mut width = L;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            l[k] = f(l[k], l[k + width]);
+        }
+    }
+    l[0]
+}
+
 /// [`lanes`] of `map(x)` rather than `x`: each element mapped as it is folded in.
 #[inline(always)]
 fn lanes_of<T: Copy>(xs: &[T], init: T, map: impl Fn(T) -> T, f: impl Fn(T, T) -> T) -> T {
@@ -32,14 +46,7 @@ fn lanes_of<T: Copy>(xs: &[T], init: T, map: impl Fn(T) -> T, f: impl Fn(T, T) -
             l[k] = f(l[k], map(c[k]));
         }
     }
-    let mut width = L;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            l[k] = f(l[k], l[k + width]);
-        }
-    }
-    let mut acc = l[0];
+    let mut acc = combine_lanes(l, &f);
     for &x in chunks.remainder() {
         acc = f(acc, map(x));
     }

@@ -10,6 +10,7 @@
 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 use super::{isa, Isa};
+use crate::engine::summation::combine_lanes;
 
 /// `Σ a[p]·b[p]` over the shorter of the two, in 16 lanes (which the compiler vectorises
 /// without reassociating anything) added pairwise at the end.
@@ -30,14 +31,7 @@ where
             acc[l] = acc[l] + x[l] * y[l];
         }
     }
-    let mut w = L;
-    while w > 1 {
-        w /= 2;
-        for l in 0..w {
-            acc[l] = acc[l] + acc[l + w];
-        }
-    }
-    acc[0] + tail
+    combine_lanes(acc, |x, y| x + y) + tail
 }
 
 /// How many rows ahead [`dots_by_rows`] and [`weighted_rows`] prefetch.

@@ -13,6 +13,8 @@ use half::{bf16, f16};
 
 use super::gemm::{DotElement, Mat};
 use super::half_dot::{dot_rows, Lanes, MAX_ROWS};
+#[cfg(feature = "rayon")]
+use crate::engine::split::rows_per_piece_from;
 use crate::values::sealed::Sealed;
 
 /// The half-precision elements: widened to `f32` exactly, rounded back to the nearest
@@ -197,7 +199,8 @@ fn widened_right<H: Lanes>(
 /// `c (+)= a · b` by [`dot_rows`] for `b` stored as rows of `k` (columns of the product) and
 /// `a`'s rows and `c`'s columns contiguous: false (nothing written) where the CPU has no
 /// kernel. With the `rayon` feature and `split`, a weight of at least
-/// [`DOT_PARALLEL_MIN`] elements is cut into runs of rows, one output block per thread.
+/// [`DOT_PARALLEL_MIN`] elements is cut into runs of rows (the pieces of
+/// [`rows_per_piece_from`]), each with its block of the output.
 fn rows_by_weight<H: Lanes>(
     (a, ma): (&[f32], Mat),
     (b, mb): (&[H], Mat),
@@ -214,9 +217,10 @@ fn rows_by_weight<H: Lanes>(
     let w = &b[mb.offset..mb.offset + n * k];
     let out = &mut c[mc.offset..];
     #[cfg(feature = "rayon")]
-    if split && m == 1 && n * k >= DOT_PARALLEL_MIN && H::kernel().is_some() {
-        let threads = crate::engine::threads::count();
-        let piece = n.div_ceil(threads * 4).max(16);
+    if let Some(piece) = (split && m == 1 && H::kernel().is_some())
+        .then(|| rows_per_piece_from(n, n * k, DOT_PARALLEL_MIN))
+        .flatten()
+    {
         crate::engine::threads::chunks(&mut out[..n], piece, |i, cells| {
             let rows = &w[i * piece * k..(i * piece + cells.len()) * k];
             dot_rows((x, 1, k), (rows, cells.len()), (cells, n), accumulate);
