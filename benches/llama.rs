@@ -2,7 +2,9 @@
 //! attention, on the fused `rms_norm`, `rope` and `attention`) at two sizes: the prompt's
 //! forward pass (128 tokens) and greedy generation (one token per iteration, the KV cache
 //! filled by the prompt), on the weights `scripts/bench_llama.py` writes; and the same
-//! decoder written with the operations the fused ones replace
+//! fused decoder with each operation splitting over the threads on its own rather than one
+//! parallel region per chain of a layer (`parts` off); and the same decoder written with the
+//! operations the fused ones replace
 //! (`benches/common/llama_unfused.rs`); and the fused decoder on the same weights published
 //! in bfloat16 and kept so (products of `f32` activations by `bf16` weights, accumulated in
 //! `f32`). Each is first checked against PyTorch's logits and tokens stored in the same file
@@ -119,6 +121,9 @@ fn check(
 enum Which {
     /// `examples/llama/model.rs` on `f32` weights.
     Fused,
+    /// The same, each operation splitting over the threads on its own (no parallel region
+    /// per layer: `parts` off).
+    PerOperation,
     /// `benches/common/llama_unfused.rs`.
     Unfused,
     /// `examples/llama/model.rs` on the bf16 checkpoint, its weights kept in bf16.
@@ -129,6 +134,11 @@ enum Which {
 fn build(weights: &shapecast::io::Weights, which: Which) -> Box<dyn Decoder> {
     match which {
         Which::Fused => Box::new(llama::Llama::<f32>::load(weights, MAX_SEQ).unwrap()),
+        Which::PerOperation => {
+            let mut model = llama::Llama::<f32>::load(weights, MAX_SEQ).unwrap();
+            model.parts = false;
+            Box::new(model)
+        }
         Which::Unfused => Box::new(unfused::Llama::load(weights, MAX_SEQ).unwrap()),
         Which::Bf16 => Box::new(llama::Llama::<bf16>::load(weights, MAX_SEQ).unwrap()),
     }
@@ -143,6 +153,7 @@ fn one(c: &mut Criterion, name: &str, which: Which) {
     let mut model = build(&weights, which);
     let label = match which {
         Which::Fused => "",
+        Which::PerOperation => ", split per operation",
         Which::Unfused => ", unfused",
         Which::Bf16 => ", bf16 weights",
     };
@@ -195,6 +206,7 @@ fn decoders(c: &mut Criterion) {
         let mut model = llama::Llama::<f32>::load(&half, MAX_SEQ).unwrap();
         check(&mut model, &half, &format!("{name}, bf16 widened"));
         one(c, name, Which::Fused);
+        one(c, name, Which::PerOperation);
         one(c, name, Which::Unfused);
         one(c, name, Which::Bf16);
     }

@@ -157,8 +157,8 @@ pub mod prelude {
     pub use crate::{
         bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, Convolution, Dot, Dyn,
         DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad,
-        PadMode, Padding, Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle, Rotary, Rule,
-        Shape, Tensor, TensorView, TensorViewMut, S,
+        PadMode, Padding, Parts, Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle,
+        Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -305,7 +305,7 @@ pub use tensor::{
 };
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, DynMask, NoMask,
-    NormWeight, Norms, Padding, Pooling, Reductions, Rope, RopeStyle, Rotary, ScoresOf,
+    NormWeight, Norms, Padding, Parts, Pooling, Reductions, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

@@ -14,13 +14,34 @@
 // `shape![..]` expands to a tuple of axis types, which clippy counts as a complex type.
 #![allow(clippy::type_complexity)]
 
+use core::ops::Range;
+
 use shapecast::io::Weights;
 use shapecast::{
     bf16, f16, names, shape, Attention, Cast, Causal, Dot, DotOperand, Error, FloatMath, Norms,
-    Reductions, Rope, RopeStyle, Rotary, Storage, Tensor,
+    Parts, Reductions, Rope, RopeStyle, Rotary, Storage, Tensor,
 };
 
 names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HIDDEN, VOCAB);
+
+/// `$f(part, range)` on the positions of `$x`: with `$parts`, one parallel region over them
+/// (`Parts::map_parts`: a part of the positions a thread, every operation in `$f` on that
+/// thread), else one call on all of them whose operations each split on their own.
+macro_rules! over_positions {
+    ($parts:expr, $x:expr, $f:expr) => {
+        if $parts {
+            $x.map_parts::<SEQ, _, _>($f)
+        } else {
+            let n = $x.size::<SEQ>();
+            at_once($x.view().slice::<SEQ>(..)?, 0..n, $f)
+        }
+    };
+}
+
+/// `f(x, range)`: the other branch of `over_positions!`, its closure typed as `map_parts`'s.
+fn at_once<V, R>(x: V, range: Range<usize>, f: impl FnOnce(V, Range<usize>) -> R) -> R {
+    f(x, range)
+}
 
 /// The activations: one sequence of positions.
 pub type X = Tensor<f32, shape![SEQ, DIM]>;
@@ -95,6 +116,10 @@ pub struct Llama<W = f32> {
     output: Tensor<W, shape![VOCAB, DIM]>,
     rot: Rotary<f32>,
     cache: Vec<Cache>,
+    /// Whether a prompt's layers run their chains of operations on the same positions as
+    /// parallel regions over the positions ([`Parts::map_parts`]; the default), or let each
+    /// operation split over the threads on its own (`benches/llama.rs` times both).
+    pub parts: bool,
 }
 
 /// What the file holds besides the weights: the prompt, and PyTorch's last logits of the
@@ -163,6 +188,7 @@ impl<W: Weight> Llama<W> {
             output: W::read(w, "output")?,
             rot,
             cache,
+            parts: true,
         };
         Ok(model)
     }
@@ -179,13 +205,17 @@ impl<W: Weight> Llama<W> {
         let mut x: X = W::embed(&self.emb, &ids)?;
         for (layer, cache) in self.layers.iter().zip(&mut self.cache) {
             let h = x.rms_norm::<DIM>(&layer.attn_norm, 1e-5);
-            // Queries and keys turned by their positions, `pos..pos + n`.
-            let q = h.dot::<DIM>(&layer.wq).rope::<SEQ, HD>(&self.rot, pos);
-            let k = h.dot::<DIM>(&layer.wk).rope::<SEQ, HD>(&self.rot, pos);
-            let (k, v) = (
-                k.rename::<SEQ, KSEQ>(),
-                h.dot::<DIM>(&layer.wv).rename::<SEQ, KSEQ>(),
-            );
+            // Queries and keys turned by their positions, `pos..pos + n` (a part's rows
+            // from `pos + r.start`).
+            let rot = &self.rot;
+            let q = over_positions!(self.parts, h, |h, r| {
+                Ok(h.dot::<DIM>(&layer.wq).rope::<SEQ, HD>(rot, pos + r.start))
+            })?;
+            let k = over_positions!(self.parts, h, |h, r| {
+                Ok(h.dot::<DIM>(&layer.wk).rope::<SEQ, HD>(rot, pos + r.start))
+            })?;
+            let v = over_positions!(self.parts, h, |h, _| Ok(h.dot::<DIM>(&layer.wv)))?;
+            let (k, v) = (k.rename::<SEQ, KSEQ>(), v.rename::<SEQ, KSEQ>());
             let at = pos..pos + n;
             cache
                 .k
@@ -198,10 +228,13 @@ impl<W: Weight> Llama<W> {
             // Each KV head serves its GROUP of query heads by name; query `s` sits at
             // position `pos + s` and sees the keys up to it.
             let ctx = q.attention::<HD, KSEQ>(&keys, &values, Causal::<SEQ>::at(pos), None);
-            x = x + ctx.dot::<(KVH, GROUP, HD)>(&layer.wo);
-            let h = x.rms_norm::<DIM>(&layer.ffn_norm, 1e-5);
-            let gate = h.dot::<DIM>(&layer.w1).silu() * h.dot::<DIM>(&layer.w3);
-            x = x + gate.dot::<HIDDEN>(&layer.w2);
+            // The output projection, the residual, the norm and the SwiGLU block, row by row.
+            x = over_positions!(self.parts, ctx, |ctx, r| {
+                let x = x.slice::<SEQ>(r)?.to_tensor() + ctx.dot::<(KVH, GROUP, HD)>(&layer.wo);
+                let h = x.rms_norm::<DIM>(&layer.ffn_norm, 1e-5);
+                let gate = h.dot::<DIM>(&layer.w1).silu() * h.dot::<DIM>(&layer.w3);
+                Ok(x + gate.dot::<HIDDEN>(&layer.w2))
+            })?;
         }
         let last = x
             .view()

@@ -51,7 +51,7 @@ fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T
     {
         if let Some(block) = thread_block(g, out.len(), count) {
             // As many batch indices a piece as share out evenly.
-            let per = count.div_ceil(rayon::current_num_threads());
+            let per = count.div_ceil(crate::engine::threads::count());
             super::threads::chunks(out, block * per, |i, chunk| {
                 let first = i * per;
                 let range = first..(first + per).min(count);
@@ -71,8 +71,9 @@ fn thread_block(g: &Geometry, out_len: usize, count: usize) -> Option<usize> {
     let block = out_len / count.max(1);
     let leading = g.batch.iter().all(|b| b.2 >= block) && count > 1;
     let work = out_len.saturating_mul(g.c_group * g.taps);
-    let split =
-        leading && rayon::current_num_threads() > 1 && work >= super::split::PARALLEL_MIN_ELEMENTS;
+    let split = leading
+        && crate::engine::threads::count() > 1
+        && work >= super::split::PARALLEL_MIN_ELEMENTS;
     split.then_some(block)
 }
 

@@ -95,7 +95,7 @@ pub(crate) fn row_split(sizes: &[usize], out: &[usize], out_len: usize) -> Optio
         // Small work never touches rayon (its pool starts on first use).
         return None;
     }
-    let threads = rayon::current_num_threads();
+    let threads = crate::engine::threads::count();
     if threads < 2 {
         return None;
     }

@@ -262,7 +262,7 @@ impl<'s> Loops<'s> {
             // Small work never touches rayon (its pool starts on first use).
             return false;
         }
-        let threads = rayon::current_num_threads();
+        let threads = crate::engine::threads::count();
         threads > 1 && (count >= threads || per_product < 1 << 21)
     }
 
@@ -280,7 +280,7 @@ impl<'s> Loops<'s> {
             // Small work never touches rayon (its pool starts on first use).
             return None;
         }
-        let threads = rayon::current_num_threads();
+        let threads = crate::engine::threads::count();
         let even = n % threads == 0 || n >= 4 * threads;
         (threads > 1 && even).then_some(c)
     }
@@ -367,7 +367,11 @@ fn product<T: DotElement, U: DotOperand<T>>(
             && rows_apart
             && work >= 16 * super::split::PARALLEL_MIN_ELEMENTS;
         // Small work never touches rayon (its pool starts on first use).
-        let threads = if big { rayon::current_num_threads() } else { 1 };
+        let threads = if big {
+            crate::engine::threads::count()
+        } else {
+            1
+        };
         if threads > 1 {
             let per = mc.rows.div_ceil(threads.min(mc.rows));
             let start = mc.offset.min(c.len());

@@ -57,7 +57,7 @@ pub(crate) fn rows_per_piece_from(rows: usize, elements: usize, min: usize) -> O
     if elements < min || rows < 2 {
         return None;
     }
-    let threads = rayon::current_num_threads();
+    let threads = crate::engine::threads::count();
     (threads > 1).then(|| rows.div_ceil(threads * 4))
 }
 

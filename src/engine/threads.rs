@@ -58,6 +58,8 @@ thread_local! {
     /// The thread waits for the pieces of its own split: a spinner it picks up then leaves
     /// at once rather than hold the wait up.
     static WAITING: Cell<bool> = const { Cell::new(false) };
+    /// The thread runs one part of a [`parts`] region: operations on it do not split.
+    static IN_PART: Cell<bool> = const { Cell::new(false) };
 }
 
 /// How long the pool's workers stay awake after an operation that split over them: set by
@@ -100,13 +102,52 @@ pub fn set_spin_time(time: Duration) {
 }
 
 /// The threads an operation splits over: rayon's pool of the calling thread (the global one
-/// outside any `install`), sized by `RAYON_NUM_THREADS` or the pool's builder.
+/// outside any `install`), sized by `RAYON_NUM_THREADS` or the pool's builder; 1 inside a
+/// part of [`parts`].
 ///
 /// ```
 /// assert!(shapecast::threads::count() >= 1);
 /// ```
 pub fn count() -> usize {
-    rayon::current_num_threads()
+    if IN_PART.with(Cell::get) {
+        1
+    } else {
+        rayon::current_num_threads()
+    }
+}
+
+/// `f(i)` for every `i < n`, the results in order: the calling thread and the pool's
+/// workers each take the next `i` until none is left (as every split operation does), and
+/// every operation `f` runs stays on its thread ([`count`] is 1 inside `f`), so a chain of
+/// operations on one part hands work to the threads once. `Tensor::map_parts` (the `Parts`
+/// trait) cuts a tensor into such parts along an axis.
+///
+/// ```
+/// let sums = shapecast::threads::parts(3, |i| {
+///     assert_eq!(shapecast::threads::count(), 1); // nothing inside splits again
+///     (0..=i).sum::<usize>()
+/// });
+/// assert_eq!(sums, vec![0, 1, 3]);
+/// ```
+pub fn parts<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    /// Marks its thread as running a part until dropped (a panic in `f` included).
+    struct InPart(bool);
+    impl Drop for InPart {
+        fn drop(&mut self) {
+            IN_PART.with(|p| p.set(self.0));
+        }
+    }
+    let cells: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    pieces(n, count(), |i| {
+        let _mark = InPart(IN_PART.with(|p| p.replace(true)));
+        let r = f(i);
+        // Each cell is written once: the lock is never contended.
+        *cells[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+    });
+    cells
+        .into_iter()
+        .filter_map(|c| c.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect()
 }
 
 /// Nanoseconds since the first call.

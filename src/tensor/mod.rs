@@ -21,10 +21,11 @@
 //! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
 //! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss`, `loss_options` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
+//! | parts over threads | `dynamic::surgery` (slice, concatenate) | `typed::surgery` (`SliceAxis`) | `parts` | `threads` |
 //!
 //! **Receivers.** An operation that computes a new tensor is written once, as a method of a
 //! trait in the prelude (`Reductions`, `Pooling`, `Padding`, `Dot`, `Convolution`, `Norms`,
-//! `Rope`, `Attention`, `FloatMath`) with one blanket impl over
+//! `Rope`, `Attention`, `Parts`, `FloatMath`) with one blanket impl over
 //! [`Contractible`](crate::Contractible) (or `MapSource` for the elementwise math), which
 //! `Tensor`, `TensorView` and `TensorViewMut` implement by giving their layout. Operations
 //! that return a view (`select`, `slice`, `rename`, …) are inherent on each receiver, since
@@ -88,6 +89,7 @@ pub use ops::loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use ops::math::{FloatMath, MapSource};
 pub use ops::norm::{NormWeight, Norms};
 pub use ops::pad::Padding;
+pub use ops::parts::Parts;
 pub use ops::pool::Pooling;
 pub(crate) use ops::pool::{max_pool_2d_argmax, pool_backward};
 pub use ops::reductions::Reductions;

@@ -260,7 +260,17 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
         // A broadcast view (stride 0) can stand for more elements than memory holds: its copy
         // panics with [`Error::TooLarge`](crate::Error::TooLarge)'s message, never aborts.
         crate::engine::allocation::ensure::<T>(&self.sizes, || self.shape_dyn()).or_panic();
-        Tensor::from_parts(&self.sizes, self.iter().cloned().collect())
+        let elements = crate::engine::walk::row_major_elements(&self.strided());
+        Tensor::from_parts(&self.sizes, elements.into_owned())
+    }
+
+    /// The view's layout as the engine takes it.
+    pub(crate) fn strided(&self) -> crate::engine::layout::Strided<'_, T> {
+        crate::engine::layout::Strided {
+            sizes: &self.sizes,
+            strides: &self.strides,
+            data: self.data,
+        }
     }
 
     /// The view's concrete shape (`S` with the view's sizes).

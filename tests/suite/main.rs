@@ -27,6 +27,7 @@ mod messages;
 mod mistakes;
 mod ndarray;
 mod numpy;
+mod parts;
 mod reductions;
 mod sample;
 mod scan;

@@ -320,7 +320,7 @@ fn piece(len: usize, min: usize) -> Option<usize> {
     if len < min {
         return None;
     }
-    let threads = rayon::current_num_threads();
+    let threads = crate::engine::threads::count();
     (threads > 1).then(|| len.div_ceil(threads * 4).max(min / 4))
 }
 

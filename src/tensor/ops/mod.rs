@@ -25,6 +25,7 @@
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
 //! | `pool` | [`Pooling`](crate::Pooling): `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | [`Padding`](crate::Padding): `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
+//! | `parts` | [`Parts`](crate::Parts): `map_parts`, one parallel region over the parts of a tensor cut along an axis (one part a thread, the operations inside unsplit, the results concatenated); `DynTensor::map_parts` |
 //! | `gather` | `take`, `gather` and `one_hot` by name |
 //! | `loss` | `cross_entropy`, `nll_loss` and their reduced forms on tensors and `DynTensor` |
 //! | `loss_options` | [`Loss`](crate::Loss) (class weights as a slice or a typed tensor, smoothing, the ignored index), [`Reduction`](crate::Reduction), [`ClassWeightsFor`](crate::ClassWeightsFor) |
@@ -47,6 +48,7 @@ pub(crate) mod math;
 pub(crate) mod norm;
 pub(crate) mod operators;
 pub(crate) mod pad;
+pub(crate) mod parts;
 pub(crate) mod pool;
 pub(crate) mod reductions;
 pub(crate) mod rope;

@@ -138,7 +138,7 @@ fn pool_axis<T: Copy + Send + Sync>(
     };
     #[cfg(feature = "rayon")]
     if x.len() >= crate::engine::split::PARALLEL_MIN_ELEMENTS
-        && rayon::current_num_threads() > 1
+        && crate::threads::count() > 1
         && outer > 1
     {
         crate::engine::threads::chunks(&mut out, m * inner, |o, dst| block(o, dst));

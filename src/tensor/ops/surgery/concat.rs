@@ -85,6 +85,19 @@ pub(super) fn interleave<T: Clone, Sh: Shape>(
     if outer == 0 || per == 0 {
         return Ok(out);
     }
+    let dense: Option<Vec<&[T]>> = views
+        .iter()
+        .map(|v| crate::engine::walk::contiguous(&v.strided()))
+        .collect();
+    if let Some(dense) = dense {
+        // Every view row-major: each block is a run of its elements.
+        for o in 0..outer {
+            for (d, &n) in dense.iter().zip(&blocks) {
+                out.extend_from_slice(&d[o * n..(o + 1) * n]);
+            }
+        }
+        return Ok(out);
+    }
     let mut iters: Vec<_> = views.iter().map(|v| v.iter()).collect();
     for _ in 0..outer {
         for (it, &n) in iters.iter_mut().zip(&blocks) {
