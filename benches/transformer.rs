@@ -35,6 +35,7 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     );
     let gelu = block::typed_block_gelu(&x, &w, d.dk);
     let fused = block::fused_block(&x, &w);
+    let parts = block::fused_block_parts(&x, &w);
     let max_diff = |other: &mut dyn Iterator<Item = &f32>| {
         ours.data()
             .iter()
@@ -48,6 +49,8 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     assert!(diff < 1e-3, "the two GELUs disagree by {diff}");
     let diff = max_diff(&mut fused.data().iter());
     assert!(diff < 1e-3, "the fused block disagrees by {diff}");
+    let diff = max_diff(&mut parts.data().iter());
+    assert!(diff < 1e-3, "the fused block by parts disagrees by {diff}");
     // The same checksum as `scripts/bench_transformer.py` prints for NumPy and PyTorch.
     let sum: f64 = ours.data().iter().map(|&v| v as f64).sum();
     eprintln!("{}: checksum {sum:.4} / {:.6}", d.label(), ours.data()[0]);
@@ -57,6 +60,9 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     // One after the other in one process: the ratio between them is from one run.
     g.bench_function("shapecast, fused", |b| {
         b.iter(|| block::fused_block(black_box(&x), &w))
+    });
+    g.bench_function("shapecast, fused, parts", |b| {
+        b.iter(|| block::fused_block_parts(black_box(&x), &w))
     });
     g.bench_function("shapecast", |b| {
         b.iter(|| block::typed_block(black_box(&x), &w, d.dk))

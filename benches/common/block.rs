@@ -8,7 +8,9 @@
 #![allow(clippy::type_complexity)]
 
 use ndarray::{s, Array1, Array2, Array3, Array4, Axis};
-use shapecast::{names, shape, Attention, Causal, Dot, FloatMath, Norms, Reductions, Tensor};
+use shapecast::{
+    names, shape, Attention, Causal, Dot, FloatMath, Norms, Parts, Reductions, Tensor,
+};
 
 names!(BATCH, SEQ, KSEQ, EMBED, HEADS, DK, FF);
 
@@ -234,6 +236,27 @@ pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
         + &w.b1;
     let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
     out + &x1
+}
+
+/// [`fused_block`] with the chain after attention (the output projection, the residual, the
+/// second norm, the MLP and its residual) run as one parallel region over the positions
+/// (`Parts::map_parts`), rather than each operation splitting on its own.
+pub fn fused_block_parts(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
+    let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
+    let q = h.dot::<EMBED>(&w.wq);
+    let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
+    let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
+    let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
+    ctx.map_parts::<SEQ, _, _>(|ctx, rows| {
+        let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x.slice::<SEQ>(rows)?;
+        let u = x1
+            .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
+            .dot::<EMBED>(&w.w1)
+            + &w.b1;
+        let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
+        Ok(out + &x1)
+    })
+    .unwrap()
 }
 
 /// The ndarray block's weights.
