@@ -8,7 +8,6 @@ use crate::alloc_prelude::*;
 
 pub(crate) use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
-use super::walk::step;
 use super::winograd;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
@@ -229,6 +228,7 @@ pub(crate) fn position_offset(g: &Geometry, mut p: usize) -> usize {
 /// One run of a patch row: the positions `done..done + seg` of the tile, all on one row of
 /// the last output axis, of which `lo..hi` read the input (the rest read the padding) from
 /// offset `start` on, `step` apart.
+#[derive(Clone, Copy)]
 pub(crate) struct Segment {
     pub(crate) done: usize,
     pub(crate) seg: usize,
@@ -241,15 +241,30 @@ pub(crate) struct Segment {
 /// Walks the patches of positions `p0..p0 + n` as `fill_patches` reads them and
 /// `conv_backward` writes them back: for each row `(c, taps…)` (row-major over the channel and
 /// the kernel's taps) each run of positions along the last output axis, `f(row, segment)`.
-/// Offsets are from the group's first channel.
+/// Offsets are from the group's first channel. The runs of the first channel are worked out
+/// once; every other channel's are the same runs moved by its offset (a stride-2 3x3
+/// convolution's runs are 28 positions long: working each out again per channel, 64 -> 128
+/// channels at 56x56 took 7.0 ms against 6.2 ms, batch 8, one thread).
 pub(crate) fn patch_segments(g: &Geometry, p0: usize, n: usize, mut f: impl FnMut(usize, Segment)) {
+    let runs = channel_segments(g, p0, n);
+    for c in 0..g.c_group {
+        let channel = c * g.x_channel;
+        for &(tap, s) in &runs {
+            let start = if s.lo < s.hi { s.start + channel } else { 0 };
+            f(c * g.taps + tap, Segment { start, ..s });
+        }
+    }
+}
+
+/// The runs of the first channel's patch rows for positions `p0..p0 + n`: each tap's runs
+/// along the last output axis, in order.
+fn channel_segments(g: &Geometry, p0: usize, n: usize) -> Vec<(usize, Segment)> {
     let d = g.spatial.len();
     let (s, p, dil) = (g.stride as isize, g.padding as isize, g.dilation as isize);
     let kernel: Vec<usize> = g.spatial.iter().map(|a| a.2).collect();
     let out_sizes: Vec<usize> = g.spatial.iter().map(|a| a.3).collect();
     let (last_in, last_stride, _, last_out) = g.spatial[d - 1];
     let mut tap = vec![0usize; d];
-    // The first position's coordinates, and the walk's (one allocation a call, not a row).
     let mut start_pos = vec![0usize; d];
     let mut rest = p0;
     for j in (0..d).rev() {
@@ -257,67 +272,61 @@ pub(crate) fn patch_segments(g: &Geometry, p0: usize, n: usize, mut f: impl FnMu
         rest /= out_sizes[j];
     }
     let mut pos = start_pos.clone();
-    let mut row = 0;
-    for c in 0..g.c_group {
-        let channel = c * g.x_channel;
-        tap.iter_mut().for_each(|t| *t = 0);
-        for _ in 0..g.taps {
-            // Along the last axis, output position `o` reads input `o·s + shift`: inside
-            // for `lo_at <= o < hi_at` (two divisions a row, not a segment).
-            let shift = tap[d - 1] as isize * dil - p;
-            let lo_at = ((-shift).max(0) + s - 1) / s;
-            let hi_at = (last_in as isize - shift + s - 1).max(0) / s;
-            // Walk the positions a row of the last output axis at a time.
-            pos.copy_from_slice(&start_pos);
-            let mut done = 0;
-            while done < n {
-                let seg = (last_out - pos[d - 1]).min(n - done);
-                // The outer axes' input coordinates: one offset, or the padding.
-                let mut base = Some(channel);
-                for j in 0..d - 1 {
-                    let i = pos[j] as isize * s - p + tap[j] as isize * dil;
-                    let (size, stride, _, _) = g.spatial[j];
-                    base = match base {
-                        Some(b) if i >= 0 && (i as usize) < size => Some(b + i as usize * stride),
-                        _ => None,
-                    };
-                }
-                let o0 = pos[d - 1] as isize;
-                let (lo, hi) = match base {
-                    None => (0, 0),
-                    Some(_) => {
-                        let lo = (lo_at - o0).clamp(0, seg as isize) as usize;
-                        (lo, (hi_at - o0).clamp(lo as isize, seg as isize) as usize)
-                    }
+    let mut runs = Vec::new();
+    for t in 0..g.taps {
+        // Along the last axis, output position `o` reads input `o·s + shift`: inside
+        // for `lo_at <= o < hi_at` (two divisions a tap, not a run).
+        let shift = tap[d - 1] as isize * dil - p;
+        let lo_at = ((-shift).max(0) + s - 1) / s;
+        let hi_at = (last_in as isize - shift + s - 1).max(0) / s;
+        // Walk the positions a row of the last output axis at a time.
+        pos.copy_from_slice(&start_pos);
+        let mut done = 0;
+        while done < n {
+            let seg = (last_out - pos[d - 1]).min(n - done);
+            // The outer axes' input coordinates: one offset, or the padding.
+            let mut base = Some(0);
+            for j in 0..d - 1 {
+                let i = pos[j] as isize * s - p + tap[j] as isize * dil;
+                let (size, stride, _, _) = g.spatial[j];
+                base = match base {
+                    Some(b) if i >= 0 && (i as usize) < size => Some(b + i as usize * stride),
+                    _ => None,
                 };
-                let start = match base {
-                    Some(b) if lo < hi => {
-                        b + ((o0 + lo as isize) * s + shift) as usize * last_stride
-                    }
-                    _ => 0,
-                };
-                let along = g.stride * last_stride;
-                f(
-                    row,
-                    Segment {
-                        done,
-                        seg,
-                        lo,
-                        hi,
-                        start,
-                        step: along,
-                    },
-                );
-                done += seg;
-                // Next row of positions: the outer axes' index moves on.
-                pos[d - 1] = 0;
-                step::<0>(&mut pos[..d - 1], &out_sizes[..d - 1], [], &mut []);
             }
-            row += 1;
-            // Next tap, row-major over the kernel.
-            step::<0>(&mut tap, &kernel, [], &mut []);
+            let o0 = pos[d - 1] as isize;
+            let (lo, hi) = match base {
+                None => (0, 0),
+                Some(_) => {
+                    let lo = (lo_at - o0).clamp(0, seg as isize) as usize;
+                    (lo, (hi_at - o0).clamp(lo as isize, seg as isize) as usize)
+                }
+            };
+            let start = match base {
+                Some(b) if lo < hi => b + ((o0 + lo as isize) * s + shift) as usize * last_stride,
+                _ => 0,
+            };
+            let step = g.stride * last_stride;
+            runs.push((
+                t,
+                Segment {
+                    done,
+                    seg,
+                    lo,
+                    hi,
+                    start,
+                    step,
+                },
+            ));
+            done += seg;
+            // Next row of positions: the outer axes' index moves on.
+            pos[d - 1] = 0;
+            super::walk::step::<0>(&mut pos[..d - 1], &out_sizes[..d - 1], [], &mut []);
         }
+        // Next tap, row-major over the kernel.
+        super::walk::step::<0>(&mut tap, &kernel, [], &mut []);
     }
+    runs
 }
 
 /// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
