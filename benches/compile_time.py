@@ -147,6 +147,8 @@ def expr(rng, kind, rank, rule):
             return f"InsertAxis<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}>"
         if op == "stack-at":
             return f"StackAt<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}>"
+        if op == "stack-at-static":
+            return f"StackAtStatic<shape![{dims}], {rng.randint(0, rank)}, {NAMES[rank]}, {rng.randint(1, 4)}>"
         if op == "select":
             return f"Select<shape![{dims}], {names[k]}>"
         if op == "slice":
@@ -204,7 +206,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver, train::{Var, VarAttendBy}};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, StackAtStatic, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver, train::{Var, VarAttendBy}};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -328,6 +330,7 @@ def main():
         ("named, Concat (permuted names), size computed", "surgery-concat-computed", 8, "-", None),
         ("named, Stack", "surgery-stack", 8, "-", None),
         ("named, StackAt (a new axis anywhere)", "surgery-stack-at", 8, "-", None),
+        ("named, StackAtStatic (a new axis anywhere, static count)", "surgery-stack-at-static", 8, "-", None),
     ]
     if args.only:
         rows = [r for r in rows if args.only in f"{r[0]} {r[2]}"]

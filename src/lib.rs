@@ -223,7 +223,7 @@ pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::surgery::{
     Concat, ConcatWith, HasAxis, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename,
     RenameAxis, Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack,
-    StackAt, StackUnder, Unnamed,
+    StackAt, StackAtStatic, StackUnder, Unnamed,
 };
 #[doc(hidden)]
 pub use typed::surgery::{
@@ -301,7 +301,7 @@ pub use tensor::{
     concat, stack, stack_at, ArrayOf, ClassWeightsFor, Contractible, ConvOut, Convolution,
     ConvolveWith, Depth, Dot, DotElement, DotOperand, DotWith, DynTensor, ElementOr, FloatMath,
     Index, IndexElement, Loss, MapSource, MatMulBy, NestedArray, Reduction, Reshaped, Scalar,
-    SliceWeights, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
+    SliceWeights, StackArray, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, DynMask, NoMask,

@@ -96,7 +96,7 @@ pub use ops::reductions::Reductions;
 pub use ops::rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]
 pub use ops::sample::Sampling;
-pub use ops::surgery::{concat, stack, stack_at, Reshaped, StaticSize};
+pub use ops::surgery::{concat, stack, stack_at, Reshaped, StackArray, StaticSize};
 pub use receiver::Contractible;
 #[cfg(feature = "safetensors")]
 pub(crate) use receiver::Own;

@@ -311,6 +311,24 @@ fn stack_at_every_position_matches_the_definition() {
     assert_eq!(t0.shape().to_string(), "[SN: 3, SB: 3, SA: 2]");
     assert_eq!(t1.shape().to_string(), "[SB: 3, SN: 3, SA: 2]");
     assert_eq!(t2.shape().to_string(), "[SB: 3, SA: 2, SN: 3]");
+    // The array of views stacked by `StackArray`: the same elements, the count static.
+    {
+        use shapecast::StackArray;
+        let s0: Tensor<i32, shape![SN: 3, SB: 3, SA: 2]> = views.stack_at::<0, SN>().unwrap();
+        let s1: Tensor<i32, shape![SB: 3, SN: 3, SA: 2]> = views.stack_at::<1, SN>().unwrap();
+        let s2: Tensor<i32, shape![SB: 3, SA: 2, SN: 3]> = views.stack_at::<2, SN>().unwrap();
+        let lead: Tensor<i32, shape![SN: 3, SB: 3, SA: 2]> = views.stack::<SN>().unwrap();
+        assert_eq!(s0.data(), t0.data());
+        assert_eq!(s1.data(), t1.data());
+        assert_eq!(s2.data(), t2.data());
+        assert_eq!(lead.data(), t0.data());
+        // Run-time sizes that differ are refused, and so is an empty array.
+        let short = Tensor::<i32, shape![SB, SA: 2]>::from_vec_sized(&[1, 2], vec![0, 0]).unwrap();
+        let long = Tensor::<i32, shape![SB, SA: 2]>::from_vec_sized(&[2, 2], vec![0; 4]).unwrap();
+        assert!([short.view(), long.view()].stack_at::<1, SN>().is_err());
+        let none: [TensorView<'_, i32, shape![SB: 3, SA: 2]>; 0] = [];
+        assert!(none.stack::<SN>().is_err());
+    }
     for (at, data) in [(0, t0.data()), (1, t1.data()), (2, t2.data())] {
         let (sizes, want) = naive(at);
         assert_eq!(data, &want[..], "at {at}");

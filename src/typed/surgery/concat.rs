@@ -384,3 +384,15 @@ pub type Stack<N, S> = <S as StackUnder<N>>::Output;
 /// ```
 pub type StackAt<S, const K: usize, N> =
     <InsertAxis<S, K, N> as SliceAxis<crate::typed::reduce::Pos<K>, Dyn>>::Output;
+
+/// [`StackAt`] with the new axis of static size `M`: the shape of an array of `M` views
+/// stacked (`StackArray::stack_at`), [`StackAt`]'s `?` then sliced to `S<M>`. Generic code
+/// bounds `StackAt<S, K, N>: SliceAxis<Pos<K>, S<M>>` besides [`StackAt`]'s.
+///
+/// ```
+/// use shapecast::{names, shape, StackAtStatic};
+/// names!(HALF, PAIR);
+/// static_assertions::assert_type_eq_all!(StackAtStatic<shape![HALF: 4], 1, PAIR, 2>, shape![HALF: 4, PAIR: 2]);
+/// ```
+pub type StackAtStatic<S, const K: usize, N, const M: usize> =
+    <StackAt<S, K, N> as SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::S<M>>>::Output;

@@ -232,6 +232,85 @@ where
     Ok(Tensor::from_parts(&sizes, interleave(&grown, K)?))
 }
 
+/// `[a.view(), b.view()].stack_at::<K, N>()`: views in an array stacked under a new axis
+/// named `N` at position `K`, as [`stack_at`] does, the new axis of static size `M` (the
+/// array's length) in the type: `[HALF: 3]` views interleave into `[HALF: 3, PAIR: 2]`, whose
+/// static sizes `merge_axes` and the other shape functions keep. Their sizes must agree (a
+/// `?` size is checked at run time).
+///
+/// ```
+/// use shapecast::{names, shape, StackArray, Tensor};
+/// names!(HALF, PAIR, F);
+/// let re = Tensor::<i32, shape![HALF: 3]>::from_vec(vec![1, 2, 3])?;
+/// let im = Tensor::<i32, shape![HALF: 3]>::from_vec(vec![10, 20, 30])?;
+/// let z: Tensor<i32, shape![HALF: 3, PAIR: 2]> = [re.view(), im.view()].stack_at::<1, PAIR>()?;
+/// assert_eq!(z.data(), &[1, 10, 2, 20, 3, 30]);
+/// // Adjacent pairs merged back: a static `[F: 6]`, as rotary embeddings interleave.
+/// let f: Tensor<i32, shape![F: 6]> = z.merge_axes::<(HALF, PAIR), F>()?.to_tensor();
+/// assert_eq!(f.data(), &[1, 10, 2, 20, 3, 30]);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub trait StackArray<T, Sh: Shape, const M: usize> {
+    /// The views stacked under `N` at position `K` (see the [trait docs](StackArray)); or
+    /// the error when their sizes differ, or when there are none.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, StackArray, Tensor};
+    /// names!(H, N);
+    /// let a = Tensor::<f32, shape![H]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+    /// let b = Tensor::<f32, shape![H]>::from_vec_sized(&[3], vec![1.0, 2.0, 3.0])?;
+    /// assert!([a.view(), b.view()].stack_at::<0, N>().is_err()); // H: 2 against 3
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    fn stack_at<const K: usize, N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
+    where
+        Sh: InsertAxisAt<K, N>,
+        InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
+        StackAt<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, S<M>> + Storage<T>,
+        StackAtStatic<Sh, K, N, M>: Storage<T>,
+        N: Axis,
+        T: Clone;
+
+    /// The views stacked under a new leading axis `N` of static size `M`: `stack_at::<0, N>`.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, StackArray, Tensor};
+    /// names!(N, H);
+    /// let a = Tensor::<i32, shape![H: 2]>::from_vec(vec![1, 2])?;
+    /// let s: Tensor<i32, shape![N: 3, H: 2]> = [a.view(), a.view(), a.view()].stack::<N>()?;
+    /// assert_eq!(s.data(), &[1, 2, 1, 2, 1, 2]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    fn stack<N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, 0, N, M>>, Error>
+    where
+        Sh: InsertAxisAt<0, N>,
+        InsertAxis<Sh, 0, N>: SliceAxis<crate::typed::reduce::Pos<0>, crate::typed::size::Dyn>,
+        StackAt<Sh, 0, N>: SliceAxis<crate::typed::reduce::Pos<0>, S<M>> + Storage<T>,
+        StackAtStatic<Sh, 0, N, M>: Storage<T>,
+        N: Axis,
+        T: Clone,
+    {
+        self.stack_at::<0, N>()
+    }
+}
+
+impl<T, Sh: Shape, const M: usize> StackArray<T, Sh, M> for [TensorView<'_, T, Sh>; M] {
+    fn stack_at<const K: usize, N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
+    where
+        Sh: InsertAxisAt<K, N>,
+        InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
+        StackAt<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, S<M>> + Storage<T>,
+        StackAtStatic<Sh, K, N, M>: Storage<T>,
+        N: Axis,
+        T: Clone,
+    {
+        // The new axis is `M` long: the run-time rule checks the rest, as for a slice.
+        let stacked = stack_at::<K, N, T, Sh>(self)?;
+        let sizes = stacked.sizes().to_vec();
+        Ok(Tensor::from_parts(&sizes, stacked.into_vec()))
+    }
+}
+
 impl<T: Clone> DynTensor<T> {
     /// Tensors concatenated along the axis `axis` picks in the first, the others aligned to
     /// it by name (unnamed axes by position).

@@ -41,7 +41,7 @@ use crate::typed::storage::Storage;
 use crate::typed::surgery::{
     Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
     Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
-    StackUnder,
+    StackAtStatic, StackUnder,
 };
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
@@ -55,7 +55,7 @@ mod select;
 mod split;
 mod step;
 
-pub use concat::{concat, stack, stack_at};
+pub use concat::{concat, stack, stack_at, StackArray};
 pub use merge::Reshaped;
 
 /// A static size, what [`slice_to`](TensorView::slice_to) takes: `S<N>`.
