@@ -223,7 +223,7 @@ pub use typed::storage::{Buffer, Storage, INLINE_MAX};
 pub use typed::surgery::{
     Concat, ConcatWith, HasAxis, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename,
     RenameAxis, Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack,
-    StackAt, StackAtStatic, StackUnder, Unnamed,
+    StackAt, StackAtStatic, StackUnder, StacksAt, Unnamed,
 };
 #[doc(hidden)]
 pub use typed::surgery::{

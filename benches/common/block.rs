@@ -220,15 +220,20 @@ fn typed_block_with(
     out + &x1
 }
 
-/// The block on the fused operations: `layer_norm` in one pass over each row, attention in
-/// one pass per block of queries (causal by name, the scores never held whole), the
-/// library's GELU.
-pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
+/// The fused block's first half: `layer_norm`, the projections, `attention` (causal).
+fn fused_attention(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, shape![BATCH, SEQ, HEADS, DK]> {
     let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
     let q = h.dot::<EMBED>(&w.wq);
     let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
     let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
-    let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
+    q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None)
+}
+
+/// The block on the fused operations: `layer_norm` in one pass over each row, attention in
+/// one pass per block of queries (causal by name, the scores never held whole), the
+/// library's GELU.
+pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
+    let ctx = fused_attention(x, w);
     let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x;
     let u = x1
         .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
@@ -242,21 +247,17 @@ pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
 /// second norm, the MLP and its residual) run as one parallel region over the positions
 /// (`Parts::map_parts`), rather than each operation splitting on its own.
 pub fn fused_block_parts(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
-    let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
-    let q = h.dot::<EMBED>(&w.wq);
-    let k = h.dot::<EMBED>(&w.wk).rename::<SEQ, KSEQ>();
-    let v = h.dot::<EMBED>(&w.wv).rename::<SEQ, KSEQ>();
-    let ctx = q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None);
-    ctx.map_parts::<SEQ, _, _>(|ctx, rows| {
-        let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x.slice::<SEQ>(rows)?;
-        let u = x1
-            .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
-            .dot::<EMBED>(&w.w1)
-            + &w.b1;
-        let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
-        Ok(out + &x1)
-    })
-    .unwrap()
+    fused_attention(x, w)
+        .map_parts::<SEQ, _, _>(|ctx, rows| {
+            let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x.slice::<SEQ>(rows)?;
+            let u = x1
+                .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
+                .dot::<EMBED>(&w.w1)
+                + &w.b1;
+            let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
+            Ok(out + &x1)
+        })
+        .unwrap()
 }
 
 /// The ndarray block's weights.

@@ -340,14 +340,7 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
     patches: &mut [T],
 ) {
     patch_segments(g, p0, n, |row, s: Segment| {
-        let Segment {
-            done,
-            seg,
-            lo,
-            hi,
-            start,
-            step,
-        } = s;
+        let (done, seg, lo, hi, start, step) = (s.done, s.seg, s.lo, s.hi, s.start, s.step);
         let out = &mut patches[row * n + done..row * n + done + seg];
         out[..lo].iter_mut().for_each(|v| *v = T::zero());
         out[hi..].iter_mut().for_each(|v| *v = T::zero());

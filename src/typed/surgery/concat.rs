@@ -387,12 +387,38 @@ pub type StackAt<S, const K: usize, N> =
 
 /// [`StackAt`] with the new axis of static size `M`: the shape of an array of `M` views
 /// stacked (`StackArray::stack_at`), [`StackAt`]'s `?` then sliced to `S<M>`. Generic code
-/// bounds `StackAt<S, K, N>: SliceAxis<Pos<K>, S<M>>` besides [`StackAt`]'s.
+/// bounds `S: StacksAt<K, N, M>`.
 ///
 /// ```
 /// use shapecast::{names, shape, StackAtStatic};
 /// names!(HALF, PAIR);
 /// static_assertions::assert_type_eq_all!(StackAtStatic<shape![HALF: 4], 1, PAIR, 2>, shape![HALF: 4, PAIR: 2]);
 /// ```
-pub type StackAtStatic<S, const K: usize, N, const M: usize> =
-    <StackAt<S, K, N> as SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::S<M>>>::Output;
+pub type StackAtStatic<S, const K: usize, N, const M: usize> = <S as StacksAt<K, N, M>>::Output;
+
+/// `Self` stacks `M` times under a new axis `N` at position `K`, the new axis of static size
+/// `M`: the one bound generic code writes for `StackArray::stack_at` (its three steps,
+/// [`InsertAxisAt`], then [`SliceAxis`] to `?`, then to `S<M>`, in one trait); `Output` is
+/// [`StackAtStatic`].
+///
+/// ```
+/// use shapecast::{names, shape, Shape, StacksAt};
+/// names!(HALF, PAIR);
+/// assert_eq!(<shape![HALF: 4] as StacksAt<1, PAIR, 2>>::Output::to_dyn().to_string(), "[HALF: 4, PAIR: 2]");
+/// ```
+pub trait StacksAt<const K: usize, N, const M: usize>: InsertAxisAt<K, N> {
+    /// The stacked shape.
+    type Output: Shape;
+}
+
+impl<S, const K: usize, N, const M: usize> StacksAt<K, N, M> for S
+where
+    S: InsertAxisAt<K, N>,
+    InsertAxis<S, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, Dyn>,
+    StackAt<S, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::S<M>>,
+{
+    type Output = <StackAt<S, K, N> as SliceAxis<
+        crate::typed::reduce::Pos<K>,
+        crate::typed::size::S<M>,
+    >>::Output;
+}

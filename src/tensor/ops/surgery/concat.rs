@@ -220,6 +220,14 @@ where
     StackAt<Sh, K, N>: Storage<T>,
     N: Axis,
 {
+    let (sizes, data) = stacked_at::<K, N, T, Sh>(parts)?;
+    Ok(Tensor::from_parts(&sizes, data))
+}
+
+/// The sizes and elements of `parts` stacked under `N` at position `K`.
+fn stacked_at<const K: usize, N: Axis, T: Clone, Sh: InsertAxisAt<K, N>>(
+    parts: &[TensorView<'_, T, Sh>],
+) -> Result<(Vec<usize>, Vec<T>), Error> {
     // The run-time rule refuses what the types cannot see: no parts, or sizes that differ.
     let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape_dyn()).collect();
     let name = N::NAME.map(|n| Name::new(n).expect("names! declares identifiers"));
@@ -229,7 +237,7 @@ where
         .expect("concrete shapes stack to a concrete shape");
     let grown: Vec<TensorView<'_, T, InsertAxis<Sh, K, N>>> =
         parts.iter().map(|p| p.insert_axis::<K, N>()).collect();
-    Ok(Tensor::from_parts(&sizes, interleave(&grown, K)?))
+    Ok((sizes, interleave(&grown, K)?))
 }
 
 /// `[a.view(), b.view()].stack_at::<K, N>()`: views in an array stacked under a new axis
@@ -250,7 +258,11 @@ where
 /// assert_eq!(f.data(), &[1, 10, 2, 20, 3, 30]);
 /// # Ok::<(), shapecast::Error>(())
 /// ```
-pub trait StackArray<T, Sh: Shape, const M: usize> {
+pub trait StackArray<'a, T: 'a, Sh: Shape, const M: usize> {
+    /// The views, in order.
+    #[doc(hidden)]
+    fn views(&self) -> &[TensorView<'a, T, Sh>];
+
     /// The views stacked under `N` at position `K` (see the [trait docs](StackArray)); or
     /// the error when their sizes differ, or when there are none.
     ///
@@ -262,14 +274,18 @@ pub trait StackArray<T, Sh: Shape, const M: usize> {
     /// assert!([a.view(), b.view()].stack_at::<0, N>().is_err()); // H: 2 against 3
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    fn stack_at<const K: usize, N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
+    fn stack_at<const K: usize, N: Axis>(
+        &self,
+    ) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
     where
-        Sh: InsertAxisAt<K, N>,
-        InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
-        StackAt<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, S<M>> + Storage<T>,
+        Sh: StacksAt<K, N, M>,
         StackAtStatic<Sh, K, N, M>: Storage<T>,
-        N: Axis,
-        T: Clone;
+        T: Clone,
+    {
+        // The new axis is `M` long: the run-time rule checks the rest, as for a slice.
+        let (sizes, data) = stacked_at::<K, N, T, Sh>(self.views())?;
+        Ok(Tensor::from_parts(&sizes, data))
+    }
 
     /// The views stacked under a new leading axis `N` of static size `M`: `stack_at::<0, N>`.
     ///
@@ -281,33 +297,19 @@ pub trait StackArray<T, Sh: Shape, const M: usize> {
     /// assert_eq!(s.data(), &[1, 2, 1, 2, 1, 2]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
-    fn stack<N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, 0, N, M>>, Error>
+    fn stack<N: Axis>(&self) -> Result<Tensor<T, StackAtStatic<Sh, 0, N, M>>, Error>
     where
-        Sh: InsertAxisAt<0, N>,
-        InsertAxis<Sh, 0, N>: SliceAxis<crate::typed::reduce::Pos<0>, crate::typed::size::Dyn>,
-        StackAt<Sh, 0, N>: SliceAxis<crate::typed::reduce::Pos<0>, S<M>> + Storage<T>,
+        Sh: StacksAt<0, N, M>,
         StackAtStatic<Sh, 0, N, M>: Storage<T>,
-        N: Axis,
         T: Clone,
     {
         self.stack_at::<0, N>()
     }
 }
 
-impl<T, Sh: Shape, const M: usize> StackArray<T, Sh, M> for [TensorView<'_, T, Sh>; M] {
-    fn stack_at<const K: usize, N>(&self) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
-    where
-        Sh: InsertAxisAt<K, N>,
-        InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
-        StackAt<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, S<M>> + Storage<T>,
-        StackAtStatic<Sh, K, N, M>: Storage<T>,
-        N: Axis,
-        T: Clone,
-    {
-        // The new axis is `M` long: the run-time rule checks the rest, as for a slice.
-        let stacked = stack_at::<K, N, T, Sh>(self)?;
-        let sizes = stacked.sizes().to_vec();
-        Ok(Tensor::from_parts(&sizes, stacked.into_vec()))
+impl<'a, T, Sh: Shape, const M: usize> StackArray<'a, T, Sh, M> for [TensorView<'a, T, Sh>; M] {
+    fn views(&self) -> &[TensorView<'a, T, Sh>] {
+        self
     }
 }
 

@@ -41,7 +41,7 @@ use crate::typed::storage::Storage;
 use crate::typed::surgery::{
     Concat, ConcatWith, InsertAxis, InsertAxisAt, MergeAxes, MergeAxesInto, Rename, RenameAxis,
     Select, SelectAxis, Slice, SliceAxis, SliceTo, SplitAxis, SplitAxisInto, Stack, StackAt,
-    StackAtStatic, StackUnder,
+    StackAtStatic, StackUnder, StacksAt,
 };
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
