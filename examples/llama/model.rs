@@ -2,7 +2,8 @@
 //! `take`, `rms_norm` by name, rotary embeddings over adjacent feature pairs (`rope`, one
 //! call for queries and keys), grouped-query attention in one pass (`attention`: the KV
 //! heads serve a `GROUP` of query heads by name, causal after the cached positions), SwiGLU,
-//! a preallocated KV cache written through views, greedy generation. Every size is `?`, so one model serves every
+//! a preallocated KV cache written through views, greedy generation; a prompt's layers run their
+//! chains of operations as parallel regions over the positions (`map_parts`). Every size is `?`, so one model serves every
 //! configuration. The weights are read by name from a `.safetensors` file, in the layouts
 //! files keep (`[out, in]`, contracted over their last axis): `main.rs` writes its own with
 //! their axis names; `scripts/bench_llama.py` writes the benchmark's (`benches/llama.rs`)
