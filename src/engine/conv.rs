@@ -272,6 +272,8 @@ fn channel_segments(g: &Geometry, p0: usize, n: usize) -> Vec<(usize, Segment)> 
         rest /= out_sizes[j];
     }
     let mut pos = start_pos.clone();
+    // Along the last axis, consecutive positions read the input this far apart.
+    let step = g.stride * last_stride;
     let mut runs = Vec::new();
     for t in 0..g.taps {
         // Along the last axis, output position `o` reads input `o·s + shift`: inside
@@ -306,7 +308,6 @@ fn channel_segments(g: &Geometry, p0: usize, n: usize) -> Vec<(usize, Segment)> 
                 Some(b) if lo < hi => b + ((o0 + lo as isize) * s + shift) as usize * last_stride,
                 _ => 0,
             };
-            let step = g.stride * last_stride;
             runs.push((
                 t,
                 Segment {

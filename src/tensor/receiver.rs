@@ -70,11 +70,7 @@ impl<T, S: Shape> Contractible for TensorView<'_, T, S> {
     type Elem = T;
     type Shape = S;
     fn layout<'s>(&'s self, _: &'s mut Own) -> Strided<'s, T> {
-        Strided {
-            sizes: self.sizes(),
-            strides: self.strides(),
-            data: self.data_slice(),
-        }
+        self.strided()
     }
 }
 

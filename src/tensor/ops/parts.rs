@@ -136,7 +136,7 @@ pub trait Parts: Contractible + Sized {
         let views: Vec<TensorView<'_, U, S2>> = outs
             .iter()
             .map(|(sizes, data)| {
-                let strides = crate::engine::layout::row_major(sizes).to_vec();
+                let strides = crate::engine::layout::row_major(sizes);
                 TensorView::from_parts(data, sizes.clone(), strides)
             })
             .collect();
