@@ -148,3 +148,59 @@ fn zip_framed_in<const N: usize, A, B, O>(
         None => f.zip::<N>(sizes, a, b, out),
     }
 }
+
+// Adapters from a function on owned elements to the borrowed form the kernels call.
+//
+// A closure written inside a generic function has a type that carries every generic parameter
+// of that function, used or not: `|x, y| f(x.clone(), y)` inside a method of `Tensor<T, S>`
+// is a new type for every shape `S`, and with it every kernel it reaches is compiled again.
+// Built here, from the element types and `f` alone, one closure (and one copy of each
+// kernel) serves every shape: a ResNet-18 compiled 900 copies of the strided walk before.
+
+/// `f(x.clone(), y.clone())`: an operator on owned elements (such as `<T as Add<U>>::add`).
+pub(crate) fn cloned<T: Clone, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+where
+    F: Fn(T, U) -> O + Sync,
+{
+    move |x, y| f(x.clone(), y.clone())
+}
+
+/// `f(x.clone(), y)`: an update of an owned left element by a borrowed right one.
+pub(crate) fn cloned_left<T: Clone, U, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+where
+    F: Fn(T, &U) -> O + Sync,
+{
+    move |x, y| f(x.clone(), y)
+}
+
+/// `f(x, y.clone())`: an update of an owned right element by a borrowed left one.
+pub(crate) fn cloned_right<T, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+where
+    F: Fn(&T, U) -> O + Sync,
+{
+    move |x, y| f(x, y.clone())
+}
+
+/// `f(x, y.clone())` for an operator on owned elements: the left one owned, the right borrowed.
+pub(crate) fn owned_left<T, U: Clone, O, F>(f: F) -> impl Fn(T, &U) -> O + Sync
+where
+    F: Fn(T, U) -> O + Sync,
+{
+    move |x, y| f(x, y.clone())
+}
+
+/// `f(x.clone(), y)` for an operator on owned elements: the right one owned, the left borrowed.
+pub(crate) fn owned_right<T: Clone, U, O, F>(f: F) -> impl Fn(&T, U) -> O + Sync
+where
+    F: Fn(T, U) -> O + Sync,
+{
+    move |x, y| f(x.clone(), y)
+}
+
+/// `f(y, x)`: the operands' order swapped (an update of the right operand in place).
+pub(crate) fn swapped<T, U, O, F>(f: F) -> impl Fn(U, &T) -> O + Sync
+where
+    F: Fn(&T, U) -> O + Sync,
+{
+    move |y, x| f(x, y)
+}

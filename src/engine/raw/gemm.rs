@@ -407,20 +407,55 @@ macro_rules! blas_like {
 blas_like!(f32);
 blas_like!(f64);
 
-/// The elements the `gemm` crate multiplies (`c = alpha·c + beta·a·b` with `alpha`, `beta`
-/// of 1).
+/// The elements the `gemm` crate's kernels multiply (`c = alpha·c + beta·a·b` with `alpha`,
+/// `beta` of 1), each with its kernel crate's entry (`gemm-f32`, `gemm-f64`).
 pub(super) trait GemmScalar: Copy + 'static {
     /// One.
     const ONE: Self;
+    /// The kernel crate's product for this element, chosen for the CPU on the first call.
+    fn kernel() -> Kernel<Self>;
 }
 impl GemmScalar for f32 {
     const ONE: Self = 1.0;
+    fn kernel() -> Kernel<Self> {
+        gemm_f32::gemm::f32::get_gemm_fn()
+    }
 }
 impl GemmScalar for f64 {
     const ONE: Self = 1.0;
+    fn kernel() -> Kernel<Self> {
+        gemm_f64::gemm::f64::get_gemm_fn()
+    }
 }
 
-/// `c (+)= a · b` by the `gemm` crate on the calling thread, `c` from the pointer `c`.
+/// A kernel crate's product: sizes `m, n, k`; `dst` with its column and row strides and
+/// whether to read it; `lhs` and `rhs` likewise; `alpha`, `beta`; three conjugation flags;
+/// the parallelism.
+type Kernel<T> = unsafe fn(
+    usize,
+    usize,
+    usize,
+    *mut T,
+    isize,
+    isize,
+    bool,
+    *const T,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+    T,
+    T,
+    bool,
+    bool,
+    bool,
+    gemm_common::Parallelism,
+);
+
+/// `c (+)= a · b` by the `gemm` crate's kernels on the calling thread, `c` from the pointer
+/// `c`. A row-major `c` is computed as `cᵀ = bᵀ · aᵀ`, the orientation the kernels prefer
+/// (what the `gemm` crate's front function does; the strides here are never negative).
 ///
 /// # Safety
 /// Every element (i, p) of `a` at `offset + i*rs + p*cs` for i < rows and p < cols lies
@@ -434,30 +469,62 @@ pub(super) unsafe fn call<T: GemmScalar>(
     (ma, mb, mc): (Mat, Mat, Mat),
     acc: bool,
 ) {
-    // SAFETY: what the caller vouches for is what `gemm` requires of its pointers and
-    // strides; `c` aliases neither `a` nor `b` (it is part of a `&mut` borrow). It reads
-    // `c` only when `read_dst` (`acc`).
+    let s = |x: usize| x as isize;
+    // SAFETY: what the caller vouches for is what the kernels require of their pointers
+    // and strides (in bounds, `isize` strides); `c` aliases neither `a` nor `b` (it is part
+    // of a `&mut` borrow). The kernel reads `c` only when `read_dst` (`acc`). Transposing
+    // swaps the operands and each one's strides, which addresses the same elements.
     unsafe {
-        gemm::gemm(
-            mc.rows,
-            mc.cols,
-            ma.cols,
-            c.add(mc.offset),
-            mc.cs as isize,
-            mc.rs as isize,
-            acc,
+        let (pa, pb, pc) = (
             a.as_ptr().add(ma.offset),
-            ma.cs as isize,
-            ma.rs as isize,
             b.as_ptr().add(mb.offset),
-            mb.cs as isize,
-            mb.rs as isize,
+            c.add(mc.offset),
+        );
+        // rows, columns, the left operand with its column and row strides, the right one
+        // likewise, and the destination's column and row strides
+        let (m, n, lhs, (lcs, lrs), rhs, (rcs, rrs), (dcs, drs)) = if mc.cs < mc.rs {
+            let b_t = (s(mb.rs), s(mb.cs));
+            (
+                mc.cols,
+                mc.rows,
+                pb,
+                b_t,
+                pa,
+                (s(ma.rs), s(ma.cs)),
+                (s(mc.rs), s(mc.cs)),
+            )
+        } else {
+            let a_n = (s(ma.cs), s(ma.rs));
+            (
+                mc.rows,
+                mc.cols,
+                pa,
+                a_n,
+                pb,
+                (s(mb.cs), s(mb.rs)),
+                (s(mc.cs), s(mc.rs)),
+            )
+        };
+        T::kernel()(
+            m,
+            n,
+            ma.cols,
+            pc,
+            dcs,
+            drs,
+            acc,
+            lhs,
+            lcs,
+            lrs,
+            rhs,
+            rcs,
+            rrs,
             T::ONE,
             T::ONE,
             false,
             false,
             false,
-            gemm::Parallelism::None,
+            gemm_common::Parallelism::None,
         );
     }
 }

@@ -192,7 +192,7 @@ impl<T: Float, P: Storage<T> + Storage<(T, T)>> BatchNorm<T, P> {
             weight.operand(),
             self.pairs.operand(),
             &mut data,
-            Parallel(|w: &T, p: &(T, T)| *w * p.0),
+            Parallel(scaled::<T>),
         )?;
         Ok(Tensor::from_parts(weight.sizes(), data))
     }
@@ -244,7 +244,7 @@ impl<T: Float + Send + Sync, S: Storage<T>> Tensor<T, S> {
             self.operand(),
             norm.pairs.operand(),
             &mut data,
-            Parallel(|x: &T, p: &(T, T)| *x * p.0 + p.1),
+            Parallel(scaled_shifted::<T>),
         )?;
         Ok(Tensor::from_parts(self.sizes(), data))
     }
@@ -298,8 +298,21 @@ impl<T: Float + Send + Sync> DynTensor<T> {
             Rule::Assign,
             &pairs,
             &mut out,
-            Parallel(|x: &T, p: &(T, T)| *x * p.0 + p.1),
+            Parallel(scaled_shifted::<T>),
         )?;
         Ok(out)
     }
+}
+
+// The elementwise steps as functions of the element type alone, so that every shape shares
+// one copy of the kernels they run in (a closure in a generic method would carry its shapes).
+
+/// `w * scale`: a weight with the norm's scale folded in.
+fn scaled<T: Float>(w: &T, &(scale, _): &(T, T)) -> T {
+    *w * scale
+}
+
+/// `x * scale + shift`: the norm of one element.
+fn scaled_shifted<T: Float>(x: &T, &(scale, shift): &(T, T)) -> T {
+    *x * scale + shift
 }

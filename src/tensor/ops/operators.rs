@@ -5,9 +5,9 @@
 use core::ops;
 
 use super::math::MapSource;
-use super::zip_plan::ByNamed;
+use super::zip_plan::{ByNamed, ByRule};
 use crate::engine::raw;
-use crate::engine::zip_fn::Parallel;
+use crate::engine::zip_fn::{cloned, owned_left, owned_right, Parallel};
 use crate::tensor::elements::Scalar;
 use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
@@ -17,7 +17,7 @@ use crate::values::error::{Error, OrPanic};
 
 /// Comparisons (rule book §6): a scalar operand, or identical shapes; the result holds booleans.
 macro_rules! comparison {
-    ($name:ident, $op:tt, $doc:literal) => {
+    ($name:ident, $Trait:ident :: $method:ident, $doc:literal) => {
         impl<T: Copy + PartialOrd + Sync, S: Storage<T>> Tensor<T, S> {
             #[doc = concat!("`self ", $doc, " rhs` elementwise by the comparison rule (rule book §6).")]
             ///
@@ -36,18 +36,18 @@ macro_rules! comparison {
                 S: BroadcastsUnder<Compare, B>,
                 BroadcastBy<Compare, S, B>: Storage<bool>,
             {
-                self.zip_with_rule::<Compare, _, _, _>(rhs, |x, y| x $op y)
+                self.zip_by::<ByRule<Compare>, _, _, _, _>(rhs, Parallel(<T as $Trait>::$method))
             }
         }
     };
 }
 
-comparison!(eq_elem, ==, "==");
-comparison!(ne_elem, !=, "!=");
-comparison!(lt, <, "<");
-comparison!(le, <=, "<=");
-comparison!(gt, >, ">");
-comparison!(ge, >=, ">=");
+comparison!(eq_elem, PartialEq::eq, "==");
+comparison!(ne_elem, PartialEq::ne, "!=");
+comparison!(lt, PartialOrd::lt, "<");
+comparison!(le, PartialOrd::le, "<=");
+comparison!(gt, PartialOrd::gt, ">");
+comparison!(ge, PartialOrd::ge, ">=");
 
 /// One compound-assignment operator (`+=` …) by the assignment rule, and with a scalar.
 macro_rules! assign_op {
@@ -74,7 +74,7 @@ macro_rules! assign_op {
             /// Panics with the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(&mut self, rhs: &Tensor<T, B>) {
-                self.assign_by(rhs, |x, y| ops::$Base::$base(x.clone(), y.clone()))
+                self.assign_by(rhs, cloned(<T as ops::$Base>::$base))
                     .or_panic();
             }
         }
@@ -142,7 +142,7 @@ macro_rules! binary_op {
                 b: &Tensor<T, B>,
                 out: &mut Tensor<T, S>,
             ) -> Result<(), Error> {
-                a.zip_into::<ByNamed, _, _, _, _>(b, out, Parallel(|x: &T, y: &T| ops::$Op::$op(x.clone(), y.clone())))
+                a.zip_into::<ByNamed, _, _, _, _>(b, out, Parallel(cloned(<T as ops::$Op>::$op)))
             }
         }
 
@@ -192,7 +192,7 @@ macro_rules! binary_op {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
-                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| ops::$Op::$op(x.clone(), y.clone())))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned(<T as ops::$Op<U>>::$op)))
             }
         }
 
@@ -253,7 +253,7 @@ macro_rules! binary_op {
             /// With the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(self, rhs: &Tensor<U, B>) -> Self::Output {
-                self.reuse_by(rhs, |x, y| ops::$Op::$op(x, y.clone()))
+                self.reuse_by(rhs, owned_left(<T as ops::$Op<U>>::$op))
                     .or_panic()
             }
         }
@@ -276,7 +276,7 @@ macro_rules! binary_op {
             /// With the rule book §15 message when a `?` size does not fit.
             #[track_caller]
             fn $op(self, rhs: Tensor<U, B>) -> Self::Output {
-                self.reuse_right_by(rhs, |x, y| ops::$Op::$op(x.clone(), y))
+                self.reuse_right_by(rhs, owned_right(<T as ops::$Op<U>>::$op))
                     .or_panic()
             }
         }

@@ -15,7 +15,9 @@ use super::zip_plan::{
 use crate::dynamic::plan::SizeList;
 use crate::engine::fold_walk::runs;
 use crate::engine::static_kernel::{known, zip_static, StaticZip};
-use crate::engine::zip_fn::{splits, Parallel, Serial, ZipFn};
+use crate::engine::zip_fn::{
+    cloned, cloned_left, cloned_right, splits, swapped, Parallel, Serial, ZipFn,
+};
 use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastBy, BroadcastWith, BroadcastsUnder};
 use crate::typed::rule::Assign;
@@ -46,7 +48,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         Broadcast<S, B>: Storage<V>,
     {
-        self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| f(*x, *y)))
+        self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned(f)))
     }
 
     /// The kernel under a run-time rule whose output type `O` the caller has checked.
@@ -179,18 +181,17 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         // Small static shapes live inline: the compile-time kernel writes a fresh one faster
         // than the buffer can be taken out and put back.
         if const { inline_static(S::SIZES) && all_static(B::SIZES) } {
-            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(|x: &T, y: &U| f(x.clone(), y)));
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Serial(cloned_left(&f)));
         }
         let Some(layout) =
             run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
         else {
             // A `?` size does not fit: the run-time engine words the refusal.
-            return self
-                .zip_by::<ByNamed, U, T, O, B>(rhs, Parallel(|x: &T, y: &U| f(x.clone(), y)));
+            return self.zip_by::<ByNamed, U, T, O, B>(rhs, Parallel(cloned_left(&f)));
         };
         if !(layout.lhs_is_frame && layout.sizes() == self.sizes()) {
             let mut data = Vec::new();
-            let g = Parallel(|x: &T, y: &U| f(x.clone(), y));
+            let g = Parallel(cloned_left(&f));
             layout.run(self.data(), rhs.data(), &mut data, g)?;
             return Ok(Tensor::from_parts(layout.sizes(), data));
         }
@@ -219,25 +220,23 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         S: BroadcastWith<B>,
     {
         if const { inline_static(B::SIZES) && all_static(S::SIZES) } {
-            return self
-                .zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(|x: &T, y: &U| f(x, y.clone())));
+            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Serial(cloned_right(&f)));
         }
         let Some(layout) =
             run_time_layout::<MAX_TYPED_RANK, ByNamed, S, B>(self.sizes(), rhs.sizes())
         else {
-            return self
-                .zip_by::<ByNamed, U, U, O, B>(&rhs, Parallel(|x: &T, y: &U| f(x, y.clone())));
+            return self.zip_by::<ByNamed, U, U, O, B>(&rhs, Parallel(cloned_right(&f)));
         };
         if !(layout.rhs_is_frame && layout.sizes() == rhs.sizes()) {
             let mut data = Vec::new();
-            let g = Parallel(|x: &T, y: &U| f(x, y.clone()));
+            let g = Parallel(cloned_right(&f));
             layout.run(self.data(), rhs.data(), &mut data, g)?;
             return Ok(Tensor::from_parts(layout.sizes(), data));
         }
         let sizes = rhs.sizes;
         let mut data = rhs.data.into_vec();
         let other = (self.data(), &layout.a[..layout.len]);
-        update_in_place(&mut data, layout.sizes(), other, |y, x: &T| f(x, y));
+        update_in_place(&mut data, layout.sizes(), other, swapped(&f));
         Ok(Tensor::from_parts(sizes.as_ref(), data))
     }
 
@@ -295,7 +294,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         B: Storage<U>,
         BroadcastBy<R, S, B>: Storage<V>,
     {
-        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Parallel(|x: &T, y: &U| f(*x, *y)))
+        self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Parallel(cloned(f)))
     }
 
     /// `f` applied to every element.
