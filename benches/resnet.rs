@@ -140,7 +140,7 @@ fn time_convolutions(
     net: &str,
     convs: &[(usize, usize, usize, usize, usize, usize)],
 ) {
-    use shapecast::{dynamic::conv::ConvSpec, DynTensor};
+    use shapecast::{dynamic::conv::ConvSpec, ConvWeight, DynTensor};
     let mut g = c.benchmark_group(format!("{net} convolutions [{THREADS}]"));
     g.sample_size(10).measurement_time(Duration::from_secs(4));
     for &(ci, co, n, k, stride, padding) in convs {
@@ -166,6 +166,13 @@ fn time_convolutions(
         g.bench_function(format!("{ci}->{co} at {n}, {k}x{k}/{stride}"), |b| {
             b.iter(|| x.conv(&w, "C", &spec).unwrap())
         });
+        if k == 3 && stride == 1 {
+            // The weight kept with its Winograd transform, as the examples' models hold it.
+            let kept = ConvWeight::new(w.clone());
+            g.bench_function(format!("{ci}->{co} at {n}, {k}x{k}/{stride} kept"), |b| {
+                b.iter(|| x.conv(&kept, "C", &spec).unwrap())
+            });
+        }
     }
     g.finish();
 }

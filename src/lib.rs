@@ -155,10 +155,10 @@ pub mod prelude {
     pub use crate::train::{VarAttention, VarConv, VarDot, VarNorms};
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
-        bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, Convolution, Dot, Dyn,
-        DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask, Norms, Pad,
-        PadMode, Padding, Parts, Pool, Pooling, Pos, Reduction, Reductions, Rope, RopeStyle,
-        Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, ConvWeight, Convolution,
+        Dot, Dyn, DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask,
+        Norms, Pad, PadMode, Padding, Parts, Pool, Pooling, Pos, Reduction, Reductions, Rope,
+        RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
     };
 }
 
@@ -304,8 +304,9 @@ pub use tensor::{
     SliceWeights, StackArray, StaticSize, Tensor, TensorView, TensorViewMut, Transcendental,
 };
 pub use tensor::{
-    AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, DynMask, NoMask,
-    NormWeight, Norms, Padding, Parts, Pooling, Reductions, Rope, RopeStyle, Rotary, ScoresOf,
+    AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, ConvOperand,
+    ConvWeight, DynConvWeight, DynMask, NoMask, NormWeight, Norms, Padding, Parts, Pooling,
+    Reductions, Rope, RopeStyle, Rotary, ScoresOf,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

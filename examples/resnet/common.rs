@@ -29,7 +29,9 @@ pub type Conv1<O, I> = (O, I, ROWS<S<1>>, COLS<S<1>>);
 
 /// A convolution with its batch norm folded in: the scaled weight and the shift.
 pub struct ConvBn<W: Storage<f32>, B: Storage<f32>> {
-    pub weight: Tensor<f32, W>,
+    /// The weight with the norm's scale folded in, kept with its Winograd transform (made on
+    /// the first forward pass, where the convolution takes that path).
+    pub weight: ConvWeight<Tensor<f32, W>>,
     pub shift: Tensor<f32, B>,
 }
 
@@ -48,7 +50,7 @@ impl<W: Storage<f32> + BroadcastsUnder<Assign, B>, B: Storage<f32> + Storage<(f3
             1e-5,
         )?;
         Ok(ConvBn {
-            weight: norm.fold_into(&conv.get::<f32, W>("weight")?)?,
+            weight: ConvWeight::new(norm.fold_into(&conv.get::<f32, W>("weight")?)?),
             shift: norm.shift(),
         })
     }

@@ -9,15 +9,21 @@ use crate::alloc_prelude::*;
 pub(crate) use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
 use super::winograd;
+pub use super::winograd::Kept;
 
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 pub(crate) const TILE_ELEMENTS: usize = 1 << 17;
 
 /// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
 /// axes lead the output (each index then owns a contiguous block of it).
-pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]) {
+pub(crate) fn run_batches<T: DotElement>(
+    g: &Geometry,
+    x: &[T],
+    (weight, kept): (&[T], Option<&Kept<T>>),
+    out: &mut [T],
+) {
     if winograd::applies::<T>(g) {
-        return run_winograd(g, x, weight, out);
+        return run_winograd(g, x, (weight, kept), out);
     }
     let count: usize = g.batch.iter().map(|b| b.0).product();
     let offsets = |i: usize| batch_offsets(g, i);
@@ -41,11 +47,22 @@ pub(crate) fn run_batches<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], ou
 }
 
 /// [`run_batches`] by Winograd's transforms: every batch index's tiles together, or, split
-/// over threads, one group of consecutive batch indices per piece.
-fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T]) {
+/// over threads, one group of consecutive batch indices per piece. The weight's transform is
+/// `kept`'s when there is one (made on its first use), else made for this call.
+fn run_winograd<T: DotElement>(
+    g: &Geometry,
+    x: &[T],
+    (weight, kept): (&[T], Option<&Kept<T>>),
+    out: &mut [T],
+) {
     let count: usize = g.batch.iter().map(|b| b.0).product();
     let offsets = |i: usize| batch_offsets(g, i);
-    let u = winograd::transform_weight(g, weight);
+    let transform = || winograd::transform_weight(g, weight);
+    let u = match kept {
+        Some(kept) => kept.get_or(transform),
+        None => alloc::borrow::Cow::Owned(transform()),
+    };
+    let u = &u[..];
     #[cfg(feature = "rayon")]
     {
         if let Some(block) = thread_block(g, out.len(), count) {
@@ -54,12 +71,12 @@ fn run_winograd<T: DotElement>(g: &Geometry, x: &[T], weight: &[T], out: &mut [T
             super::threads::chunks(out, block * per, |i, chunk| {
                 let first = i * per;
                 let range = first..(first + per).min(count);
-                winograd::run(g, x, &u, chunk, range, &offsets, offsets(first).1);
+                winograd::run(g, x, u, chunk, range, &offsets, offsets(first).1);
             });
             return;
         }
     }
-    winograd::run(g, x, &u, out, 0..count, &offsets, 0);
+    winograd::run(g, x, u, out, 0..count, &offsets, 0);
 }
 
 /// The output block of one batch index when the batch splits over threads: the batch axes

@@ -12,6 +12,8 @@
 
 use crate::alloc_prelude::*;
 
+use alloc::borrow::Cow;
+
 use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
 
@@ -46,6 +48,49 @@ pub(crate) fn applies<T: DotElement>(g: &Geometry) -> bool {
         && g.batch.iter().map(|b| b.0).product::<usize>()
             * g.spatial.iter().map(|s| s.3.div_ceil(2)).product::<usize>()
             >= MIN_TILES_TOTAL
+}
+
+/// A weight's transform kept between convolutions: filled by the first convolution that
+/// takes this path with the weight as it is stored (`[OUT, C, 3, 3]`, contiguous), then
+/// read by every later one. Without the `std` feature nothing is kept (each convolution
+/// transforms the weight again).
+pub struct Kept<T> {
+    #[cfg(feature = "std")]
+    transform: std::sync::OnceLock<Vec<T>>,
+    #[cfg(not(feature = "std"))]
+    transform: core::marker::PhantomData<T>,
+}
+
+impl<T> Kept<T> {
+    /// The kept transform, made by `make` when there is none yet.
+    pub(crate) fn get_or(&self, make: impl FnOnce() -> Vec<T>) -> Cow<'_, [T]>
+    where
+        T: Clone,
+    {
+        #[cfg(feature = "std")]
+        return Cow::Borrowed(self.transform.get_or_init(make));
+        #[cfg(not(feature = "std"))]
+        Cow::Owned(make())
+    }
+}
+
+impl<T> Default for Kept<T> {
+    /// An empty cell.
+    fn default() -> Self {
+        Kept {
+            #[cfg(feature = "std")]
+            transform: std::sync::OnceLock::new(),
+            #[cfg(not(feature = "std"))]
+            transform: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<T> Clone for Kept<T> {
+    /// A new, empty cell: the clone fills its own on first use.
+    fn clone(&self) -> Self {
+        Kept::default()
+    }
 }
 
 /// The weight `[OUT, C, 3, 3]` (contiguous) transformed: `u[ξ][c][o]` for the 16 points ξ.

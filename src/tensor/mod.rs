@@ -85,6 +85,7 @@ pub use ops::cast::Cast;
 pub use ops::contract::{Dot, DotWith, MatMulBy};
 pub(crate) use ops::conv::conv_backward;
 pub use ops::conv::{ConvOut, Convolution, ConvolveWith};
+pub use ops::conv_weight::{ConvOperand, ConvWeight, DynConvWeight};
 pub use ops::loss_options::{ClassWeightsFor, Loss, Reduction, SliceWeights};
 pub use ops::math::{FloatMath, MapSource};
 pub use ops::norm::{NormWeight, Norms};

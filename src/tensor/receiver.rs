@@ -2,6 +2,7 @@
 //! tensor is written over (a trait method with a blanket impl), implemented by [`Tensor`],
 //! [`TensorView`] and [`TensorViewMut`] by handing the engine their layout.
 
+use crate::engine::conv::Kept;
 use crate::engine::layout::{row_major_into, Strided};
 use crate::tensor::tensor::Tensor;
 use crate::tensor::view::{TensorView, TensorViewMut};
@@ -36,6 +37,13 @@ pub trait Contractible {
     /// row-major strides are written into `own`.
     #[doc(hidden)]
     fn layout<'s>(&'s self, own: &'s mut Own) -> Strided<'s, Self::Elem>;
+
+    /// What a convolution keeps of this operand as a weight between calls: a
+    /// [`ConvWeight`](crate::ConvWeight)'s transforms; nothing for a tensor or a view.
+    #[doc(hidden)]
+    fn kept(&self) -> Option<&Kept<Self::Elem>> {
+        None
+    }
 
     /// Its shape with the `?` sizes resolved, for error messages.
     #[doc(hidden)]

@@ -12,7 +12,7 @@ use serde_json::Value;
 use shapecast::dynamic::conv::{out_size, ConvSpec};
 use shapecast::dynamic::pad::PadMode;
 use shapecast::dynamic::pool::PoolSpec;
-use shapecast::{DynShape, DynTensor};
+use shapecast::{names, shape, Conv, ConvWeight, Convolution, DynShape, DynTensor, Tensor};
 
 fn cases() -> Vec<Value> {
     let text = include_str!("../data/torch_windows.jsonl");
@@ -346,6 +346,13 @@ proptest! {
         let wt32 = DynTensor::from_vec(wt.shape().clone(), ws.iter().map(|&v| v as f32).collect()).unwrap();
         let spec = ConvSpec { padding: p, ..ConvSpec::default() };
         let (y, y32) = (x.conv(&wt, "C", &spec).unwrap(), x32.conv(&wt32, "C", &spec).unwrap());
+        // A kept weight: its transform made by the first call and read by the second, the
+        // same arithmetic as the plain weight's, so the same bits.
+        let kept = ConvWeight::new(wt.clone());
+        for _ in 0..2 {
+            let again = x.conv(&kept, "C", &spec).unwrap();
+            prop_assert_eq!(again.data(), y.data());
+        }
         let (oh, ow) = (h + 2 * p - 2, w + 2 * p - 2);
         let scale = want.iter().fold(1.0f64, |m, v| m.max(v.abs()));
         for bi in 0..b {
@@ -453,4 +460,78 @@ mod typed {
         let short = Tensor::<f32, shape![H, W: 4]>::from_vec_sized(&[1, 4], vec![1.0; 4]).unwrap();
         assert!(short.try_max_pool::<(H, W), Pool<2>>().is_err());
     }
+}
+
+/// A kept weight serves every convolution its tensor does, with the same result: other
+/// paddings and batch sizes after its transform is made, an input whose spatial axes come in
+/// the other order (the weight permuted for it, so the kept transform is not used), a weight
+/// stored in another axis order, a stride of 2 (no Winograd), and the typed form.
+#[test]
+fn a_kept_weight_convolves_as_its_tensor_does() {
+    let (c, o) = (32, 32);
+    let wt = DynTensor::from_fn(
+        format!("[K: {o}, C: {c}, H: 3, W: 3]").parse().unwrap(),
+        |i| ((i[0] * 5 + i[1] * 3 + i[2] * 2 + i[3]) % 11) as f64 - 5.0,
+    )
+    .unwrap();
+    let kept = ConvWeight::new(wt.clone());
+    let input = |shape: String| {
+        DynTensor::from_fn(shape.parse().unwrap(), |i| {
+            ((i[0] * 7 + i[1] * 3 + i[2] * 5 + i[3]) % 13) as f64 - 6.0
+        })
+        .unwrap()
+    };
+    for (shape, stride, padding) in [
+        (format!("[N: 4, C: {c}, H: 16, W: 18]"), 1, 1),
+        (format!("[N: 2, C: {c}, H: 30, W: 20]"), 1, 0),
+        (format!("[N: 3, W: 17, H: 16, C: {c}]"), 1, 2),
+        (format!("[N: 4, C: {c}, H: 16, W: 16]"), 2, 1),
+    ] {
+        let x = input(shape);
+        let spec = ConvSpec {
+            stride,
+            padding,
+            ..ConvSpec::default()
+        };
+        let want = x.conv(&wt, "C", &spec).unwrap();
+        assert_eq!(x.conv(&kept, "C", &spec).unwrap().data(), want.data());
+    }
+    // The weight stored `[C, K, H, W]`: taken permuted, its own transform kept apart.
+    let permuted = DynTensor::from_fn(
+        format!("[C: {c}, K: {o}, H: 3, W: 3]").parse().unwrap(),
+        |i| *wt.at(&[i[1], i[0], i[2], i[3]]).unwrap(),
+    )
+    .unwrap();
+    let permuted = ConvWeight::new(permuted);
+    let x = input(format!("[N: 4, C: {c}, H: 16, W: 16]"));
+    let want = x.conv(&wt, "C", &ConvSpec::default()).unwrap();
+    for _ in 0..2 {
+        let got = x.conv(&permuted, "C", &ConvSpec::default()).unwrap();
+        assert_eq!(got.data(), want.data());
+    }
+    // A clone keeps its own transform; `into_inner` gives the weight back unchanged.
+    let again = kept.clone();
+    assert_eq!(
+        x.conv(&again, "C", &ConvSpec::default()).unwrap().data(),
+        want.data()
+    );
+    assert_eq!(kept.into_inner().data(), wt.data());
+
+    // Typed: a kept tensor is a receiver of the tensor's shape.
+    names!(N, C, K, H, W);
+    let wt_typed =
+        Tensor::<f64, shape![K: 32, C: 32, H: 3, W: 3]>::from_vec(wt.data().to_vec()).unwrap();
+    let x_typed = Tensor::<f64, shape![N, C: 32, H: 16, W: 16]>::from_vec_sized(
+        &[4, 32, 16, 16],
+        x.data().to_vec(),
+    )
+    .unwrap();
+    let kept_typed = ConvWeight::new(wt_typed.clone());
+    let plain = x_typed.conv::<C, Conv<1, 1>>(&wt_typed);
+    for _ in 0..2 {
+        let y: Tensor<f64, shape![N, K: 32, H: 16, W: 16]> =
+            x_typed.conv::<C, Conv<1, 1>>(&kept_typed);
+        assert_eq!(y.data(), plain.data());
+    }
+    assert_eq!(kept_typed.weight().data(), wt_typed.data());
 }

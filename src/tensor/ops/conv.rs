@@ -13,8 +13,9 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
+use super::conv_weight::DynConvWeight;
 use crate::dynamic::conv::{ConvSpec, Convolved};
-use crate::engine::conv::{run_batches, Geometry};
+use crate::engine::conv::{run_batches, Geometry, Kept};
 use crate::engine::layout::Strided;
 use crate::engine::raw::DotElement;
 use crate::engine::walk::Offsets;
@@ -34,7 +35,7 @@ pub(crate) fn run<T: DotElement>(
     c: &Convolved,
     spec: &ConvSpec,
     x: Strided<'_, T>,
-    w: Strided<'_, T>,
+    (w, kept): (Strided<'_, T>, Option<&Kept<T>>),
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes: Vec<usize> = x.sizes.to_vec();
     sizes[c.channel] = w.sizes[c.weight_out];
@@ -65,7 +66,9 @@ pub(crate) fn run<T: DotElement>(
         // No input channel or no tap: every output is the empty sum, 0.
         return Ok((sizes, out));
     }
-    run_batches(&g, x.data, &weight, &mut out);
+    // A kept transform is the stored weight's: used only when the weight is taken as stored.
+    let kept = kept.filter(|_| matches!(weight, Cow::Borrowed(_)));
+    run_batches(&g, x.data, (&weight, kept), &mut out);
     Ok((sizes, out))
 }
 
@@ -134,6 +137,8 @@ impl<T: DotElement> DynTensor<T> {
     /// axis becomes the output's channel, in the input channel's place. PyTorch's
     /// `conv1d`/`conv2d`/`conv3d` (cross-correlation, zero padding), for any number of
     /// spatial axes in any order. Or the error of [`dynamic::conv::conv`](crate::dynamic::conv::conv).
+    /// The weight is a `DynTensor` or a [`ConvWeight`](crate::ConvWeight) of one, which keeps
+    /// its Winograd transform between calls.
     ///
     /// ```
     /// use shapecast::{dynamic::conv::ConvSpec, DynTensor};
@@ -148,14 +153,15 @@ impl<T: DotElement> DynTensor<T> {
     /// ```
     pub fn conv(
         &self,
-        weight: &DynTensor<T>,
+        weight: &impl DynConvWeight<T>,
         channel: &str,
         spec: &ConvSpec,
     ) -> Result<DynTensor<T>, Error> {
+        let (weight, kept) = weight.weight_and_kept();
         let plan = crate::dynamic::conv::conv(self.shape(), weight.shape(), channel, spec)?;
         let (mut own_x, mut own_w) = Default::default();
         let (x, w) = (self.layout(&mut own_x), weight.layout(&mut own_w));
-        let (sizes, data) = run(&plan, spec, x, w)?;
+        let (sizes, data) = run(&plan, spec, x, (w, kept))?;
         Ok(DynTensor::from_parts(plan.shape, sizes, data))
     }
 }
@@ -319,11 +325,11 @@ fn typed_conv<
     spec: &ConvSpec,
 ) -> Result<Tensor<T, O>, Error> {
     let (mut own_x, mut own_w) = ([0usize; MAX_TYPED_RANK], [0usize; MAX_TYPED_RANK]);
-    let (x, w) = (x.layout(&mut own_x), w.layout(&mut own_w));
+    let (x, kept, w) = (x.layout(&mut own_x), w.kept(), w.layout(&mut own_w));
     let xs = X::Shape::to_dyn().resolve(x.sizes)?;
     let ws = Wt::Shape::to_dyn().resolve(w.sizes)?;
     let plan = crate::dynamic::conv::conv(&xs, &ws, channel, spec)?;
-    let (sizes, data) = run(&plan, spec, x, w)?;
+    let (sizes, data) = run(&plan, spec, x, (w, kept))?;
     Ok(Tensor::from_parts(&sizes, data))
 }
 

@@ -23,6 +23,7 @@
 //! | `contract` | `dot::<X>` and `matmul` on tensors, views and `DynTensor`, mapped onto GEMM calls |
 //! | `attention` | [`Attention`](crate::Attention): scaled dot-product attention by name in one pass (`NoMask`, `Causal`, a mask tensor), `DynTensor::attention` |
 //! | `conv` | `conv::<C, G>` ([`Convolution`](crate::Convolution)) on tensors and views, `DynTensor::conv`: im2col tiles onto GEMM calls |
+//! | `conv_weight` | [`ConvWeight`](crate::ConvWeight): a convolution weight that keeps its Winograd transform between calls |
 //! | `pool` | [`Pooling`](crate::Pooling): `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | [`Padding`](crate::Padding): `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
 //! | `parts` | [`Parts`](crate::Parts): `map_parts`, one parallel region over the parts of a tensor cut along an axis (one part a thread, the operations inside unsplit, the results concatenated); `DynTensor::map_parts` |
@@ -38,6 +39,7 @@ pub(crate) mod batch_norm;
 pub(crate) mod cast;
 pub(crate) mod contract;
 pub(crate) mod conv;
+pub(crate) mod conv_weight;
 pub(crate) mod dyn_ops;
 pub(crate) mod dyn_reductions;
 pub(crate) mod elementwise;
