@@ -36,6 +36,12 @@ impl Mat {
         }
     }
 
+    /// The same elements as the transposed matrix: rows and columns, and their strides,
+    /// swapped.
+    pub(crate) const fn transposed(self) -> Mat {
+        Mat::new(self.offset, self.cols, self.rows, self.cs, self.rs)
+    }
+
     /// The largest index the matrix touches, if it fits `usize` (`None` for an empty matrix
     /// is not needed: callers skip empty products).
     fn last(&self) -> Option<usize> {
@@ -480,45 +486,30 @@ pub(super) unsafe fn call<T: GemmScalar>(
             b.as_ptr().add(mb.offset),
             c.add(mc.offset),
         );
-        // rows, columns, the left operand with its column and row strides, the right one
-        // likewise, and the destination's column and row strides
-        let (m, n, lhs, (lcs, lrs), rhs, (rcs, rrs), (dcs, drs)) = if mc.cs < mc.rs {
-            let b_t = (s(mb.rs), s(mb.cs));
+        // A row-major destination is computed transposed: `cᵀ = bᵀ · aᵀ`.
+        let ((lhs, ml), (rhs, mr), md) = if mc.cs < mc.rs {
             (
-                mc.cols,
-                mc.rows,
-                pb,
-                b_t,
-                pa,
-                (s(ma.rs), s(ma.cs)),
-                (s(mc.rs), s(mc.cs)),
+                (pb, mb.transposed()),
+                (pa, ma.transposed()),
+                mc.transposed(),
             )
         } else {
-            let a_n = (s(ma.cs), s(ma.rs));
-            (
-                mc.rows,
-                mc.cols,
-                pa,
-                a_n,
-                pb,
-                (s(mb.cs), s(mb.rs)),
-                (s(mc.cs), s(mc.rs)),
-            )
+            ((pa, ma), (pb, mb), mc)
         };
         T::kernel()(
-            m,
-            n,
-            ma.cols,
+            md.rows,
+            md.cols,
+            ml.cols,
             pc,
-            dcs,
-            drs,
+            s(md.cs),
+            s(md.rs),
             acc,
             lhs,
-            lcs,
-            lrs,
+            s(ml.cs),
+            s(ml.rs),
             rhs,
-            rcs,
-            rrs,
+            s(mr.cs),
+            s(mr.rs),
             T::ONE,
             T::ONE,
             false,
