@@ -128,12 +128,14 @@ pub trait DynConvWeight<T> {
     fn weight_and_kept(&self) -> (&DynTensor<T>, Option<&Kept<T>>);
 }
 
+#[diagnostic::do_not_recommend]
 impl<T> DynConvWeight<T> for DynTensor<T> {
     fn weight_and_kept(&self) -> (&DynTensor<T>, Option<&Kept<T>>) {
         (self, None)
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T> DynConvWeight<T> for ConvWeight<DynTensor<T>> {
     fn weight_and_kept(&self) -> (&DynTensor<T>, Option<&Kept<T>>) {
         (&self.weight, Some(&self.kept))
