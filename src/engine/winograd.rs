@@ -205,7 +205,7 @@ pub(crate) fn run<T: DotElement>(
     // Tile rows (a batch index and a tile row each) per block: the transformed input and
     // output of a block, 16 x (C + OUT) x tiles, near BLOCK_ELEMENTS, but at least MIN_TILES
     // tiles, so that the GEMM crate's packing of the transformed weight is shared by enough
-    // of them.
+    // of them; then up to twice that, to fill the GEMM kernel's last panel (`block_rows`).
     let rows_total = batches.len() * ny;
     let rows = block_rows(
         (BLOCK_ELEMENTS / (16 * (c_n + o_n) * nx)).max(MIN_TILES.div_ceil(nx)),

@@ -1,7 +1,9 @@
 //! How an elementwise function runs over a layout: [`ZipFn`] with its two runners, [`Serial`]
 //! (the calling thread) and [`Parallel`] (split over rayon's pool with the `rayon` feature),
 //! and the kernels the tensor layer calls with them: [`zip_own`] on a tensor's own layout and
-//! [`zip_framed`] on two operands placed in the output frame by a rule's plan.
+//! [`zip_framed`] on two operands placed in the output frame by a rule's plan; and the
+//! adapters ([`cloned`] and its siblings) that give a shape-generic operation a function
+//! whose type depends on the elements only, so each kernel is compiled once per operator.
 
 use crate::alloc_prelude::*;
 
@@ -155,7 +157,8 @@ fn zip_framed_in<const N: usize, A, B, O>(
 // of that function, used or not: `|x, y| f(x.clone(), y)` inside a method of `Tensor<T, S>`
 // is a new type for every shape `S`, and with it every kernel it reaches is compiled again.
 // Built here, from the element types and `f` alone, one closure (and one copy of each
-// kernel) serves every shape: a ResNet-18 compiled 900 copies of the strided walk before.
+// kernel) serves every shape (a ResNet-18 whose closures carry its shapes compiles some 900
+// copies of the strided walk; `docs/performance.md`, compile time).
 
 /// `f(x.clone(), y.clone())`: an operator on owned elements (such as `<T as Add<U>>::add`).
 pub(crate) fn cloned<T: Clone, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync

@@ -22,7 +22,7 @@ use num_traits::{Float, One, ToPrimitive, Zero};
 use super::zip_plan::ByNamed;
 use crate::engine::raw::{self, Cost};
 use crate::engine::vmath::{in_wide, Transcendental};
-use crate::engine::zip_fn::Parallel;
+use crate::engine::zip_fn::{cloned, Parallel};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::tensor::Tensor;
 use crate::typed::broadcast::{Broadcast, BroadcastWith};
@@ -413,7 +413,7 @@ macro_rules! extremum {
                 S: BroadcastWith<B>,
                 Broadcast<S, B>: Storage<T>,
             {
-                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(|x: &T, y: &T| $pick(*x, *y)))
+                self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned($pick::<T>)))
             }
         }
     };
