@@ -158,52 +158,53 @@ fn zip_framed_in<const N: usize, A, B, O>(
 // is a new type for every shape `S`, and with it every kernel it reaches is compiled again.
 // Built here, from the element types and `f` alone, one closure (and one copy of each
 // kernel) serves every shape (a ResNet-18 whose closures carry its shapes compiles some 900
-// copies of the strided walk; `docs/performance.md`, compile time).
+// copies of the strided walk; `docs/performance.md`, compile time). Each adapter is `Sync`
+// when `f` is (an opaque type keeps its closure's auto traits), as `Parallel` asks.
 
 /// `f(x.clone(), y.clone())`: an operator on owned elements (such as `<T as Add<U>>::add`).
-pub(crate) fn cloned<T: Clone, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+pub(crate) fn cloned<T: Clone, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O
 where
-    F: Fn(T, U) -> O + Sync,
+    F: Fn(T, U) -> O,
 {
     move |x, y| f(x.clone(), y.clone())
 }
 
 /// `f(x.clone(), y)`: an update of an owned left element by a borrowed right one.
-pub(crate) fn cloned_left<T: Clone, U, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+pub(crate) fn cloned_left<T: Clone, U, O, F>(f: F) -> impl Fn(&T, &U) -> O
 where
-    F: Fn(T, &U) -> O + Sync,
+    F: Fn(T, &U) -> O,
 {
     move |x, y| f(x.clone(), y)
 }
 
 /// `f(x, y.clone())`: an update of an owned right element by a borrowed left one.
-pub(crate) fn cloned_right<T, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O + Sync
+pub(crate) fn cloned_right<T, U: Clone, O, F>(f: F) -> impl Fn(&T, &U) -> O
 where
-    F: Fn(&T, U) -> O + Sync,
+    F: Fn(&T, U) -> O,
 {
     move |x, y| f(x, y.clone())
 }
 
 /// `f(x, y.clone())` for an operator on owned elements: the left one owned, the right borrowed.
-pub(crate) fn owned_left<T, U: Clone, O, F>(f: F) -> impl Fn(T, &U) -> O + Sync
+pub(crate) fn owned_left<T, U: Clone, O, F>(f: F) -> impl Fn(T, &U) -> O
 where
-    F: Fn(T, U) -> O + Sync,
+    F: Fn(T, U) -> O,
 {
     move |x, y| f(x, y.clone())
 }
 
 /// `f(x.clone(), y)` for an operator on owned elements: the right one owned, the left borrowed.
-pub(crate) fn owned_right<T: Clone, U, O, F>(f: F) -> impl Fn(&T, U) -> O + Sync
+pub(crate) fn owned_right<T: Clone, U, O, F>(f: F) -> impl Fn(&T, U) -> O
 where
-    F: Fn(T, U) -> O + Sync,
+    F: Fn(T, U) -> O,
 {
     move |x, y| f(x.clone(), y)
 }
 
 /// `f(y, x)`: the operands' order swapped (an update of the right operand in place).
-pub(crate) fn swapped<T, U, O, F>(f: F) -> impl Fn(U, &T) -> O + Sync
+pub(crate) fn swapped<T, U, O, F>(f: F) -> impl Fn(U, &T) -> O
 where
-    F: Fn(&T, U) -> O + Sync,
+    F: Fn(&T, U) -> O,
 {
     move |y, x| f(x, y)
 }

@@ -23,7 +23,7 @@ use crate::dynamic::plan::SizeList;
 use crate::engine::dims::Dims;
 use crate::engine::layout::{row_major, Strided};
 use crate::engine::walk::{iab_offset, step};
-use crate::engine::zip_fn::{Parallel, ZipFn};
+use crate::engine::zip_fn::{cloned, Parallel, ZipFn};
 use crate::values::error::Error;
 use crate::values::rule::Rule;
 use crate::values::shape::DynShape;
@@ -256,7 +256,7 @@ impl<T> DynTensor<T> {
     where
         T: Copy + Sync,
     {
-        self.zip_ref_into(rule, other, out, Parallel(|x: &T, y: &U| f(*x, *y)))
+        self.zip_ref_into(rule, other, out, Parallel(cloned(f)))
     }
 
     /// [`zip_with_into`](Self::zip_with_into) with `f` borrowing the elements.

@@ -13,7 +13,7 @@
 
 use core::ops;
 
-use crate::engine::zip_fn::Parallel;
+use crate::engine::zip_fn::{cloned, Parallel};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::values::error::{Error, OrPanic};
 use crate::values::rule::Rule;
@@ -37,7 +37,7 @@ macro_rules! dyn_binary_op {
                 U: Clone + Sync,
             {
                 let mut out = DynTensor::unfilled();
-                let f = Parallel(|x: &T, y: &U| ops::$Op::$op(x.clone(), y.clone()));
+                let f = Parallel(cloned(<T as ops::$Op<U>>::$op));
                 self.zip_ref_into(Rule::Named, rhs, &mut out, f)?;
                 Ok(out)
             }

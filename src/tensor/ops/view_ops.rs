@@ -7,6 +7,7 @@
 use core::ops;
 
 use crate::engine::walk::Offsets;
+use crate::engine::zip_fn::cloned;
 use crate::tensor::elements::Scalar;
 use crate::tensor::tensor::Tensor;
 use crate::tensor::view::TensorView;
@@ -56,7 +57,7 @@ macro_rules! view_op {
         // `?` size does not fit. Every other pair reads its operands through views and
         // comes here.
         pair_op!($Op, $op, ['a, 'b,], &TensorView<'a, T, A>, &TensorView<'b, U, B>, [], |l, r| {
-            l.try_zip_with(r, |x, y| ops::$Op::$op(x.clone(), y.clone())).or_panic()
+            l.try_zip_with(r, cloned(<T as ops::$Op<U>>::$op)).or_panic()
         });
         pair_op!($Op, $op, ['a, 'b,], TensorView<'a, T, A>, TensorView<'b, U, B>, [], |l, r| (&l).$op(&r));
         pair_op!($Op, $op, ['a, 'b,], TensorView<'a, T, A>, &TensorView<'b, U, B>, [], |l, r| (&l).$op(r));

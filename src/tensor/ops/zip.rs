@@ -330,7 +330,7 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
     where
         S: BroadcastsUnder<Assign, B>,
     {
-        self.assign_by(rhs, |x, y| f(*x, *y))
+        self.assign_by(rhs, cloned(f))
     }
 
     /// Copies `rhs` into `self` by the assignment rule (TML's `a = b`).
