@@ -1,11 +1,15 @@
-//! A convolution as GEMM calls (im2col): for each batch index and group, the patches of the
-//! input under the kernel's taps are copied into a tile (a block of output positions at a
-//! time, about 512 KiB), and the weight's rows times the tile give those positions of the
-//! output. The operation (`tensor::conv`) works out the [`Geometry`] from the rule's plan;
-//! with the `rayon` feature, leading batch axes split over the pool.
+//! A convolution as GEMM calls (im2col): for each group, the patches of the input under the
+//! kernel's taps are copied into a tile (a block of output positions at a time, about
+//! 512 KiB, taken over the batch indices one after the other), and the tile times the
+//! weight's rows gives those positions of the output. A stride-1 3x3 convolution of 32
+//! channels or more runs Winograd's transforms instead (`winograd`). The operation
+//! (`tensor::conv`) works out the [`Geometry`] from the rule's plan; with the `rayon`
+//! feature, leading batch axes split over the pool.
 
 use crate::alloc_prelude::*;
+use core::ops::Range;
 
+use super::conv_geometry::split_columns;
 pub(crate) use super::conv_geometry::Geometry;
 use super::raw::{DotElement, Mat};
 use super::winograd;
@@ -14,8 +18,9 @@ pub use super::winograd::Kept;
 /// The patch buffer's target size, in elements (about 512 KiB of `f32`).
 pub(crate) const TILE_ELEMENTS: usize = 1 << 17;
 
-/// Every batch index, each on its own patch buffer; split over rayon's pool when the batch
-/// axes lead the output (each index then owns a contiguous block of it).
+/// Every batch index: by Winograd's transforms where they apply, else by patches (im2col);
+/// split over rayon's pool when the batch axes lead the output, a group of consecutive batch
+/// indices a piece (each group owns a contiguous block of the output).
 pub(crate) fn run_batches<T: DotElement>(
     g: &Geometry,
     x: &[T],
@@ -25,37 +30,45 @@ pub(crate) fn run_batches<T: DotElement>(
     if winograd::applies::<T>(g) {
         return run_winograd(g, x, (weight, kept), out);
     }
+    over_batches(g, out, |range, out, base, split| {
+        im2col(g, x, weight, (out, base), range, split);
+    });
+}
+
+/// `f(range, out, base, split)` over every batch index: with the `rayon` feature, where a
+/// split pays ([`thread_block`]), a group of consecutive batch indices a thread, as many as
+/// share out evenly (`out` is then the group's block, which starts at the output's element
+/// `base`, and `split` is false: the products stay on their thread); else all of them here.
+fn over_batches<T: Send>(
+    g: &Geometry,
+    out: &mut [T],
+    f: impl Fn(Range<usize>, &mut [T], usize, bool) + Sync,
+) {
     let count: usize = g.batch.iter().map(|b| b.0).product();
-    let offsets = |i: usize| batch_offsets(g, i);
     #[cfg(feature = "rayon")]
     {
         if let Some(block) = thread_block(g, out.len(), count) {
-            super::threads::chunks(out, block, |i, chunk| {
-                // Leading batch axes: index `i`'s output starts its chunk.
-                let (xo, _) = offsets(i);
-                let mut patches = Vec::new();
-                one_batch(g, &x[xo..], weight, chunk, 0, &mut patches, false);
+            let per = count.div_ceil(crate::engine::threads::count());
+            super::threads::chunks(out, block * per, |i, chunk| {
+                let first = i * per;
+                let range = first..(first + per).min(count);
+                f(range, chunk, batch_offsets(g, first).1, false);
             });
             return;
         }
     }
-    let mut patches = Vec::new();
-    for i in 0..count {
-        let (xo, oo) = offsets(i);
-        one_batch(g, &x[xo..], weight, out, oo, &mut patches, true);
-    }
+    f(0..count, out, 0, true);
 }
 
-/// [`run_batches`] by Winograd's transforms: every batch index's tiles together, or, split
-/// over threads, one group of consecutive batch indices per piece. The weight's transform is
-/// `kept`'s when there is one (made on its first use), else made for this call.
+/// [`run_batches`] by Winograd's transforms, the tiles of a group of batch indices together
+/// ([`over_batches`]). The weight's transform is `kept`'s when there is one (made on its
+/// first use), else made for this call.
 fn run_winograd<T: DotElement>(
     g: &Geometry,
     x: &[T],
     (weight, kept): (&[T], Option<&Kept<T>>),
     out: &mut [T],
 ) {
-    let count: usize = g.batch.iter().map(|b| b.0).product();
     let offsets = |i: usize| batch_offsets(g, i);
     let transform = || winograd::transform_weight(g, weight);
     let u = match kept {
@@ -63,20 +76,9 @@ fn run_winograd<T: DotElement>(
         None => alloc::borrow::Cow::Owned(transform()),
     };
     let u = &u[..];
-    #[cfg(feature = "rayon")]
-    {
-        if let Some(block) = thread_block(g, out.len(), count) {
-            // As many batch indices a piece as share out evenly.
-            let per = count.div_ceil(crate::engine::threads::count());
-            super::threads::chunks(out, block * per, |i, chunk| {
-                let first = i * per;
-                let range = first..(first + per).min(count);
-                winograd::run(g, x, u, chunk, range, &offsets, offsets(first).1);
-            });
-            return;
-        }
-    }
-    winograd::run(g, x, u, out, 0..count, &offsets, 0);
+    over_batches(g, out, |range, out, base, _| {
+        winograd::run(g, x, u, out, range, &offsets, base);
+    });
 }
 
 /// The output block of one batch index when the batch splits over threads: the batch axes
@@ -104,125 +106,128 @@ pub(crate) fn batch_offsets(g: &Geometry, i: usize) -> (usize, usize) {
     (xo, oo)
 }
 
-/// One batch index: for each group, the weight's rows times the patches, a tile of positions
-/// at a time, into the output from `oo`.
-fn one_batch<T: DotElement>(
+/// The batch indices `range` into `out` (which starts at the output's element `base`): for
+/// each group, the weight's rows times the patches. A 1x1 kernel of stride 1 reads the input
+/// in place, one batch index at a time; otherwise the patches of a tile of positions, taken
+/// over the batch indices one after the other (so a small image still makes a long product
+/// and the weight is packed once a tile, not once an image), are copied into one buffer.
+fn im2col<T: DotElement>(
     g: &Geometry,
     x: &[T],
     weight: &[T],
-    out: &mut [T],
-    oo: usize,
-    patches: &mut Vec<T>,
+    (out, base): (&mut [T], usize),
+    range: Range<usize>,
     split: bool,
 ) {
     let k = g.c_group * g.taps;
-    let pointwise = g.taps == 1 && g.stride == 1 && g.padding == 0 && g.out_run.is_some();
-    let in_run = in_run(g);
+    let pointwise = g.taps == 1 && g.stride == 1 && g.padding == 0;
+    let in_place = in_run(g).filter(|_| pointwise && g.positions >= IN_PLACE_POSITIONS);
+    let total = range.len() * g.positions;
+    let tile = whole_panels(TILE_ELEMENTS / k).clamp(1, total);
+    let (mut patches, mut scratch) = (Vec::new(), Vec::new());
     for group in 0..g.groups {
-        let a = Mat {
-            offset: group * g.o_group * k,
-            rows: g.o_group,
-            cols: k,
-            rs: k,
-            cs: 1,
-        };
+        let w = Mat::new(group * g.o_group * k, g.o_group, k, k, 1);
         let x_group = group * g.c_group * g.x_channel;
-        if let (true, Some(run), Some(out_run)) = (pointwise, in_run, g.out_run) {
+        let o_group = group * g.o_group * g.out_channel;
+        if let (Some(run), Some(out_run)) = (in_place, g.out_run) {
             // A 1×1 kernel: the patches are the input itself, `[C, P]` with strides.
-            let b = Mat {
-                offset: x_group,
-                rows: g.c_group,
-                cols: g.positions,
-                rs: g.x_channel,
-                cs: run,
-            };
-            let c = Mat {
-                offset: oo + group * g.o_group * g.out_channel,
-                rows: g.o_group,
-                cols: g.positions,
-                rs: g.out_channel,
-                cs: out_run,
-            };
-            T::gemm((weight, a), (x, b), (out, c), false, split);
+            for i in range.clone() {
+                let (xo, oo) = batch_offsets(g, i);
+                let b = Mat::new(xo + x_group, g.c_group, g.positions, g.x_channel, run);
+                let positions = g.positions;
+                let c = Mat::new(
+                    oo - base + o_group,
+                    g.o_group,
+                    positions,
+                    g.out_channel,
+                    out_run,
+                );
+                T::gemm((weight, w), (x, b), (out, c), false, split);
+            }
             continue;
         }
-        let tile = (TILE_ELEMENTS / k).clamp(1, g.positions);
-        patches.resize(k * tile, T::zero());
-        let mut scratch = Vec::new();
-        let mut p0 = 0;
-        while p0 < g.positions {
-            let n = tile.min(g.positions - p0);
-            fill_patches(g, &x[x_group..], p0, n, &mut patches[..k * n]);
-            let b = Mat {
-                offset: 0,
-                rows: k,
-                cols: n,
-                rs: n,
-                cs: 1,
-            };
-            match g.out_run {
-                Some(out_run) => {
-                    // The transposed product, `out^T = patches^T · weight^T`: the positions
-                    // are the GEMM's long `M` side, the output channels its short `N`.
-                    let c = Mat {
-                        offset: oo + group * g.o_group * g.out_channel + p0 * out_run,
-                        rows: n,
-                        cols: g.o_group,
-                        rs: out_run,
-                        cs: g.out_channel,
-                    };
-                    let pt = Mat {
-                        offset: 0,
-                        rows: n,
-                        cols: k,
-                        rs: 1,
-                        cs: n,
-                    };
-                    let wt = Mat {
-                        offset: a.offset,
-                        rows: k,
-                        cols: g.o_group,
-                        rs: 1,
-                        cs: k,
-                    };
-                    T::gemm(
-                        (&patches[..k * n], pt),
-                        (weight, wt),
-                        (out, c),
-                        false,
-                        split,
-                    );
+        // The weight transposed, `[k, OUT]`: positions are the product's long `M` side.
+        let wt = Mat::new(w.offset, k, g.o_group, 1, k);
+        let mut f0 = 0;
+        while f0 < total {
+            let n = tile.min(total - f0);
+            patches.resize(k * n, T::zero());
+            let pieces = pieces(g, range.start, f0, n);
+            for &(i, q0, len, col) in &pieces {
+                let xo = batch_offsets(g, i).0 + x_group;
+                fill_patches(g, &x[xo..], q0, len, (&mut patches[col..], n));
+            }
+            // `out^T = patches^T · weight^T`, the patches read as `[n, k]`.
+            let pt = Mat::new(0, n, k, 1, n);
+            match (&pieces[..], g.out_run) {
+                (&[(i, q0, _, _)], Some(out_run)) => {
+                    // One image's positions in one strided run: straight into the output.
+                    let at = batch_offsets(g, i).1 - base + o_group + q0 * out_run;
+                    let c = Mat::new(at, n, g.o_group, out_run, g.out_channel);
+                    T::gemm((&patches, pt), (weight, wt), (out, c), false, split);
                 }
-                None => {
-                    // Spatial axes apart: the block `[OUT, n]` first, then each element to
-                    // its place.
+                _ => {
+                    // A block `[n, OUT]` (column-major) first, then each run to its place.
                     scratch.clear();
                     scratch.resize(g.o_group * n, T::zero());
-                    let c = Mat {
-                        offset: 0,
-                        rows: g.o_group,
-                        cols: n,
-                        rs: n,
-                        cs: 1,
-                    };
+                    let c = Mat::new(0, n, g.o_group, 1, n);
                     T::gemm(
-                        (weight, a),
-                        (&patches[..k * n], b),
+                        (&patches, pt),
+                        (weight, wt),
                         (&mut scratch, c),
                         false,
                         split,
                     );
-                    for o in 0..g.o_group {
-                        let row = oo + (group * g.o_group + o) * g.out_channel;
-                        for j in 0..n {
-                            out[row + position_offset(g, p0 + j)] = scratch[o * n + j];
+                    for &(i, q0, len, col) in &pieces {
+                        let at = batch_offsets(g, i).1 - base + o_group;
+                        for (o, block) in scratch.chunks_exact(n).enumerate() {
+                            let row = at + o * g.out_channel;
+                            let src = &block[col..col + len];
+                            match g.out_run {
+                                Some(1) => out[row + q0..row + q0 + len].copy_from_slice(src),
+                                _ => src.iter().enumerate().for_each(|(j, &v)| {
+                                    out[row + position_offset(g, q0 + j)] = v;
+                                }),
+                            }
                         }
                     }
                 }
             }
-            p0 += n;
+            f0 += n;
         }
     }
+}
+
+/// `rows` rounded down to whole 64-row panels of the GEMM crate's widest AVX-512 kernel when
+/// there are two or more: a tile's last rows then run on a narrow kernel only once, at the
+/// end of the positions.
+fn whole_panels(rows: usize) -> usize {
+    const PANEL: usize = 64;
+    if rows >= 2 * PANEL {
+        rows / PANEL * PANEL
+    } else {
+        rows
+    }
+}
+
+/// Below this many positions an image, a 1x1 convolution copies its input into patches
+/// rather than multiplying it in place, so the product spans several images (a 7x7 image
+/// alone packs the whole weight for 49 rows).
+const IN_PLACE_POSITIONS: usize = 256;
+
+/// The pieces of the tile `f0..f0 + n` of the positions of batch indices `first..`, counted
+/// one image after the other: `(batch index, its first position, count, column in the tile)`.
+fn pieces(g: &Geometry, first: usize, f0: usize, n: usize) -> Vec<(usize, usize, usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut col = 0;
+    while col < n {
+        let f = f0 + col;
+        let (i, q0) = (first + f / g.positions, f % g.positions);
+        let len = (g.positions - q0).min(n - col);
+        pieces.push((i, q0, len, col));
+        col += len;
+    }
+    pieces
 }
 
 /// The input's stride along the flattened spatial positions, when its spatial axes are one
@@ -347,19 +352,22 @@ fn channel_segments(g: &Geometry, p0: usize, n: usize) -> Vec<(usize, Segment)> 
     runs
 }
 
-/// The patches of positions `p0..p0 + n`: row `(c, taps…)` holds, for each position, the
-/// input element that tap reads there (0 in the padding). `x` starts at the group's first
-/// channel.
+/// The patches of positions `p0..p0 + n`: row `(c, taps…)` of `patches` (rows `ld` apart)
+/// holds, for each position, the input element that tap reads there (0 in the padding). `x`
+/// starts at the group's first channel.
 pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
     g: &Geometry,
     x: &[T],
     p0: usize,
     n: usize,
-    patches: &mut [T],
+    (patches, ld): (&mut [T], usize),
 ) {
+    if let ([rows, columns], 2, 1) = (&g.spatial[..], g.stride, g.dilation) {
+        return fill_stride_two(g, x, (p0, n), (*rows, *columns), (patches, ld));
+    }
     patch_segments(g, p0, n, |row, s: Segment| {
         let (done, seg, lo, hi, start, step) = (s.done, s.seg, s.lo, s.hi, s.start, s.step);
-        let out = &mut patches[row * n + done..row * n + done + seg];
+        let out = &mut patches[row * ld + done..row * ld + done + seg];
         out[..lo].iter_mut().for_each(|v| *v = T::zero());
         out[hi..].iter_mut().for_each(|v| *v = T::zero());
         let len = hi - lo;
@@ -383,3 +391,47 @@ pub(crate) fn fill_patches<T: Copy + num_traits::Zero>(
         }
     });
 }
+
+/// [`fill_patches`] for a 2-D convolution of stride 2 (no dilation): each input row a kernel
+/// row reads is split into its even and odd columns once, and each tap along the row is a
+/// run of one of them (tap `kx` reads column `2j + kx − p`: `even`/`odd` by `kx`'s parity, at
+/// `j + kx / 2`). Walking segments instead, a tap at a time, 128 -> 256 channels at 28x28
+/// spent a fifth of its time writing patches.
+fn fill_stride_two<T: Copy + num_traits::Zero>(
+    g: &Geometry,
+    x: &[T],
+    (p0, n): (usize, usize),
+    ((h, sy, kh, _), (w, sx, kw, ow)): (Axis, Axis),
+    (patches, ld): (&mut [T], usize),
+) {
+    let p = g.padding;
+    let lane = ow + (kw - 1) / 2;
+    let (mut even, mut odd) = (vec![T::zero(); lane], vec![T::zero(); lane]);
+    for c in 0..g.c_group {
+        for ky in 0..kh {
+            let rows = (c * g.taps + ky * kw) * ld;
+            let mut done = 0;
+            while done < n {
+                let (r, j0) = ((p0 + done) / ow, (p0 + done) % ow);
+                let seg = (ow - j0).min(n - done);
+                let at = |kx: usize| rows + kx * ld + done..rows + kx * ld + done + seg;
+                match (2 * r + ky).checked_sub(p).filter(|&y| y < h) {
+                    None => (0..kw).for_each(|kx| patches[at(kx)].fill(T::zero())),
+                    Some(y) => {
+                        let row = &x[c * g.x_channel + y * sy..];
+                        split_columns(row, (w, sx), p, &mut even, &mut odd);
+                        for kx in 0..kw {
+                            let from = if kx % 2 == 0 { &even } else { &odd };
+                            let j = j0 + kx / 2;
+                            patches[at(kx)].copy_from_slice(&from[j..j + seg]);
+                        }
+                    }
+                }
+                done += seg;
+            }
+        }
+    }
+}
+
+/// A spatial axis of the [`Geometry`]: input size, input stride, kernel, output size.
+type Axis = (usize, usize, usize, usize);

@@ -137,7 +137,7 @@ fn batches<T: DotElement>(
                 let n = tile.min(g.positions - p0);
                 let gblock = Mat::new(p0, g.o_group, n, g.positions, 1);
                 if let Some(gw) = gw.as_deref_mut() {
-                    fill_patches(g, &x[x_group..], p0, n, &mut patches[..k * n]);
+                    fill_patches(g, &x[x_group..], p0, n, (&mut patches[..k * n], n));
                     // ∂W[o, c·k] += Σ_p G[o, p] · X[c·k, p]
                     let xt = Mat::new(0, n, k, 1, n);
                     let c = Mat::new(w_rows, g.o_group, k, k, 1);

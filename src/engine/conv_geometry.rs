@@ -1,7 +1,9 @@
 //! The geometry of a convolution as the engine walks it: sizes and strides of its batch,
 //! channel and spatial axes, worked out by the operation from its plan. Shared by the im2col
 //! path (`conv`) and Winograd's (`winograd`). And [`SideBySide`], the 2x2 max pool's windows,
-//! shared by its forward kernel and its gradient's scatter.
+//! shared by its forward kernel and its gradient's scatter. And [`split_columns`], an input row's
+//! even and odd columns: Winograd's tiles (four columns, one every second column) and the
+//! patches of a stride-2 convolution both read a row that way.
 
 use crate::alloc_prelude::*;
 
@@ -52,5 +54,41 @@ impl SideBySide {
     /// Where the input rows of row `r` of windows start (`r` counted over every outer index).
     pub(crate) fn top(self, r: usize) -> usize {
         (r / self.mh) * self.h * self.w + 2 * (r % self.mh) * self.w
+    }
+}
+
+/// One input row (`row[col * sx]` for `col < w`) as its even and odd columns shifted by
+/// the padding: `even[k]` is column `2k − p`, `odd[k]` column `2k + 1 − p`, zero outside.
+pub(crate) fn split_columns<T: Copy + num_traits::Zero>(
+    row: &[T],
+    (w, sx): (usize, usize),
+    p: usize,
+    even: &mut [T],
+    odd: &mut [T],
+) {
+    let n = even.len();
+    // Columns inside the row for both lanes: 2k − p ≥ 0 and 2k + 1 − p < w.
+    let lo = p.div_ceil(2).min(n);
+    let hi = ((w + p) / 2).clamp(lo, n);
+    let column = |col: usize| if col < w { row[col * sx] } else { T::zero() };
+    for k in (0..lo).chain(hi..n) {
+        even[k] = column((2 * k).wrapping_sub(p));
+        odd[k] = column((2 * k + 1).wrapping_sub(p));
+    }
+    if lo < hi {
+        let start = 2 * lo - p;
+        if sx == 1 {
+            let pairs = row[start..start + 2 * (hi - lo)].chunks_exact(2);
+            for ((e, o), pair) in even[lo..hi].iter_mut().zip(&mut odd[lo..hi]).zip(pairs) {
+                *e = pair[0];
+                *o = pair[1];
+            }
+        } else {
+            for k in lo..hi {
+                let col = 2 * k - p;
+                even[k] = row[col * sx];
+                odd[k] = row[(col + 1) * sx];
+            }
+        }
     }
 }

@@ -14,7 +14,7 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::conv_geometry::Geometry;
+use super::conv_geometry::{split_columns, Geometry};
 use super::raw::{DotElement, Mat};
 
 /// The fewest input and output channels for which the transforms pay (below, im2col).
@@ -285,42 +285,6 @@ fn block_rows(base: usize, nx: usize) -> usize {
 
 /// The rows of the GEMM crate's widest f32 kernel with AVX-512 (four vectors of 16).
 const PANEL: usize = 64;
-
-/// One input row (`row[col * sx]` for `col < w`) as its even and odd columns shifted by
-/// the padding: `even[k]` is column `2k − p`, `odd[k]` column `2k + 1 − p`, zero outside.
-fn split_columns<T: DotElement>(
-    row: &[T],
-    (w, sx): (usize, usize),
-    p: usize,
-    even: &mut [T],
-    odd: &mut [T],
-) {
-    let n = even.len();
-    // Columns inside the row for both lanes: 2k − p ≥ 0 and 2k + 1 − p < w.
-    let lo = p.div_ceil(2).min(n);
-    let hi = ((w + p) / 2).clamp(lo, n);
-    let column = |col: usize| if col < w { row[col * sx] } else { T::zero() };
-    for k in (0..lo).chain(hi..n) {
-        even[k] = column((2 * k).wrapping_sub(p));
-        odd[k] = column((2 * k + 1).wrapping_sub(p));
-    }
-    if lo < hi {
-        let start = 2 * lo - p;
-        if sx == 1 {
-            let pairs = row[start..start + 2 * (hi - lo)].chunks_exact(2);
-            for ((e, o), pair) in even[lo..hi].iter_mut().zip(&mut odd[lo..hi]).zip(pairs) {
-                *e = pair[0];
-                *o = pair[1];
-            }
-        } else {
-            for k in lo..hi {
-                let col = 2 * k - p;
-                even[k] = row[col * sx];
-                odd[k] = row[(col + 1) * sx];
-            }
-        }
-    }
-}
 
 /// The scratch of a block of tile rows, a lane per tile: an input row split into even and
 /// odd columns (one tile row's), and the row transforms of every tile of the block, tile

@@ -277,6 +277,48 @@ fn conv_at_the_seeds_size_is_the_definition() {
     );
 }
 
+/// Patch tiles holding fewer positions than an image, over several images: a tile starts
+/// and ends inside an image, and the product's block is written back image by image (in
+/// place along the positions, and with the channel last). Stride 2 (its rows split into
+/// even and odd columns), a 5x5 kernel of stride 1, and a 1x1 kernel on images too small
+/// to multiply in place (7x7).
+#[test]
+fn patch_tiles_across_images_are_the_definition() {
+    let axes = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+        v.iter().map(|&(n, s)| (n.to_string(), s)).collect()
+    };
+    let cases = [
+        (vec![("N", 3), ("C", 72), ("H", 13), ("W", 11)], (3, 2, 1)),
+        (vec![("N", 3), ("H", 13), ("W", 11), ("C", 72)], (3, 2, 1)),
+        (vec![("N", 2), ("C", 72), ("H", 9), ("W", 10)], (5, 1, 2)),
+        (vec![("N", 3), ("C", 2000), ("H", 7), ("W", 7)], (1, 1, 0)),
+        (vec![("N", 3), ("H", 7), ("W", 7), ("C", 2000)], (1, 1, 0)),
+    ];
+    for (input, (k, stride, padding)) in cases {
+        let channels = input.iter().find(|a| a.0 == "C").unwrap().1;
+        let c = Case {
+            input: axes(&input),
+            weight: axes(&[("K", 5), ("C", channels), ("H", k), ("W", k)]),
+            spec: ConvSpec::default().stride(stride).padding(padding),
+        };
+        let x = DynTensor::<f32>::from_fn(shape_of(&c.input), |i| {
+            value(i[1] * 7 + i[2] * 131 + i[3] * 3 + i[0] * 17) as f32
+        })
+        .unwrap();
+        let w = DynTensor::<f32>::from_fn(shape_of(&c.weight), |i| {
+            value(i[0] * 5 + i[1] * 3 + i[2] + i[3] * 17) as f32
+        })
+        .unwrap();
+        let wide = |t: &DynTensor<f32>| t.data().iter().map(|&v| v as f64).collect::<Vec<_>>();
+        let want: Vec<f32> = naive(&c, &wide(&x), &wide(&w))
+            .iter()
+            .map(|&v| v as f32)
+            .collect();
+        let got = x.conv(&w, "C", &c.spec).unwrap();
+        assert_eq!(got.data(), &want[..], "{:?}", c);
+    }
+}
+
 /// What a convolution refuses, at run time, each with a message naming both shapes and the
 /// fault.
 #[test]
