@@ -15,7 +15,8 @@ use super::raw::{DotElement, Mat};
 use super::winograd;
 pub use super::winograd::Kept;
 
-/// The patch buffer's target size, in elements (about 512 KiB of `f32`).
+/// The patch buffer's target size, in elements (about 512 KiB of `f32`), for patches short
+/// enough that it holds [`MIN_TILE_ROWS`] positions or more.
 pub(crate) const TILE_ELEMENTS: usize = 1 << 17;
 
 /// Every batch index: by Winograd's transforms where they apply, else by patches (im2col);
@@ -123,7 +124,7 @@ fn im2col<T: DotElement>(
     let pointwise = g.taps == 1 && g.stride == 1 && g.padding == 0;
     let in_place = in_run(g).filter(|_| pointwise && g.positions >= IN_PLACE_POSITIONS);
     let total = range.len() * g.positions;
-    let tile = whole_panels(TILE_ELEMENTS / k).clamp(1, total);
+    let tile = whole_panels((TILE_ELEMENTS / k).max(MIN_TILE_ROWS)).clamp(1, total);
     let (mut patches, mut scratch) = (Vec::new(), Vec::new());
     for group in 0..g.groups {
         let w = Mat::new(group * g.o_group * k, g.o_group, k, k, 1);
@@ -197,6 +198,12 @@ fn im2col<T: DotElement>(
         }
     }
 }
+
+/// The fewest positions a patch tile holds, however long its patches: the product packs the
+/// whole weight once a tile, so a tile of the 512 KiB target alone (113 positions for
+/// 128 -> 256 channels, 3x3/2) packed it 14 times for 8 images at 28x28. With 256 a tile,
+/// that convolution took 4.7 ms against 5.4 ms (batch 8, one thread, best of 48 calls each).
+const MIN_TILE_ROWS: usize = 256;
 
 /// `rows` rounded down to whole 64-row panels of the GEMM crate's widest AVX-512 kernel when
 /// there are two or more: a tile's last rows then run on a narrow kernel only once, at the

@@ -277,7 +277,8 @@ fn conv_at_the_seeds_size_is_the_definition() {
     );
 }
 
-/// Patch tiles holding fewer positions than an image, over several images: a tile starts
+/// Patch tiles over several images (a tile holds 256 positions or more, these images 42 to
+/// 90, and with the `rayon` feature each of two threads takes half the batch): a tile starts
 /// and ends inside an image, and the product's block is written back image by image (in
 /// place along the positions, and with the channel last). Stride 2 (its rows split into
 /// even and odd columns), a 5x5 kernel of stride 1, and a 1x1 kernel on images too small
@@ -288,11 +289,11 @@ fn patch_tiles_across_images_are_the_definition() {
         v.iter().map(|&(n, s)| (n.to_string(), s)).collect()
     };
     let cases = [
-        (vec![("N", 3), ("C", 72), ("H", 13), ("W", 11)], (3, 2, 1)),
-        (vec![("N", 3), ("H", 13), ("W", 11), ("C", 72)], (3, 2, 1)),
-        (vec![("N", 2), ("C", 72), ("H", 9), ("W", 10)], (5, 1, 2)),
-        (vec![("N", 3), ("C", 2000), ("H", 7), ("W", 7)], (1, 1, 0)),
-        (vec![("N", 3), ("H", 7), ("W", 7), ("C", 2000)], (1, 1, 0)),
+        (vec![("N", 16), ("C", 72), ("H", 13), ("W", 11)], (3, 2, 1)),
+        (vec![("N", 16), ("H", 13), ("W", 11), ("C", 72)], (3, 2, 1)),
+        (vec![("N", 8), ("C", 24), ("H", 9), ("W", 10)], (5, 1, 2)),
+        (vec![("N", 12), ("C", 600), ("H", 7), ("W", 7)], (1, 1, 0)),
+        (vec![("N", 12), ("H", 7), ("W", 7), ("C", 600)], (1, 1, 0)),
     ];
     for (input, (k, stride, padding)) in cases {
         let channels = input.iter().find(|a| a.0 == "C").unwrap().1;
