@@ -108,10 +108,11 @@ pub(crate) fn batch_offsets(g: &Geometry, i: usize) -> (usize, usize) {
 }
 
 /// The batch indices `range` into `out` (which starts at the output's element `base`): for
-/// each group, the weight's rows times the patches. A 1x1 kernel of stride 1 reads the input
-/// in place, one batch index at a time; otherwise the patches of a tile of positions, taken
-/// over the batch indices one after the other (so a small image still makes a long product
-/// and the weight is packed once a tile, not once an image), are copied into one buffer.
+/// each group, the weight's rows times the patches. A 1x1 kernel of stride 1 on images of
+/// [`IN_PLACE_POSITIONS`] or more reads the input in place, one batch index at a time;
+/// otherwise the patches of a tile of positions, taken over the batch indices one after the
+/// other (so a small image still makes a long product and the weight is packed once a tile,
+/// not once an image), are copied into one buffer.
 fn im2col<T: DotElement>(
     g: &Geometry,
     x: &[T],
@@ -134,15 +135,9 @@ fn im2col<T: DotElement>(
             // A 1×1 kernel: the patches are the input itself, `[C, P]` with strides.
             for i in range.clone() {
                 let (xo, oo) = batch_offsets(g, i);
-                let b = Mat::new(xo + x_group, g.c_group, g.positions, g.x_channel, run);
-                let positions = g.positions;
-                let c = Mat::new(
-                    oo - base + o_group,
-                    g.o_group,
-                    positions,
-                    g.out_channel,
-                    out_run,
-                );
+                let (p, at) = (g.positions, oo - base + o_group);
+                let b = Mat::new(xo + x_group, g.c_group, p, g.x_channel, run);
+                let c = Mat::new(at, g.o_group, p, g.out_channel, out_run);
                 T::gemm((weight, w), (x, b), (out, c), false, split);
             }
             continue;
