@@ -9,8 +9,8 @@
 use crate::alloc_prelude::*;
 use core::ops::Range;
 
-use super::conv_geometry::split_columns;
 pub(crate) use super::conv_geometry::Geometry;
+use super::conv_geometry::{split_columns, PANEL};
 use super::raw::{DotElement, Mat};
 use super::winograd;
 pub use super::winograd::Kept;
@@ -149,16 +149,16 @@ fn im2col<T: DotElement>(
             let n = tile.min(total - f0);
             patches.resize(k * n, T::zero());
             let pieces = pieces(g, range.start, f0, n);
-            for &(i, q0, len, col) in &pieces {
-                let xo = batch_offsets(g, i).0 + x_group;
-                fill_patches(g, &x[xo..], q0, len, (&mut patches[col..], n));
+            for p in &pieces {
+                let at = (&mut patches[p.col..], n);
+                fill_patches(g, &x[p.x + x_group..], p.first, p.len, at);
             }
             // `out^T = patches^T · weight^T`, the patches read as `[n, k]`.
             let pt = Mat::new(0, n, k, 1, n);
             match (&pieces[..], g.out_run) {
-                (&[(i, q0, _, _)], Some(out_run)) => {
+                ([p], Some(out_run)) => {
                     // One image's positions in one strided run: straight into the output.
-                    let at = batch_offsets(g, i).1 - base + o_group + q0 * out_run;
+                    let at = p.out - base + o_group + p.first * out_run;
                     let c = Mat::new(at, n, g.o_group, out_run, g.out_channel);
                     T::gemm((&patches, pt), (weight, wt), (out, c), false, split);
                 }
@@ -174,13 +174,13 @@ fn im2col<T: DotElement>(
                         false,
                         split,
                     );
-                    for &(i, q0, len, col) in &pieces {
-                        let at = batch_offsets(g, i).1 - base + o_group;
+                    for p in &pieces {
+                        let (at, q0) = (p.out - base + o_group, p.first);
                         for (o, block) in scratch.chunks_exact(n).enumerate() {
                             let row = at + o * g.out_channel;
-                            let src = &block[col..col + len];
+                            let src = &block[p.col..p.col + p.len];
                             match g.out_run {
-                                Some(1) => out[row + q0..row + q0 + len].copy_from_slice(src),
+                                Some(1) => out[row + q0..row + q0 + p.len].copy_from_slice(src),
                                 _ => src.iter().enumerate().for_each(|(j, &v)| {
                                     out[row + position_offset(g, q0 + j)] = v;
                                 }),
@@ -200,11 +200,10 @@ fn im2col<T: DotElement>(
 /// that convolution took 4.7 ms against 5.4 ms (batch 8, one thread, best of 48 calls each).
 const MIN_TILE_ROWS: usize = 256;
 
-/// `rows` rounded down to whole 64-row panels of the GEMM crate's widest AVX-512 kernel when
-/// there are two or more: a tile's last rows then run on a narrow kernel only once, at the
+/// `rows` rounded down to whole [`PANEL`]s of the GEMM crate's widest kernel when there are
+/// two or more: a tile's last rows then run on a narrow kernel only once, at the
 /// end of the positions.
 fn whole_panels(rows: usize) -> usize {
-    const PANEL: usize = 64;
     if rows >= 2 * PANEL {
         rows / PANEL * PANEL
     } else {
@@ -217,16 +216,34 @@ fn whole_panels(rows: usize) -> usize {
 /// alone packs the whole weight for 49 rows).
 const IN_PLACE_POSITIONS: usize = 256;
 
+/// The positions of one image in a patch tile.
+struct Piece {
+    /// Where the image starts in the input and in the output.
+    x: usize,
+    out: usize,
+    /// Its first position in the tile, their count, and the tile's column of the first.
+    first: usize,
+    len: usize,
+    col: usize,
+}
+
 /// The pieces of the tile `f0..f0 + n` of the positions of batch indices `first..`, counted
-/// one image after the other: `(batch index, its first position, count, column in the tile)`.
-fn pieces(g: &Geometry, first: usize, f0: usize, n: usize) -> Vec<(usize, usize, usize, usize)> {
+/// one image after the other.
+fn pieces(g: &Geometry, first: usize, f0: usize, n: usize) -> Vec<Piece> {
     let mut pieces = Vec::new();
     let mut col = 0;
     while col < n {
         let f = f0 + col;
         let (i, q0) = (first + f / g.positions, f % g.positions);
         let len = (g.positions - q0).min(n - col);
-        pieces.push((i, q0, len, col));
+        let (x, out) = batch_offsets(g, i);
+        pieces.push(Piece {
+            x,
+            out,
+            first: q0,
+            len,
+            col,
+        });
         col += len;
     }
     pieces

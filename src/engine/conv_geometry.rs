@@ -1,9 +1,10 @@
 //! The geometry of a convolution as the engine walks it: sizes and strides of its batch,
 //! channel and spatial axes, worked out by the operation from its plan. Shared by the im2col
 //! path (`conv`) and Winograd's (`winograd`). And [`SideBySide`], the 2x2 max pool's windows,
-//! shared by its forward kernel and its gradient's scatter. And [`split_columns`], an input row's
-//! even and odd columns: Winograd's tiles (four columns, one every second column) and the
-//! patches of a stride-2 convolution both read a row that way.
+//! shared by its forward kernel and its gradient's scatter. And [`split_columns`], an input
+//! row's even and odd columns: Winograd's tiles (four columns, one every second column) and
+//! the patches of a stride-2 convolution both read a row that way; and [`PANEL`], the GEMM
+//! kernel's rows, which both paths size their products' row counts by.
 
 use crate::alloc_prelude::*;
 
@@ -33,6 +34,10 @@ pub(crate) struct Geometry {
     pub(crate) padding: usize,
     pub(crate) dilation: usize,
 }
+
+/// The rows of the GEMM crate's widest f32 kernel with AVX-512 (four vectors of 16): a
+/// product whose row count is a multiple of it runs no row on a narrower kernel.
+pub(crate) const PANEL: usize = 64;
 
 /// The windows of a 2x2 pool of stride 2 and no padding over the last two axes (`h x w` in,
 /// `mh x mw` out), every window inside the input: each row of windows reads one pair of

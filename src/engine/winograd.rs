@@ -14,7 +14,7 @@ use crate::alloc_prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::conv_geometry::{split_columns, Geometry};
+use super::conv_geometry::{split_columns, Geometry, PANEL};
 use super::raw::{DotElement, Mat};
 
 /// The fewest input and output channels for which the transforms pay (below, im2col).
@@ -282,9 +282,6 @@ fn block_rows(base: usize, nx: usize) -> usize {
         .min_by_key(|&rows| (empty(rows), rows))
         .unwrap_or(base)
 }
-
-/// The rows of the GEMM crate's widest f32 kernel with AVX-512 (four vectors of 16).
-const PANEL: usize = 64;
 
 /// The scratch of a block of tile rows, a lane per tile: an input row split into even and
 /// odd columns (one tile row's), and the row transforms of every tile of the block, tile
