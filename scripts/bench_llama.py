@@ -7,7 +7,8 @@ Writes `target/llama-bench/<config>.safetensors` for each configuration: the wei
 layouts the typed model declares (`wq` as [KV_HEADS, GROUP, HEAD_DIM, DIM], files' [out, in]
 order with the output split by head), the prompt, and what PyTorch computes from them (the
 prompt's last logits, the 32 greedy tokens) for the Rust benchmark to check against, and
-`<config>.bf16.safetensors`, the same weights in bfloat16 with PyTorch's results on them. Then
+`<config>.bf16.safetensors`, the same weights in bfloat16 with PyTorch's results on them (and
+its bf16 model's prompt logits, `expected.bf16_logits`). Then
 times the prompt (128 tokens) and generation (tokens per second, 32 tokens after the prompt)
 at `--threads` threads, the median of `--runs` runs: in f32, and in bfloat16 as
 `model.to(torch.bfloat16)` runs it (weights and activations in bf16), the PyTorch counterpart
@@ -174,11 +175,17 @@ def main():
                 half = Llama(c, {k: t.float().numpy() for k, t in wb.items()})
                 half_logits = half.forward(torch.tensor(toks), 0)
                 half_tokens = half.decode(half_logits, len(toks))
+                # PyTorch's bf16 model on them (weights and activations in bf16): what a
+                # model whose products round the activations to bf16 is checked against.
+                bf16_model = Llama(c, w, torch.bfloat16)
+                bf16_model.reset()
+                bf16_logits = bf16_model.forward(torch.tensor(toks), 0)
                 save_torch_file({
                     **wb,
                     "prompt": torch.tensor(toks, dtype=torch.int64),
                     "expected.logits": half_logits.float().contiguous(),
                     "expected.tokens": torch.tensor(half_tokens, dtype=torch.int64),
+                    "expected.bf16_logits": bf16_logits.float().contiguous(),
                 }, half_path)
             bf16 = Llama(c, w, torch.bfloat16)
             (p, g), (bp, bg) = timed(model, toks, args.runs), timed(bf16, toks, args.runs)

@@ -9,7 +9,9 @@
 //! sequence. Then tokens are sampled (temperature, top-k, top-p) from a seeded generator.
 //! Last, the weights are saved as a bf16 checkpoint and run two ways: kept in bf16
 //! (`Llama<bf16>`, half the memory, products accumulated in `f32`) and widened into `f32` at
-//! load, each against the reference on the bf16-rounded weights.
+//! load, each against the reference on the bf16-rounded weights; and kept in bf16 with the
+//! prompt's products rounding the activations to bf16 (`half_products`, PyTorch's bf16
+//! numerics), within a few bf16 steps of the largest logit.
 //!
 //! Run: `cargo run --example llama --features safetensors,rand`
 
@@ -347,9 +349,20 @@ fn main() -> Result<(), Error> {
             half_diff < 1e-4,
             "config {n}, bf16 weights: the logits differ from the reference by {half_diff}"
         );
+        // The bf16 model with its prompt's products rounding the activations to bf16 too
+        // (PyTorch's bf16 model's numerics, on the CPU's bf16 instructions): farther from the
+        // reference than the f32 activations, within a few bf16 steps of the largest logit.
+        let mut rounding = model::Llama::<bf16>::load(&half_file, MAX_SEQ)?;
+        rounding.half_products = true;
+        let rounded_diff = off(&rounding.forward(&prompt, 0)?, &want);
+        let step = want.iter().fold(0.0f64, |m, x| m.max(x.abs())) / 256.0;
+        assert!(
+            rounded_diff > half_diff && rounded_diff < 4.0 * step,
+            "config {n}, bf16 products: the logits differ from the reference by {rounded_diff}"
+        );
         let sizes = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         println!(
-            "config {n} (dim {}, {} layers, {}x{} heads): logits within {diff:.1e} of the reference; greedy {generated:?}; sampled {sampled:?}; bf16 weights ({} of {} bytes): logits within {half_diff:.1e}",
+            "config {n} (dim {}, {} layers, {}x{} heads): logits within {diff:.1e} of the reference; greedy {generated:?}; sampled {sampled:?}; bf16 weights ({} of {} bytes): logits within {half_diff:.1e}, {rounded_diff:.1e} with bf16 products",
             c.dim,
             c.layers,
             c.kv_heads,

@@ -19,8 +19,8 @@ use core::ops::Range;
 
 use shapecast::io::Weights;
 use shapecast::{
-    bf16, f16, names, shape, Attention, Cast, Causal, Dot, DotOperand, Error, FloatMath, Norms,
-    Parts, Reductions, Rope, RopeStyle, Rotary, Storage, Tensor,
+    bf16, f16, names, shape, Attention, Cast, Causal, Dot, DotElement, DotOperand, Error,
+    FloatMath, Norms, Parts, Reductions, Rope, RopeStyle, Rotary, Storage, Tensor,
 };
 
 names!(SEQ, KSEQ, DIM, KVH, GROUP, HD, HIDDEN, VOCAB);
@@ -51,7 +51,18 @@ type Cached = Tensor<f32, shape![KSEQ, KVH, HD]>;
 
 /// The element the products' weights are kept in: `f32`, or a half-precision element as the
 /// checkpoint stores it.
-pub trait Weight: DotOperand<f32> {
+pub trait Weight: DotOperand<f32> + DotElement {
+    /// Whether this is a half-precision element (whose products may round the activations
+    /// to it: [`Llama::half_products`]).
+    const HALF: bool;
+    /// `x` rounded to this element.
+    fn round<A: Cast<Elem = f32>>(x: &A) -> Tensor<Self, A::Shape>
+    where
+        A::Shape: Storage<Self>;
+    /// `x` widened to `f32`.
+    fn widen<A: Cast<Elem = Self>>(x: &A) -> Tensor<f32, A::Shape>
+    where
+        A::Shape: Storage<f32>;
     /// The tensor `name` of `w` in this element.
     fn read<S: Storage<Self>>(w: &Weights, name: &str) -> Result<Tensor<Self, S>, Error>;
     /// The rows of the embedding `emb` for the tokens `ids`, in `f32`.
@@ -62,6 +73,19 @@ pub trait Weight: DotOperand<f32> {
 }
 
 impl Weight for f32 {
+    const HALF: bool = false;
+    fn round<A: Cast<Elem = f32>>(x: &A) -> Tensor<f32, A::Shape>
+    where
+        A::Shape: Storage<f32>,
+    {
+        x.cast()
+    }
+    fn widen<A: Cast<Elem = f32>>(x: &A) -> Tensor<f32, A::Shape>
+    where
+        A::Shape: Storage<f32>,
+    {
+        x.cast()
+    }
     /// Widened from `bf16`/`f16` if the file stores them so.
     fn read<S: Storage<f32>>(w: &Weights, name: &str) -> Result<Tensor<f32, S>, Error> {
         w.get_widened(name)
@@ -77,6 +101,13 @@ impl Weight for f32 {
 macro_rules! half_weight {
     ($($t:ty),*) => {$(
         impl Weight for $t {
+            const HALF: bool = true;
+            fn round<A: Cast<Elem = f32>>(x: &A) -> Tensor<$t, A::Shape> where A::Shape: Storage<$t> {
+                x.cast()
+            }
+            fn widen<A: Cast<Elem = $t>>(x: &A) -> Tensor<f32, A::Shape> where A::Shape: Storage<f32> {
+                x.cast()
+            }
             /// As stored: a file of another element is refused by name.
             fn read<S: Storage<$t>>(w: &Weights, name: &str) -> Result<Tensor<$t, S>, Error> {
                 w.get(name)
@@ -121,6 +152,24 @@ pub struct Llama<W = f32> {
     /// parallel regions over the positions ([`Parts::map_parts`]; the default), or let each
     /// operation split over the threads on its own (`benches/llama.rs` times both).
     pub parts: bool,
+    /// Whether a prompt's products round the activations to the weights' half-precision
+    /// element first (PyTorch's bf16 model does; off by default): a product of two bf16
+    /// matrices runs on the CPU's bf16 instructions where it has them (AVX512-BF16), 1.6x
+    /// the rate of `f32` activations by bf16 weights, at bf16's precision for the
+    /// activations. The norms, attention and generated tokens stay in `f32`.
+    pub half_products: bool,
+}
+
+/// `$h` contracted with the weight `$w` over `$A`: with `$round`, `$h` rounded to the
+/// weight's element first and the product widened back.
+macro_rules! project {
+    ($round:expr, $h:expr, $A:ty, $w:expr) => {
+        if $round {
+            W::widen(&W::round(&$h).dot::<$A>($w))
+        } else {
+            $h.dot::<$A>($w)
+        }
+    };
 }
 
 /// What the file holds besides the weights: the prompt, and PyTorch's last logits of the
@@ -190,6 +239,7 @@ impl<W: Weight> Llama<W> {
             rot,
             cache,
             parts: true,
+            half_products: false,
         };
         Ok(model)
     }
@@ -204,18 +254,19 @@ impl<W: Weight> Llama<W> {
         let n = tokens.len();
         let ids = Tensor::<usize, shape![SEQ]>::from_vec_sized(&[n], tokens.to_vec())?;
         let mut x: X = W::embed(&self.emb, &ids)?;
+        let round = W::HALF && self.half_products && n > 1;
         for (layer, cache) in self.layers.iter().zip(&mut self.cache) {
             let h = x.rms_norm::<DIM>(&layer.attn_norm, 1e-5);
             // Queries and keys turned by their positions, `pos..pos + n` (a part's rows
             // from `pos + r.start`).
             let rot = &self.rot;
             let q = over_positions!(self.parts, h, |h, r| {
-                Ok(h.dot::<DIM>(&layer.wq).rope::<SEQ, HD>(rot, pos + r.start))
+                Ok(project!(round, h, DIM, &layer.wq).rope::<SEQ, HD>(rot, pos + r.start))
             })?;
             let k = over_positions!(self.parts, h, |h, r| {
-                Ok(h.dot::<DIM>(&layer.wk).rope::<SEQ, HD>(rot, pos + r.start))
+                Ok(project!(round, h, DIM, &layer.wk).rope::<SEQ, HD>(rot, pos + r.start))
             })?;
-            let v = over_positions!(self.parts, h, |h, _| Ok(h.dot::<DIM>(&layer.wv)))?;
+            let v = over_positions!(self.parts, h, |h, _| Ok(project!(round, h, DIM, &layer.wv)))?;
             let (k, v) = (k.rename::<SEQ, KSEQ>(), v.rename::<SEQ, KSEQ>());
             let at = pos..pos + n;
             cache
@@ -231,10 +282,12 @@ impl<W: Weight> Llama<W> {
             let ctx = q.attention::<HD, KSEQ>(&keys, &values, Causal::<SEQ>::at(pos), None);
             // The output projection, the residual, the norm and the SwiGLU block, row by row.
             x = over_positions!(self.parts, ctx, |ctx, r| {
-                let x = x.slice::<SEQ>(r)?.to_tensor() + ctx.dot::<(KVH, GROUP, HD)>(&layer.wo);
+                let x = x.slice::<SEQ>(r)?.to_tensor()
+                    + project!(round, ctx, (KVH, GROUP, HD), &layer.wo);
                 let h = x.rms_norm::<DIM>(&layer.ffn_norm, 1e-5);
-                let gate = h.dot::<DIM>(&layer.w1).silu() * h.dot::<DIM>(&layer.w3);
-                Ok(x + gate.dot::<HIDDEN>(&layer.w2))
+                let gate =
+                    project!(round, h, DIM, &layer.w1).silu() * project!(round, h, DIM, &layer.w3);
+                Ok(x + project!(round, gate, HIDDEN, &layer.w2))
             })?;
         }
         let last = x
