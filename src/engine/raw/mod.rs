@@ -6,9 +6,9 @@
 //!   of the output through one shared pointer, `Cells`), a plain loop for
 //!   other elements. A `bf16` or `f16` operand (`half_gemm`) is widened to `f32` a tile of
 //!   columns at a time and the tiles go to the `f32` GEMM, with the `rayon` feature in runs
-//!   of tiles per thread through the same pointer; a product of two `bf16` matrices goes to
-//!   the `gemmkit` crate (pairs of bf16 multiplied by AVX512-BF16's `vdpbf16ps` where the
-//!   CPU has it: 0.46 against 0.83 ms for the `f32` product, 128x512 by 512x1376), through
+//!   of tiles per thread through the same pointer; on a CPU with AVX512-BF16 a product of two
+//!   `bf16` matrices goes to the `gemmkit` crate instead (pairs of bf16 multiplied by
+//!   `vdpbf16ps`: 0.46 against 0.83 ms for the `f32` product, 128x512 by 512x1376), through
 //!   its checked, safe entry. A product of at most four rows by a half
 //!   weight stored `[out, in]` (a generated token's, `half_dot`) widens the weight in vector
 //!   registers as it loads it, with prefetches of the rows it reads next: 1.5 against 3.0 ms
