@@ -9,6 +9,7 @@
 use num_traits::AsPrimitive;
 
 use crate::engine::allocation::ensure;
+use crate::engine::raw;
 use crate::engine::walk::{contiguous, Offsets};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
@@ -61,7 +62,7 @@ pub trait Cast: Contractible {
         ensure::<U>(x.sizes, || self.shape_dyn()).or_panic();
         let data = match contiguous(&x) {
             // A contiguous operand converts in one pass over its slice.
-            Some(elements) => elements.iter().map(|v| v.as_()).collect(),
+            Some(elements) => raw::map_to_vec_here(elements, |v| v.as_()),
             None => Offsets::new(x.sizes, x.strides)
                 .map(|o| x.data[o].as_())
                 .collect(),
