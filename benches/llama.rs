@@ -118,7 +118,9 @@ fn check(
         .filter(|(a, b)| a == b)
         .count();
     if rounded {
-        let bf16: Logits = weights.get("expected.bf16_logits").unwrap();
+        let bf16: Logits = weights
+            .get("expected.bf16_logits")
+            .unwrap_or_else(|e| panic!("{e}: run python3 scripts/bench_llama.py again"));
         let theirs = distance(bf16.data(), &expected.logits);
         assert!(
             diff <= theirs,
