@@ -171,6 +171,7 @@ def main():
             # The same weights published in bfloat16, and what PyTorch computes on them (the
             # bf16 weights widened to f32, as `model.float()` does): `<config>.bf16.safetensors`.
             half_path = os.path.join(OUT, f"{name}.bf16.safetensors")
+            bf16 = Llama(c, w, torch.bfloat16)
             if not has(half_path, "expected.bf16_logits"):
                 wb = {k: torch.from_numpy(a).to(torch.bfloat16) for k, a in w.items()}
                 half = Llama(c, {k: t.float().numpy() for k, t in wb.items()})
@@ -178,9 +179,8 @@ def main():
                 half_tokens = half.decode(half_logits, len(toks))
                 # PyTorch's bf16 model on them (weights and activations in bf16): what a
                 # model whose products round the activations to bf16 is checked against.
-                bf16_model = Llama(c, w, torch.bfloat16)
-                bf16_model.reset()
-                bf16_logits = bf16_model.forward(torch.tensor(toks), 0)
+                bf16.reset()
+                bf16_logits = bf16.forward(torch.tensor(toks), 0)
                 save_torch_file({
                     **wb,
                     "prompt": torch.tensor(toks, dtype=torch.int64),
@@ -188,7 +188,6 @@ def main():
                     "expected.tokens": torch.tensor(half_tokens, dtype=torch.int64),
                     "expected.bf16_logits": bf16_logits.float().contiguous(),
                 }, half_path)
-            bf16 = Llama(c, w, torch.bfloat16)
             (p, g), (bp, bg) = timed(model, toks, args.runs), timed(bf16, toks, args.runs)
         print(f"| {name} | {args.threads} | {p:.2f} | {g:.1f} | {bp:.2f} | {bg:.1f} "
               f"| {float(logits.sum()):.4f} |")

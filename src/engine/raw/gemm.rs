@@ -192,6 +192,22 @@ plain_loop!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 #[cfg(feature = "rayon")]
 pub(super) const GEMM_PARALLEL_MIN: usize = 1 << 21;
 
+/// The threads a product of `m × k` by `k × n` splits over: the pool's when `split` and it
+/// makes at least [`GEMM_PARALLEL_MIN`] multiply-adds, else 1 (always 1 without the `rayon`
+/// feature). Used by the split products and by gemmkit's bf16 product (x86-64 with `std`).
+#[cfg_attr(
+    not(any(feature = "rayon", all(feature = "std", target_arch = "x86_64"))),
+    allow(dead_code)
+)]
+pub(super) fn product_threads(split: bool, m: usize, n: usize, k: usize) -> usize {
+    #[cfg(feature = "rayon")]
+    if split && m.saturating_mul(n).saturating_mul(k) >= GEMM_PARALLEL_MIN {
+        return crate::engine::threads::count();
+    }
+    let _ = (split, m, n, k);
+    1
+}
+
 /// `c`'s first element, shared by the pieces of a split product, each writing its own
 /// cells.
 #[cfg(feature = "rayon")]
@@ -320,12 +336,7 @@ macro_rules! blas_like {
                 // side by side.
                 #[cfg(feature = "rayon")]
                 {
-                    let work = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols);
-                    let threads = if split && work >= GEMM_PARALLEL_MIN {
-                        crate::engine::threads::count()
-                    } else {
-                        1
-                    };
+                    let threads = product_threads(split, mc.rows, mc.cols, ma.cols);
                     if threads > 1 {
                         let base = Cells(c.as_mut_ptr());
                         let (by_rows, len) = if mc.rows > mc.cols {

@@ -75,16 +75,9 @@ impl Half for bf16 {
         if m == 0 || n == 0 || k == 0 || !std::arch::is_x86_feature_detected!("avx512bf16") {
             return false;
         }
-        #[cfg(feature = "rayon")]
-        let par = if split && m * n * k >= super::gemm::GEMM_PARALLEL_MIN {
-            Parallelism::Rayon(crate::engine::threads::count())
-        } else {
-            Parallelism::Serial
-        };
-        #[cfg(not(feature = "rayon"))]
-        let par = {
-            let _ = split;
-            Parallelism::Serial
+        let par = match super::gemm::product_threads(split, m, n, k) {
+            1 => Parallelism::Serial,
+            threads => Parallelism::Rayon(threads),
         };
         let beta = if accumulate { bf16::ONE } else { bf16::ZERO };
         gemmkit::gemm(
@@ -215,12 +208,7 @@ fn widened_right<H: Lanes>(
     };
     #[cfg(feature = "rayon")]
     {
-        let work = mc.rows.saturating_mul(n).saturating_mul(k);
-        let threads = if split && tiles > 1 && work >= super::gemm::GEMM_PARALLEL_MIN {
-            crate::engine::threads::count().min(tiles)
-        } else {
-            1
-        };
+        let threads = super::gemm::product_threads(split, mc.rows, n, k).min(tiles);
         if threads > 1 {
             let base = super::gemm::Cells(c.as_mut_ptr());
             crate::engine::threads::pieces(threads, threads, |g| {

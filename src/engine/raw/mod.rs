@@ -336,12 +336,12 @@ where
     U: Send,
     F: Fn(T) -> U + Sync,
 {
-    let total = src.len();
-    let mut out = Vec::with_capacity(total);
-    advise_huge_pages(&out);
-    let spare = &mut out.spare_capacity_mut()[..total];
     #[cfg(feature = "rayon")]
-    if let Some(per) = piece(total, min_parallel as usize) {
+    if let Some(per) = piece(src.len(), min_parallel as usize) {
+        let total = src.len();
+        let mut out = Vec::with_capacity(total);
+        advise_huge_pages(&out);
+        let spare = &mut out.spare_capacity_mut()[..total];
         let written = core::sync::atomic::AtomicUsize::new(0);
         super::threads::chunks(spare, per, |i, dst| {
             let src = &src[i * per..i * per + dst.len()];
@@ -352,9 +352,7 @@ where
         return out;
     }
     let _ = min_parallel;
-    let written = map_slots_best(src, spare, &f);
-    set_len_written(&mut out, written, total);
-    out
+    map_to_vec_here(src, f)
 }
 
 /// `x = f(x)` for each element of `data`, on the CPU's best instruction set; with the `rayon`
