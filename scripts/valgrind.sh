@@ -5,7 +5,7 @@
 # straight into its inline buffer, the huge-page advice, and the calls into the maps compiled
 # for AVX2 or AVX-512); its own unit tests and the contraction tests drive it over strided,
 # broadcast (stride 0) and offset layouts. valgrind's CPU has no AVX-512, so the maps run
-# their AVX2 copies here. This also checks the unsafe code the crate relies on
+# their AVX2 copies here, and bf16 products (gemmkit's, on AVX512-BF16) take the widening path. This also checks the unsafe code the crate relies on
 # (the standard library's Vec, gemm) as the kernels drive it. Only definite leaks count:
 # libtest's own thread bookkeeping shows up as "possibly lost".
 set -euo pipefail

@@ -60,7 +60,12 @@ impl Half for bf16 {
     /// gemmkit's bf16 GEMM on a CPU with AVX512-BF16: pairs of bf16 multiplied and summed
     /// into `f32` by `vdpbf16ps`, each output rounded once. Elsewhere false: gemmkit's own
     /// widening path took 1.16 ms (AVX-512F) and 1.98 ms (AVX2) for a 128x512 by 512x1376
-    /// product that the `f32` GEMM on widened tiles runs in about 0.93 ms.
+    /// product that the `f32` GEMM on widened tiles runs in about 0.93 ms. With the `rayon`
+    /// feature a large product is cut into blocks of rows or columns (the longer side, as
+    /// the `f32` split does), each multiplied by gemmkit on one thread of shapecast's pool:
+    /// a prompt's products split over a weight's rows, so each thread packs its own part of
+    /// the weight, and no thread outside the pool (gemmkit's own split runs on rayon's
+    /// global pool) competes with the pool's spinning workers.
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     fn native_product(
         (a, ma): (&[bf16], Mat),
@@ -69,26 +74,104 @@ impl Half for bf16 {
         accumulate: bool,
         split: bool,
     ) -> bool {
-        use gemmkit::{MatMut, MatRef, Parallelism};
-        let view = |m: Mat| (m.rows, m.cols, m.rs as isize, m.cs as isize);
-        let ((m, k, ars, acs), (_, n, brs, bcs), (_, _, crs, ccs)) = (view(ma), view(mb), view(mc));
-        if m == 0 || n == 0 || k == 0 || !std::arch::is_x86_feature_detected!("avx512bf16") {
+        let agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
+        let vouched = ma.fits(a.len()) && mb.fits(b.len()) && mc.fits(c.len()) && mc.one_to_one();
+        if !(agree && vouched && std::arch::is_x86_feature_detected!("avx512bf16")) {
+            // Nothing to multiply, a layout the checks cannot vouch for, or no kernel.
             return false;
         }
-        let par = match super::gemm::product_threads(split, m, n, k) {
-            1 => Parallelism::Serial,
-            threads => Parallelism::Rayon(threads),
-        };
-        let beta = if accumulate { bf16::ONE } else { bf16::ZERO };
-        gemmkit::gemm(
-            bf16::ONE,
-            MatRef::new(&a[ma.offset..], m, k, ars, acs),
-            MatRef::new(&b[mb.offset..], k, n, brs, bcs),
-            beta,
-            MatMut::new(&mut c[mc.offset..], m, n, crs, ccs),
-            par,
-        );
+        let threads = super::gemm::product_threads(split, mc.rows, mc.cols, ma.cols);
+        #[cfg(feature = "rayon")]
+        if threads > 1 {
+            let base = super::gemm::Cells(c.as_mut_ptr());
+            let (by_rows, len) = (mc.rows > mc.cols, mc.rows.max(mc.cols));
+            let per = len.div_ceil(threads).next_multiple_of(16);
+            crate::engine::threads::pieces(len.div_ceil(per), threads, |i| {
+                let (lo, n) = (i * per, per.min(len - i * per));
+                let (ma, mb, mc) = if by_rows {
+                    let ma = Mat {
+                        offset: ma.offset + lo * ma.rs,
+                        rows: n,
+                        ..ma
+                    };
+                    (
+                        ma,
+                        mb,
+                        Mat {
+                            offset: mc.offset + lo * mc.rs,
+                            rows: n,
+                            ..mc
+                        },
+                    )
+                } else {
+                    let mb = Mat {
+                        offset: mb.offset + lo * mb.cs,
+                        cols: n,
+                        ..mb
+                    };
+                    (
+                        ma,
+                        mb,
+                        Mat {
+                            offset: mc.offset + lo * mc.cs,
+                            cols: n,
+                            ..mc
+                        },
+                    )
+                };
+                // SAFETY: the piece's matrices are sub-blocks (rows or columns `lo..lo + n`)
+                // of the ones checked above, so every element they reach lies inside `a`,
+                // `b` and `c`; the pieces' output cells are disjoint (distinct rows or
+                // columns of a one-to-one layout), and `c` stays mutably borrowed until
+                // every piece has returned.
+                unsafe { bf16_call(a, b, base.get(), (ma, mb, mc), accumulate) };
+            });
+            return true;
+        }
+        let _ = threads;
+        // SAFETY: `c` is a `&mut` slice the checks above vouch for.
+        unsafe { bf16_call(a, b, c.as_mut_ptr(), (ma, mb, mc), accumulate) };
         true
+    }
+}
+
+/// `c (+)= a · b` by gemmkit's bf16 GEMM on the calling thread.
+///
+/// # Safety
+/// As [`call`](super::gemm::call): every element of `a`'s, `b`'s and `c`'s matrices lies
+/// inside its slice (`c`'s inside the allocation `c` points into, which no one else reads or
+/// writes during the call); `c`'s cells are distinct elements; the strides fit `isize`.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+unsafe fn bf16_call(
+    a: &[bf16],
+    b: &[bf16],
+    c: *mut bf16,
+    (ma, mb, mc): (Mat, Mat, Mat),
+    accumulate: bool,
+) {
+    let s = |x: usize| x as isize;
+    let beta = if accumulate { bf16::ONE } else { bf16::ZERO };
+    // SAFETY: what the caller vouches for is what gemmkit's unchecked entry requires (every
+    // addressed element in bounds, `c` one-to-one and aliasing neither operand: it is part
+    // of a `&mut` borrow). gemmkit reads `c` only when `beta` is not zero.
+    unsafe {
+        gemmkit::gemm_unchecked(
+            mc.rows,
+            ma.cols,
+            mc.cols,
+            bf16::ONE,
+            a.as_ptr().add(ma.offset),
+            s(ma.rs),
+            s(ma.cs),
+            b.as_ptr().add(mb.offset),
+            s(mb.rs),
+            s(mb.cs),
+            beta,
+            c.add(mc.offset),
+            s(mc.rs),
+            s(mc.cs),
+            gemmkit::Parallelism::Serial,
+        );
     }
 }
 

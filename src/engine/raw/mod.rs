@@ -9,7 +9,11 @@
 //!   of tiles per thread through the same pointer; on a CPU with AVX512-BF16 a product of two
 //!   `bf16` matrices goes to the `gemmkit` crate instead (pairs of bf16 multiplied by
 //!   `vdpbf16ps`: 0.46 against 0.83 ms for the `f32` product, 128x512 by 512x1376), through
-//!   its checked, safe entry. A product of at most four rows by a half
+//!   its unchecked entry after the same checks, so that with the `rayon` feature a large
+//!   product splits into blocks of rows or columns on shapecast's pool as the `f32` one
+//!   does (gemmkit's own split runs on rayon's global pool, beside the pool's spinning
+//!   workers, and packs the whole weight on each thread: 128x512 by a `[1376, 512]` weight
+//!   on two threads took 0.46 ms so, 0.38 ms split by the weight's rows). A product of at most four rows by a half
 //!   weight stored `[out, in]` (a generated token's, `half_dot`) widens the weight in vector
 //!   registers as it loads it, with prefetches of the rows it reads next: 1.5 against 3.0 ms
 //!   for the `f32` product by a 512x32000 weight (`cargo bench --bench contractions -- M6`).

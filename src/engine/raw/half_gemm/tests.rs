@@ -190,39 +190,42 @@ fn half_products_round_the_f32_product_once() {
 /// Every product and partial sum of these small dyadic values is exact in `f32`.
 #[test]
 fn bf16_products_are_the_sum_rounded_once() {
-    let (m, k, n) = (37, 70, 45);
-    let av: Vec<bf16> = (0..m * k)
-        .map(|x| bf16::from_f32(((x * 7 % 19) as f32 - 9.0) / 8.0))
-        .collect();
-    let bv: Vec<bf16> = (0..k * n)
-        .map(|x| bf16::from_f32(((x * 5 % 13) as f32 - 6.0) / 4.0))
-        .collect();
-    let (ma, mb, mc) = (
-        Mat::new(0, m, k, k, 1),
-        Mat::new(0, k, n, 1, k),
-        Mat::new(3, m, n, n + 2, 1),
-    );
-    let wa: Vec<f32> = av.iter().map(|x| x.to_f32()).collect();
-    let wb: Vec<f32> = bv.iter().map(|x| x.to_f32()).collect();
-    let want = reference(&wa, ma, &wb, mb);
-    let start: Vec<bf16> = (0..3 + m * (n + 2))
-        .map(|x| bf16::from_f32((x % 3) as f32))
-        .collect();
-    for (accumulate, split) in [(false, false), (true, false), (false, true)] {
-        let mut c = start.clone();
-        bf16::gemm((&av, ma), (&bv, mb), (&mut c, mc), accumulate, split);
-        for (at, (got, was)) in c.iter().zip(&start).enumerate() {
-            let (i, j) = ((at.max(3) - 3) / (n + 2), (at.max(3) - 3) % (n + 2));
-            if at < 3 || j >= n {
-                assert_eq!(got, was, "cell {at} is not the product's");
-                continue;
+    // A small product, and two of at least `GEMM_PARALLEL_MIN` multiply-adds, which split
+    // over the pool's threads by rows (more rows than columns) and by columns.
+    for (m, k, n) in [(37, 70, 45), (70, 1030, 33), (33, 1030, 70)] {
+        let av: Vec<bf16> = (0..m * k)
+            .map(|x| bf16::from_f32(((x * 7 % 19) as f32 - 9.0) / 8.0))
+            .collect();
+        let bv: Vec<bf16> = (0..k * n)
+            .map(|x| bf16::from_f32(((x * 5 % 13) as f32 - 6.0) / 4.0))
+            .collect();
+        let (ma, mb, mc) = (
+            Mat::new(0, m, k, k, 1),
+            Mat::new(0, k, n, 1, k),
+            Mat::new(3, m, n, n + 2, 1),
+        );
+        let wa: Vec<f32> = av.iter().map(|x| x.to_f32()).collect();
+        let wb: Vec<f32> = bv.iter().map(|x| x.to_f32()).collect();
+        let want = reference(&wa, ma, &wb, mb);
+        let start: Vec<bf16> = (0..3 + m * (n + 2))
+            .map(|x| bf16::from_f32((x % 3) as f32))
+            .collect();
+        for (accumulate, split) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut c = start.clone();
+            bf16::gemm((&av, ma), (&bv, mb), (&mut c, mc), accumulate, split);
+            for (at, (got, was)) in c.iter().zip(&start).enumerate() {
+                let (i, j) = ((at.max(3) - 3) / (n + 2), (at.max(3) - 3) % (n + 2));
+                if at < 3 || j >= n {
+                    assert_eq!(got, was, "cell {at} is not the product's");
+                    continue;
+                }
+                let exact = want[i * n + j] + if accumulate { was.to_f64() } else { 0.0 };
+                assert_eq!(
+                    *got,
+                    bf16::from_f64(exact),
+                    "{m}x{k}x{n}: ({i}, {j}), accumulate {accumulate}, split {split}"
+                );
             }
-            let exact = want[i * n + j] + if accumulate { was.to_f64() } else { 0.0 };
-            assert_eq!(
-                *got,
-                bf16::from_f64(exact),
-                "({i}, {j}), accumulate {accumulate}"
-            );
         }
     }
 }
