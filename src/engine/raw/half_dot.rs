@@ -5,7 +5,10 @@
 //! GEMM (`half_gemm`) reads the weight, writes the tile and reads it again; here the weight
 //! is read at two bytes an element and nothing else touches memory, which is what a
 //! product bound by memory bandwidth needs. Used for products of at most [`MAX_ROWS`] rows;
-//! a CPU without AVX2 (or without F16C for `f16`) takes the tiles' path.
+//! a CPU without AVX2 (or without F16C for `f16`) takes the tiles' path. A weight stored
+//! `[in, out]` (GPT-2's `Conv1D` layout) is read once too, row after row, by [`add_rows`]:
+//! four of its rows at a time widened in registers, scaled by the activations' elements and
+//! added into the output rows (which stay in the L1 cache).
 
 use half::{bf16, f16};
 
@@ -18,6 +21,10 @@ pub(crate) const MAX_ROWS: usize = 4;
 
 /// Weight rows a block: dotted with every activation row before the next block is read.
 const BLOCK: usize = 16;
+
+/// How many rows ahead [`add_rows`] prefetches a weight stored `[in, out]`.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+const AHEAD: usize = 8;
 
 /// `out[i][j] (+)= Σ_p x[i][p] · w[j·k + p]`: `x` holds `rows` activation rows of `k` (one
 /// after the other), `w` at least `n` weight rows of `k`, `out` `rows` output rows of `n`
@@ -56,6 +63,45 @@ pub(crate) fn dot_rows<H: Lanes>(
     true
 }
 
+/// `out[i][j] (+)= Σ_p x[i][p] · w[p·stride + j]` for `j < width`: `x` holds `rows` (at most
+/// [`MAX_ROWS`]) activation rows of `k` one after the other, `w` the `k` weight rows of a
+/// weight stored `[in, out]` (`width` columns each, `stride` apart), `out` `rows` output
+/// rows (`out_rs` apart, columns contiguous). Returns false, having written nothing, where
+/// the CPU has no kernel for `H`.
+///
+/// # Panics
+///
+/// When a slice is shorter than the matrices it is said to hold, or `rows` is above
+/// [`MAX_ROWS`] (a caller's bug: the product's checks come first).
+pub(crate) fn add_rows<H: Lanes>(
+    (x, rows, k): (&[f32], usize, usize),
+    (w, stride, width): (&[H], usize, usize),
+    (out, out_rs): (&mut [f32], usize),
+    accumulate: bool,
+) -> bool {
+    let Some(kernel) = H::rows_kernel() else {
+        return false;
+    };
+    assert!(rows <= MAX_ROWS && x.len() >= rows * k, "a few rows of `k`");
+    assert!(
+        k == 0 || w.len() >= (k - 1) * stride + width,
+        "the weight holds `k` rows"
+    );
+    assert!(
+        rows == 0 || out.len() >= (rows - 1) * out_rs + width,
+        "the output holds the product"
+    );
+    if rows > 0 && width > 0 {
+        kernel(
+            (&x[..rows * k], k),
+            (w, stride, width),
+            (out, out_rs),
+            accumulate,
+        );
+    }
+    true
+}
+
 /// `out[j] (+)= dot(j)` for every `j`: `four(j)` gives rows `j..j + 4`, `one(j)` row `j`
 /// (the last rows, fewer than four).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -84,11 +130,18 @@ fn by_fours(
 /// `w.len() == out.len() · k`.
 type Kernel<H> = fn(&[f32], &[H], &mut [f32], bool);
 
+/// A kernel of [`add_rows`], its arguments checked: `x` holds whole rows of `k` (1 to
+/// [`MAX_ROWS`] of them), `w` the `k` rows of `width` columns `stride` apart, `out` a row of
+/// `width` columns for each row of `x`.
+type RowsKernel<H> = fn((&[f32], usize), (&[H], usize, usize), (&mut [f32], usize), bool);
+
 /// Half elements the kernels widen in registers.
 pub(crate) trait Lanes: Half {
     /// This CPU's kernel for the element, if it has one (detected once by the standard
     /// library, then a load).
     fn kernel() -> Option<Kernel<Self>>;
+    /// This CPU's kernel of [`add_rows`] for the element, if it has one.
+    fn rows_kernel() -> Option<RowsKernel<Self>>;
 }
 
 /// The dot products of `w`'s rows with `x`, four rows at a time: `|p| widen16` loads the 16
@@ -96,8 +149,31 @@ pub(crate) trait Lanes: Half {
 /// loads' `unsafe` block), the remainder of each row element by element; and the element's
 /// [`Lanes`] impl choosing the CPU's best copy.
 macro_rules! lanes {
-    ($h:ty, $avx512:ident, $avx2:ident, |$p16:ident| $widen16:expr, |$p8:ident| $widen8:expr, $avx2_features:literal) => {
+    ($h:ty, $avx512:ident, $avx2:ident, $rows512:ident, $rows2:ident, |$p16:ident| $widen16:expr, |$p8:ident| $widen8:expr, $avx2_features:literal) => {
         impl Lanes for $h {
+            fn rows_kernel() -> Option<RowsKernel<$h>> {
+                #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                {
+                    match super::isa() {
+                        super::Isa::Avx512 => {
+                            return Some(|x, w, out, acc| {
+                                // SAFETY: as `kernel`'s AVX-512 copy: `$rows512`'s features
+                                // were detected.
+                                unsafe { $rows512(x, w, out, acc) }
+                            });
+                        }
+                        super::Isa::Avx2 if std::is_x86_feature_detected!("f16c") => {
+                            return Some(|x, w, out, acc| {
+                                // SAFETY: as `kernel`'s AVX2 copy.
+                                unsafe { $rows2(x, w, out, acc) }
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                None
+            }
+
             fn kernel() -> Option<Kernel<$h>> {
                 #[cfg(all(feature = "std", target_arch = "x86_64"))]
                 {
@@ -244,6 +320,113 @@ macro_rules! lanes {
                 |j| block::<1>(x, w, j)[0],
             );
         }
+
+        rows_copy!(
+            $h,
+            $rows512,
+            "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma",
+            16,
+            arch::_mm512_set1_ps,
+            arch::_mm512_fmadd_ps,
+            arch::_mm512_loadu_ps,
+            arch::_mm512_storeu_ps,
+            |$p16| $widen16
+        );
+        rows_copy!(
+            $h,
+            $rows2,
+            $avx2_features,
+            8,
+            arch::_mm256_set1_ps,
+            arch::_mm256_fmadd_ps,
+            arch::_mm256_loadu_ps,
+            arch::_mm256_storeu_ps,
+            |$p8| $widen8
+        );
+    };
+}
+
+/// One instruction set's copy of an [`add_rows`] kernel: the output rows zeroed unless
+/// accumulating, then for each group of four weight rows (then single rows) and each
+/// activation row, `L` output columns at a time loaded, the group's runs widened as they
+/// are loaded (`|p| widen` loads `L` halves at `p`) and added scaled by the row's elements,
+/// and stored; the columns left over element by element. The weight is read row after row,
+/// one pass: streams the prefetchers follow (a block of columns walked down the rows
+/// crossed a page every row or two and took 1.6x the time).
+macro_rules! rows_copy {
+    ($h:ty, $name:ident, $features:expr, $l:literal, $splat:expr, $fma:expr, $load:expr,
+     $store:expr, |$p:ident| $widen:expr) => {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        #[target_feature(enable = $features)]
+        fn $name(
+            (x, k): (&[f32], usize),
+            (w, stride, width): (&[$h], usize, usize),
+            (out, out_rs): (&mut [f32], usize),
+            accumulate: bool,
+        ) {
+            use core::arch::x86_64 as arch;
+            /// Weight rows `p0..p0 + P` added into every output row.
+            #[target_feature(enable = $features)]
+            fn group<const P: usize>(
+                (x, k): (&[f32], usize),
+                (w, stride, width): (&[$h], usize, usize),
+                (out, out_rs): (&mut [f32], usize),
+                p0: usize,
+            ) {
+                assert!(
+                    (p0 + P - 1) * stride + width <= w.len(),
+                    "the group's rows lie in `w`"
+                );
+                let wp = w.as_ptr();
+                for i in 0..x.len() / k {
+                    let xs: [f32; P] = core::array::from_fn(|q| x[i * k + p0 + q]);
+                    let splats = xs.map(|e| $splat(e));
+                    let row = &mut out[i * out_rs..i * out_rs + width];
+                    let op = row.as_mut_ptr();
+                    let mut j = 0;
+                    while j + $l <= width {
+                        // SAFETY: `j + L <= width = row.len()`, so the output's load and
+                        // store lie in `row`; weight row `p0 + q` holds `width` halves from
+                        // `(p0 + q)·stride`, inside `w` (asserted), so the halves loaded
+                        // from `j` do too. Unaligned loads and store.
+                        unsafe {
+                            if i == 0 && j % 32 == 0 {
+                                for q in 0..P {
+                                    let ahead = wp.wrapping_add((p0 + q + AHEAD) * stride + j);
+                                    arch::_mm_prefetch::<{ arch::_MM_HINT_T0 }>(ahead.cast());
+                                }
+                            }
+                            let mut acc = $load(op.add(j));
+                            for (q, &xv) in splats.iter().enumerate() {
+                                let $p = wp.add((p0 + q) * stride + j);
+                                acc = $fma($widen, xv, acc);
+                            }
+                            $store(op.add(j), acc);
+                        }
+                        j += $l;
+                    }
+                    for (j, cell) in row.iter_mut().enumerate().skip(j) {
+                        *cell += (0..P)
+                            .map(|q| xs[q] * w[(p0 + q) * stride + j].wide())
+                            .sum::<f32>();
+                    }
+                }
+            }
+            if !accumulate {
+                for i in 0..x.len() / k {
+                    out[i * out_rs..i * out_rs + width].fill(0.0);
+                }
+            }
+            let (w, out) = ((w, stride, width), (&mut *out, out_rs));
+            let mut p = 0;
+            while p + 4 <= k {
+                group::<4>((x, k), w, (&mut *out.0, out.1), p);
+                p += 4;
+            }
+            for p in p..k {
+                group::<1>((x, k), w, (&mut *out.0, out.1), p);
+            }
+        }
     };
 }
 
@@ -251,6 +434,8 @@ lanes!(
     bf16,
     bf16_avx512,
     bf16_avx2,
+    bf16_rows_avx512,
+    bf16_rows_avx2,
     // A bf16 is the upper half of an f32's bits: zero-extended to 32 bits and shifted.
     |p| {
         let h = arch::_mm256_loadu_si256(p.cast());
@@ -270,6 +455,8 @@ lanes!(
     f16,
     f16_avx512,
     f16_avx2,
+    f16_rows_avx512,
+    f16_rows_avx2,
     |p| arch::_mm512_cvtph_ps(arch::_mm256_loadu_si256(p.cast())),
     |p| arch::_mm256_cvtph_ps(arch::_mm_loadu_si128(p.cast())),
     "avx2,fma,f16c"
@@ -324,6 +511,69 @@ mod tests {
             let f = |x: &[f32], w: &[f16], o: &mut [f32], a| unsafe { f16_avx2(x, w, o, a) };
             check::<bf16>(bf, bf16::from_f32);
             check::<f16>(f, f16::from_f32);
+        }
+    }
+
+    /// Every copy of the [`add_rows`] kernels this CPU runs against the sums in f64: 1–4
+    /// activation rows, 1–9 weight rows (groups of four and what is left), rows of 1–70
+    /// columns (no vector, vectors, a remainder), weight rows and output rows apart, written
+    /// and accumulated; the cells between output rows are left alone.
+    #[test]
+    fn each_copy_adds_weight_rows_as_the_f64_sum() {
+        type Copy<H> = unsafe fn((&[f32], usize), (&[H], usize, usize), (&mut [f32], usize), bool);
+        fn check<H: Half>(kernel: Copy<H>, narrow: fn(f32) -> H) {
+            for rows in 1..=MAX_ROWS {
+                for k in [1, 3, 4, 5, 9] {
+                    for width in [1, 7, 8, 15, 16, 17, 40, 70] {
+                        let stride = width + 3;
+                        let x: Vec<f32> = (0..rows * k)
+                            .map(|p| ((p * 7) % 11) as f32 / 4.0 - 1.0)
+                            .collect();
+                        let w: Vec<H> = (0..k * stride)
+                            .map(|i| narrow(((i * 5) % 13) as f32 / 8.0 - 0.75))
+                            .collect();
+                        for accumulate in [false, true] {
+                            let mut out = vec![0.5f32; rows * (width + 1)];
+                            // SAFETY: the caller passes a copy whose features this CPU has.
+                            unsafe {
+                                kernel(
+                                    (&x, k),
+                                    (&w, stride, width),
+                                    (&mut out, width + 1),
+                                    accumulate,
+                                )
+                            };
+                            for (at, &got) in out.iter().enumerate() {
+                                let (i, j) = (at / (width + 1), at % (width + 1));
+                                let want = if j == width {
+                                    0.5
+                                } else {
+                                    let sum: f64 = (0..k)
+                                        .map(|p| {
+                                            f64::from(x[i * k + p])
+                                                * f64::from(w[p * stride + j].wide())
+                                        })
+                                        .sum();
+                                    sum + if accumulate { 0.5 } else { 0.0 }
+                                };
+                                assert!(
+                                    (f64::from(got) - want).abs() < 1e-5,
+                                    "{rows} rows, k {k}, width {width}, ({i}, {j}): {got} against {want}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let isa = super::super::isa();
+        if isa == super::super::Isa::Avx512 {
+            check::<bf16>(bf16_rows_avx512, bf16::from_f32);
+            check::<f16>(f16_rows_avx512, f16::from_f32);
+        }
+        if isa != super::super::Isa::Base && std::is_x86_feature_detected!("f16c") {
+            check::<bf16>(bf16_rows_avx2, bf16::from_f32);
+            check::<f16>(f16_rows_avx2, f16::from_f32);
         }
     }
 }

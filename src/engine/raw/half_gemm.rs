@@ -12,10 +12,9 @@ use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
 use super::gemm::{DotElement, Mat};
-use super::half_dot::{dot_rows, Lanes, MAX_ROWS};
-#[cfg(feature = "rayon")]
-use crate::engine::split::rows_per_piece_from;
+use super::half_dot::{Lanes, MAX_ROWS};
 use crate::values::sealed::Sealed;
+use few_rows::{rows_by_weight, weight_rows_added};
 
 /// The half-precision elements: widened to `f32` exactly, rounded back to the nearest
 /// (ties to even).
@@ -276,6 +275,11 @@ fn widened_right<H: Lanes>(
             return;
         }
     }
+    if mb.cs == 1 && mb.rs >= n && ma.rows <= MAX_ROWS {
+        // A weight stored `[in, out]` (GPT-2's `Conv1D` layout) by a few rows: its rows
+        // widened a block at a time into cache and added into the output rows.
+        return weight_rows_added((a, ma), (b, mb), (c, mc), accumulate, split);
+    }
     let w = tile_width(k, n, ma.rows);
     let tiles = n.div_ceil(w);
     // Tile `t` widened into `buf`: the buffer's matrix, and the columns of `c` it writes.
@@ -318,65 +322,6 @@ fn widened_right<H: Lanes>(
         f32::gemm((a, ma), (&buf, wide), (c, mct), accumulate, split);
     }
 }
-
-/// `c (+)= a · b` by [`dot_rows`] for `b` stored as rows of `k` (columns of the product) and
-/// `a`'s rows and `c`'s columns contiguous: false (nothing written) where the CPU has no
-/// kernel. With the `rayon` feature and `split`, a weight of at least
-/// [`DOT_PARALLEL_MIN`] elements is cut into runs of rows (the pieces of
-/// [`rows_per_piece_from`]), each with its block of the output.
-fn rows_by_weight<H: Lanes>(
-    (a, ma): (&[f32], Mat),
-    (b, mb): (&[H], Mat),
-    (c, mc): (&mut [f32], Mat),
-    accumulate: bool,
-    split: bool,
-) -> bool {
-    let (m, k, n) = (ma.rows, mb.rows, mb.cols);
-    if m > 1 && ma.rs != k {
-        // Rows apart: gathered one after the other (a few rows of `k`).
-        return dot_rows_gathered((a, ma), (b, mb), (c, mc), accumulate, split);
-    }
-    let x = &a[ma.offset..ma.offset + m * k];
-    let w = &b[mb.offset..mb.offset + n * k];
-    let out = &mut c[mc.offset..];
-    #[cfg(feature = "rayon")]
-    if let Some(piece) = (split && m == 1 && H::kernel().is_some())
-        .then(|| rows_per_piece_from(n, n * k, DOT_PARALLEL_MIN))
-        .flatten()
-    {
-        crate::engine::threads::chunks(&mut out[..n], piece, |i, cells| {
-            let rows = &w[i * piece * k..(i * piece + cells.len()) * k];
-            dot_rows((x, 1, k), (rows, cells.len()), (cells, n), accumulate);
-        });
-        return true;
-    }
-    let _ = split;
-    dot_rows((x, m, k), (w, n), (out, mc.rs), accumulate)
-}
-
-/// [`rows_by_weight`] for rows of `a` that are not one after the other: copied so first.
-fn dot_rows_gathered<H: Lanes>(
-    (a, ma): (&[f32], Mat),
-    b: (&[H], Mat),
-    c: (&mut [f32], Mat),
-    accumulate: bool,
-    split: bool,
-) -> bool {
-    let k = ma.cols;
-    let rows: Vec<f32> = (0..ma.rows)
-        .flat_map(|i| &a[ma.offset + i * ma.rs..ma.offset + i * ma.rs + k])
-        .copied()
-        .collect();
-    let dense = Mat::new(0, ma.rows, k, k, 1);
-    rows_by_weight((&rows, dense), b, c, accumulate, split)
-}
-
-/// The fewest weight elements a product of a few rows splits over threads at: 2^20 (a
-/// vocabulary's classifier splits, a layer's weights do not). With 2^16 every weight of the
-/// dim-288 Llama split and a generated token took 1.38 against 1.27 ms on two threads
-/// (`cargo bench --bench llama --features safetensors,rayon`).
-#[cfg(feature = "rayon")]
-const DOT_PARALLEL_MIN: usize = 1 << 20;
 
 /// `c (+)= a · b` with every matrix in half precision: `a` widened whole, `b` by tiles, the
 /// output computed in `f32` and rounded once per element.
@@ -534,5 +479,6 @@ impl<T: DotElement> DotOperand<T> for T {
     }
 }
 
+mod few_rows;
 #[cfg(test)]
 mod tests;

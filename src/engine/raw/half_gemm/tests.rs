@@ -1,3 +1,4 @@
+use super::few_rows::add_rows_widened;
 use super::*;
 
 /// `a · b` in f64 from the widened values: what an f32-accumulating product approaches.
@@ -104,13 +105,15 @@ fn one_row_by_an_out_in_weight_is_the_widened_product() {
     }
 }
 
-/// One to four rows by `[out, in]` weights of both half types (the kernels that widen in
-/// registers): the f64 product within f32 rounding for row lengths around the vector
-/// width (the remainder of each row), outputs of 1–37 columns (blocks of four and what is
-/// left), rows apart and after one another, written and accumulated (the split over
-/// threads: `one_row_by_an_out_in_weight_is_the_widened_product`).
+/// One to four rows by weights of both half types stored `[out, in]` and `[in, out]` (the
+/// kernels that widen in registers, and for `[in, out]` the path for CPUs without them): the
+/// f64 product within f32 rounding for row lengths around the vector width (the remainder
+/// of each row), outputs of 1–70 columns (blocks of four rows, of vectors, and what is
+/// left), rows apart and after one another, outputs with their columns together and apart,
+/// written and accumulated; an `[in, out]` weight of 2^20 elements by one row splits over
+/// threads (the `[out, in]` split: `one_row_by_an_out_in_weight_is_the_widened_product`).
 #[test]
-fn a_few_rows_by_out_in_weights_are_the_widened_product() {
+fn a_few_rows_by_half_weights_are_the_widened_product() {
     fn check<H: Lanes + DotOperand<f32>>(narrow: fn(f32) -> H) {
         for (m, k, n) in [
             (1, 1, 1),
@@ -118,21 +121,28 @@ fn a_few_rows_by_out_in_weights_are_the_widened_product() {
             (2, 16, 4),
             (3, 17, 37),
             (4, 40, 9),
+            (2, 9, 70),
             (1, 300, 260),
+            (1, 64, 16400),
         ] {
-            for rs in [k, k + 3] {
+            let half: Vec<H> = (0..k * (n + 3) + 1)
+                .map(|x| narrow(((x * 13) % 97) as f32 / 48.0 - 1.0))
+                .collect();
+            let wide: Vec<f32> = half.iter().map(|&h| h.wide()).collect();
+            for (mb, rs, cs) in [
+                (Mat::new(1, k, n, 1, k), k, 1),
+                (Mat::new(1, k, n, n + 3, 1), k + 3, 1),
+                (Mat::new(1, k, n, n + 3, 1), k, 2),
+            ] {
                 let a: Vec<f32> = (0..m * rs + 2)
                     .map(|x| ((x * 37) % 101) as f32 / 50.0 - 1.0)
                     .collect();
-                let half: Vec<H> = (0..k * n + 1)
-                    .map(|x| narrow(((x * 13) % 97) as f32 / 48.0 - 1.0))
-                    .collect();
-                let wide: Vec<f32> = half.iter().map(|&h| h.wide()).collect();
-                let (ma, mb) = (Mat::new(2, m, k, rs, 1), Mat::new(1, k, n, 1, k));
+                let ma = Mat::new(2, m, k, rs, 1);
                 let want = reference(&a, ma, &wide, mb);
+                let row = n * cs + 2;
                 for accumulate in [false, true] {
-                    let mut got = vec![1.0f32; m * (n + 2)];
-                    let mc = Mat::new(0, m, n, n + 2, 1);
+                    let mut got = vec![1.0f32; m * row];
+                    let mc = Mat::new(0, m, n, row, cs);
                     <H as DotOperand<f32>>::gemm_into(
                         (&a, ma),
                         (&half, mb),
@@ -140,16 +150,18 @@ fn a_few_rows_by_out_in_weights_are_the_widened_product() {
                         accumulate,
                         true,
                     );
-                    for i in 0..m {
-                        for j in 0..n {
-                            let w = want[i * n + j] + if accumulate { 1.0 } else { 0.0 };
-                            let g = f64::from(got[i * (n + 2) + j]);
-                            assert!(
-                                (g - w).abs() < 1e-4 * (k as f64).sqrt(),
-                                "{m}x{k}x{n}, row stride {rs}, cell ({i}, {j}): {g} against {w}"
-                            );
+                    for (at, &g) in got.iter().enumerate() {
+                        let (i, j) = (at / row, at % row);
+                        if j % cs != 0 || j / cs >= n {
+                            assert_eq!(g, 1.0, "cell {at} is not the product's");
+                            continue;
                         }
-                        assert_eq!(&got[i * (n + 2) + n..i * (n + 2) + n + 2], &[1.0, 1.0]);
+                        let w = want[i * n + j / cs] + if accumulate { 1.0 } else { 0.0 };
+                        assert!(
+                            (f64::from(g) - w).abs() < 1e-4 * (k as f64).sqrt(),
+                            "{m}x{k}x{n}, {mb:?}, cell ({i}, {}): {g} against {w}",
+                            j / cs
+                        );
                     }
                 }
             }
@@ -157,6 +169,53 @@ fn a_few_rows_by_out_in_weights_are_the_widened_product() {
     }
     check::<bf16>(bf16::from_f32);
     check::<f16>(f16::from_f32);
+}
+
+/// The `[in, out]` few-rows path of a CPU without the kernels that widen in registers
+/// (blocks of rows widened into a buffer): the f64 product within f32 rounding, blocks of
+/// rows and what is left, written and accumulated into output rows apart.
+#[test]
+fn weight_rows_widened_by_blocks_are_the_product() {
+    for (m, k, w) in [(1, 3, 1), (2, 70, 300), (4, 33, 5000)] {
+        let stride = w + 5;
+        let half: Vec<bf16> = (0..k * stride)
+            .map(|x| bf16::from_f32(((x * 13) % 97) as f32 / 48.0 - 1.0))
+            .collect();
+        let wide: Vec<f32> = half.iter().map(|h| h.to_f32()).collect();
+        let x: Vec<f32> = (0..m * k)
+            .map(|x| ((x * 37) % 101) as f32 / 50.0 - 1.0)
+            .collect();
+        let want = reference(
+            &x,
+            Mat::new(0, m, k, k, 1),
+            &wide,
+            Mat::new(0, k, w, stride, 1),
+        );
+        for accumulate in [false, true] {
+            let mut out = vec![1.0f32; m * (w + 1)];
+            add_rows_widened(
+                (&x, m, k),
+                (&half, stride, w),
+                (&mut out, w + 1),
+                accumulate,
+            );
+            for i in 0..m {
+                for j in 0..w {
+                    let want = want[i * w + j] + if accumulate { 1.0 } else { 0.0 };
+                    let got = f64::from(out[i * (w + 1) + j]);
+                    assert!(
+                        (got - want).abs() < 1e-3,
+                        "{m}x{k}x{w} ({i}, {j}): {got} against {want}"
+                    );
+                }
+                assert_eq!(
+                    out[i * (w + 1) + w],
+                    1.0,
+                    "the cell after row {i} is left alone"
+                );
+            }
+        }
+    }
 }
 
 /// A product of half matrices is the f32 product of their widened values, rounded once.
