@@ -5,7 +5,9 @@
 //! a preallocated KV cache written through views, greedy generation; a prompt's layers run their
 //! chains of operations as parallel regions over the positions (`map_parts`). Every size is `?`, so one model serves every
 //! configuration. The weights are read by name from a `.safetensors` file, in the layouts
-//! files keep (`[out, in]`, contracted over their last axis): `main.rs` writes its own with
+//! files keep (`[out, in]`, contracted over their last axis), and kept `[in, out]` (axes
+//! moved once at load, `in_out!`: a prompt's products read a weight fastest so, a generated
+//! token's as fast; the products contract by name, so nothing else changes): `main.rs` writes its own with
 //! their axis names; `scripts/bench_llama.py` writes the benchmark's (`benches/llama.rs`)
 //! with what PyTorch computed from them ([`Expected`]). The weights' element is a parameter
 //! ([`Weight`]): `f32` (a half-precision file widened once, at load), or `bf16`/`f16` kept as
@@ -124,14 +126,14 @@ half_weight!(bf16, f16);
 /// One decoder layer's weights: the norms' in `f32`, the products' in `W`.
 pub struct Layer<W = f32> {
     attn_norm: Tensor<f32, shape![DIM]>,
-    wq: Tensor<W, shape![KVH, GROUP, HD, DIM]>,
-    wk: Tensor<W, shape![KVH, HD, DIM]>,
-    wv: Tensor<W, shape![KVH, HD, DIM]>,
-    wo: Tensor<W, shape![DIM, KVH, GROUP, HD]>,
+    wq: Tensor<W, shape![DIM, KVH, GROUP, HD]>,
+    wk: Tensor<W, shape![DIM, KVH, HD]>,
+    wv: Tensor<W, shape![DIM, KVH, HD]>,
+    wo: Tensor<W, shape![KVH, GROUP, HD, DIM]>,
     ffn_norm: Tensor<f32, shape![DIM]>,
-    w1: Tensor<W, shape![HIDDEN, DIM]>,
-    w2: Tensor<W, shape![DIM, HIDDEN]>,
-    w3: Tensor<W, shape![HIDDEN, DIM]>,
+    w1: Tensor<W, shape![DIM, HIDDEN]>,
+    w2: Tensor<W, shape![HIDDEN, DIM]>,
+    w3: Tensor<W, shape![DIM, HIDDEN]>,
 }
 
 /// One layer's cache: the rotated keys and the values.
@@ -172,6 +174,15 @@ macro_rules! project {
     };
 }
 
+/// The weight `$name` of `$w`, stored `[out, in]` (`$file`) as checkpoints keep it, with its
+/// axes in the order of the field it goes to, `[in, out]`: copied once, here. Products of
+/// many rows read a weight fastest so, and a few rows (a generated token) as fast.
+macro_rules! in_out {
+    ($w:expr, $name:expr, [$($file:tt)*]) => {
+        W::read::<shape![$($file)*]>($w, $name)?.view().align_to()?.to_tensor()
+    };
+}
+
 /// What the file holds besides the weights: the prompt, and PyTorch's last logits of the
 /// prompt and greedy tokens after it.
 pub struct Expected {
@@ -209,14 +220,14 @@ impl<W: Weight> Llama<W> {
             let p = |n: &str| format!("layers.{}.{n}", layers.len());
             layers.push(Layer {
                 attn_norm: w.get_widened(&p("attention_norm"))?,
-                wq: W::read(w, &p("wq"))?,
-                wk: W::read(w, &p("wk"))?,
-                wv: W::read(w, &p("wv"))?,
-                wo: W::read(w, &p("wo"))?,
+                wq: in_out!(w, &p("wq"), [KVH, GROUP, HD, DIM]),
+                wk: in_out!(w, &p("wk"), [KVH, HD, DIM]),
+                wv: in_out!(w, &p("wv"), [KVH, HD, DIM]),
+                wo: in_out!(w, &p("wo"), [DIM, KVH, GROUP, HD]),
                 ffn_norm: w.get_widened(&p("ffn_norm"))?,
-                w1: W::read(w, &p("w1"))?,
-                w2: W::read(w, &p("w2"))?,
-                w3: W::read(w, &p("w3"))?,
+                w1: in_out!(w, &p("w1"), [HIDDEN, DIM]),
+                w2: in_out!(w, &p("w2"), [DIM, HIDDEN]),
+                w3: in_out!(w, &p("w3"), [HIDDEN, DIM]),
             });
         }
         let l0 = &layers[0];

@@ -208,6 +208,59 @@ pub(super) fn product_threads(split: bool, m: usize, n: usize, k: usize) -> usiz
     1
 }
 
+/// The fewest weight elements a product of a few rows splits over threads at: 2^20 (a
+/// vocabulary's classifier splits, a layer's weights do not). With 2^16 every weight of the
+/// dim-288 Llama split and a generated token took 1.38 against 1.27 ms on two threads
+/// (`cargo bench --bench llama --features safetensors,rayon`).
+#[cfg(feature = "rayon")]
+pub(super) const DOT_PARALLEL_MIN: usize = 1 << 20;
+
+/// The most rows [`rows_added`] takes: a generated token's (a few positions).
+const FEW_ROWS: usize = 4;
+
+/// `c (+)= a · b` for at most [`FEW_ROWS`] rows of `a` (one after the other) by `b` stored as
+/// rows of `n` (a weight `[in, out]`) into output rows one after the other: each row of `b`
+/// read once and added, scaled by the rows' elements, into the output rows, which stay in
+/// cache (`few_rows_weighted`); false (nothing done) for other layouts. The GEMM crate's
+/// one-row product read such a weight of a Llama layer at 0.74x the rate of one stored
+/// `[out, in]`. With the `rayon` feature and `split`, a weight of at least
+/// [`DOT_PARALLEL_MIN`] elements by one row is cut into blocks of columns, one a piece.
+fn rows_added<T>(
+    (a, ma): (&[T], Mat),
+    (b, mb): (&[T], Mat),
+    (c, mc): (&mut [T], Mat),
+    accumulate: bool,
+    split: bool,
+) -> bool
+where
+    T: Copy + Send + Sync + Zero + Add<Output = T> + Mul<Output = T>,
+{
+    let (m, k, n) = (ma.rows, ma.cols, mb.cols);
+    let rows_together = |x: Mat, len: usize| x.cs == 1 && (x.rows == 1 || x.rs == len);
+    if m > FEW_ROWS || mb.cs != 1 || mb.rs < n || !rows_together(ma, k) || !rows_together(mc, n) {
+        return false;
+    }
+    let x = &a[ma.offset..ma.offset + m * k];
+    let out = &mut c[mc.offset..mc.offset + m * n];
+    if !accumulate {
+        out.fill(T::zero());
+    }
+    #[cfg(feature = "rayon")]
+    if let Some(piece) = (split && m == 1)
+        .then(|| crate::engine::split::rows_per_piece_from(n, n * k, DOT_PARALLEL_MIN))
+        .flatten()
+    {
+        crate::engine::threads::chunks(out, piece, |i, cells| {
+            let rows = &b[mb.offset + i * piece..];
+            super::few_rows_weighted((x, k), (rows, mb.rs, cells.len()), cells);
+        });
+        return true;
+    }
+    let _ = split;
+    super::few_rows_weighted((x, k), (&b[mb.offset..], mb.rs, n), out);
+    true
+}
+
 /// `c`'s first element, shared by the pieces of a split product, each writing its own
 /// cells.
 #[cfg(feature = "rayon")]
@@ -255,6 +308,9 @@ macro_rules! blas_like {
                 {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
                     return naive((a, ma), (b, mb), (c, mc), accumulate);
+                }
+                if rows_added((a, ma), (b, mb), (c, mc), accumulate, split) {
+                    return;
                 }
                 // Both operands walk `K` with stride 1 (the right one a weight as files store
                 // it, `[out, in]` contracted over its last axis) and the output has fewer rows
@@ -561,6 +617,42 @@ mod tests {
     /// Both operands walking `K` with stride 1 and fewer output rows than columns (a weight
     /// stored `[out, in]`) take the transposed product into a block: the same values as the
     /// plain loop, written and accumulated, into a strided output.
+    /// One to four rows by a weight stored `[in, out]` (rows of `b` a stride apart), with the
+    /// output's rows together (added row by row) and apart (the GEMM crate): the plain
+    /// loop's values, exact for these small integers, written and accumulated; one row by a
+    /// weight of 2^20 elements or more split over threads by columns.
+    #[test]
+    fn a_few_rows_by_an_in_out_weight_give_the_plain_loops_values() {
+        for (m, k, n) in [
+            (1, 1, 1),
+            (1, 7, 33),
+            (2, 40, 17),
+            (3, 9, 70),
+            (4, 64, 5),
+            (1, 64, 16400),
+        ] {
+            let stride = n + 3;
+            let a: Vec<f64> = (0..m * k).map(|x| (x % 7) as f64 - 3.0).collect();
+            let b: Vec<f64> = (0..k * stride).map(|x| (x % 5) as f64 * 0.5).collect();
+            let (ma, mb) = (Mat::new(0, m, k, k, 1), Mat::new(0, k, n, stride, 1));
+            for mc in [Mat::new(1, m, n, n, 1), Mat::new(1, m, n, n + 2, 1)] {
+                for accumulate in [false, true] {
+                    let mut want = vec![1.5f64; 1 + m * (n + 2)];
+                    let got = want.clone();
+                    naive((&a, ma), (&b, mb), (&mut want, mc), accumulate);
+                    for split in [false, true] {
+                        let mut got = got.clone();
+                        f64::gemm((&a, ma), (&b, mb), (&mut got, mc), accumulate, split);
+                        assert_eq!(
+                            got, want,
+                            "{m}x{k}x{n}, {mc:?}, accumulate {accumulate}, split {split}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_weight_stored_out_in_gives_the_plain_loops_values() {
         // Above 2^20 multiply-adds and K = 512, where the transposed block pays; rows and

@@ -7,6 +7,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::super::gemm::Mat;
+#[cfg(feature = "rayon")]
+use super::super::gemm::DOT_PARALLEL_MIN;
 use super::super::half_dot::{add_rows, dot_rows, Lanes};
 use super::Half;
 #[cfg(feature = "rayon")]
@@ -149,10 +151,3 @@ fn dot_rows_gathered<H: Lanes>(
     let dense = Mat::new(0, ma.rows, k, k, 1);
     rows_by_weight((&rows, dense), b, c, accumulate, split)
 }
-
-/// The fewest weight elements a product of a few rows splits over threads at: 2^20 (a
-/// vocabulary's classifier splits, a layer's weights do not). With 2^16 every weight of the
-/// dim-288 Llama split and a generated token took 1.38 against 1.27 ms on two threads
-/// (`cargo bench --bench llama --features safetensors,rayon`).
-#[cfg(feature = "rayon")]
-const DOT_PARALLEL_MIN: usize = 1 << 20;
