@@ -12,7 +12,9 @@
 //! - M5 a linear layer `[T: 128, E: 512]` by a weight of `[E, F: 1376]` as written against the
 //!   same weight as files store it (`nn.Linear`'s `[F, E]`, contracted over its last axis);
 //! - M6 the same weight `[F, E]` stored `f32`, `bf16` and `f16`, by one position (a generated
-//!   token) and by 128 (a prompt): products of half-precision weights accumulate in `f32`.
+//!   token) and by 128 (a prompt): products of half-precision weights accumulate in `f32`;
+//!   and the weight `[E, F]` (GPT-2's `Conv1D` layout, and the Llama example's) the same ways;
+//!   and a bf16 prompt by bf16 weights of both layouts.
 //!
 //! Run: `cargo bench --bench contractions`. `shapecast::guide::performance` reports the medians.
 
@@ -230,6 +232,29 @@ fn contractions(c: &mut Criterion) {
             bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_h)))
         });
     }
+    // M6 with the weight `[E, F]`, and the bf16 prompt by bf16 weights of both layouts
+    // (gemmkit's bf16 GEMM where the CPU has AVX512-BF16).
+    let (w_eb, w_eh) = (w_ef.cast::<bf16>(), w_ef.cast::<f16>());
+    for (name, n) in [("1x512x1376", 1usize), ("128x512x1376", 128)] {
+        let xs =
+            Tensor::<f32, shape![T, E: 512]>::from_vec_sized(&[n, 512], data(n * 512, 5)).unwrap();
+        group.bench_function(format!("M6 weight [E, F] {name}/f32"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_ef)))
+        });
+        group.bench_function(format!("M6 weight [E, F] {name}/bf16"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_eb)))
+        });
+        group.bench_function(format!("M6 weight [E, F] {name}/f16"), |bch| {
+            bch.iter(|| black_box(black_box(&xs).dot::<E>(&w_eh)))
+        });
+    }
+    let xb = x.cast::<bf16>();
+    group.bench_function("M6 bf16 by bf16 128x512x1376/weight [F, E]", |bch| {
+        bch.iter(|| black_box(black_box(&xb).dot::<E>(&w_b)))
+    });
+    group.bench_function("M6 bf16 by bf16 128x512x1376/weight [E, F]", |bch| {
+        bch.iter(|| black_box(black_box(&xb).dot::<E>(&w_eb)))
+    });
     // M6 at a vocabulary's size: the weight (65 MB in f32) is read from memory, not cache.
     let vocab = Tensor::<f32, shape![F: 32000, E: 512]>::from_vec(data(32000 * 512, 3)).unwrap();
     let (vocab_b, x1) = (
