@@ -73,7 +73,7 @@ pub(crate) fn dot_rows<H: Lanes>(
 ///
 /// When a slice is shorter than the matrices it is said to hold, or `rows` is above
 /// [`MAX_ROWS`] (a caller's bug: the product's checks come first).
-pub(crate) fn add_rows<H: Lanes>(
+pub(crate) fn add_rows<H: AddsRows>(
     (x, rows, k): (&[f32], usize, usize),
     (w, stride, width): (&[H], usize, usize),
     (out, out_rs): (&mut [f32], usize),
@@ -136,12 +136,42 @@ type Kernel<H> = fn(&[f32], &[H], &mut [f32], bool);
 type RowsKernel<H> = fn((&[f32], usize), (&[H], usize, usize), (&mut [f32], usize), bool);
 
 /// Half elements the kernels widen in registers.
-pub(crate) trait Lanes: Half {
+pub(crate) trait Lanes: Half + AddsRows {
     /// This CPU's kernel for the element, if it has one (detected once by the standard
     /// library, then a load).
     fn kernel() -> Option<Kernel<Self>>;
+}
+
+/// The elements of a weight [`add_rows`] reads: the half ones (widened in registers) and
+/// `f32`.
+pub(crate) trait AddsRows: Copy + Into<f32> {
     /// This CPU's kernel of [`add_rows`] for the element, if it has one.
     fn rows_kernel() -> Option<RowsKernel<Self>>;
+}
+
+impl AddsRows for f32 {
+    fn rows_kernel() -> Option<RowsKernel<f32>> {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        {
+            match super::isa() {
+                super::Isa::Avx512 => {
+                    return Some(|x, w, out, acc| {
+                        // SAFETY: `isa` returned `Avx512` only after the standard library
+                        // detected every feature `f32_rows_avx512` is compiled with.
+                        unsafe { f32_rows_avx512(x, w, out, acc) }
+                    });
+                }
+                super::Isa::Avx2 => {
+                    return Some(|x, w, out, acc| {
+                        // SAFETY: `isa` returned `Avx2` after detecting AVX2 and FMA.
+                        unsafe { f32_rows_avx2(x, w, out, acc) }
+                    });
+                }
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 /// The dot products of `w`'s rows with `x`, four rows at a time: `|p| widen16` loads the 16
@@ -150,7 +180,7 @@ pub(crate) trait Lanes: Half {
 /// [`Lanes`] impl choosing the CPU's best copy.
 macro_rules! lanes {
     ($h:ty, $avx512:ident, $avx2:ident, $rows512:ident, $rows2:ident, |$p16:ident| $widen16:expr, |$p8:ident| $widen8:expr, $avx2_features:literal) => {
-        impl Lanes for $h {
+        impl AddsRows for $h {
             fn rows_kernel() -> Option<RowsKernel<$h>> {
                 #[cfg(all(feature = "std", target_arch = "x86_64"))]
                 {
@@ -173,7 +203,9 @@ macro_rules! lanes {
                 }
                 None
             }
+        }
 
+        impl Lanes for $h {
             fn kernel() -> Option<Kernel<$h>> {
                 #[cfg(all(feature = "std", target_arch = "x86_64"))]
                 {
@@ -407,7 +439,7 @@ macro_rules! rows_copy {
                     }
                     for (j, cell) in row.iter_mut().enumerate().skip(j) {
                         *cell += (0..P)
-                            .map(|q| xs[q] * w[(p0 + q) * stride + j].wide())
+                            .map(|q| xs[q] * Into::<f32>::into(w[(p0 + q) * stride + j]))
                             .sum::<f32>();
                     }
                 }
@@ -430,6 +462,28 @@ macro_rules! rows_copy {
     };
 }
 
+rows_copy!(
+    f32,
+    f32_rows_avx512,
+    "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma",
+    16,
+    arch::_mm512_set1_ps,
+    arch::_mm512_fmadd_ps,
+    arch::_mm512_loadu_ps,
+    arch::_mm512_storeu_ps,
+    |p| arch::_mm512_loadu_ps(p)
+);
+rows_copy!(
+    f32,
+    f32_rows_avx2,
+    "avx2,fma",
+    8,
+    arch::_mm256_set1_ps,
+    arch::_mm256_fmadd_ps,
+    arch::_mm256_loadu_ps,
+    arch::_mm256_storeu_ps,
+    |p| arch::_mm256_loadu_ps(p)
+);
 lanes!(
     bf16,
     bf16_avx512,
@@ -514,14 +568,15 @@ mod tests {
         }
     }
 
-    /// Every copy of the [`add_rows`] kernels this CPU runs against the sums in f64: 1–4
+    /// Every copy of the [`add_rows`] kernels this CPU runs (`f32`, and widening `bf16` and
+    /// `f16`) against the sums in f64: 1–4
     /// activation rows, 1–9 weight rows (groups of four and what is left), rows of 1–70
     /// columns (no vector, vectors, a remainder), weight rows and output rows apart, written
     /// and accumulated; the cells between output rows are left alone.
     #[test]
     fn each_copy_adds_weight_rows_as_the_f64_sum() {
         type Copy<H> = unsafe fn((&[f32], usize), (&[H], usize, usize), (&mut [f32], usize), bool);
-        fn check<H: Half>(kernel: Copy<H>, narrow: fn(f32) -> H) {
+        fn check<H: AddsRows>(kernel: Copy<H>, narrow: fn(f32) -> H) {
             for rows in 1..=MAX_ROWS {
                 for k in [1, 3, 4, 5, 9] {
                     for width in [1, 7, 8, 15, 16, 17, 40, 70] {
@@ -551,7 +606,7 @@ mod tests {
                                     let sum: f64 = (0..k)
                                         .map(|p| {
                                             f64::from(x[i * k + p])
-                                                * f64::from(w[p * stride + j].wide())
+                                                * f64::from(Into::<f32>::into(w[p * stride + j]))
                                         })
                                         .sum();
                                     sum + if accumulate { 0.5 } else { 0.0 }
@@ -570,6 +625,10 @@ mod tests {
         if isa == super::super::Isa::Avx512 {
             check::<bf16>(bf16_rows_avx512, bf16::from_f32);
             check::<f16>(f16_rows_avx512, f16::from_f32);
+            check::<f32>(f32_rows_avx512, |x| x);
+        }
+        if isa != super::super::Isa::Base {
+            check::<f32>(f32_rows_avx2, |x| x);
         }
         if isa != super::super::Isa::Base && std::is_x86_feature_detected!("f16c") {
             check::<bf16>(bf16_rows_avx2, bf16::from_f32);
