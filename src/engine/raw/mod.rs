@@ -20,7 +20,7 @@
 //!   A weight stored `[in, out]` (GPT-2's `Conv1D` layout) is read the same way, row after
 //!   row, each row widened in registers and added, scaled, into the output rows: one row by
 //!   a 512x1376 bf16 weight in 63 µs, where widening tiles for the `f32` GEMM took 295 µs
-//!   (f16: 54–64 against 630 µs).
+//!   (f16: 54–64 against 630 µs); `f32` rows the same way, without the widening.
 //!   `benches/gemm-choice` measures the GEMM crate against `matrixmultiply` on the products a
 //!   transformer block makes, as a crate with nothing else in its graph; the table is in
 //!   `docs/performance.md`. Every call is checked before it is made: each matrix's extent
