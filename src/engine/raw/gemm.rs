@@ -11,6 +11,7 @@ use core::ops::{Add, Mul, Sub};
 use num_traits::Zero;
 
 use crate::values::sealed::Sealed;
+use rows_added::rows_added;
 
 /// One matrix of a GEMM call: a slice, the offset of element (0, 0) and the row and column
 /// strides, in elements.
@@ -40,6 +41,18 @@ impl Mat {
     /// swapped.
     pub(crate) const fn transposed(self) -> Mat {
         Mat::new(self.offset, self.cols, self.rows, self.cs, self.rs)
+    }
+
+    /// Rows `lo..lo + n` of the matrix.
+    #[cfg(feature = "rayon")]
+    const fn row_block(self, lo: usize, n: usize) -> Mat {
+        Mat::new(self.offset + lo * self.rs, n, self.cols, self.rs, self.cs)
+    }
+
+    /// Columns `lo..lo + n` of the matrix.
+    #[cfg(feature = "rayon")]
+    const fn column_block(self, lo: usize, n: usize) -> Mat {
+        Mat::new(self.offset + lo * self.cs, self.rows, n, self.rs, self.cs)
     }
 
     /// The largest index the matrix touches, if it fits `usize` (`None` for an empty matrix
@@ -215,78 +228,24 @@ pub(super) fn product_threads(split: bool, m: usize, n: usize, k: usize) -> usiz
 #[cfg(feature = "rayon")]
 pub(super) const DOT_PARALLEL_MIN: usize = 1 << 20;
 
-/// The most rows [`rows_added`] takes: a generated token's (a few positions).
-const FEW_ROWS: usize = 4;
-
-/// `c (+)= a · b` for at most [`FEW_ROWS`] rows of `a` (one after the other) by `b` stored as
-/// rows of `n` (a weight `[in, out]`) into output rows one after the other: each row of `b`
-/// read once and added, scaled by the rows' elements, into the output rows, which stay in
-/// cache ([`AddsRowsOf`]); false (nothing done) for other layouts. With the GEMM crate's
-/// one-row product, a generated token of the Llama example (dim 512, one thread) took
-/// 7.3–7.7 ms with its layers' weights stored so, against 5.4–5.7 ms stored `[out, in]`.
-/// With the `rayon` feature and `split`, a weight of at least
-/// [`DOT_PARALLEL_MIN`] elements by one row is cut into blocks of columns, one a piece.
-fn rows_added<T>(
-    (a, ma): (&[T], Mat),
-    (b, mb): (&[T], Mat),
-    (c, mc): (&mut [T], Mat),
-    accumulate: bool,
-    split: bool,
-) -> bool
-where
-    T: AddsRowsOf + Copy + Send + Sync + Zero + Add<Output = T> + Mul<Output = T>,
-{
-    let (m, k, n) = (ma.rows, ma.cols, mb.cols);
-    let rows_together = |x: Mat, len: usize| x.cs == 1 && (x.rows == 1 || x.rs == len);
-    if m > FEW_ROWS || mb.cs != 1 || mb.rs < n || !rows_together(ma, k) || !rows_together(mc, n) {
-        return false;
-    }
-    let x = &a[ma.offset..ma.offset + m * k];
-    let out = &mut c[mc.offset..mc.offset + m * n];
-    if !accumulate {
-        out.fill(T::zero());
-    }
-    #[cfg(feature = "rayon")]
-    if let Some(piece) = (split && m == 1)
-        .then(|| crate::engine::split::rows_per_piece_from(n, n * k, DOT_PARALLEL_MIN))
-        .flatten()
-    {
-        crate::engine::threads::chunks(out, piece, |i, cells| {
-            let rows = &b[mb.offset + i * piece..];
-            T::add_rows((x, 1, k), (rows, mb.rs, cells.len()), (cells, n));
-        });
-        return true;
-    }
-    let _ = split;
-    T::add_rows((x, m, k), (&b[mb.offset..], mb.rs, n), (out, n));
-    true
-}
-
-/// How [`rows_added`] adds the rows for an element: `f32` by `half_dot::add_rows` (four
-/// weight rows added into each vector of the output between its load and its store: in a
-/// generated token's profile 0.86x the time of `few_rows_weighted`, which loads and stores
-/// the output for each weight row), the others by `few_rows_weighted`.
-trait AddsRowsOf: Copy + Zero + Add<Output = Self> + Mul<Output = Self> {
-    /// `out[i][j] += Σ_p x[i][p] · w[p·stride + j]`, as `half_dot::add_rows` takes them.
-    fn add_rows(
-        (x, m, k): (&[Self], usize, usize),
-        (w, stride, width): (&[Self], usize, usize),
-        (out, out_rs): (&mut [Self], usize),
-    ) {
-        debug_assert!(m == 1 || out_rs == width, "output rows one after the other");
-        let _ = (m, out_rs);
-        super::few_rows_weighted((x, k), (w, stride, width), out);
-    }
-}
-
-impl AddsRowsOf for f64 {}
-
-impl AddsRowsOf for f32 {
-    fn add_rows(x: (&[f32], usize, usize), w: (&[f32], usize, usize), out: (&mut [f32], usize)) {
-        if !super::half_dot::add_rows(x, w, (&mut *out.0, out.1), true) {
-            super::few_rows_weighted((x.0, x.2), w, out.0);
-        }
-    }
+/// A product cut into one block of rows or columns per thread (the longer side, in multiples
+/// of 16): `piece` runs on each block's matrices (sub-blocks of `mats`) on the pool's threads.
+#[cfg(feature = "rayon")]
+pub(super) fn split_product(
+    threads: usize,
+    (ma, mb, mc): (Mat, Mat, Mat),
+    piece: impl Fn((Mat, Mat, Mat)) + Sync,
+) {
+    let (by_rows, len) = (mc.rows > mc.cols, mc.rows.max(mc.cols));
+    let per = len.div_ceil(threads).next_multiple_of(16);
+    crate::engine::threads::pieces(len.div_ceil(per), threads, |i| {
+        let (lo, n) = (i * per, per.min(len - i * per));
+        piece(if by_rows {
+            (ma.row_block(lo, n), mb, mc.row_block(lo, n))
+        } else {
+            (ma, mb.column_block(lo, n), mc.column_block(lo, n))
+        })
+    });
 }
 
 /// `c`'s first element, shared by the pieces of a split product, each writing its own
@@ -423,29 +382,13 @@ macro_rules! blas_like {
                     let threads = product_threads(split, mc.rows, mc.cols, ma.cols);
                     if threads > 1 {
                         let base = Cells(c.as_mut_ptr());
-                        let (by_rows, len) = if mc.rows > mc.cols {
-                            (true, mc.rows)
-                        } else {
-                            (false, mc.cols)
-                        };
-                        let per = len.div_ceil(threads).next_multiple_of(16);
-                        crate::engine::threads::pieces(len.div_ceil(per), threads, |i| {
-                            let (lo, n) = (i * per, per.min(len - i * per));
-                            let (ma, mb, mc) = if by_rows {
-                                let ma = Mat { offset: ma.offset + lo * ma.rs, rows: n, ..ma };
-                                let mc = Mat { offset: mc.offset + lo * mc.rs, rows: n, ..mc };
-                                (ma, mb, mc)
-                            } else {
-                                let mb = Mat { offset: mb.offset + lo * mb.cs, cols: n, ..mb };
-                                let mc = Mat { offset: mc.offset + lo * mc.cs, cols: n, ..mc };
-                                (ma, mb, mc)
-                            };
-                            // SAFETY: the piece's matrices are sub-blocks (rows or columns
-                            // `lo..lo + n`) of the ones checked above, so every element they
+                        split_product(threads, (ma, mb, mc), |mats| {
+                            // SAFETY: the piece's matrices are sub-blocks (rows or columns)
+                            // of the ones checked above, so every element they
                             // reach lies inside `a`, `b` and `c`; the pieces' output cells are
                             // disjoint (distinct rows or columns of a one-to-one layout), and
                             // `c` stays mutably borrowed until every piece has returned.
-                            unsafe { call(a, b, base.get(), (ma, mb, mc), accumulate) };
+                            unsafe { call(a, b, base.get(), mats, accumulate) };
                         });
                         return;
                     }
@@ -615,115 +558,6 @@ pub(super) unsafe fn call<T: GemmScalar>(
     }
 }
 
+mod rows_added;
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gemm_matches_the_plain_loop_on_strided_and_broadcast_layouts() {
-        // a: 3x4 transposed in a 4x3 buffer; b: 4x2 with a broadcast column (stride 0).
-        let a: Vec<f64> = (0..12).map(|x| x as f64).collect();
-        let b: Vec<f64> = (0..4).map(|x| x as f64 * 0.5).collect();
-        let (ma, mb, mc) = (
-            Mat::new(0, 3, 4, 1, 3),
-            Mat::new(0, 4, 2, 1, 0),
-            Mat::new(1, 3, 2, 2, 1),
-        );
-        let mut fast = vec![1.0; 7];
-        let mut slow = fast.clone();
-        f64::gemm((&a, ma), (&b, mb), (&mut fast, mc), true, true);
-        naive((&a, ma), (&b, mb), (&mut slow, mc), true);
-        assert_eq!(fast, slow);
-        assert_eq!(fast[0], 1.0, "the offset is honoured");
-        // Without accumulation the old contents do not count.
-        let (mut fresh, mut slow) = (vec![9.0; 7], vec![0.0; 7]);
-        f64::gemm((&a, ma), (&b, mb), (&mut fresh, mc), false, true);
-        naive((&a, ma), (&b, mb), (&mut slow, mc), true);
-        assert_eq!(fresh[1..], slow[1..]);
-    }
-
-    /// Both operands walking `K` with stride 1 and fewer output rows than columns (a weight
-    /// stored `[out, in]`) take the transposed product into a block: the same values as the
-    /// plain loop, written and accumulated, into a strided output.
-    /// One to four rows by a weight stored `[in, out]` (rows of `b` a stride apart), with the
-    /// output's rows together (added row by row: `f32` by `half_dot::add_rows`' vector kernels,
-    ///  `f64` by `few_rows_weighted`) and apart (the GEMM crate): the plain loop's
-    /// values, exact for these small integers, written and accumulated; one row by a weight
-    /// of 2^20 elements or more split over threads by columns.
-    #[test]
-    fn a_few_rows_by_an_in_out_weight_give_the_plain_loops_values() {
-        fn check<T: DotElement + core::fmt::Debug + PartialEq + From<u8>>() {
-            for (m, k, n) in [
-                (1, 1, 1),
-                (1, 7, 33),
-                (2, 40, 17),
-                (3, 9, 70),
-                (4, 64, 5),
-                (1, 64, 16400),
-            ] {
-                let stride = n + 3;
-                let small = |x: usize, r: usize| T::from((x % r) as u8);
-                let a: Vec<T> = (0..m * k).map(|x| small(x, 7) - T::from(3)).collect();
-                let b: Vec<T> = (0..k * stride).map(|x| small(x, 5)).collect();
-                let (ma, mb) = (Mat::new(0, m, k, k, 1), Mat::new(0, k, n, stride, 1));
-                for mc in [Mat::new(1, m, n, n, 1), Mat::new(1, m, n, n + 2, 1)] {
-                    for accumulate in [false, true] {
-                        let mut want = vec![T::from(2); 1 + m * (n + 2)];
-                        let got = want.clone();
-                        naive((&a, ma), (&b, mb), (&mut want, mc), accumulate);
-                        for split in [false, true] {
-                            let mut got = got.clone();
-                            T::gemm((&a, ma), (&b, mb), (&mut got, mc), accumulate, split);
-                            assert!(
-                                got == want,
-                                "{m}x{k}x{n}, {mc:?}, accumulate {accumulate}, split {split}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        check::<f32>();
-        check::<f64>();
-    }
-
-    #[test]
-    fn a_weight_stored_out_in_gives_the_plain_loops_values() {
-        // Above 2^20 multiply-adds and K = 512, where the transposed block pays; rows and
-        // columns not multiples of the copy's tiles.
-        let (m, n, k) = (30, 70, 520);
-        // a: m x k row-major; b: k x n stored as n x k ([out, in]); c: m x n in a wider buffer.
-        let a: Vec<f64> = (0..m * k).map(|x| (x % 7) as f64 - 3.0).collect();
-        let b: Vec<f64> = (0..n * k).map(|x| (x % 5) as f64 * 0.5).collect();
-        let (ma, mb) = (Mat::new(0, m, k, k, 1), Mat::new(0, k, n, 1, k));
-        let mc = Mat::new(1, m, n, n + 2, 1);
-        for accumulate in [false, true] {
-            let mut want = vec![1.5f64; 1 + m * (n + 2)];
-            let got = want.clone();
-            naive((&a, ma), (&b, mb), (&mut want, mc), accumulate);
-            for split in [false, true] {
-                let mut got = got.clone();
-                f64::gemm((&a, ma), (&b, mb), (&mut got, mc), accumulate, split);
-                assert_eq!(got, want, "accumulate {accumulate}, split {split}");
-            }
-        }
-    }
-
-    #[test]
-    fn layouts_the_checks_refuse_take_the_plain_loop() {
-        // An output whose cells overlap (stride 0) is not handed to the GEMM crate.
-        let a = [1.0f32, 2.0];
-        let b = [3.0f32, 4.0];
-        let mut c = [0.0f32];
-        f32::gemm(
-            (&a, Mat::new(0, 2, 1, 1, 1)),
-            (&b, Mat::new(0, 1, 2, 1, 1)),
-            (&mut c, Mat::new(0, 2, 2, 0, 0)),
-            true,
-            true,
-        );
-        assert_eq!(c[0], 3.0 + 4.0 + 6.0 + 8.0);
-        assert!(!Mat::new(0, 2, 2, 0, 0).one_to_one());
-        assert!(!Mat::new(5, 2, 2, 2, 1).fits(8));
-    }
-}
+mod tests;

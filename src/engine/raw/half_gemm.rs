@@ -83,47 +83,13 @@ impl Half for bf16 {
         #[cfg(feature = "rayon")]
         if threads > 1 {
             let base = super::gemm::Cells(c.as_mut_ptr());
-            let (by_rows, len) = (mc.rows > mc.cols, mc.rows.max(mc.cols));
-            let per = len.div_ceil(threads).next_multiple_of(16);
-            crate::engine::threads::pieces(len.div_ceil(per), threads, |i| {
-                let (lo, n) = (i * per, per.min(len - i * per));
-                let (ma, mb, mc) = if by_rows {
-                    let ma = Mat {
-                        offset: ma.offset + lo * ma.rs,
-                        rows: n,
-                        ..ma
-                    };
-                    (
-                        ma,
-                        mb,
-                        Mat {
-                            offset: mc.offset + lo * mc.rs,
-                            rows: n,
-                            ..mc
-                        },
-                    )
-                } else {
-                    let mb = Mat {
-                        offset: mb.offset + lo * mb.cs,
-                        cols: n,
-                        ..mb
-                    };
-                    (
-                        ma,
-                        mb,
-                        Mat {
-                            offset: mc.offset + lo * mc.cs,
-                            cols: n,
-                            ..mc
-                        },
-                    )
-                };
-                // SAFETY: the piece's matrices are sub-blocks (rows or columns `lo..lo + n`)
-                // of the ones checked above, so every element they reach lies inside `a`,
+            super::gemm::split_product(threads, (ma, mb, mc), |mats| {
+                // SAFETY: the piece's matrices are sub-blocks (rows or columns) of the ones
+                // checked above, so every element they reach lies inside `a`,
                 // `b` and `c`; the pieces' output cells are disjoint (distinct rows or
                 // columns of a one-to-one layout), and `c` stays mutably borrowed until
                 // every piece has returned.
-                unsafe { bf16_call(a, b, base.get(), (ma, mb, mc), accumulate) };
+                unsafe { bf16_call(a, b, base.get(), mats, accumulate) };
             });
             return true;
         }
