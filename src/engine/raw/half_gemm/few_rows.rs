@@ -3,6 +3,7 @@
 //! weight stored `[out, in]` dotted row by row ([`rows_by_weight`]), one stored `[in, out]`
 //! added row by row into the output rows ([`weight_rows_added`]).
 
+use alloc::borrow::Cow;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -69,10 +70,15 @@ pub(super) fn weight_rows_added<H: Lanes>(
     split: bool,
 ) {
     let (m, k, n) = (ma.rows, mb.rows, mb.cols);
-    // The activation rows one after the other.
-    let x: Vec<f32> = (0..m)
-        .flat_map(|i| (0..k).map(move |p| a[ma.offset + i * ma.rs + p * ma.cs]))
-        .collect();
+    // The activation rows one after the other: as they stand, or copied so (a generated
+    // token's product is on the hot path: no copy where none is needed).
+    let x: Cow<'_, [f32]> = if ma.cs == 1 && (m == 1 || ma.rs == k) {
+        Cow::Borrowed(&a[ma.offset..ma.offset + m * k])
+    } else {
+        (0..m)
+            .flat_map(|i| (0..k).map(move |p| a[ma.offset + i * ma.rs + p * ma.cs]))
+            .collect()
+    };
     // Columns `j0..j0 + w` of the product added into `out`'s rows (`out_rs` apart).
     let columns = |j0: usize, w: usize, out: &mut [f32], out_rs: usize, accumulate: bool| {
         let rows = (&b[mb.offset + j0..], mb.rs, w);
