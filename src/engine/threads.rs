@@ -248,16 +248,27 @@ pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) 
         (0..pieces).for_each(job);
         return;
     }
-    let next = AtomicUsize::new(0);
+    /// Counts a piece as ended when dropped, a panicking one included.
+    struct Ends<'a>(&'a AtomicUsize);
+    impl Drop for Ends<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::Release);
+        }
+    }
+    let (next, ended) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let take = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= pieces {
             break;
         }
+        let _end = Ends(&ended);
         job(i);
     };
     let was = WAITING.with(|w| w.replace(false));
-    // The caller takes pieces too; then the scope waits for the helpers.
+    // The caller takes pieces too; then it waits for the pieces the helpers hold by
+    // spinning, as the workers do between operations, for up to `spin_time`: waiting in the
+    // scope would put it to sleep, and waking it costs tens of µs (`docs/performance.md`,
+    // threads). Once every piece has ended the scope has only finished helpers to wait for.
     macro_rules! body {
         () => {
             |s| {
@@ -266,6 +277,7 @@ pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) 
                 }
                 take();
                 WAITING.with(|w| w.set(true));
+                spin_until_ended(&ended, pieces);
             }
         };
     }
@@ -286,6 +298,20 @@ pub(crate) fn pieces(pieces: usize, threads: usize, job: impl Fn(usize) + Sync) 
     }
     WAITING.with(|w| w.set(was));
     LAST_SPLIT.store(now(), Ordering::Relaxed);
+}
+
+/// Spins until `ended` reaches `pieces`, or for [`spin_time`] at the most.
+fn spin_until_ended(ended: &AtomicUsize, pieces: usize) {
+    let limit = u64::try_from(spin_time().as_nanos()).unwrap_or(u64::MAX);
+    let start = now();
+    while ended.load(Ordering::Acquire) < pieces {
+        for _ in 0..16 {
+            core::hint::spin_loop();
+        }
+        if now().saturating_sub(start) > limit {
+            break;
+        }
+    }
 }
 
 /// Runs `f(i, chunk)` for each chunk `i` of `data` cut into chunks of `len` elements (the
@@ -344,6 +370,34 @@ mod tests {
                 runs.fetch_add(1, Ordering::Relaxed);
             });
             assert_eq!(runs.into_inner(), 50);
+        }
+    }
+
+    #[test]
+    fn a_panicking_piece_reaches_the_caller_whichever_thread_runs_it() {
+        for threads in 2..=3 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for bad in [0, 5, 49] {
+                let ran = AtomicUsize::new(0);
+                let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    pool.install(|| {
+                        pieces(50, threads, |i| {
+                            ran.fetch_add(1, Ordering::Relaxed);
+                            assert_ne!(i, bad, "piece {bad}");
+                        })
+                    })
+                }));
+                assert!(caught.is_err(), "the panic of piece {bad} was lost");
+                assert!(ran.into_inner() >= 1);
+                // From outside the pool too (shapecast's own pool's helpers).
+                let caught = std::panic::catch_unwind(|| {
+                    pieces(50, threads, |i| assert_ne!(i, bad, "piece {bad}"))
+                });
+                assert!(caught.is_err(), "the panic of piece {bad} was lost");
+            }
         }
     }
 
