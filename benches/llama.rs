@@ -2,8 +2,8 @@
 //! attention, on the fused `rms_norm`, `rope` and `attention`) at two sizes: the prompt's
 //! forward pass (128 tokens) and greedy generation (one token per iteration, the KV cache
 //! filled by the prompt), on the weights `scripts/bench_llama.py` writes; and the same
-//! fused decoder with each operation splitting over the threads on its own rather than one
-//! parallel region per chain of a layer (`parts` off); and the same decoder written with the
+//! fused decoder with one parallel region per chain of a layer (`parts` on) rather than each
+//! operation splitting over the threads on its own; and the same decoder written with the
 //! operations the fused ones replace
 //! (`benches/common/llama_unfused.rs`); and the fused decoder on the same weights published
 //! in bfloat16 and kept so (products of `f32` activations by `bf16` weights, accumulated in
@@ -150,9 +150,9 @@ fn check(
 enum Which {
     /// `examples/llama/model.rs` on `f32` weights.
     Fused,
-    /// The same, each operation splitting over the threads on its own (no parallel region
-    /// per layer: `parts` off).
-    PerOperation,
+    /// The same, a prompt's chains of operations run as parallel regions over the positions
+    /// (`parts` on).
+    Regions,
     /// `benches/common/llama_unfused.rs`.
     Unfused,
     /// `examples/llama/model.rs` on the bf16 checkpoint, its weights kept in bf16.
@@ -165,9 +165,9 @@ enum Which {
 fn build(weights: &shapecast::io::Weights, which: Which) -> Box<dyn Decoder> {
     match which {
         Which::Fused => Box::new(llama::Llama::<f32>::load(weights, MAX_SEQ).unwrap()),
-        Which::PerOperation => {
+        Which::Regions => {
             let mut model = llama::Llama::<f32>::load(weights, MAX_SEQ).unwrap();
-            model.parts = false;
+            model.parts = true;
             Box::new(model)
         }
         Which::Unfused => Box::new(unfused::Llama::load(weights, MAX_SEQ).unwrap()),
@@ -189,7 +189,7 @@ fn one(c: &mut Criterion, name: &str, which: Which) {
     let mut model = build(&weights, which);
     let label = match which {
         Which::Fused => "",
-        Which::PerOperation => ", split per operation",
+        Which::Regions => ", regions",
         Which::Unfused => ", unfused",
         Which::Bf16 => ", bf16 weights",
         Which::Bf16Products => ", bf16 products",
@@ -244,7 +244,7 @@ fn decoders(c: &mut Criterion) {
         let mut model = llama::Llama::<f32>::load(&half, MAX_SEQ).unwrap();
         check(&mut model, &half, &format!("{name}, bf16 widened"), false);
         one(c, name, Which::Fused);
-        one(c, name, Which::PerOperation);
+        one(c, name, Which::Regions);
         one(c, name, Which::Unfused);
         one(c, name, Which::Bf16);
         one(c, name, Which::Bf16Products);

@@ -2,9 +2,10 @@
 //! `take`, `rms_norm` by name, rotary embeddings over adjacent feature pairs (`rope`, one
 //! call for queries and keys), grouped-query attention in one pass (`attention`: the KV
 //! heads serve a `GROUP` of query heads by name, causal after the cached positions), SwiGLU,
-//! a preallocated KV cache written through views, greedy generation; a prompt's layers run their
-//! chains of operations as parallel regions over the positions (`map_parts`). Every size is `?`, so one model serves every
-//! configuration. The weights are read by name from a `.safetensors` file, in the layouts
+//! a preallocated KV cache written through views, greedy generation; each operation splits
+//! over the threads on its own, or, with [`Llama::parts`], a prompt's layers run their chains
+//! of operations as parallel regions over the positions (`map_parts`). Every size is `?`, so
+//! one model serves every configuration. The weights are read by name from a `.safetensors` file, in the layouts
 //! files keep (`[out, in]`, contracted over their last axis), and kept `[in, out]` (axes
 //! moved once at load, `in_out!`: a prompt's products read a weight fastest so, a generated
 //! token's as fast; the products contract by name, so nothing else changes): `main.rs` writes its own with
@@ -151,8 +152,9 @@ pub struct Llama<W = f32> {
     rot: Rotary<f32>,
     cache: Vec<Cache>,
     /// Whether a prompt's layers run their chains of operations on the same positions as
-    /// parallel regions over the positions ([`Parts::map_parts`]; the default), or let each
-    /// operation split over the threads on its own (`benches/llama.rs` times both).
+    /// parallel regions over the positions ([`Parts::map_parts`]), or let each operation
+    /// split over the threads on its own (the default: each thread then reads half of each
+    /// weight, where a region's parts each read all of it; `benches/llama.rs` times both).
     pub parts: bool,
     /// Whether a prompt's products round the activations to the weights' half-precision
     /// element first (PyTorch's bf16 model does; off by default): a product of two bf16
@@ -249,7 +251,7 @@ impl<W: Weight> Llama<W> {
             output: W::read(w, "output")?,
             rot,
             cache,
-            parts: true,
+            parts: false,
             half_products: false,
         };
         Ok(model)

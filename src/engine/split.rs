@@ -31,14 +31,13 @@ pub(crate) fn rows_per_piece(rows: usize, elements: usize) -> Option<usize> {
     rows_per_piece_from(rows, elements, PARALLEL_MIN_ELEMENTS)
 }
 
-/// The fewest elements a one-pass norm or rotary embedding splits over threads from: four
-/// times [`PARALLEL_MIN_ELEMENTS`]. These kernels read each element once and run at memory
-/// speed, so a split pays later than an elementwise operator's: on two threads an RMS norm of
-/// `[128, 512]` (2^16 elements) took 2.6 ms split against 1.2 ms whole over a decoder's 16
-/// calls, and 2^14 elements split took 32 µs against 27 µs (`docs/performance.md`, fused
-/// blocks).
+/// The fewest elements a one-pass norm or rotary embedding splits over threads from: half
+/// of [`PARALLEL_MIN_ELEMENTS`]. These kernels read each element once, so a split pays only
+/// where handing work over is cheap, as it is with the caller spinning for its helpers
+/// (`threads::pieces`); `docs/performance.md` (fused blocks, "The caller spins")
+/// has the measurement against `PARALLEL_MIN_ELEMENTS` and four times it.
 #[cfg(feature = "rayon")]
-pub(crate) const FUSED_MIN_ELEMENTS: usize = 4 * PARALLEL_MIN_ELEMENTS;
+pub(crate) const FUSED_MIN_ELEMENTS: usize = PARALLEL_MIN_ELEMENTS / 2;
 
 /// The rows each piece takes: [`rows_per_piece`]'s with the `rayon` feature (`rows`, one
 /// piece, where it stays on the calling thread), all `rows` without it.
