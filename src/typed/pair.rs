@@ -55,87 +55,46 @@ pub trait NamePick<X, Y, Sz> {
 
 type SameNames<N, M> = <<N as NameId>::Bits as SameBits<<M as NameId>::Bits>>::Out;
 
-// Broadcasting: either name, never two.
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (Broadcast, Anon, Anon) {
-    type Conflict = B0;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Broadcast, Named<N>, Anon) {
-    type Conflict = B0;
-    type Axis = X::Resize<Sz>;
-}
-impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Broadcast, Anon, Named<M>) {
-    type Conflict = B0;
-    type Axis = Y::Resize<Sz>;
-}
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Broadcast, Named<N>, Named<M>)
-where
-    N::Bits: SameBits<M::Bits>,
-{
-    type Conflict = Not<SameNames<N, M>>;
-    type Axis = X::Resize<Sz>;
-}
-
-// Exact: identical names, absence included.
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (Exact, Anon, Anon) {
-    type Conflict = B0;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Exact, Named<N>, Anon) {
-    type Conflict = B1;
-    type Axis = X::Resize<Sz>;
-}
-impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for (Exact, Anon, Named<M>) {
-    type Conflict = B1;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Exact, Named<N>, Named<M>)
-where
-    N::Bits: SameBits<M::Bits>,
-{
-    type Conflict = Not<SameNames<N, M>>;
-    type Axis = X::Resize<Sz>;
+/// The four name cases of each policy. No name on either side gives none, and two names
+/// conflict unless they are the same, whatever the policy; a name facing no name conflicts
+/// as the policy's row says (`named_anon`: the left named; `anon_named`: the right), and a
+/// right name facing none reaches the output only where the row says `kept`.
+macro_rules! name_picks {
+    ($($policy:ty: named_anon $na:ty, anon_named $an:ty, right name $right:ident;)*) => {$(
+        impl<X, Y, Sz> NamePick<X, Y, Sz> for ($policy, Anon, Anon) {
+            type Conflict = B0;
+            type Axis = Sz;
+        }
+        impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for ($policy, Named<N>, Anon) {
+            type Conflict = $na;
+            type Axis = X::Resize<Sz>;
+        }
+        impl<X, Y: Axis, Sz, M> NamePick<X, Y, Sz> for ($policy, Anon, Named<M>) {
+            type Conflict = $an;
+            type Axis = name_picks!(@right $right, Y, Sz);
+        }
+        impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz>
+            for ($policy, Named<N>, Named<M>)
+        where
+            N::Bits: SameBits<M::Bits>,
+        {
+            type Conflict = Not<SameNames<N, M>>;
+            type Axis = X::Resize<Sz>;
+        }
+    )*};
+    (@right kept, $Y:ident, $Sz:ident) => { <$Y as Axis>::Resize<$Sz> };
+    (@right dropped, $Y:ident, $Sz:ident) => { $Sz };
 }
 
-// Into the left: two different names conflict; the left's name (or none) stays.
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (IntoLhs, Anon, Anon) {
-    type Conflict = B0;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (IntoLhs, Named<N>, Anon) {
-    type Conflict = B0;
-    type Axis = X::Resize<Sz>;
-}
-impl<X, Y, Sz, M> NamePick<X, Y, Sz> for (IntoLhs, Anon, Named<M>) {
-    type Conflict = B0;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (IntoLhs, Named<N>, Named<M>)
-where
-    N::Bits: SameBits<M::Bits>,
-{
-    type Conflict = Not<SameNames<N, M>>;
-    type Axis = X::Resize<Sz>;
-}
-
-// Into a destination (assign): as `IntoLhs`, and a right name facing an unnamed left axis
-// conflicts, since the output is the left's shape and the name would be lost (rule book §10).
-impl<X, Y, Sz> NamePick<X, Y, Sz> for (Destination, Anon, Anon) {
-    type Conflict = B0;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N> NamePick<X, Y, Sz> for (Destination, Named<N>, Anon) {
-    type Conflict = B0;
-    type Axis = X::Resize<Sz>;
-}
-impl<X, Y, Sz, M> NamePick<X, Y, Sz> for (Destination, Anon, Named<M>) {
-    type Conflict = B1;
-    type Axis = Sz;
-}
-impl<X: Axis, Y, Sz, N: NameId, M: NameId> NamePick<X, Y, Sz> for (Destination, Named<N>, Named<M>)
-where
-    N::Bits: SameBits<M::Bits>,
-{
-    type Conflict = Not<SameNames<N, M>>;
-    type Axis = X::Resize<Sz>;
+name_picks! {
+    // Broadcasting: either name, never two.
+    Broadcast: named_anon B0, anon_named B0, right name kept;
+    // Exact: identical names, absence included.
+    Exact: named_anon B1, anon_named B1, right name dropped;
+    // Into the left: two different names conflict; the left's name (or none) stays.
+    IntoLhs: named_anon B0, anon_named B0, right name dropped;
+    // Into a destination (assign): as `IntoLhs`, and a right name facing an unnamed left
+    // axis conflicts, since the output is the left's shape and the name would be lost (rule
+    // book §10).
+    Destination: named_anon B0, anon_named B1, right name dropped;
 }
