@@ -55,6 +55,12 @@ impl Mat {
         Mat::new(self.offset + lo * self.cs, self.rows, n, self.rs, self.cs)
     }
 
+    /// Its rows stand one after the other, each contiguous (row-major without gaps), so its
+    /// elements from `offset` on are the rows in order.
+    pub(super) const fn rows_in_order(self) -> bool {
+        self.cs == 1 && (self.rows == 1 || self.rs == self.cols)
+    }
+
     /// The largest index the matrix touches, if it fits `usize` (`None` for an empty matrix
     /// is not needed: callers skip empty products).
     fn last(&self) -> Option<usize> {

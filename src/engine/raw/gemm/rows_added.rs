@@ -31,8 +31,7 @@ where
     T: AddsRowsOf + Copy + Send + Sync + Zero + Add<Output = T> + Mul<Output = T>,
 {
     let (m, k, n) = (ma.rows, ma.cols, mb.cols);
-    let rows_together = |x: Mat, len: usize| x.cs == 1 && (x.rows == 1 || x.rs == len);
-    if m > FEW_ROWS || mb.cs != 1 || mb.rs < n || !rows_together(ma, k) || !rows_together(mc, n) {
+    if m > FEW_ROWS || mb.cs != 1 || mb.rs < n || !ma.rows_in_order() || !mc.rows_in_order() {
         return false;
     }
     let x = &a[ma.offset..ma.offset + m * k];

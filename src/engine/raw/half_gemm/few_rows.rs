@@ -72,7 +72,7 @@ pub(super) fn weight_rows_added<H: Lanes>(
     let (m, k, n) = (ma.rows, mb.rows, mb.cols);
     // The activation rows one after the other: as they stand, or copied so (a generated
     // token's product is on the hot path: no copy where none is needed).
-    let x: Cow<'_, [f32]> = if ma.cs == 1 && (m == 1 || ma.rs == k) {
+    let x: Cow<'_, [f32]> = if ma.rows_in_order() {
         Cow::Borrowed(&a[ma.offset..ma.offset + m * k])
     } else {
         (0..m)
