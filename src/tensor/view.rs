@@ -390,7 +390,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     where
         T: Sync,
         S: BroadcastWith<B>,
-        Broadcast<S, B>: Storage<V>,
     {
         self.zip_by::<ByNamed, U, V, Broadcast<S, B>, B>(rhs, f)
     }
@@ -414,7 +413,6 @@ impl<'a, T, S: Shape> TensorView<'a, T, S> {
     where
         T: Sync,
         S: BroadcastsUnder<R, B>,
-        BroadcastBy<R, S, B>: Storage<V>,
     {
         self.zip_by::<ByRule<R>, U, V, BroadcastBy<R, S, B>, B>(rhs, f)
     }

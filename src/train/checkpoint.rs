@@ -14,19 +14,27 @@ use crate::tensor::DynTensor;
 use crate::values::error::Error;
 use crate::values::shape::DynShape;
 
+/// Reads one piece of an optimizer's state from a checkpoint by its key (`"adam.m"`): `None`
+/// where the checkpoint has none.
+///
+/// ```
+/// use shapecast::prelude::*;
+/// use shapecast::train::{OptimizerState, Param, Sgd, StateReader};
+/// let w = Param::new("w", Tensor::<f32, shape![4]>::from_array([0.0; 4]));
+/// let mut sgd = Sgd::<f32>::new(0.1);
+/// let mut pieces = |key: &str| (key == "sgd.momentum").then(|| vec![0.5; 3]);
+/// let get: StateReader<'_, f32> = &mut pieces;
+/// assert!(sgd.import(w.id(), 4, get).is_err()); // 3 elements where 4 are expected
+/// ```
+pub type StateReader<'a, T> = &'a mut dyn FnMut(&str) -> Option<Vec<T>>;
+
 /// An optimizer whose state a checkpoint holds: per parameter, named pieces (`"adam.m"`), each
 /// of the parameter's element count or a single value.
 pub trait OptimizerState<T> {
     /// The state of parameter `id`: each piece's key and elements.
     fn export(&self, id: ParamId) -> Vec<(&'static str, Vec<T>)>;
-    /// Restores the state of parameter `id` (`len` elements) from `get`, which reads a piece
-    /// by key (`None`: the checkpoint has none).
-    fn import(
-        &mut self,
-        id: ParamId,
-        len: usize,
-        get: &mut dyn FnMut(&str) -> Option<Vec<T>>,
-    ) -> Result<(), Error>;
+    /// Restores the state of parameter `id` (`len` elements) from the pieces `get` reads.
+    fn import(&mut self, id: ParamId, len: usize, get: StateReader<'_, T>) -> Result<(), Error>;
 }
 
 impl<T: Trainable> OptimizerState<T> for Sgd<T> {
@@ -35,12 +43,7 @@ impl<T: Trainable> OptimizerState<T> for Sgd<T> {
             .map(|b| vec![("sgd.momentum", b.to_vec())])
             .unwrap_or_default()
     }
-    fn import(
-        &mut self,
-        id: ParamId,
-        len: usize,
-        get: &mut dyn FnMut(&str) -> Option<Vec<T>>,
-    ) -> Result<(), Error> {
+    fn import(&mut self, id: ParamId, len: usize, get: StateReader<'_, T>) -> Result<(), Error> {
         match get("sgd.momentum") {
             Some(b) if b.len() != len => Err(state_error("sgd.momentum", b.len(), len)),
             Some(b) => {
@@ -65,12 +68,7 @@ impl<T: Trainable> OptimizerState<T> for Adam<T> {
             })
             .unwrap_or_default()
     }
-    fn import(
-        &mut self,
-        id: ParamId,
-        len: usize,
-        get: &mut dyn FnMut(&str) -> Option<Vec<T>>,
-    ) -> Result<(), Error> {
+    fn import(&mut self, id: ParamId, len: usize, get: StateReader<'_, T>) -> Result<(), Error> {
         let (Some(step), Some(m), Some(v)) = (get("adam.step"), get("adam.m"), get("adam.v"))
         else {
             return Ok(());

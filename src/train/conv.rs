@@ -123,7 +123,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         A: Selector,
         P: PoolGeometry,
         S: PoolOver<A, P>,
-        Pooled<S, A, P>: Storage<T>,
     {
         let plan = pool(&self.value().shape(), &A::selectors(), &P::SPEC)?;
         let rank = self.sizes().len();
@@ -166,7 +165,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         A: Selector,
         P: PoolGeometry,
         S: PoolOver<A, P>,
-        Pooled<S, A, P>: Storage<T>,
     {
         let value = self.value().try_avg_pool::<A, P>()?;
         self.pooled::<A, P, _>(value, false)

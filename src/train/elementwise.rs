@@ -63,7 +63,6 @@ fn zip<T: Trainable, A, B>(
 where
     A: BroadcastWith<B> + Storage<T>,
     B: Storage<T>,
-    Broadcast<A, B>: Storage<T>,
 {
     let (x, y) = (&*a.value, &*b.value);
     let value = match op {
@@ -90,7 +89,6 @@ fn zip_by<T: Trainable, R: RuleMarker, A, B>(
 where
     A: BroadcastsUnder<R, B> + Storage<T>,
     B: Storage<T>,
-    BroadcastBy<R, A, B>: Storage<T>,
 {
     assert!(a.tape().same(b.tape()), "the operands are on two tapes");
     let f = match op {
@@ -211,7 +209,6 @@ macro_rules! operator {
         where
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<T>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Var<T, Broadcast<A, B>>;
             /// By the named rule; the gradient reaches each tracked operand summed back to
@@ -235,7 +232,6 @@ macro_rules! operator {
         where
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<T>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Var<T, Broadcast<A, B>>;
             /// As `&a op &b`.
@@ -249,7 +245,6 @@ macro_rules! operator {
         where
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<T>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Var<T, Broadcast<A, B>>;
             /// With an untracked tensor, by the named rule.
@@ -263,7 +258,6 @@ macro_rules! operator {
         where
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<T>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Var<T, Broadcast<A, B>>;
             /// An untracked tensor with a tracked value, by the named rule.
@@ -339,7 +333,6 @@ macro_rules! by_rule {
         where
             A: BroadcastsUnder<R, B>,
             B: Storage<T>,
-            BroadcastBy<R, A, B>: Storage<T>,
         {
             zip_by::<T, R, A, B>(self, rhs, $kind)
         }

@@ -187,7 +187,6 @@ fn stacked<T: Trainable, Sh: Storage<T>, O: Storage<T>>(
 pub fn stack<N, T: Trainable, Sh>(parts: &[Var<T, Sh>]) -> Result<Var<T, Stack<N, Sh>>, Error>
 where
     Sh: StackUnder<N> + Storage<T>,
-    Stack<N, Sh>: Storage<T>,
     N: Axis,
 {
     let views: Vec<TensorView<'_, T, Sh>> = parts.iter().map(|p| p.value().view()).collect();
@@ -218,7 +217,6 @@ pub fn stack_at<const K: usize, N, T: Trainable, Sh>(
 where
     Sh: InsertAxisAt<K, N> + Storage<T>,
     InsertAxis<Sh, K, N>: SliceAxis<Pos<K>, Dyn>,
-    StackAt<Sh, K, N>: Storage<T>,
     N: Axis,
 {
     let views: Vec<TensorView<'_, T, Sh>> = parts.iter().map(|p| p.value().view()).collect();

@@ -85,7 +85,7 @@ mod var;
 pub use attention::{AttentionOf, VarAttendBy, VarAttention};
 pub use batch_norm::RunningStats;
 #[cfg(feature = "safetensors")]
-pub use checkpoint::{load_checkpoint, save_checkpoint, OptimizerState};
+pub use checkpoint::{load_checkpoint, save_checkpoint, OptimizerState, StateReader};
 pub use contract::{DotOf, MatMulOf, VarDot};
 pub use conv::VarConv;
 pub use gather::{stack, stack_at};

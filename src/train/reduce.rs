@@ -83,7 +83,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn sum<A>(&self) -> Var<T, Reduce<S, A>>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().sum::<A>();
         self.unary_op(value, |g, x, y| {
@@ -105,7 +104,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn mean<A>(&self) -> Var<T, Reduce<S, A>>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().mean::<A>();
         self.unary_op(value, |g, x, y| {
@@ -132,7 +130,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn max<A>(&self) -> Result<Var<T, Reduce<S, A>>, Error>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().try_max::<A>()?;
         Ok(self.extreme::<A, _>(value))
@@ -153,7 +150,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn min<A>(&self) -> Result<Var<T, Reduce<S, A>>, Error>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().try_min::<A>()?;
         Ok(self.extreme::<A, _>(value))
@@ -195,7 +191,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn var<A>(&self, ddof: usize) -> Var<T, Reduce<S, A>>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().var_ddof::<A>(ddof);
         self.deviation::<A, _>(value, ddof, false)
@@ -216,7 +211,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn std<A>(&self, ddof: usize) -> Var<T, Reduce<S, A>>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().std_ddof::<A>(ddof);
         self.deviation::<A, _>(value, ddof, true)
@@ -261,7 +255,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn logsumexp<A>(&self) -> Var<T, Reduce<S, A>>
     where
         S: ReduceOver<A>,
-        Reduce<S, A>: Storage<T>,
     {
         let value = self.value().logsumexp::<A>();
         self.unary_op(value, |g, x, y| {

@@ -49,7 +49,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn rename<A, B>(&self) -> Var<T, Rename<S, A, B>>
     where
         S: RenameAxis<A, B>,
-        Rename<S, A, B>: Storage<T>,
     {
         self.unary_op(self.value().clone().rename::<A, B>(), |g, _, _| Ok(g))
     }
@@ -72,7 +71,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: SliceAxis<A, Dyn>,
         A: OneAxis,
-        Slice<S, A>: Storage<T>,
     {
         self.viewed(|t| t.slice::<A>(range))
     }
@@ -119,7 +117,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: SelectAxis<A>,
         A: OneAxis,
-        Select<S, A>: Storage<T>,
     {
         self.viewed(|t| t.select::<A>(i))
     }
@@ -163,7 +160,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     where
         S: SliceAxis<A, Dyn>,
         A: OneAxis,
-        Slice<S, A>: Storage<T>,
     {
         self.viewed(|t| t.view().step::<A>(k))
     }
@@ -185,7 +181,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn merge_axes<L, N>(&self) -> Result<Var<T, MergeAxes<S, L, N>>, Error>
     where
         S: MergeAxesInto<L, N>,
-        MergeAxes<S, L, N>: Storage<T>,
         L: Selector,
         N: Axis,
     {
@@ -208,7 +203,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn split_axis<A, P>(&self) -> Result<Var<T, SplitAxis<S, A, P>>, Error>
     where
         S: SplitAxisInto<A, P>,
-        SplitAxis<S, A, P>: Storage<T>,
         A: OneAxis,
         P: Shape,
     {
@@ -235,7 +229,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         A: Selector,
         P: PadWidth,
         S: PadOver<A, P> + Storage<usize>,
-        Padded<S, A, P>: Storage<T> + Storage<usize>,
     {
         let value = self.value().try_pad::<A, P>(mode)?;
         Ok(self.unary_op_prepared(value, || {
@@ -280,7 +273,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     pub fn insert_axis<const K: usize, N>(&self) -> Var<T, InsertAxis<S, K, N>>
     where
         S: InsertAxisAt<K, N>,
-        InsertAxis<S, K, N>: Storage<T>,
     {
         self.unary_op(self.value().clone().insert_axis::<K, N>(), |g, _, _| Ok(g))
     }
@@ -307,7 +299,6 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     ) -> Result<Var<T, Concat<A, S, S2>>, Error>
     where
         S: ConcatWith<A, S2>,
-        Concat<A, S, S2>: Storage<T>,
         A: OneAxis,
     {
         let value = self.value().concat::<A, S2>(rhs.value())?;

@@ -157,16 +157,31 @@ pub trait ContractWith<B, X>: Shape {
 
 impl<A: Shape, B: Shape, X: Selector> ContractWith<B, X> for A
 where
+    A: ContractsTo<B, X>,
+    Contracted<A, B, X>: ContractVerdict<A, B, X>,
+{
+    type Output = <Contracted<A, B, X> as ContractVerdict<A, B, X>>::Output;
+}
+
+/// The outcome of contracting `Self` with `B` over `X` (`Good` or the refusal), with the walks
+/// that find `X` in both: the bounds [`ContractWith`] and [`AcceptsContract`] share.
+#[doc(hidden)]
+pub trait ContractsTo<B, X> {
+    type Out;
+}
+#[diagnostic::do_not_recommend]
+impl<A: Shape, B: Shape, X: Selector> ContractsTo<B, X> for A
+where
     A::Rev: Walk<X::List>,
     B::Rev: Walk<X::List>,
     X::List: AllFound<A::Rev> + AllFound<B::Rev>,
     WalkOf<A, X>: Outcome<FoundIn<A, X>>,
     WalkOf<B, X>: Outcome<FoundIn<B, X>>,
     (SideOf<A, X>, SideOf<B, X>): ContractOutcome<A, B, X>,
-    ContractOf<A, B, X>: ContractVerdict<A, B, X>,
 {
-    type Output = <ContractOf<A, B, X> as ContractVerdict<A, B, X>>::Output;
+    type Out = ContractOf<A, B, X>;
 }
+type Contracted<A, B, X> = <A as ContractsTo<B, X>>::Out;
 
 /// Whether `Self` contracts with `B` over `X`, as a constant that does not stop the
 /// compilation (the twin of [`Accepts`](crate::Accepts)).
@@ -185,15 +200,10 @@ pub trait AcceptsContract<B, X> {
 
 impl<A: Shape, B: Shape, X: Selector> AcceptsContract<B, X> for A
 where
-    A::Rev: Walk<X::List>,
-    B::Rev: Walk<X::List>,
-    X::List: AllFound<A::Rev> + AllFound<B::Rev>,
-    WalkOf<A, X>: Outcome<FoundIn<A, X>>,
-    WalkOf<B, X>: Outcome<FoundIn<B, X>>,
-    (SideOf<A, X>, SideOf<B, X>): ContractOutcome<A, B, X>,
-    ContractOf<A, B, X>: Accepted,
+    A: ContractsTo<B, X>,
+    Contracted<A, B, X>: Accepted,
 {
-    const VALUE: bool = <ContractOf<A, B, X> as Accepted>::VALUE;
+    const VALUE: bool = <Contracted<A, B, X> as Accepted>::VALUE;
 }
 
 /// The shape of `A` contracted with `B` over the names `X` (rule book §17).
@@ -216,33 +226,29 @@ pub struct Present<X>(core::marker::PhantomData<X>);
 #[doc(hidden)]
 pub struct Parts<Batch, Outer, K>(core::marker::PhantomData<(Batch, Outer, K)>);
 
-/// The left operand `[..., M, K]` split (a rank-1 `[K]` has no `M`).
+/// Which operand of a matmul [`MatParts`] splits.
 #[doc(hidden)]
-pub trait LhsParts {
+pub struct LeftOperand;
+/// See [`LeftOperand`].
+#[doc(hidden)]
+pub struct RightOperand;
+
+/// A matmul operand split, its axes last first: the left `[..., M, K]` or the right
+/// `[..., K, N]` (a rank-1 `[K]` has no `M` or `N`).
+#[doc(hidden)]
+pub trait MatParts<Side> {
     type Out;
 }
-impl LhsParts for () {
+impl<Side> MatParts<Side> for () {
     type Out = Refused<RankZero>;
 }
-impl<K> LhsParts for (K, ()) {
+impl<Side, K> MatParts<Side> for (K, ()) {
     type Out = Parts<(), NoAxis, K>;
 }
-impl<K, M, Rest> LhsParts for (K, (M, Rest)) {
+impl<K, M, Rest> MatParts<LeftOperand> for (K, (M, Rest)) {
     type Out = Parts<Rest, Present<M>, K>;
 }
-
-/// The right operand `[..., K, N]` split (a rank-1 `[K]` has no `N`).
-#[doc(hidden)]
-pub trait RhsParts {
-    type Out;
-}
-impl RhsParts for () {
-    type Out = Refused<RankZero>;
-}
-impl<K> RhsParts for (K, ()) {
-    type Out = Parts<(), NoAxis, K>;
-}
-impl<N, K, Rest> RhsParts for (N, (K, Rest)) {
+impl<N, K, Rest> MatParts<RightOperand> for (N, (K, Rest)) {
     type Out = Parts<Rest, Present<N>, K>;
 }
 
@@ -364,10 +370,12 @@ impl<A, B, Xs: FromRev> MatMulVerdict<A, B> for Good<Xs> {
     type Output = Xs::Out;
 }
 
-type MatOf<A, B> = <(
-    <<A as Shape>::Rev as LhsParts>::Out,
-    <<B as Shape>::Rev as RhsParts>::Out,
-) as MatMulOutcome>::Out;
+/// Both operands of a matmul split.
+type PartsOf<A, B> = (
+    <<A as Shape>::Rev as MatParts<LeftOperand>>::Out,
+    <<B as Shape>::Rev as MatParts<RightOperand>>::Out,
+);
+type MatOf<A, B> = <PartsOf<A, B> as MatMulOutcome>::Out;
 
 /// `Self` multiplies `B` as NumPy's `matmul` (rule book §17): the bound to write in generic
 /// code.
@@ -426,18 +434,15 @@ impl<BA, M, KA, E> BatchPlan for (Parts<BA, M, KA>, Refused<E>) {
 
 impl<A: Shape, B: Shape> MatMulWithRule<B> for A
 where
-    A::Rev: LhsParts,
-    B::Rev: RhsParts,
-    (<A::Rev as LhsParts>::Out, <B::Rev as RhsParts>::Out): MatMulOutcome,
+    A::Rev: MatParts<LeftOperand>,
+    B::Rev: MatParts<RightOperand>,
+    PartsOf<A, B>: MatMulOutcome,
     MatOf<A, B>: MatMulVerdict<A, B>,
-    (<A::Rev as LhsParts>::Out, <B::Rev as RhsParts>::Out): BatchPlan,
+    PartsOf<A, B>: BatchPlan,
 {
     type Output = <MatOf<A, B> as MatMulVerdict<A, B>>::Output;
-    const PLAN: StaticContraction = StaticContraction::matmul(
-        <(<A::Rev as LhsParts>::Out, <B::Rev as RhsParts>::Out) as BatchPlan>::PLAN,
-        A::RANK,
-        B::RANK,
-    );
+    const PLAN: StaticContraction =
+        StaticContraction::matmul(<PartsOf<A, B> as BatchPlan>::PLAN, A::RANK, B::RANK);
 }
 
 /// Whether `Self` multiplies `B` as matrices, as a constant that does not stop the
@@ -456,9 +461,9 @@ pub trait AcceptsMatMul<B> {
 
 impl<A: Shape, B: Shape> AcceptsMatMul<B> for A
 where
-    A::Rev: LhsParts,
-    B::Rev: RhsParts,
-    (<A::Rev as LhsParts>::Out, <B::Rev as RhsParts>::Out): MatMulOutcome,
+    A::Rev: MatParts<LeftOperand>,
+    B::Rev: MatParts<RightOperand>,
+    PartsOf<A, B>: MatMulOutcome,
     MatOf<A, B>: Accepted,
 {
     const VALUE: bool = <MatOf<A, B> as Accepted>::VALUE;

@@ -215,18 +215,6 @@ impl<X, P> PoolWindowIf<X, P> for B0 {
     type Size = Dyn;
     type Check = Passed;
 }
-type LenOf<X, P> = <HexOf<X> as WindowLen<
-    <P as PoolGeometry>::Extra,
-    <P as PoolGeometry>::KernelHex,
-    <P as PoolGeometry>::StrideKind,
-    <P as PoolGeometry>::Rounding,
->>::Size;
-type FitsOf<X, P> = <HexOf<X> as WindowLen<
-    <P as PoolGeometry>::Extra,
-    <P as PoolGeometry>::KernelHex,
-    <P as PoolGeometry>::StrideKind,
-    <P as PoolGeometry>::Rounding,
->>::Fits;
 /// `(n + 2p - k) / s + 1` on the size's hex digits ([`WindowLen`]; in ceil mode rounded up
 /// unless the last window would start in the right padding), and the check that the window
 /// fits the padded axis (in ceil mode, the axis padded by `s - 1` more, as PyTorch counts).
@@ -234,8 +222,11 @@ impl<X: Axis, P: PoolGeometry> PoolWindowIf<X, P> for B1
 where
     HexOf<X>: WindowLen<P::Extra, P::KernelHex, P::StrideKind, P::Rounding>,
 {
-    type Size = LenOf<X, P>;
-    type Check = Check<FitsOf<X, P>, WindowTooLarge<X>>;
+    type Size = <HexOf<X> as WindowLen<P::Extra, P::KernelHex, P::StrideKind, P::Rounding>>::Size;
+    type Check = Check<
+        <HexOf<X> as WindowLen<P::Extra, P::KernelHex, P::StrideKind, P::Rounding>>::Fits,
+        WindowTooLarge<X>,
+    >;
 }
 
 /// The outcome of a pool as a diagnostic: implemented only for a success, so a refusal names

@@ -270,61 +270,39 @@ pub trait SizeCase<L, R, Pol> {
 /// depth (`typed::size_hex`).
 type Same<L, R> = <<L as AxisSize>::Hex as SameHex<<R as AxisSize>::Hex>>::Out;
 
-/// Both static: 1 stretches, equal sizes stay, anything else clashes.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B1, B1)
-where
-    L::Hex: SameHex<R::Hex>,
-{
-    type Out = <L::One as Cond>::If<R, <R::One as Cond>::If<L, <Same<L, R> as Cond>::If<L, Clash>>>;
-}
-/// `?` with static n: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B0, B1) {
-    type Out = <R::One as Cond>::If<L, R>;
-}
-/// Static n with `?`: n (checked at run time), or `?` when n is 1.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B1, B0) {
-    type Out = <L::One as Cond>::If<R, L>;
-}
-/// `?` with `?`: `?`.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Broadcast> for (B0, B0) {
-    type Out = L;
-}
-
-/// Both static: equal or clash.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B1, B1)
-where
-    L::Hex: SameHex<R::Hex>,
-{
-    type Out = <Same<L, R> as Cond>::If<L, Clash>;
-}
-/// `?` with static n: n, checked at run time.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B0, B1) {
-    type Out = R;
-}
-/// Static n with `?`, or `?` with `?`: the left, checked at run time.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B1, B0) {
-    type Out = L;
-}
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, Exact> for (B0, B0) {
-    type Out = L;
+/// [`SizeCase`] for each policy, a row: the size when both sides are static, when only the
+/// right is (`?` with n), when only the left is (n with `?`), and when neither is. A `?` met
+/// by a static size is checked at run time.
+macro_rules! size_cases {
+    ($($policy:ty: both $both:ty, right $right:ty, left $left:ty, neither $neither:ty;)*) => {$(
+        impl<L: AxisSize, R: AxisSize> SizeCase<L, R, $policy> for (B1, B1)
+        where
+            L::Hex: SameHex<R::Hex>,
+        {
+            type Out = $both;
+        }
+        impl<L: AxisSize, R: AxisSize> SizeCase<L, R, $policy> for (B0, B1) {
+            type Out = $right;
+        }
+        impl<L: AxisSize, R: AxisSize> SizeCase<L, R, $policy> for (B1, B0) {
+            type Out = $left;
+        }
+        impl<L: AxisSize, R: AxisSize> SizeCase<L, R, $policy> for (B0, B0) {
+            type Out = $neither;
+        }
+    )*};
 }
 
-/// Both static: the right is 1 or equal to the left, which stays.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B1)
-where
-    L::Hex: SameHex<R::Hex>,
-{
-    type Out = <Same<L, R> as Cond>::If<L, <R::One as Cond>::If<L, Clash>>;
-}
-/// Any `?`: the left stays, checked at run time where needed.
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B0, B1) {
-    type Out = L;
-}
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B1, B0) {
-    type Out = L;
-}
-impl<L: AxisSize, R: AxisSize> SizeCase<L, R, IntoLhs> for (B0, B0) {
-    type Out = L;
+size_cases! {
+    // Broadcasting: 1 stretches, equal sizes stay, anything else clashes; against `?`, the
+    // static size (or `?` when that size is 1).
+    Broadcast: both <L::One as Cond>::If<R, <R::One as Cond>::If<L, <Same<L, R> as Cond>::If<L, Clash>>>,
+        right <R::One as Cond>::If<L, R>, left <L::One as Cond>::If<R, L>, neither L;
+    // Exact: equal or clash; against `?`, the static size.
+    Exact: both <Same<L, R> as Cond>::If<L, Clash>, right R, left L, neither L;
+    // Into the left: the right is 1 or equal to the left, which stays (also against `?`).
+    IntoLhs: both <Same<L, R> as Cond>::If<L, <R::One as Cond>::If<L, Clash>>,
+        right L, left L, neither L;
 }
 
 /// The destination's sizes are [`IntoLhs`]'s.

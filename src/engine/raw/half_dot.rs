@@ -254,12 +254,8 @@ macro_rules! lanes {
                 dots
             }
             assert_eq!(w.len(), out.len() * x.len(), "a weight row per output");
-            by_fours(
-                out,
-                accumulate,
-                |j| block::<4>(x, w, j),
-                |j| block::<1>(x, w, j)[0],
-            );
+            let (four, one) = (|j| block::<4>(x, w, j), |j| block::<1>(x, w, j)[0]);
+            by_fours(out, accumulate, four, one);
         }
 
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -310,12 +306,8 @@ macro_rules! lanes {
                 dots
             }
             assert_eq!(w.len(), out.len() * x.len(), "a weight row per output");
-            by_fours(
-                out,
-                accumulate,
-                |j| block::<4>(x, w, j),
-                |j| block::<1>(x, w, j)[0],
-            );
+            let (four, one) = (|j| block::<4>(x, w, j), |j| block::<1>(x, w, j)[0]);
+            by_fours(out, accumulate, four, one);
         }
 
         rows_copies!(

@@ -295,7 +295,6 @@ impl<T: Clone, S: Storage<T>> Tensor<T, S> {
     where
         A: Selector,
         I: Shape + TakenFrom<S, A>,
-        Taken<I, S, A>: Storage<T>,
     {
         self.try_take::<A, I>(indices).or_panic()
     }
@@ -317,7 +316,6 @@ impl<T: Clone, S: Storage<T>> Tensor<T, S> {
     where
         A: Selector,
         I: Shape + TakenFrom<S, A>,
-        Taken<I, S, A>: Storage<T>,
     {
         let selector = A::selectors()
             .into_iter()
@@ -419,7 +417,6 @@ impl<X: IndexElement, L: Shape> Tensor<X, L> {
         N: Axis,
         T: Zero + One + Clone,
         L: OneHotInto<N>,
-        OneHot<L, N>: Storage<T>,
     {
         self.try_one_hot::<N, T>().or_panic()
     }
@@ -437,7 +434,6 @@ impl<X: IndexElement, L: Shape> Tensor<X, L> {
         N: Axis,
         T: Zero + One + Clone,
         L: OneHotInto<N>,
-        OneHot<L, N>: Storage<T>,
     {
         let classes = const {
             match <N::Size as AxisSize>::SIZE {

@@ -394,7 +394,6 @@ macro_rules! extremum {
             pub fn $name<B: Storage<T>>(&self, rhs: &Tensor<T, B>) -> Tensor<T, Broadcast<S, B>>
             where
                 S: BroadcastWith<B>,
-                Broadcast<S, B>: Storage<T>,
             {
                 self.$try_name(rhs).or_panic()
             }
@@ -411,7 +410,6 @@ macro_rules! extremum {
             pub fn $try_name<B: Storage<T>>(&self, rhs: &Tensor<T, B>) -> Result<Tensor<T, Broadcast<S, B>>, Error>
             where
                 S: BroadcastWith<B>,
-                Broadcast<S, B>: Storage<T>,
             {
                 self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned($pick::<T>)))
             }

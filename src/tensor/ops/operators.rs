@@ -34,7 +34,6 @@ macro_rules! comparison {
             ) -> Result<Tensor<bool, BroadcastBy<Compare, S, B>>, Error>
             where
                 S: BroadcastsUnder<Compare, B>,
-                BroadcastBy<Compare, S, B>: Storage<bool>,
             {
                 self.zip_by::<ByRule<Compare>, _, _, _, _>(rhs, Parallel(<T as $Trait>::$method))
             }
@@ -190,7 +189,6 @@ macro_rules! binary_op {
             where
                 T: ops::$Op<U, Output: Send> + Sync,
                 S: BroadcastWith<B>,
-                Broadcast<S, B>: Storage<<T as ops::$Op<U>>::Output>,
             {
                 self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned(<T as ops::$Op<U>>::$op)))
             }
@@ -202,7 +200,6 @@ macro_rules! binary_op {
             U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;
 
@@ -219,7 +216,6 @@ macro_rules! binary_op {
             U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Tensor<T, Broadcast<A, B>>;
 
@@ -240,7 +236,6 @@ macro_rules! binary_op {
             U: Clone + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<T>,
         {
             type Output = Tensor<T, Broadcast<A, B>>;
 
@@ -264,7 +259,6 @@ macro_rules! binary_op {
             U: Clone + Send + Sync,
             A: BroadcastWith<B> + Storage<T>,
             B: Storage<U>,
-            Broadcast<A, B>: Storage<U>,
         {
             type Output = Tensor<U, Broadcast<A, B>>;
 

@@ -12,7 +12,6 @@ use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
 use crate::typed::pad::{PadOver, PadWidth, Padded};
 use crate::typed::reduce::Selector;
-use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
@@ -168,7 +167,6 @@ pub trait Padding: Contractible {
         A: Selector,
         P: PadWidth,
         Self::Shape: PadOver<A, P>,
-        Padded<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Clone,
     {
         self.try_pad::<A, P>(mode).or_panic()
@@ -194,7 +192,6 @@ pub trait Padding: Contractible {
         A: Selector,
         P: PadWidth,
         Self::Shape: PadOver<A, P>,
-        Padded<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Clone,
     {
         let mut own = Own::default();

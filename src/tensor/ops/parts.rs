@@ -109,7 +109,6 @@ pub trait Parts: Contractible + Sized {
         Self::Shape: SliceAxis<A, Dyn>,
         Self::Elem: Sync,
         S2: Storage<U> + SliceAxis<A, Dyn>,
-        Slice<S2, A>: Storage<U>,
         U: Clone + Send,
     {
         let mut own = Own::default();

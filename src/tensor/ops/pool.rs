@@ -456,7 +456,6 @@ pub trait Pooling: Contractible {
         A: Selector,
         P: PoolGeometry,
         Self::Shape: PoolOver<A, P>,
-        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_max_pool::<A, P>().or_panic()
@@ -480,7 +479,6 @@ pub trait Pooling: Contractible {
         A: Selector,
         P: PoolGeometry,
         Self::Shape: PoolOver<A, P>,
-        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         typed_pool::<_, A, P, _>(self, &Max)
@@ -509,7 +507,6 @@ pub trait Pooling: Contractible {
         A: Selector,
         P: PoolGeometry,
         Self::Shape: PoolOver<A, P>,
-        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Float + Send + Sync,
     {
         self.try_avg_pool::<A, P>().or_panic()
@@ -533,7 +530,6 @@ pub trait Pooling: Contractible {
         A: Selector,
         P: PoolGeometry,
         Self::Shape: PoolOver<A, P>,
-        PooledShape<Self::Shape, A, P>: Storage<Self::Elem>,
         Self::Elem: Float + Send + Sync,
     {
         typed_pool::<_, A, P, _>(self, &Mean)

@@ -53,7 +53,6 @@ macro_rules! typed_reductions {
         fn $name<A>(&self) -> Tensor<Self::Elem, Reduce<Self::Shape, A>>
         where
             Self::Shape: ReduceOver<A>,
-            Reduce<Self::Shape, A>: Storage<Self::Elem>,
             Self::Elem: $($bound)*,
         {
             reduced::<_, A, _, _>(self, false, $f)
@@ -71,7 +70,6 @@ macro_rules! typed_reductions {
         fn $keep<A>(&self) -> Tensor<Self::Elem, ReduceKeep<Self::Shape, A>>
         where
             Self::Shape: ReduceOver<A>,
-            ReduceKeep<Self::Shape, A>: Storage<Self::Elem>,
             Self::Elem: $($bound)*,
         {
             reduced::<_, A, _, _>(self, true, $f)
@@ -90,7 +88,6 @@ macro_rules! typed_reductions {
         fn $try_name<A>(&self) -> Result<Tensor<Self::Elem, Reduce<Self::Shape, A>>, Error>
         where
             Self::Shape: ReduceOver<A>,
-            Reduce<Self::Shape, A>: Storage<Self::Elem>,
             Self::Elem: Copy + PartialOrd + Send + Sync,
         {
             try_reduced::<_, A, _, _>(self, false, |s, shape| s.extreme::<$max>(shape))
@@ -107,7 +104,6 @@ macro_rules! typed_reductions {
         fn $try_keep<A>(&self) -> Result<Tensor<Self::Elem, ReduceKeep<Self::Shape, A>>, Error>
         where
             Self::Shape: ReduceOver<A>,
-            ReduceKeep<Self::Shape, A>: Storage<Self::Elem>,
             Self::Elem: Copy + PartialOrd + Send + Sync,
         {
             try_reduced::<_, A, _, _>(self, true, |s, shape| s.extreme::<$max>(shape))
@@ -125,7 +121,6 @@ macro_rules! typed_reductions {
         fn $try_name<A: OneAxis>(&self) -> Result<Tensor<usize, Reduce<Self::Shape, A>>, Error>
         where
             Self::Shape: ReduceOver<A>,
-            Reduce<Self::Shape, A>: Storage<usize>,
             Self::Elem: Copy + PartialOrd + Send + Sync,
         {
             try_reduced::<_, A, _, _>(self, false, |s, shape| s.arg::<$max>(shape))
@@ -144,7 +139,6 @@ macro_rules! typed_reductions {
         fn $name<A>(&self, ddof: usize) -> Tensor<Self::Elem, Reduce<Self::Shape, A>>
         where
             Self::Shape: ReduceOver<A>,
-            Reduce<Self::Shape, A>: Storage<Self::Elem>,
             Self::Elem: Transcendental,
         {
             reduced::<_, A, _, _>(self, false, |s, _| s.$stat(ddof))
@@ -248,7 +242,6 @@ pub trait Reductions: Contractible {
     fn max<A>(&self) -> Tensor<Self::Elem, Reduce<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        Reduce<Self::Shape, A>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_max::<A>().or_panic()
@@ -270,7 +263,6 @@ pub trait Reductions: Contractible {
     fn max_keep<A>(&self) -> Tensor<Self::Elem, ReduceKeep<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        ReduceKeep<Self::Shape, A>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_max_keep::<A>().or_panic()
@@ -294,7 +286,6 @@ pub trait Reductions: Contractible {
     fn min<A>(&self) -> Tensor<Self::Elem, Reduce<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        Reduce<Self::Shape, A>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_min::<A>().or_panic()
@@ -316,7 +307,6 @@ pub trait Reductions: Contractible {
     fn min_keep<A>(&self) -> Tensor<Self::Elem, ReduceKeep<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        ReduceKeep<Self::Shape, A>: Storage<Self::Elem>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_min_keep::<A>().or_panic()
@@ -341,7 +331,6 @@ pub trait Reductions: Contractible {
     fn argmax<A: OneAxis>(&self) -> Tensor<usize, Reduce<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        Reduce<Self::Shape, A>: Storage<usize>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_argmax::<A>().or_panic()
@@ -365,7 +354,6 @@ pub trait Reductions: Contractible {
     fn argmin<A: OneAxis>(&self) -> Tensor<usize, Reduce<Self::Shape, A>>
     where
         Self::Shape: ReduceNonEmpty<A>,
-        Reduce<Self::Shape, A>: Storage<usize>,
         Self::Elem: Copy + PartialOrd + Send + Sync,
     {
         self.try_argmin::<A>().or_panic()
@@ -437,7 +425,6 @@ pub trait Reductions: Contractible {
     >
     where
         Self::Shape: SliceAxis<A, Dyn>,
-        Slice<Self::Shape, A>: Storage<Self::Elem> + Storage<usize>,
         Self::Elem: PartialOrd + Clone,
     {
         top_k::<_, A>(self, k)
@@ -474,7 +461,6 @@ pub trait Reductions: Contractible {
     where
         Self::Elem: num_traits::Float,
         Self::Shape: SampleOver<A>,
-        Reduce<Self::Shape, A>: Storage<usize>,
     {
         super::sample::sampled::<_, A>(self, how, rng)
     }

@@ -13,7 +13,6 @@ use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver, SampleOver};
-use crate::typed::storage::Storage;
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
 
@@ -205,7 +204,6 @@ where
     X: Contractible + ?Sized,
     X::Elem: Float,
     X::Shape: SampleOver<A>,
-    Reduce<X::Shape, A>: Storage<usize>,
 {
     let at = <X::Shape as ReduceOver<A>>::MASK
         .iter()

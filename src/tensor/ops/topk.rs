@@ -14,7 +14,6 @@ use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::OneAxis;
 use crate::typed::size::Dyn;
-use crate::typed::storage::Storage;
 use crate::typed::surgery::{Slice, SliceAxis};
 use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
@@ -90,7 +89,6 @@ pub(super) fn top_k<X, A: OneAxis>(
 where
     X: Contractible + ?Sized,
     X::Shape: SliceAxis<A, Dyn>,
-    Slice<X::Shape, A>: Storage<X::Elem> + Storage<usize>,
     X::Elem: PartialOrd + Clone,
 {
     let at = <X::Shape as SliceAxis<A, Dyn>>::AT;

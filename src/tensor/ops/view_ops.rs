@@ -36,7 +36,6 @@ macro_rules! pair_op {
             U: Clone + Sync,
             A: BroadcastWith<B>,
             B: Shape,
-            Broadcast<A, B>: Storage<<T as ops::$Op<U>>::Output>,
             $($extra)*
         {
             type Output = Tensor<<T as ops::$Op<U>>::Output, Broadcast<A, B>>;

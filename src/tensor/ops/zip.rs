@@ -46,7 +46,6 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         T: Copy + Sync,
         S: BroadcastWith<B>,
         B: Storage<U>,
-        Broadcast<S, B>: Storage<V>,
     {
         self.zip_by::<ByNamed, _, _, _, _>(rhs, Parallel(cloned(f)))
     }
@@ -292,7 +291,6 @@ impl<T: Copy, S: Storage<T>> Tensor<T, S> {
         T: Sync,
         S: BroadcastsUnder<R, B>,
         B: Storage<U>,
-        BroadcastBy<R, S, B>: Storage<V>,
     {
         self.zip_by::<ByRule<R>, _, _, _, _>(rhs, Parallel(cloned(f)))
     }

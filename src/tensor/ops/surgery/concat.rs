@@ -23,7 +23,6 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
     ) -> Result<Tensor<T, Concat<A, Sh, S2>>, Error>
     where
         Sh: ConcatWith<A, S2>,
-        Concat<A, Sh, S2>: Storage<T>,
         A: OneAxis,
         T: Clone,
     {
@@ -124,7 +123,6 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     ) -> Result<Tensor<T, Concat<A, Sh, S2>>, Error>
     where
         Sh: ConcatWith<A, S2>,
-        Concat<A, Sh, S2>: Storage<T>,
         A: OneAxis,
         T: Clone,
     {
@@ -150,7 +148,6 @@ pub fn concat<A, T: Clone, Sh>(
 ) -> Result<Tensor<T, Slice<Sh, A>>, Error>
 where
     Sh: SliceAxis<A, crate::typed::size::Dyn>,
-    Slice<Sh, A>: Storage<T>,
     A: OneAxis,
 {
     let k = <Sh as SliceAxis<A, crate::typed::size::Dyn>>::AT;
@@ -182,7 +179,6 @@ pub fn stack<N, T: Clone, Sh>(
 ) -> Result<Tensor<T, Stack<N, Sh>>, Error>
 where
     Sh: StackUnder<N>,
-    Stack<N, Sh>: Storage<T>,
     N: Axis,
 {
     let shapes: Vec<DynShape> = parts.iter().map(|p| p.shape_dyn()).collect();
@@ -217,7 +213,6 @@ pub fn stack_at<const K: usize, N, T: Clone, Sh>(
 where
     Sh: InsertAxisAt<K, N>,
     InsertAxis<Sh, K, N>: SliceAxis<crate::typed::reduce::Pos<K>, crate::typed::size::Dyn>,
-    StackAt<Sh, K, N>: Storage<T>,
     N: Axis,
 {
     let (sizes, data) = stacked_at::<K, N, T, Sh>(parts)?;
@@ -279,7 +274,6 @@ pub trait StackArray<'a, T: 'a, Sh: Shape, const M: usize> {
     ) -> Result<Tensor<T, StackAtStatic<Sh, K, N, M>>, Error>
     where
         Sh: StacksAt<K, N, M>,
-        StackAtStatic<Sh, K, N, M>: Storage<T>,
         T: Clone,
     {
         // The new axis is `M` long: the run-time rule checks the rest, as for a slice.
@@ -300,7 +294,6 @@ pub trait StackArray<'a, T: 'a, Sh: Shape, const M: usize> {
     fn stack<N: Axis>(&self) -> Result<Tensor<T, StackAtStatic<Sh, 0, N, M>>, Error>
     where
         Sh: StacksAt<0, N, M>,
-        StackAtStatic<Sh, 0, N, M>: Storage<T>,
         T: Clone,
     {
         self.stack_at::<0, N>()

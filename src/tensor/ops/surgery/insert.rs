@@ -39,7 +39,6 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     pub fn insert_axis<const K: usize, N>(self) -> Tensor<T, InsertAxis<Sh, K, N>>
     where
         Sh: InsertAxisAt<K, N>,
-        InsertAxis<Sh, K, N>: Storage<T>,
     {
         let mut sizes = self.sizes().to_vec();
         sizes.insert(K, 1);

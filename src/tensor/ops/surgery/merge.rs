@@ -106,7 +106,6 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
     pub fn merge_axes<L, N>(&self) -> Result<Reshaped<'a, T, MergeAxes<Sh, L, N>>, Error>
     where
         Sh: MergeAxesInto<L, N>,
-        MergeAxes<Sh, L, N>: Storage<T>,
         L: Selector,
         N: Axis,
         T: Clone,
@@ -172,7 +171,6 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     pub fn merge_axes<L, N>(&self) -> Result<TensorView<'_, T, MergeAxes<Sh, L, N>>, Error>
     where
         Sh: MergeAxesInto<L, N>,
-        MergeAxes<Sh, L, N>: Storage<T>,
         L: Selector,
         N: Axis,
         T: Clone,

@@ -38,7 +38,6 @@ impl<T, Sh: Storage<T>> Tensor<T, Sh> {
     pub fn rename<A, B>(self) -> Tensor<T, Rename<Sh, A, B>>
     where
         Sh: RenameAxis<A, B>,
-        Rename<Sh, A, B>: Storage<T>,
     {
         let sizes = self.sizes().to_vec();
         Tensor::from_parts(&sizes, self.into_vec())
