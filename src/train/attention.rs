@@ -159,25 +159,13 @@ pub trait VarAttention<K, V> {
     where
         Self: VarAttendBy<K, V, D, KS>,
         K: Storage<Elem<Self, K, V, D, KS>>,
-        V: Storage<Elem<Self, K, V, D, KS>>;
-}
-
-impl<T: Trainable, S: Storage<T>, K, V> VarAttention<K, V> for Var<T, S> {
-    fn attention<D, KS>(
-        &self,
-        keys: &Var<Elem<Self, K, V, D, KS>, K>,
-        values: &Var<Elem<Self, K, V, D, KS>, V>,
-        mask: impl AttentionMask<Elem<Self, K, V, D, KS>, Scores<Self, K, V, D, KS>>,
-        scale: Option<Elem<Self, K, V, D, KS>>,
-    ) -> Attended<Self, K, V, D, KS>
-    where
-        Self: VarAttendBy<K, V, D, KS>,
-        K: Storage<Elem<Self, K, V, D, KS>>,
         V: Storage<Elem<Self, K, V, D, KS>>,
     {
         VarAttendBy::attend(self, keys, values, mask, scale)
     }
 }
+
+impl<T: Trainable, S: Storage<T>, K, V> VarAttention<K, V> for Var<T, S> {}
 
 impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// The rotary embedding of the pairs of the feature axis `F` by the angle of each row's

@@ -38,5 +38,6 @@ mod threads;
 mod topk;
 mod train;
 mod train_blocks;
+mod train_tape;
 mod vmath;
 mod windows;

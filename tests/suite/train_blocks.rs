@@ -143,7 +143,7 @@ pub(super) fn blocks<E: Elem>(case: &Value) -> bool {
 
 #[test]
 fn fused_blocks_match_central_differences() {
-    use super::train::{check_finite_differences, wavy};
+    use super::train_tape::{check_finite_differences, wavy};
     // Causal attention with grouped heads, every operand differentiated in turn, the output
     // weighed by a fixed tensor (a plain sum's gradient through a softmax is zero).
     type Queries = shape![T, H: 2, M: 2, C: 3];

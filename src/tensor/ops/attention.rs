@@ -478,7 +478,10 @@ pub trait Attention<K, V>: Contractible {
         scale: Option<Self::Elem>,
     ) -> Attended<Self, K, V, D, KS>
     where
-        Self: AttendBy<K, V, D, KS>;
+        Self: AttendBy<K, V, D, KS>,
+    {
+        Self::attend((self, keys, values), mask, scale)
+    }
 }
 
 /// The scores' shape of `Q`'s attention to `K` with `V` over `D` and `KS`: the queries
@@ -508,6 +511,13 @@ pub trait AttendBy<K, V, D, KS>: Contractible {
     /// The head dimension's and the key axis' selectors.
     #[doc(hidden)]
     fn selectors() -> (Vec<AxisSelector>, AxisSelector);
+    /// [`Attention::try_attention`], with every bound it needs.
+    #[doc(hidden)]
+    fn attend(
+        operands: (&Self, &K, &V),
+        mask: impl AttentionMask<Self::Elem, Self::Scores>,
+        scale: Option<Self::Elem>,
+    ) -> Result<Tensor<Self::Elem, Self::Output>, Error>;
 }
 
 #[diagnostic::do_not_recommend]
@@ -527,28 +537,18 @@ where
     fn selectors() -> (Vec<AxisSelector>, AxisSelector) {
         (D::selectors(), KS::selectors().remove(0))
     }
-}
-
-impl<Q: Contractible, K: Contractible<Elem = Q::Elem>, V: Contractible<Elem = Q::Elem>>
-    Attention<K, V> for Q
-where
-    Q::Elem: AttentionElement,
-{
-    fn try_attention<D, KS>(
-        &self,
-        keys: &K,
-        values: &V,
-        mask: impl AttentionMask<Self::Elem, ScoresOf<Self, K, V, D, KS>>,
+    fn attend(
+        operands: (&Self, &K, &V),
+        mask: impl AttentionMask<Self::Elem, Self::Scores>,
         scale: Option<Self::Elem>,
-    ) -> Attended<Self, K, V, D, KS>
-    where
-        Self: AttendBy<K, V, D, KS>,
-    {
-        traced::<Q, K, V, D, KS, _>((self, keys, values), mask, scale, |sizes, data, _, _| {
+    ) -> Result<Tensor<Self::Elem, Self::Output>, Error> {
+        traced::<Q, K, V, D, KS, _>(operands, mask, scale, |sizes, data, _, _| {
             Tensor::from_parts(&sizes, data)
         })
     }
 }
+
+impl<Q: Contractible, K, V> Attention<K, V> for Q {}
 
 /// The attention of `q` to `k` with `v` by the rule, handed to `finish` as its sizes, its
 /// data, its trace and the mask's elements (as the trace's offsets read them), or the

@@ -73,19 +73,15 @@ fn too_many(k: usize, axis: String, shape: DynShape, n: usize) -> Error {
     }
 }
 
+/// The values and the positions [`top_k`] gives.
+type TopK<X, A> = (
+    Tensor<<X as Contractible>::Elem, Slice<<X as Contractible>::Shape, A>>,
+    Tensor<usize, Slice<<X as Contractible>::Shape, A>>,
+);
+
 /// The `k` largest elements along the one axis `A` selects of a typed tensor or view, and
 /// their positions ([`Reductions::topk`](crate::Reductions::topk)).
-#[allow(clippy::type_complexity)] // spelled out: the signature the docs show
-pub(super) fn top_k<X, A: OneAxis>(
-    x: &X,
-    k: usize,
-) -> Result<
-    (
-        Tensor<X::Elem, Slice<X::Shape, A>>,
-        Tensor<usize, Slice<X::Shape, A>>,
-    ),
-    Error,
->
+pub(super) fn top_k<X, A: OneAxis>(x: &X, k: usize) -> Result<TopK<X, A>, Error>
 where
     X: Contractible + ?Sized,
     X::Shape: SliceAxis<A, Dyn>,

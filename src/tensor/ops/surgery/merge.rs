@@ -130,12 +130,7 @@ impl<'a, T, Sh: Shape> TensorView<'a, T, Sh> {
             })?;
         if N::Size::SIZE.is_some_and(|m| m != n) {
             return Err(Error::Surgery {
-                op: format!(
-                    "merge {} axes of {} into {}",
-                    c,
-                    self.shape_dyn(),
-                    show_axis::<N>()
-                ),
+                op: op(),
                 reason: format!("they hold {n} elements"),
             });
         }
