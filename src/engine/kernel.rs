@@ -30,7 +30,7 @@ pub use super::layout::{frame_strides, row_major};
 use super::layout::{required_len, Merged};
 use super::raw;
 pub use super::split::PARALLEL_MIN_ELEMENTS;
-use super::walk::{inner, step};
+use super::walk::{blocks_across, inner, reads_across, step};
 use crate::values::error::Error;
 use crate::values::shape::MAX_RANK;
 
@@ -136,6 +136,16 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
     // Each run writes its slots of the spare capacity, in order; the length is set once they
     // are all written (a panicking `f` leaves `out` empty, its written elements leaked).
     let spare = &mut out.spare_capacity_mut()[..total];
+    if let Some(k) = rank.checked_sub(1) {
+        let (sa, sb) = ([ma[k], ia], [mb[k], ib]);
+        if reads_across(total, n, sa, sb) {
+            let lead = (&outer[..k], &ma[..k], &mb[..k]);
+            let block = ((outer[k], n), sa, sb);
+            let written = blocks_across::<N, _, _, _>(lead, [0, 0], block, a, b, spare, &f);
+            raw::set_len_written(out, written, total);
+            return;
+        }
+    }
     if rank == 1 {
         // Two merged axes, the most common layout of a broadcast (a row or a column
         // repeated): a plain loop over the outer one, without the general index walk.
@@ -319,6 +329,59 @@ mod tests {
             // A short operand is refused before any thread starts.
             let err = Parallel(f).zip::<MAX_RANK>(sizes, (&a[1..], sa), (&b, sb), &mut parallel);
             assert!(err.is_err());
+        }
+    }
+
+    /// Runs of at most 64 that read an operand across a stride while the axis before them
+    /// reads it in order (the outer rule's layout; from 4,096 elements) are written a block at
+    /// a time (`walk::across`): each element is the definition's, in order, on the calling thread
+    /// and split over three threads (pieces of the outer axis, and of the block's own rows
+    /// when only the block's two axes remain); a tile's last rows, runs of 1, 15 and 64, the
+    /// other operand broadcast or across too.
+    #[test]
+    fn runs_read_across_a_stride_are_the_definition() {
+        let cases: [(&[usize], &[usize], &[usize]); 6] = [
+            // probs [N, C, HW] against preds [N, HW, S] read as [N, C, HW, S]
+            (&[2, 3, 300, 15], &[900, 300, 1, 0], &[4500, 0, 1, 300]),
+            (&[130, 64], &[1, 0], &[1, 130]),
+            (&[70_001, 2], &[0, 1], &[1, 70_001]),
+            (&[4, 1200, 1], &[1200, 1, 0], &[1200, 1, 1]),
+            (&[5, 397, 3], &[1191, 1, 397], &[1191, 1, 397]),
+            (&[3, 40_000, 2], &[2, 0, 1], &[80_000, 1, 40_000]),
+        ];
+        for (sizes, sa, sb) in cases {
+            let need = |st: &[usize]| required_len(sizes, st).unwrap();
+            let a: Vec<i64> = (0..need(sa) as i64).collect();
+            let b: Vec<i64> = (0..need(sb) as i64).map(|x| 7 * x + 1).collect();
+            let f = |x: &i64, y: &i64| x * 100_003 + y;
+            let total: usize = sizes.iter().product();
+            let want: Vec<i64> = (0..total)
+                .map(|flat| {
+                    let (mut rest, mut oa, mut ob) = (flat, 0, 0);
+                    for k in (0..sizes.len()).rev() {
+                        let i = rest % sizes[k];
+                        rest /= sizes[k];
+                        (oa, ob) = (oa + i * sa[k], ob + i * sb[k]);
+                    }
+                    f(&a[oa], &b[ob])
+                })
+                .collect();
+            let mut serial = Vec::new();
+            zip_checked::<MAX_RANK, _, _, _>(sizes, (&a, sa), (&b, sb), &mut serial, f).unwrap();
+            assert_eq!(serial, want, "{sizes:?} {sa:?} {sb:?}");
+            #[cfg(feature = "rayon")]
+            {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(3)
+                    .build()
+                    .unwrap();
+                let mut parallel = Vec::new();
+                pool.install(|| {
+                    Parallel(f).zip::<MAX_RANK>(sizes, (&a, sa), (&b, sb), &mut parallel)
+                })
+                .unwrap();
+                assert_eq!(parallel, want, "{sizes:?} {sa:?} {sb:?} on three threads");
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::layout::Merged;
 use super::sink::{Runs, Sink};
-use super::walk::{inner, step, RunOut};
+use super::walk::{inner, reads_across, step, RunOut};
 use crate::values::shape::MAX_TYPED_RANK;
 
 /// One side of a constant plan: the operand axis feeding each output axis.
@@ -94,6 +94,20 @@ impl StaticLayout {
     pub(crate) fn merged(&self) -> (&[usize], &[usize], &[usize]) {
         let m = &self.merged;
         (&m.sizes[..m.len], &m.a[..m.len], &m.b[..m.len])
+    }
+
+    /// Whether the run-time kernel writes this layout: its last two axes read an operand
+    /// across a stride ([`reads_across`], a large output), which that kernel writes a block
+    /// at a time and this one, writing in order, cannot. The outer rule's fusion of
+    /// `benches/cnn.rs` (8.8 million elements, runs of 15 across a stride of 24,576) is the
+    /// case.
+    pub(crate) fn reads_across(&self) -> bool {
+        let (m, k) = (&self.merged, self.merged.len);
+        let across = || {
+            let (a, b) = ([m.a[k - 2], m.a[k - 1]], [m.b[k - 2], m.b[k - 1]]);
+            reads_across(self.total, m.sizes[k - 1], a, b)
+        };
+        k >= 2 && across()
     }
 }
 

@@ -170,12 +170,94 @@ pub(crate) fn inner<A, B, O, R: RunOut<O> + ?Sized>(
     }
 }
 
-/// Up to `n` elements of `x` from `at`, `step` apart: fewer when `x` ends first. An index
-/// loop rather than `step_by`, whose per-call set-up dominated runs of a few elements (the
-/// outer rule's short runs across a large stride: half of that product's time).
+/// The longest inner run [`across`] takes: a run this short that reads an operand across a
+/// stride costs a cache line (and often a page) per element when walked run by run.
+const ACROSS_MAX_RUN: usize = 64;
+
+/// The rows of one tile of [`across`]: its `64 x n` values (16 KiB at most for `f32`) stay
+/// in L1 between being computed and being moved. Of 32, 64 and 256 rows, 64 measured
+/// fastest (docs/performance.md, "The outer rule's fusion").
+const ACROSS_TILE: usize = 64;
+
+/// The fewest output elements written by [`across`]: below, the tile's scratch (one
+/// allocation) costs more than the runs it saves, and a small result is written run by run.
+pub(crate) const ACROSS_MIN_TOTAL: usize = 4096;
+
+/// Whether the last two axes `[m, n]` of a merged layout of `total` elements (each operand's
+/// strides along them) are walked as blocks by [`across`]: the output is large, the run `n`
+/// is short, and an operand reads it across a stride while reading the axis `m` in order (a
+/// transpose under a broadcast, as the outer rule's runs are).
+#[inline(always)]
+pub(crate) fn reads_across(total: usize, n: usize, a: [usize; 2], b: [usize; 2]) -> bool {
+    let across = |[sm, sn]: [usize; 2]| sm == 1 && sn > 1;
+    total >= ACROSS_MIN_TOTAL && n <= ACROSS_MAX_RUN && (across(a) || across(b))
+}
+
+/// The block of the last two axes `[m, n]` into `out` (its `m x n` slots, row-major), each
+/// operand given by its offset and its strides along `m` and `n`, in tiles of
+/// [`ACROSS_TILE`] rows: a tile's columns are computed by [`inner`] along `m` (so an operand
+/// that [`reads_across`] is read in order, in vector registers where the strides are 0 or 1)
+/// into `scratch`, then moved into their slots. Returns the elements written.
+#[inline(always)]
+pub(crate) fn across<A, B, O>(
+    (m, n): (usize, usize),
+    (a, oa, [am, an]): (&[A], usize, [usize; 2]),
+    (b, ob, [bm, bn]): (&[B], usize, [usize; 2]),
+    (out, scratch): (&mut [MaybeUninit<O>], &mut Vec<MaybeUninit<O>>),
+    f: &impl Fn(&A, &B) -> O,
+) -> usize {
+    let mut written = 0;
+    for r0 in (0..m).step_by(ACROSS_TILE) {
+        let rows = ACROSS_TILE.min(m - r0);
+        let tile = &mut out[r0 * n..(r0 + rows) * n];
+        let column = |c: usize, slots: &mut [MaybeUninit<O>]| {
+            let (pa, pb) = (oa + r0 * am + c * an, ob + r0 * bm + c * bn);
+            inner(rows, (a, pa, am), (b, pb, bm), slots, f)
+        };
+        written += super::raw::columns_transposed(scratch, (rows, n), column, tile);
+    }
+    written
+}
+
+/// [`across`] for every block of a merged layout whose last two axes [`reads_across`]:
+/// `lead` the sizes of the axes before them, with each operand's strides (`la`, `lb`) and
+/// its offset at the first block (`at`); `block` the last two axes' sizes with each
+/// operand's strides along them. The blocks fill `out` one after the other; returns the
+/// elements written.
+#[inline(always)]
+pub(crate) fn blocks_across<const N: usize, A, B, O>(
+    (lead, la, lb): (&[usize], &[usize], &[usize]),
+    mut at: [usize; 2],
+    ((m, n), sa, sb): ((usize, usize), [usize; 2], [usize; 2]),
+    a: &[A],
+    b: &[B],
+    out: &mut [MaybeUninit<O>],
+    f: &impl Fn(&A, &B) -> O,
+) -> usize {
+    let mut index = [0usize; N];
+    let (mut at_out, mut written) = (0, 0);
+    let mut scratch = Vec::new();
+    loop {
+        let slots = (&mut out[at_out..at_out + m * n], &mut scratch);
+        written += across((m, n), (a, at[0], sa), (b, at[1], sb), slots, f);
+        at_out += m * n;
+        if !step(&mut index[..lead.len()], lead, [la, lb], &mut at) {
+            break;
+        }
+    }
+    written
+}
+
+/// Up to `n` elements of `x` from `at`, `step` apart (`x[at]` repeated for a step of 0):
+/// fewer when `x` ends first. An index loop rather than `step_by`, whose per-call set-up
+/// dominated runs of a few elements.
 #[inline(always)]
 fn strided<X>(x: &[X], at: usize, step: usize, n: usize) -> impl Iterator<Item = &X> {
-    let within = x.len().saturating_sub(at).div_ceil(step);
+    let within = match step {
+        0 if at < x.len() => n,
+        0 => 0,
+        _ => x.len().saturating_sub(at).div_ceil(step),
+    };
     (0..n.min(within)).map(move |i| &x[at + i * step])
 }
 

@@ -9,7 +9,7 @@ use super::kernel::{room_for, validate, zip_checked};
 use super::layout::Merged;
 use super::raw;
 use super::split::{rows_per_piece, PARALLEL_MIN_ELEMENTS};
-use super::walk::{inner, step};
+use super::walk::{blocks_across, inner, reads_across, step};
 use crate::values::error::Error;
 
 /// [`zip_checked`] split over rayon's pool: the outermost merged axis is cut into about four
@@ -82,6 +82,28 @@ fn rows_of<const N: usize, A, B, O>(
         );
     }
     let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
+    let (sa, sb) = ([ma[last - 1], ia], [mb[last - 1], ib]);
+    if reads_across(out.len(), n, sa, sb) {
+        // The last two axes as blocks; with two axes, the range itself is the block's rows.
+        let (mut at_out, mut written) = (0, 0);
+        let (first, lead) = if last == 1 {
+            (range.start..range.start + 1, (&[][..], &[][..], &[][..]))
+        } else {
+            (
+                range.clone(),
+                (&ms[1..last - 1], &ma[1..last - 1], &mb[1..last - 1]),
+            )
+        };
+        let m = if last == 1 { range.len() } else { ms[last - 1] };
+        let per = m * n * lead.0.iter().product::<usize>();
+        for i in first {
+            let at = [i * ma[0], i * mb[0]];
+            let slots = &mut out[at_out..at_out + per];
+            written += blocks_across::<N, _, _, _>(lead, at, ((m, n), sa, sb), a, b, slots, f);
+            at_out += per;
+        }
+        return written;
+    }
     let (rest, ra, rb) = (&ms[1..last], &ma[1..], &mb[1..]);
     let (mut at_out, mut written) = (0, 0);
     for i in range {

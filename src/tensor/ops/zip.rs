@@ -64,7 +64,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
             let sizes = &const { known(O::SIZES) }[..O::RANK];
-            if splits(&f, layout.total()) {
+            if splits(&f, layout.total()) || layout.reads_across() {
                 let mut data = Vec::with_capacity(layout.total());
                 let (ms, ma, mb) = layout.merged();
                 f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
@@ -116,7 +116,7 @@ impl<T, S: Storage<T>> Tensor<T, S> {
     ) -> Result<(), Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
             let layout = const { static_layout::<P, S, B, O>() };
-            if splits(&f, layout.total()) {
+            if splits(&f, layout.total()) || layout.reads_across() {
                 let (ms, ma, mb) = layout.merged();
                 let (a, b) = ((self.data(), ma), (rhs.data(), mb));
                 return out
