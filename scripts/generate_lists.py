@@ -3,6 +3,18 @@ the walks (walks.rs), hex sums (hex_sum.rs) and window lengths (hex_window.rs). 
 scripts/generate.py."""
 from generate_common import MAX, write_typed
 
+def digit_chain(op, flag, lhs, rhs):
+    """`op` (`DigitSum`, `DigitDiff`) digit by digit over `lhs` and `rhs`, its `flag`
+    (`Carry`, `Borrow`) handed from each digit to the next from `B0`: the bounds, the output
+    digits and the last flag."""
+    bounds, digits, passed = [], [], "B0"
+    for x, y in zip(lhs, rhs):
+        bounds.append(f"{x}: {op}<{y}, {passed}>")
+        digits.append(f"<{x} as {op}<{y}, {passed}>>::Out")
+        passed = f"<{x} as {op}<{y}, {passed}>>::{flag}"
+    return bounds, digits, passed
+
+
 def cons(items):
     """A cons list of `items`, head first: `(A, (B, ()))`."""
     out = "()"
@@ -270,12 +282,7 @@ for n in range(1, 17):
         a = [f"A{i}" if i < n else "X0" for i in range(L)]
         p = [f"P{i}" if i < m else "X0" for i in range(L)]
         gen = ", ".join([f"A{i}" for i in range(n)] + [f"P{i}" for i in range(m)])
-        carry = "B0"
-        bounds, digits = [], []
-        for i in range(L):
-            bounds.append(f"{a[i]}: DigitSum<{p[i]}, {carry}>")
-            digits.append(f"<{a[i]} as DigitSum<{p[i]}, {carry}>>::Out")
-            carry = f"<{a[i]} as DigitSum<{p[i]}, {carry}>>::Carry"
+        bounds, digits, carry = digit_chain("DigitSum", "Carry", a, p)
         ds = ", ".join(digits)
         out = f"<{carry} as Cond>::If<H{L + 1}<{ds}, X1>, H{L}<{ds}>>"
         b = ",\n    ".join(bounds)
@@ -394,12 +401,7 @@ for n in range(1, 9):
             hw.append(f"\nimpl<{gen}> HexDiff<{rhs}> for {lhs} {{\n    type Out = {lhs};\n    type Borrow = B1;\n}}\n")
             continue
         p = [f"P{i}" if i < m else "X0" for i in range(n)]
-        borrow = "B0"
-        bounds, digits = [], []
-        for i in range(n):
-            bounds.append(f"A{i}: DigitDiff<{p[i]}, {borrow}>")
-            digits.append(f"<A{i} as DigitDiff<{p[i]}, {borrow}>>::Out")
-            borrow = f"<A{i} as DigitDiff<{p[i]}, {borrow}>>::Borrow"
+        bounds, digits, borrow = digit_chain("DigitDiff", "Borrow", [f"A{i}" for i in range(n)], p)
         b = ",\n    ".join(bounds)
         hw.append(f"\nimpl<{gen}> HexDiff<{rhs}> for {lhs}\nwhere\n    {b},\n{{\n    type Out = H{n}<{', '.join(digits)}>;\n    type Borrow = {borrow};\n}}\n")
 write_typed("hex_window", "".join(hw))
