@@ -101,13 +101,16 @@ impl StaticLayout {
     /// at a time and this one, writing in order, cannot. The outer rule's fusion of
     /// `benches/cnn.rs` (8.8 million elements, runs of 15 across a stride of 24,576) is the
     /// case.
-    pub(crate) fn reads_across(&self) -> bool {
+    /// A constant: the static kernel's callers decide at compile time.
+    pub(crate) const fn reads_across(&self) -> bool {
         let (m, k) = (&self.merged, self.merged.len);
-        let across = || {
-            let (a, b) = ([m.a[k - 2], m.a[k - 1]], [m.b[k - 2], m.b[k - 1]]);
-            reads_across(self.total, m.sizes[k - 1], a, b)
-        };
-        k >= 2 && across()
+        k >= 2
+            && reads_across(
+                self.total,
+                m.sizes[k - 1],
+                [m.a[k - 2], m.a[k - 1]],
+                [m.b[k - 2], m.b[k - 1]],
+            )
     }
 }
 

@@ -188,9 +188,9 @@ pub(crate) const ACROSS_MIN_TOTAL: usize = 4096;
 /// is short, and an operand reads it across a stride while reading the axis `m` in order (a
 /// transpose under a broadcast, as the outer rule's runs are).
 #[inline(always)]
-pub(crate) fn reads_across(total: usize, n: usize, a: [usize; 2], b: [usize; 2]) -> bool {
-    let across = |[sm, sn]: [usize; 2]| sm == 1 && sn > 1;
-    total >= ACROSS_MIN_TOTAL && n <= ACROSS_MAX_RUN && (across(a) || across(b))
+pub(crate) const fn reads_across(total: usize, n: usize, a: [usize; 2], b: [usize; 2]) -> bool {
+    let across = (a[0] == 1 && a[1] > 1) || (b[0] == 1 && b[1] > 1);
+    total >= ACROSS_MIN_TOTAL && n <= ACROSS_MAX_RUN && across
 }
 
 /// The block of the last two axes `[m, n]` into `out` (its `m x n` slots, row-major), each
