@@ -17,6 +17,8 @@ type Side = [Option<usize>; MAX_TYPED_RANK];
 pub(crate) struct StaticLayout {
     total: usize,
     merged: Merged<MAX_TYPED_RANK>,
+    /// [`StaticLayout::reads_across`], worked out with the layout.
+    across: bool,
 }
 
 /// The sizes of a shape all of whose sizes are static (`None` counts as 1; callers only pass
@@ -75,13 +77,23 @@ impl StaticLayout {
             total *= sizes[i];
             i += 1;
         }
+        let merged = Merged::new(
+            sizes.split_at(rank).0,
+            fa.split_at(rank).0,
+            fb.split_at(rank).0,
+        );
+        let (m, k) = (&merged, merged.len);
+        let across = k >= 2
+            && reads_across(
+                total,
+                m.sizes[k - 1],
+                [m.a[k - 2], m.a[k - 1]],
+                [m.b[k - 2], m.b[k - 1]],
+            );
         StaticLayout {
             total,
-            merged: Merged::new(
-                sizes.split_at(rank).0,
-                fa.split_at(rank).0,
-                fb.split_at(rank).0,
-            ),
+            merged,
+            across,
         }
     }
 
@@ -101,16 +113,8 @@ impl StaticLayout {
     /// at a time and this one, writing in order, cannot. The outer rule's fusion of
     /// `benches/cnn.rs` (8.8 million elements, runs of 15 across a stride of 24,576) is the
     /// case.
-    /// A constant: the static kernel's callers decide at compile time.
     pub(crate) const fn reads_across(&self) -> bool {
-        let (m, k) = (&self.merged, self.merged.len);
-        k >= 2
-            && reads_across(
-                self.total,
-                m.sizes[k - 1],
-                [m.a[k - 2], m.a[k - 1]],
-                [m.b[k - 2], m.b[k - 1]],
-            )
+        self.across
     }
 }
 

@@ -86,15 +86,17 @@ fn rows_of<const N: usize, A, B, O>(
     if reads_across(out.len(), n, sa, sb) {
         // The last two axes as blocks; with two axes, the range itself is the block's rows.
         let (mut at_out, mut written) = (0, 0);
-        let (first, lead) = if last == 1 {
-            (range.start..range.start + 1, (&[][..], &[][..], &[][..]))
-        } else {
+        let (first, lead, m) = if last == 1 {
+            let none: &[usize] = &[];
             (
-                range.clone(),
-                (&ms[1..last - 1], &ma[1..last - 1], &mb[1..last - 1]),
+                range.start..range.start + 1,
+                (none, none, none),
+                range.len(),
             )
+        } else {
+            let lead = (&ms[1..last - 1], &ma[1..last - 1], &mb[1..last - 1]);
+            (range.clone(), lead, ms[last - 1])
         };
-        let m = if last == 1 { range.len() } else { ms[last - 1] };
         let per = m * n * lead.0.iter().product::<usize>();
         for i in first {
             let at = [i * ma[0], i * mb[0]];

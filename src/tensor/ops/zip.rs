@@ -62,14 +62,9 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl ZipFn<T, U, V>,
     ) -> Result<Tensor<V, O>, Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
-            // Whether the layout reads across (the run-time kernel's blocks) is known with it.
-            let (layout, across) = const {
-                let layout = static_layout::<P, S, B, O>();
-                let across = layout.reads_across();
-                (layout, across)
-            };
+            let layout = const { static_layout::<P, S, B, O>() };
             let sizes = &const { known(O::SIZES) }[..O::RANK];
-            if splits(&f, layout.total()) || across {
+            if splits(&f, layout.total()) || layout.reads_across() {
                 let mut data = Vec::with_capacity(layout.total());
                 let (ms, ma, mb) = layout.merged();
                 f.zip::<MAX_TYPED_RANK>(ms, (self.data(), ma), (rhs.data(), mb), &mut data)?;
@@ -120,12 +115,8 @@ impl<T, S: Storage<T>> Tensor<T, S> {
         f: impl ZipFn<T, U, V>,
     ) -> Result<(), Error> {
         if const { all_static(S::SIZES) && all_static(B::SIZES) && all_static(O::SIZES) } {
-            let (layout, across) = const {
-                let layout = static_layout::<P, S, B, O>();
-                let across = layout.reads_across();
-                (layout, across)
-            };
-            if splits(&f, layout.total()) || across {
+            let layout = const { static_layout::<P, S, B, O>() };
+            if splits(&f, layout.total()) || layout.reads_across() {
                 let (ms, ma, mb) = layout.merged();
                 let (a, b) = ((self.data(), ma), (rhs.data(), mb));
                 return out
