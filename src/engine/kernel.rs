@@ -141,7 +141,8 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
         if reads_across(total, n, sa, sb) {
             let lead = (&outer[..k], &ma[..k], &mb[..k]);
             let block = ((outer[k], n), sa, sb);
-            let written = blocks_across::<N, _, _, _>(lead, [0, 0], block, a, b, spare, &f);
+            let slots = (spare, raw::streams::<O>(total));
+            let written = blocks_across::<N, _, _, _>(lead, [0, 0], block, a, b, slots, &f);
             raw::set_len_written(out, written, total);
             return;
         }
@@ -337,7 +338,8 @@ mod tests {
     /// a time (`walk::across`): each element is the definition's, in order, on the calling thread
     /// and split over three threads (pieces of the outer axis, and of the block's own rows
     /// when only the block's two axes remain); a tile's last rows, runs of 1, 15 and 64, the
-    /// other operand broadcast or across too.
+    /// other operand broadcast or across too; elements of 8, 4, 2, 1 and 16 bytes (the first
+    /// two moved by register blocks, the others one at a time).
     #[test]
     fn runs_read_across_a_stride_are_the_definition() {
         let cases: [(&[usize], &[usize], &[usize]); 6] = [
@@ -350,38 +352,86 @@ mod tests {
             (&[3, 40_000, 2], &[2, 0, 1], &[80_000, 1, 40_000]),
         ];
         for (sizes, sa, sb) in cases {
-            let need = |st: &[usize]| required_len(sizes, st).unwrap();
-            let a: Vec<i64> = (0..need(sa) as i64).collect();
-            let b: Vec<i64> = (0..need(sb) as i64).map(|x| 7 * x + 1).collect();
-            let f = |x: &i64, y: &i64| x * 100_003 + y;
-            let total: usize = sizes.iter().product();
-            let want: Vec<i64> = (0..total)
-                .map(|flat| {
-                    let (mut rest, mut oa, mut ob) = (flat, 0, 0);
-                    for k in (0..sizes.len()).rev() {
-                        let i = rest % sizes[k];
-                        rest /= sizes[k];
-                        (oa, ob) = (oa + i * sa[k], ob + i * sb[k]);
-                    }
-                    f(&a[oa], &b[ob])
-                })
-                .collect();
-            let mut serial = Vec::new();
-            zip_checked::<MAX_RANK, _, _, _>(sizes, (&a, sa), (&b, sb), &mut serial, f).unwrap();
-            assert_eq!(serial, want, "{sizes:?} {sa:?} {sb:?}");
-            #[cfg(feature = "rayon")]
-            {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(3)
-                    .build()
-                    .unwrap();
-                let mut parallel = Vec::new();
-                pool.install(|| {
-                    Parallel(f).zip::<MAX_RANK>(sizes, (&a, sa), (&b, sb), &mut parallel)
-                })
+            across_is_the_definition(sizes, sa, sb, |x| x);
+            across_is_the_definition(sizes, sa, sb, |x| x as i32);
+            across_is_the_definition(sizes, sa, sb, |x| x as u16);
+            across_is_the_definition(sizes, sa, sb, |x| x as u8);
+            across_is_the_definition(sizes, sa, sb, |x| (x as u64, x as u32));
+        }
+    }
+
+    /// An output of 8 MiB or more (43 MB here) is written by non-temporal stores
+    /// (`raw::streams`), on the calling thread and in pieces over three threads, its blocks
+    /// starting off a 16-byte boundary: the same definition.
+    #[test]
+    fn a_large_output_read_across_is_the_definition() {
+        let (sizes, sa, sb) = (
+            &[4, 3, 60_001, 15],
+            &[180_003, 60_001, 1, 0],
+            &[900_015, 0, 1, 60_001],
+        );
+        assert!(raw::streams::<i32>(sizes.iter().product::<usize>()));
+        across_is_the_definition(sizes, sa, sb, |x| x as i32);
+    }
+
+    /// The merged layout `sizes` over operands of `to(k)` for `k` in order, combined by a
+    /// wrapping `x * 3 + y`, against the definition (each element from its own offsets), on
+    /// the calling thread and, with `rayon`, on three threads.
+    fn across_is_the_definition<T>(sizes: &[usize], sa: &[usize], sb: &[usize], to: fn(i64) -> T)
+    where
+        T: Wrapping + PartialEq + core::fmt::Debug + Send + Sync,
+    {
+        let need = |st: &[usize]| required_len(sizes, st).unwrap();
+        let a: Vec<T> = (0..need(sa) as i64).map(to).collect();
+        let b: Vec<T> = (0..need(sb) as i64).map(|x| to(7 * x + 1)).collect();
+        let f = |x: &T, y: &T| x.triple_plus(y);
+        let total: usize = sizes.iter().product();
+        let want: Vec<T> = (0..total)
+            .map(|flat| {
+                let (mut rest, mut oa, mut ob) = (flat, 0, 0);
+                for k in (0..sizes.len()).rev() {
+                    let i = rest % sizes[k];
+                    rest /= sizes[k];
+                    (oa, ob) = (oa + i * sa[k], ob + i * sb[k]);
+                }
+                f(&a[oa], &b[ob])
+            })
+            .collect();
+        let mut serial = Vec::new();
+        zip_checked::<MAX_RANK, _, _, _>(sizes, (&a, sa), (&b, sb), &mut serial, f).unwrap();
+        assert!(serial == want, "{sizes:?} {sa:?} {sb:?}");
+        #[cfg(feature = "rayon")]
+        {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
                 .unwrap();
-                assert_eq!(parallel, want, "{sizes:?} {sa:?} {sb:?} on three threads");
+            let mut parallel = Vec::new();
+            pool.install(|| Parallel(f).zip::<MAX_RANK>(sizes, (&a, sa), (&b, sb), &mut parallel))
+                .unwrap();
+            assert!(parallel == want, "{sizes:?} {sa:?} {sb:?} on three threads");
+        }
+    }
+
+    /// `x * 3 + y`, wrapping, for the element types of the block walk's tests.
+    trait Wrapping: Sized {
+        fn triple_plus(&self, y: &Self) -> Self;
+    }
+
+    macro_rules! wrapping {
+        ($($t:ty),*) => {$(
+            impl Wrapping for $t {
+                fn triple_plus(&self, y: &Self) -> Self {
+                    self.wrapping_mul(3).wrapping_add(*y)
+                }
             }
+        )*};
+    }
+    wrapping!(i64, u64, i32, u16, u8);
+
+    impl Wrapping for (u64, u32) {
+        fn triple_plus(&self, y: &Self) -> Self {
+            (self.0.triple_plus(&y.0), self.1 ^ y.1.rotate_left(3))
         }
     }
 

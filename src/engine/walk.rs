@@ -7,6 +7,8 @@ use crate::alloc_prelude::*;
 
 use core::mem::MaybeUninit;
 
+use super::raw::Tiles;
+
 /// Moves a row-major multi-index `index` over `sizes` one step on, moving each of the `K`
 /// offsets by its strides; `false` once the index has wrapped round to all zeros (the walk is
 /// over). The last axis moves fastest: over sizes `[2, 3]` with strides `[3, 1]`, index
@@ -197,13 +199,13 @@ pub(crate) const fn reads_across(total: usize, n: usize, a: [usize; 2], b: [usiz
 /// operand given by its offset and its strides along `m` and `n`, in tiles of
 /// [`ACROSS_TILE`] rows: a tile's columns are computed by [`inner`] along `m` (so an operand
 /// that [`reads_across`] is read in order, in vector registers where the strides are 0 or 1)
-/// into `scratch`, then moved into their slots. Returns the elements written.
+/// into the scratch of `tiles`, then moved into their slots. Returns the elements written.
 #[inline(always)]
 pub(crate) fn across<A, B, O>(
     (m, n): (usize, usize),
     (a, oa, [am, an]): (&[A], usize, [usize; 2]),
     (b, ob, [bm, bn]): (&[B], usize, [usize; 2]),
-    (out, scratch): (&mut [MaybeUninit<O>], &mut Vec<MaybeUninit<O>>),
+    (out, tiles): (&mut [MaybeUninit<O>], &mut Tiles<O>),
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
     let mut written = 0;
@@ -214,7 +216,7 @@ pub(crate) fn across<A, B, O>(
             let (pa, pb) = (oa + r0 * am + c * an, ob + r0 * bm + c * bn);
             inner(rows, (a, pa, am), (b, pb, bm), slots, f)
         };
-        written += super::raw::columns_transposed(scratch, (rows, n), column, tile);
+        written += tiles.fill((rows, n), column, tile);
     }
     written
 }
@@ -222,7 +224,8 @@ pub(crate) fn across<A, B, O>(
 /// [`across`] for every block of a merged layout whose last two axes [`reads_across`]:
 /// `lead` the sizes of the axes before them, with each operand's strides (`la`, `lb`) and
 /// its offset at the first block (`at`); `block` the last two axes' sizes with each
-/// operand's strides along them. The blocks fill `out` one after the other; returns the
+/// operand's strides along them. The blocks fill `out` one after the other, by non-temporal
+/// stores when `stream` (`raw::streams` of the output the caller writes); returns the
 /// elements written.
 #[inline(always)]
 pub(crate) fn blocks_across<const N: usize, A, B, O>(
@@ -231,14 +234,14 @@ pub(crate) fn blocks_across<const N: usize, A, B, O>(
     ((m, n), sa, sb): ((usize, usize), [usize; 2], [usize; 2]),
     a: &[A],
     b: &[B],
-    out: &mut [MaybeUninit<O>],
+    (out, stream): (&mut [MaybeUninit<O>], bool),
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
     let mut index = [0usize; N];
     let (mut at_out, mut written) = (0, 0);
-    let mut scratch = Vec::new();
+    let mut tiles = Tiles::new(stream);
     loop {
-        let slots = (&mut out[at_out..at_out + m * n], &mut scratch);
+        let slots = (&mut out[at_out..at_out + m * n], &mut tiles);
         written += across((m, n), (a, at[0], sa), (b, at[1], sb), slots, f);
         at_out += m * n;
         if !step(&mut index[..lead.len()], lead, [la, lb], &mut at) {

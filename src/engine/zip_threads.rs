@@ -49,10 +49,11 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     let per = total / outer;
     let spare = &mut out.spare_capacity_mut()[..total];
     let written = AtomicUsize::new(0);
+    let stream = raw::streams::<O>(total);
     super::threads::chunks(spare, rows * per, |piece, slots| {
         let lo = piece * rows;
         let hi = (lo + rows).min(outer);
-        let n = rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, slots, f);
+        let n = rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, (slots, stream), f);
         written.fetch_add(n, Ordering::Relaxed);
     });
     raw::set_len_written(out, written.into_inner(), total);
@@ -60,13 +61,14 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
 }
 
 /// The outer indices `range` of a merged layout (sizes and the two operands' strides), into
-/// their block of the output's slots; returns the slots written.
+/// their block of the output's slots, by non-temporal stores where the layout is walked as
+/// blocks and `stream` (`raw::streams` of the whole output); returns the slots written.
 fn rows_of<const N: usize, A, B, O>(
     range: core::ops::Range<usize>,
     (ms, ma, mb): (&[usize], &[usize], &[usize]),
     a: &[A],
     b: &[B],
-    out: &mut [MaybeUninit<O>],
+    (out, stream): (&mut [MaybeUninit<O>], bool),
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
     let last = ms.len() - 1;
@@ -100,7 +102,7 @@ fn rows_of<const N: usize, A, B, O>(
         let per = m * n * lead.0.iter().product::<usize>();
         for i in first {
             let at = [i * ma[0], i * mb[0]];
-            let slots = &mut out[at_out..at_out + per];
+            let slots = (&mut out[at_out..at_out + per], stream);
             written += blocks_across::<N, _, _, _>(lead, at, ((m, n), sa, sb), a, b, slots, f);
             at_out += per;
         }

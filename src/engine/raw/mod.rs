@@ -40,9 +40,11 @@
 //!   value row at a time on the CPU's best instruction set, with prefetches of the rows a
 //!   KV head reads next (a page apart in a `[KSEQ, KVH, HD]` cache): one query against 2048
 //!   keys of 32 heads over 8, 5.9 ms as GEMM calls, 2.4 ms so (`cargo bench --bench attention`).
-//! - [`columns_transposed`]: a tile of short runs that read an operand across a stride (the
-//!   outer rule's runs) is computed a column at a time, along the operands' memory order,
-//!   then moved into its slots row by row; the outer rule's fusion in `benches/cnn.rs`
+//! - [`Tiles`]: a tile of short runs that read an operand across a stride (the outer rule's
+//!   runs) is computed a column at a time, along the operands' memory order, then moved into
+//!   its slots row by row, 4x4 blocks of 4-byte values (2x2 of 8-byte ones) at a time in
+//!   SSE2 registers by `asm!` (a byte copy, sound for any value), and into an output of
+//!   8 MiB or more by non-temporal stores; the outer rule's fusion in `benches/cnn.rs`
 //!   (`fusion`, outer product) is timed in `docs/performance.md`.
 //! - [`advise_huge_pages`]: a large output asks the kernel for transparent huge pages
 //!   (`madvise(MADV_HUGEPAGE)`, as NumPy does), so filling 64 MiB takes 32 page faults, not
@@ -251,7 +253,7 @@ macro_rules! dispatched {
 mod few_rows;
 pub(crate) use few_rows::{few_rows_dots, few_rows_weighted};
 mod transpose;
-pub(crate) use transpose::columns_transposed;
+pub(crate) use transpose::{streams, Tiles};
 
 dispatched!(
     /// [`map_slots`] on the CPU's best instruction set.
