@@ -379,7 +379,7 @@ mod tests {
     /// the calling thread and, with `rayon`, on three threads.
     fn across_is_the_definition<T>(sizes: &[usize], sa: &[usize], sb: &[usize], to: fn(i64) -> T)
     where
-        T: Wrapping + PartialEq + core::fmt::Debug + Send + Sync,
+        T: Wrapping + PartialEq + Send + Sync,
     {
         let need = |st: &[usize]| required_len(sizes, st).unwrap();
         let a: Vec<T> = (0..need(sa) as i64).map(to).collect();
