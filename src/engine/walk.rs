@@ -224,9 +224,9 @@ pub(crate) fn across<A, B, O>(
 /// [`across`] for every block of a merged layout whose last two axes [`reads_across`]:
 /// `lead` the sizes of the axes before them, with each operand's strides (`la`, `lb`) and
 /// its offset at the first block (`at`); `block` the last two axes' sizes with each
-/// operand's strides along them. The blocks fill `out` one after the other, by non-temporal
-/// stores when `stream` (`raw::streams` of the output the caller writes); returns the
-/// elements written.
+/// operand's strides along them. The blocks fill `out` one after the other through `tiles`
+/// (one for every block a caller writes, streaming when the whole output is large enough:
+/// `raw::streams`); returns the elements written.
 #[inline(always)]
 pub(crate) fn blocks_across<const N: usize, A, B, O>(
     (lead, la, lb): (&[usize], &[usize], &[usize]),
@@ -234,14 +234,13 @@ pub(crate) fn blocks_across<const N: usize, A, B, O>(
     ((m, n), sa, sb): ((usize, usize), [usize; 2], [usize; 2]),
     a: &[A],
     b: &[B],
-    (out, stream): (&mut [MaybeUninit<O>], bool),
+    (out, tiles): (&mut [MaybeUninit<O>], &mut Tiles<O>),
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
     let mut index = [0usize; N];
     let (mut at_out, mut written) = (0, 0);
-    let mut tiles = Tiles::new(stream);
     loop {
-        let slots = (&mut out[at_out..at_out + m * n], &mut tiles);
+        let slots = (&mut out[at_out..at_out + m * n], &mut *tiles);
         written += across((m, n), (a, at[0], sa), (b, at[1], sb), slots, f);
         at_out += m * n;
         if !step(&mut index[..lead.len()], lead, [la, lb], &mut at) {

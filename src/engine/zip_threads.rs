@@ -49,11 +49,10 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
     let per = total / outer;
     let spare = &mut out.spare_capacity_mut()[..total];
     let written = AtomicUsize::new(0);
-    let stream = raw::streams::<O>(total);
     super::threads::chunks(spare, rows * per, |piece, slots| {
         let lo = piece * rows;
         let hi = (lo + rows).min(outer);
-        let n = rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, (slots, stream), f);
+        let n = rows_of::<N, A, B, O>(lo..hi, (ms, ma, mb), a, b, (slots, total), f);
         written.fetch_add(n, Ordering::Relaxed);
     });
     raw::set_len_written(out, written.into_inner(), total);
@@ -61,14 +60,15 @@ pub(crate) fn zip_parallel<const N: usize, A: Sync, B: Sync, O: Send>(
 }
 
 /// The outer indices `range` of a merged layout (sizes and the two operands' strides), into
-/// their block of the output's slots, by non-temporal stores where the layout is walked as
-/// blocks and `stream` (`raw::streams` of the whole output); returns the slots written.
+/// their block of the output's slots; returns the slots written. Whether the last two axes
+/// are walked as blocks, and whether those reach the output by non-temporal stores, follow
+/// the whole output's `total` elements, as on one thread, not the piece's.
 fn rows_of<const N: usize, A, B, O>(
     range: core::ops::Range<usize>,
     (ms, ma, mb): (&[usize], &[usize], &[usize]),
     a: &[A],
     b: &[B],
-    (out, stream): (&mut [MaybeUninit<O>], bool),
+    (out, total): (&mut [MaybeUninit<O>], usize),
     f: &impl Fn(&A, &B) -> O,
 ) -> usize {
     let last = ms.len() - 1;
@@ -85,7 +85,7 @@ fn rows_of<const N: usize, A, B, O>(
     }
     let (n, (ia, ib)) = (ms[last], (ma[last], mb[last]));
     let (sa, sb) = ([ma[last - 1], ia], [mb[last - 1], ib]);
-    if reads_across(out.len(), n, sa, sb) {
+    if reads_across(total, n, sa, sb) {
         // The last two axes as blocks; with two axes, the range itself is the block's rows.
         let (mut at_out, mut written) = (0, 0);
         let (first, lead, m) = if last == 1 {
@@ -100,9 +100,10 @@ fn rows_of<const N: usize, A, B, O>(
             (range.clone(), lead, ms[last - 1])
         };
         let per = m * n * lead.0.iter().product::<usize>();
+        let mut tiles = raw::Tiles::new(raw::streams::<O>(total));
         for i in first {
             let at = [i * ma[0], i * mb[0]];
-            let slots = (&mut out[at_out..at_out + per], stream);
+            let slots = (&mut out[at_out..at_out + per], &mut tiles);
             written += blocks_across::<N, _, _, _>(lead, at, ((m, n), sa, sb), a, b, slots, f);
             at_out += per;
         }
