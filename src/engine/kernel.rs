@@ -141,7 +141,7 @@ pub(crate) fn zip_sound<const N: usize, A, B, O>(
         if reads_across(total, n, sa, sb) {
             let lead = (&outer[..k], &ma[..k], &mb[..k]);
             let block = ((outer[k], n), sa, sb);
-            let mut tiles = raw::Tiles::new(raw::streams::<O>(total));
+            let mut tiles = raw::Tiles::new(total);
             let slots = (spare, &mut tiles);
             let written = blocks_across::<N, _, _, _>(lead, [0, 0], block, a, b, slots, &f);
             raw::set_len_written(out, written, total);

@@ -100,7 +100,7 @@ fn rows_of<const N: usize, A, B, O>(
             (range.clone(), lead, ms[last - 1])
         };
         let per = m * n * lead.0.iter().product::<usize>();
-        let mut tiles = raw::Tiles::new(raw::streams::<O>(total));
+        let mut tiles = raw::Tiles::new(total);
         for i in first {
             let at = [i * ma[0], i * mb[0]];
             let slots = (&mut out[at_out..at_out + per], &mut tiles);

@@ -253,7 +253,9 @@ macro_rules! dispatched {
 mod few_rows;
 pub(crate) use few_rows::{few_rows_dots, few_rows_weighted};
 mod transpose;
-pub(crate) use transpose::{streams, Tiles};
+#[cfg(test)]
+pub(crate) use transpose::streams;
+pub(crate) use transpose::Tiles;
 
 dispatched!(
     /// [`map_slots`] on the CPU's best instruction set.

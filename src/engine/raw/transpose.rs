@@ -32,12 +32,14 @@ pub(crate) struct Tiles<O> {
 }
 
 impl<O> Tiles<O> {
-    /// Tiles that write with non-temporal stores when `stream` is true (see [`streams`]).
+    /// The tiles of an output of `total` elements of `O`, however many pieces write it:
+    /// they write with non-temporal stores when the whole output is large enough
+    /// ([`streams`]).
     #[inline]
-    pub(crate) fn new(stream: bool) -> Self {
+    pub(crate) fn new(total: usize) -> Self {
         Self {
             scratch: Vec::new(),
-            stream: stream && cfg!(target_arch = "x86_64"),
+            stream: streams::<O>(total),
         }
     }
 
