@@ -6,6 +6,8 @@
 # at 224x224, on one thread and on two (`RAYON_NUM_THREADS`, which candle's CPU kernels read),
 # on the weights `scripts/gen_resnet.py` writes (target/resnet/resnet18.safetensors).
 #
+# candle is pinned to the version docs/performance.md measured (0.11.1).
+#
 # Run: python3 scripts/gen_resnet.py && scripts/peer_candle.sh  (downloads candle from
 # crates.io; the build takes several minutes)
 set -euo pipefail
@@ -24,9 +26,9 @@ edition = "2021"
 publish = false
 [workspace]
 [dependencies]
-candle-core = "0.11"
-candle-nn = "0.11"
-candle-transformers = "0.11"
+candle-core = "=0.11.1"
+candle-nn = "=0.11.1"
+candle-transformers = "=0.11.1"
 TOML
 cat > "$scratch/src/main.rs" <<'RS'
 use candle_core::{DType, Device, Module, Tensor};
