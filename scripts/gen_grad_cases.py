@@ -266,6 +266,18 @@ def pools(lines):
         emit(lines, "pool", "max_ch2", [(x, v)], out, ["N", "C", "H", "W"])
 
 
+def padded_pools(lines):
+    """Average pools whose padding makes a stage larger than its input (stride 1): the
+    backward of the second axis pooled must not read the input at the first stage's sizes.
+    Last, so that the cases above keep their random draws."""
+    for _ in range(3):
+        xs = [rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 4)]
+        v = data(xs)
+        x = leaf(v, xs)
+        out = F.avg_pool2d(x, 2, stride=1, padding=1)
+        emit(lines, "pool", "avg2s1p1", [(x, v)], out, ["N", "C", "H", "W"])
+
+
 def norms(lines):
     for _ in range(3):
         xs = [rng.randint(1, 3), rng.randint(2, 4), rng.randint(2, 6)]
@@ -455,6 +467,7 @@ def main():
     views(lines)
     blocks(lines)
     rules(lines)
+    padded_pools(lines)
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -238,6 +238,41 @@ mod sweep {
             for rule in [Rule::Numpy, Rule::Named, Rule::Outer, Rule::Embed, Rule::Pdpd { axis: -1 }, Rule::Bidirectional] {
                 let _ = x.zip_with(rule, &y, |p, q| p + q);
             }
+            model_operations(&x, &y, k, i);
+        }
+    }
+
+    /// The model operations (rule book §16–§17 and the scans, top-k, gathers and sampling) on
+    /// such tensors: the statistics, norms over one or two axes with a scalar weight, a
+    /// rotary table, attention of `x` to `y` over two of its axes, and `y`'s gather along one.
+    fn model_operations(x: &DynTensor<f32>, y: &DynTensor<f32>, k: usize, i: usize) {
+        use shapecast::{DynMask, RopeStyle, Rotary};
+        let scalar = DynTensor::full(DynShape::scalar(), 1.0f32).unwrap();
+        let two = [axis(k), axis(k + 1)];
+        let _ = x.var_ddof(&[axis(k)], i);
+        let _ = x.std_ddof(&two, i);
+        let _ = x.cumsum(&axis(k));
+        let _ = x.cumprod(&axis(k));
+        let _ = x.topk(&axis(k), i);
+        let _ = x.step(&axis(k), i);
+        let _ = x.layer_norm(&two, &scalar, &scalar, 1e-5);
+        let _ = x.rms_norm(&[axis(k)], &scalar, 1e-5);
+        let table = Rotary::<f32>::new(RopeStyle::Halves, 2, 4, 1e4).unwrap();
+        let _ = x.rope(&axis(k), &axis(k + 1), &table, i);
+        let _ = x.attention(y, y, &[axis(k)], &axis(k + 1), DynMask::None, None);
+        let causal = DynMask::Causal {
+            axis: &two[1],
+            offset: i,
+        };
+        let _ = x.attention(x, x, &[axis(k)], &axis(k + 1), causal, None);
+        if let Ok(indices) = DynTensor::full(y.shape().clone(), i) {
+            let _ = y.gather(&axis(k), &indices);
+        }
+        #[cfg(feature = "rand")]
+        {
+            let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(i as u64);
+            let last = axis(x.shape().rank().saturating_sub(1));
+            let _ = x.sample(&last, &shapecast::Sampling::default().top_k(i), &mut rng);
         }
     }
 
@@ -404,6 +439,49 @@ mod typed_sweep {
             no_stray_panic("matmul", || { let _ = u.try_matmul(&v); });
             no_stray_panic("numpy add", || { let _ = u.try_add(&v); });
             no_stray_panic("size", || { let _ = x.size::<C>(); });
+        }
+
+        /// The same sizes through tracked values and their backward passes: a backward
+        /// reaches an empty input without forming sums over its huge other axes.
+        #[test]
+        fn backward_passes_never_panic_otherwise(s in sizes(), t in sizes(), i in 0usize..4) {
+            use shapecast::train::{Param, Tape, Var, VarNorms};
+            use shapecast::{rule::Named, Loss, Pool, Reduction};
+            let x = Param::new("x", Tensor::<f32, shape![A, B, C]>::zeros_sized(&s).unwrap());
+            let y = Param::new("y", Tensor::<f32, shape![A, B, C]>::zeros_sized(&t).unwrap());
+            type V = Var<f32, shape![A, B, C]>;
+            type Scalar = Option<Var<f32, shape![]>>;
+            let run = |what: &str, f: &dyn Fn(&V, &V) -> Scalar| {
+                no_stray_panic(what, std::panic::AssertUnwindSafe(|| {
+                    let tape = Tape::new();
+                    if let Some(loss) = f(&tape.watch(&x), &tape.watch(&y)) {
+                        let _ = loss.backward();
+                    }
+                }));
+            };
+            run("softmax", &|x, _| Some(x.softmax::<C>().sum::<(A, B, C)>()));
+            run("log_softmax", &|x, _| Some(x.log_softmax::<(B, C)>().sum::<(A, B, C)>()));
+            run("var", &|x, _| Some(x.var::<B>(i).sum::<(A, C)>()));
+            run("add", &|x, y| x.add_by::<Named, _>(y).ok().map(|v| v.sum::<(A, B, C)>()));
+            run("concat", &|x, y| x.concat::<A, _>(y).ok().map(|v| v.sum::<(A, B, C)>()));
+            run("avg_pool", &|x, _| {
+                x.avg_pool::<(B, C), Pool<2, 1, 1>>().ok().map(|v| v.sum::<(A, B, C)>())
+            });
+            if let Ok(w) = Tensor::<f32, shape![C]>::zeros_sized(&[s[2]]) {
+                let w = Param::new("w", w);
+                no_stray_panic("norms", || {
+                    let tape = Tape::new();
+                    let (v, w) = (tape.watch(&x), tape.watch(&w));
+                    if let Ok(n) = v.layer_norm::<C>(&w, &w, 1e-5) {
+                        let _ = n.sum::<(A, B, C)>().backward();
+                    }
+                });
+            }
+            if let Ok(labels) = Tensor::<i64, shape![A, B]>::zeros_sized(&[s[0], s[1]]) {
+                run("cross_entropy", &|x, _| {
+                    x.cross_entropy::<C>(&labels, &Loss::default(), Reduction::Mean).ok()
+                });
+            }
         }
     }
 }

@@ -139,11 +139,16 @@ impl<const N: usize> Merged<N> {
         while i < sizes.len() {
             let n = sizes[i];
             // Size 1 is dropped; otherwise the previous (outer) axis may continue this one
-            // in both operands.
+            // in both operands. An empty tensor's sizes may be huge beside its 0: a stride
+            // times a size that overflows continues nothing, and sizes merged past
+            // `usize::MAX` saturate (their walk has no element either way).
             if n == 1 {
-            } else if m.len > 0 && m.a[m.len - 1] == a[i] * n && m.b[m.len - 1] == b[i] * n {
+            } else if m.len > 0
+                && continues(m.a[m.len - 1], a[i], n)
+                && continues(m.b[m.len - 1], b[i], n)
+            {
                 let last = m.len - 1;
-                m.sizes[last] *= n;
+                m.sizes[last] = m.sizes[last].saturating_mul(n);
                 m.a[last] = a[i];
                 m.b[last] = b[i];
             } else {
@@ -155,6 +160,14 @@ impl<const N: usize> Merged<N> {
             i += 1;
         }
         m
+    }
+}
+
+/// Whether an outer axis of stride `outer` continues an axis of stride `inner` and size `n`.
+const fn continues(outer: usize, inner: usize, n: usize) -> bool {
+    match inner.checked_mul(n) {
+        Some(span) => span == outer,
+        None => false,
     }
 }
 
@@ -184,13 +197,19 @@ pub(crate) fn frame_on_stack<const N: usize>(
 }
 
 /// Offset tables of the row-major walk over `axes` (each a size and its strides in the
-/// operands), the first axis slowest.
-pub(crate) fn offset_tables<const N: usize>(axes: &[(usize, [usize; N])]) -> [Vec<usize>; N] {
+/// operands), the first axis slowest, for an output of `total` elements that the walk covers
+/// part of. Empty when the output is: an empty tensor's part can be `2^62` rows long (a
+/// `[2^62, 0]` input normalised over its last axis), and such a walk writes nothing.
+/// Otherwise every axis walked is an axis of a tensor that holds elements.
+pub(crate) fn offset_tables<const N: usize>(
+    total: usize,
+    axes: &[(usize, [usize; N])],
+) -> [Vec<usize>; N] {
+    if total == 0 || axes.iter().any(|a| a.0 == 0) {
+        return core::array::from_fn(|_| Vec::new());
+    }
     let count: usize = axes.iter().map(|a| a.0).product();
     let mut out: [Vec<usize>; N] = core::array::from_fn(|_| Vec::with_capacity(count));
-    if count == 0 {
-        return out;
-    }
     let mut index = vec![0usize; axes.len()];
     let mut at = [0usize; N];
     loop {

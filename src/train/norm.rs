@@ -130,6 +130,14 @@ pub(super) fn normed<T: Trainable, S: Storage<T>, W: Storage<T>>(
     let layer = b.is_some();
     Var::derived(x.tape(), [nx, nw, nb], value, move |_| {
         Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+            if g.is_empty() {
+                // An empty input: its rows' statistics are never formed (its other sizes may
+                // be huge), and the weight and bias take no part.
+                let zeros = || vec![T::zero(); wv.data().len()];
+                acc.add(nb, zeros())?;
+                acc.add(nw, zeros())?;
+                return acc.add(nx, Vec::new());
+            }
             let (frame, over) = (xv.sizes(), &plan.over);
             let kept: Vec<usize> = frame
                 .iter()

@@ -307,6 +307,11 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let (sa, sb) = (self.sizes().to_vec(), rhs.sizes().to_vec());
         Ok(Var::derived(self.tape(), [na, nb], value, move |_| {
             Box::new(move |g: Vec<T>, acc: &mut Accumulate<'_, T>| {
+                if g.is_empty() {
+                    // Both operands are empty too; their other sizes may be huge.
+                    acc.add(na, Vec::new())?;
+                    return acc.add(nb, Vec::new());
+                }
                 let (ka, kb) = (sa[at], sb[at]);
                 let inner: usize = sa[at + 1..].iter().product();
                 let outer: usize = sa[..at].iter().product();

@@ -152,6 +152,11 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
             let grad = prepare();
             let y = Arc::clone(y);
             Box::new(move |g: Vec<T>, acc: &mut super::tape::Accumulate<'_, T>| {
+                if x.data().is_empty() {
+                    // No element to reach, however large the output or the backward's own
+                    // sums (a softmax of `[2^40, 2, 0]` sums its gradient into 2^41 cells).
+                    return acc.add(node, Vec::new());
+                }
                 acc.add(node, grad(g, &x, &y)?)
             })
         })

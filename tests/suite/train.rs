@@ -387,6 +387,9 @@ fn windows<E: Elem>(case: &Value) -> bool {
         ("pool", "avg2ceil") => one::<E, Img, _>(case, |x| {
             x.avg_pool::<(H, W), Pool<2, 2, 0, true>>().unwrap()
         }),
+        ("pool", "avg2s1p1") => {
+            one::<E, Img, _>(case, |x| x.avg_pool::<(H, W), Pool<2, 1, 1>>().unwrap())
+        }
         _ => return false,
     }
     true
@@ -459,7 +462,7 @@ fn torch_cases<E: Elem>() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 270);
+    assert_eq!(seen, 273);
 }
 
 #[test]

@@ -327,12 +327,12 @@ fn run<T: AttentionElement>(
     let (_, vkey) = plan.output.contracted[0];
     let kkey = sr[plan.key].expect("the key axis is the keys'");
     let geometry = Geometry {
-        batch: offsets(&batch),
-        rows: offsets(&rows),
+        batch: offsets(total, &batch),
+        rows: offsets(total, &rows),
         keys: scores[plan.key],
         key_strides: [k.strides[kkey], v.strides[vkey], mask_strides[plan.key]],
-        depth: offsets(&depth),
-        cols: offsets(&cols),
+        depth: offsets(total, &depth),
+        cols: offsets(total, &cols),
         causal: plan.causal.map(|_| offset),
     };
     let head: usize = depth.iter().map(|d| d.0).product();

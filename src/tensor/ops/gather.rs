@@ -118,6 +118,10 @@ fn gathered<T: Clone, X: IndexElement>(
         reason: reason.replace("the axis", &axis.to_string()),
     };
     check_indices(indices, index_sizes, sizes[at], refuse)?;
+    if indices.is_empty() {
+        // Nothing gathered; the source's sizes beside a 0 may be huge.
+        return Ok(Vec::new());
+    }
     // The source's row-major strides, seen from the indices' axes: the gathered axis moves by
     // the index read, not by position.
     let mut strides = vec![0; sizes.len()];

@@ -97,8 +97,8 @@ fn run<T: Transcendental>(
             .collect()
     };
     let g = Geometry {
-        rows: offset_tables(&axes_of(false)),
-        cell: offset_tables(&axes_of(true)),
+        rows: offset_tables(total, &axes_of(false)),
+        cell: offset_tables(total, &axes_of(true)),
     };
     let bias = b.map_or(w.data, |b| b.data);
     Ok(normalize(which, (x.data, w.data, bias), &g, eps, total))

@@ -225,7 +225,13 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         let windows = windows(n, m, spec);
         let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
         for o in 0..outer {
-            let src = &data[o * n * inner..(o + 1) * n * inner];
+            // The stage's input values, which only the maximum's search reads (an average's
+            // earlier stages are not kept, and `x` has other sizes).
+            let src = if max {
+                &data[o * n * inner..(o + 1) * n * inner]
+            } else {
+                &[][..]
+            };
             let dst = &mut gx[o * n * inner..(o + 1) * n * inner];
             let g_rows = &g[o * m * inner..(o + 1) * m * inner];
             for (&(lo, hi, divisor), gj) in windows.iter().zip(g_rows.chunks_exact(inner)) {

@@ -215,7 +215,7 @@ fn run<T: Float + Send + Sync>(
         .filter(|&i| i != f)
         .map(|i| (x.sizes[i], [x.strides[i], out[i], usize::from(i == p)]))
         .collect();
-    let mut tables = offset_tables(&rows);
+    let mut tables = offset_tables(total, &rows);
     tables[2].iter_mut().for_each(|q| *q += offset);
     let g = Geometry {
         rows: tables,

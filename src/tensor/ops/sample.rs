@@ -176,12 +176,17 @@ fn sample_lines<T: Float>(
     refuse: impl FnOnce(String) -> Error,
 ) -> Result<Vec<usize>, Error> {
     let n = sizes[at];
-    let inner: usize = sizes[at + 1..].iter().product();
-    let outer: usize = sizes[..at].iter().product();
-    let empty = (n == 0 && outer * inner > 0).then(|| "the axis has size 0".to_string());
+    let no_lines = sizes.iter().enumerate().any(|(j, &s)| j != at && s == 0);
+    let empty = (n == 0 && !no_lines).then(|| "the axis has size 0".to_string());
     if let Some(reason) = how.check().err().or(empty) {
         return Err(refuse(reason));
     }
+    if no_lines {
+        // Nothing to draw; the axis or the others may be huge.
+        return Ok(Vec::new());
+    }
+    let inner: usize = sizes[at + 1..].iter().product();
+    let outer: usize = sizes[..at].iter().product();
     let mut order = Vec::with_capacity(n);
     let mut out = Vec::with_capacity(outer * inner);
     for o in 0..outer {

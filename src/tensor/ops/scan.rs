@@ -21,9 +21,13 @@ use crate::values::selector::AxisSelector;
 /// `data` (row-major over `sizes`) with every element along axis `k` replaced by `f` of the
 /// running value and itself, from the axis' first element on.
 fn scan<T: Clone>(mut data: Vec<T>, sizes: &[usize], k: usize, f: impl Fn(T, T) -> T) -> Vec<T> {
+    if data.is_empty() {
+        // Nothing to scan; the sizes beside the 0 may be huge.
+        return data;
+    }
     let n = sizes[k];
     let inner: usize = sizes[k + 1..].iter().product();
-    if n < 2 || inner == 0 {
+    if n < 2 {
         return data;
     }
     for block in data.chunks_mut(n * inner) {

@@ -39,11 +39,15 @@ fn top<T: PartialOrd + Clone>(
     at: usize,
     k: usize,
 ) -> (Vec<usize>, Vec<T>, Vec<usize>) {
+    let mut out_sizes = sizes.to_vec();
+    out_sizes[at] = k;
+    if data.is_empty() {
+        // The output has no element either (`k <= n`); the other sizes may be huge.
+        return (out_sizes, Vec::new(), Vec::new());
+    }
     let n = sizes[at];
     let inner: usize = sizes[at + 1..].iter().product();
     let outer: usize = sizes[..at].iter().product();
-    let mut out_sizes = sizes.to_vec();
-    out_sizes[at] = k;
     let total = outer * k * inner;
     // Placeholders, each overwritten below (`k <= n`, so `total <= data.len()`).
     let (mut values, mut indices) = (data[..total].to_vec(), vec![0usize; total]);
