@@ -139,16 +139,16 @@ impl<const N: usize> Merged<N> {
         while i < sizes.len() {
             let n = sizes[i];
             // Size 1 is dropped; otherwise the previous (outer) axis may continue this one
-            // in both operands. An empty tensor's sizes may be huge beside its 0: a stride
-            // times a size that overflows continues nothing, and sizes merged past
-            // `usize::MAX` saturate (their walk has no element either way).
+            // in both operands. Products wrap: they overflow only for an empty tensor's
+            // huge sizes beside its 0, whose walk has no element however they merge (and a
+            // checked product made a 4x4 sum 15% slower: `cargo bench --bench kernels -- C6`).
             if n == 1 {
             } else if m.len > 0
-                && continues(m.a[m.len - 1], a[i], n)
-                && continues(m.b[m.len - 1], b[i], n)
+                && m.a[m.len - 1] == a[i].wrapping_mul(n)
+                && m.b[m.len - 1] == b[i].wrapping_mul(n)
             {
                 let last = m.len - 1;
-                m.sizes[last] = m.sizes[last].saturating_mul(n);
+                m.sizes[last] = m.sizes[last].wrapping_mul(n);
                 m.a[last] = a[i];
                 m.b[last] = b[i];
             } else {
@@ -160,14 +160,6 @@ impl<const N: usize> Merged<N> {
             i += 1;
         }
         m
-    }
-}
-
-/// Whether an outer axis of stride `outer` continues an axis of stride `inner` and size `n`.
-const fn continues(outer: usize, inner: usize, n: usize) -> bool {
-    match inner.checked_mul(n) {
-        Some(span) => span == outer,
-        None => false,
     }
 }
 
