@@ -38,6 +38,7 @@ mod threads;
 mod topk;
 mod train;
 mod train_blocks;
+mod train_random;
 mod train_tape;
 mod vmath;
 mod windows;
