@@ -1,0 +1,136 @@
+//! The model and window operations on run-time tensors of arbitrary small shapes, names and
+//! sizes (zeros included, and a huge size beside a zero): norms, rotary embeddings,
+//! attention with every mask, top-k, sampling, scans, the statistics, gathers, convolution,
+//! pooling and padding with geometry from the input. Every call returns an error or a
+//! result, never a panic; a result holds its shape's element count.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use shapecast::dynamic::conv::ConvSpec;
+use shapecast::dynamic::pool::PoolSpec;
+use shapecast::{AxisSelector, DynMask, DynShape, DynTensor, Name, PadMode, RopeStyle, Rotary};
+
+/// A byte cursor: each read takes the next byte, 0 once they run out.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn next(&mut self) -> u8 {
+        let (first, rest) = self.0.split_first().unwrap_or((&0, &[]));
+        self.0 = rest;
+        *first
+    }
+
+    /// A small number, or (for 255) a huge one.
+    fn knob(&mut self) -> usize {
+        match self.next() {
+            255 => usize::MAX / 2,
+            254 => usize::MAX,
+            b => (b % 6) as usize,
+        }
+    }
+}
+
+const NAMES: [&str; 4] = ["A", "B", "C", "D"];
+
+/// A shape of rank 0–4, sizes 0–3 (or, rarely, 2^40 beside a zero), most axes named.
+fn shape(b: &mut Bytes) -> Option<DynShape> {
+    let rank = (b.next() % 5) as usize;
+    let (mut text, mut sizes) = (Vec::new(), Vec::new());
+    for _ in 0..rank {
+        let (s, n) = (b.next(), b.next());
+        let size = if s == 255 {
+            1usize << 40
+        } else {
+            (s % 4) as usize
+        };
+        sizes.push(size);
+        match n % 5 {
+            k @ 0..=3 => text.push(format!("{}: {size}", NAMES[k as usize])),
+            _ => text.push(size.to_string()),
+        }
+    }
+    let shape: DynShape = format!("[{}]", text.join(", ")).parse().ok()?;
+    (!sizes.contains(&(1 << 40)) || sizes.contains(&0)).then_some(shape)
+}
+
+fn tensor(b: &mut Bytes) -> Option<DynTensor<f32>> {
+    let shape = shape(b)?;
+    let n = shape.numel().ok()?;
+    let data = (0..n).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+    DynTensor::from_vec(shape, data).ok()
+}
+
+fn selector(b: &mut Bytes) -> AxisSelector {
+    match b.next() % 7 {
+        k @ 0..=3 => AxisSelector::Name(Name::new(NAMES[k as usize]).unwrap()),
+        k => AxisSelector::Pos((k - 4) as usize),
+    }
+}
+
+fn holds_its_count<T>(t: &DynTensor<T>) {
+    assert_eq!(Some(t.data().len()), t.shape().numel().ok());
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes(data);
+    let (Some(x), Some(y), Some(z)) = (tensor(&mut b), tensor(&mut b), tensor(&mut b)) else {
+        return;
+    };
+    let (s1, s2, s3) = (selector(&mut b), selector(&mut b), selector(&mut b));
+    let (k, k2) = (b.knob(), b.knob());
+    let mut results = Vec::new();
+    results.push(x.layer_norm(&[s1.clone()], &y, &z, 1e-5));
+    results.push(x.rms_norm(&[s1.clone(), s2.clone()], &y, 1e-5));
+    for style in [RopeStyle::Adjacent, RopeStyle::Halves] {
+        if let Ok(table) = Rotary::<f32>::new(style, k.min(8), k2.min(8), 1e4) {
+            results.push(x.rope(&s1, &s2, &table, k2));
+        }
+    }
+    results.push(x.attention(&y, &z, &[s1.clone()], &s2, DynMask::None, None));
+    let causal = DynMask::Causal {
+        axis: &s3,
+        offset: k,
+    };
+    results.push(x.attention(&y, &z, &[s1.clone()], &s2, causal, Some(0.5)));
+    results.push(x.attention(&y, &z, &[s1.clone()], &s2, DynMask::Additive(&x), None));
+    results.push(x.cumsum(&s1));
+    results.push(x.cumprod(&s2));
+    results.push(x.var_ddof(&[s1.clone()], k));
+    results.push(x.std_ddof(&[s1.clone(), s2.clone()], k2));
+    results.push(x.step(&s1, k));
+    results.push(x.log_softmax(&[s1.clone()]));
+    if let Ok(stats) = DynTensor::full(y.shape().clone(), 1.0f32) {
+        results.push(x.batch_norm(&stats, &stats, &stats, &stats, 1e-5));
+    }
+    let spec = ConvSpec::default()
+        .stride(k.max(1))
+        .padding(k2)
+        .dilation(b.knob().max(1));
+    results.push(x.conv(&y, "A", &spec));
+    let pool = PoolSpec::new(k)
+        .stride(k2.max(1))
+        .padding(b.knob())
+        .ceil_mode(b.next() % 2 == 0);
+    results.push(x.max_pool(&[s1.clone()], &pool));
+    results.push(x.avg_pool(
+        &[s1.clone(), s2.clone()],
+        &pool.count_padding(b.next() % 2 == 0),
+    ));
+    for mode in [PadMode::Constant(1.0), PadMode::Reflect, PadMode::Replicate] {
+        results.push(x.pad(&[s1.clone()], k, &mode));
+    }
+    if let Ok(indices) = DynTensor::full(y.shape().clone(), k as i64 - 2) {
+        results.push(x.gather(&s1, &indices));
+        results.push(x.take(&s2, &indices));
+    }
+    for r in results.iter().flatten() {
+        holds_its_count(r);
+    }
+    if let Ok((values, indices)) = x.topk(&s1, k) {
+        holds_its_count(&values);
+        assert_eq!(values.shape(), indices.shape());
+    }
+    if let Ok(a) = x.argmax(&s2) {
+        holds_its_count(&a);
+    }
+});
