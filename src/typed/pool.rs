@@ -41,19 +41,28 @@ use crate::dynamic::pool::PoolSpec;
 use crate::typed::refusals::{PaddingTooWide, WindowTooLarge};
 
 /// A pooling window as const parameters, with PyTorch's defaults: `Pool<2>` is a 2-wide
-/// window with stride 2, `Pool<3, 2, 1>` kernel 3, stride 2, padding 1; the last parameter is
-/// `ceil_mode`.
+/// window with stride 2, `Pool<3, 2, 1>` kernel 3, stride 2, padding 1; then `ceil_mode`, and
+/// whether an average counts the padding in its divisor (`count_include_pad`, true by
+/// default; a maximum ignores it).
 ///
 /// ```
-/// use shapecast::{Pool, PoolGeometry};
+/// use shapecast::{names, shape, Pool, PoolGeometry, Pooling, Tensor};
 /// assert_eq!(<Pool<3> as PoolGeometry>::SPEC.stride, 3);
 /// assert!(<Pool<2, 2, 0, true> as PoolGeometry>::SPEC.ceil);
+/// names!(T);
+/// let x = Tensor::<f32, shape![T: 3]>::from_array([1.0, 2.0, 6.0]);
+/// // The first window is the left padding and 1.0: its average counts the padding or not.
+/// let y: Tensor<f32, shape![T: 2]> = x.avg_pool::<T, Pool<2, 2, 1>>();
+/// assert_eq!(y.data(), &[0.5, 4.0]);
+/// let y: Tensor<f32, shape![T: 2]> = x.avg_pool::<T, Pool<2, 2, 1, false, false>>();
+/// assert_eq!(y.data(), &[1.0, 4.0]);
 /// ```
 pub struct Pool<
     const KERNEL: usize,
     const STRIDE: usize = KERNEL,
     const PADDING: usize = 0,
     const CEIL: bool = false,
+    const COUNT_PADDING: bool = true,
 >;
 
 /// A geometry a pool takes: [`Pool`]'s parameters as typenum numbers and as the run-time
@@ -66,7 +75,7 @@ pub struct Pool<
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a pooling window",
     label = "kernel and stride must be at least 1",
-    note = "write `Pool<KERNEL, STRIDE, PADDING, CEIL>` (defaults: stride = kernel, 0, false)"
+    note = "write `Pool<KERNEL, STRIDE, PADDING, CEIL, COUNT_PADDING>` (defaults: stride = kernel, 0, false, true)"
 )]
 pub trait PoolGeometry {
     /// The window at run time.
@@ -106,8 +115,8 @@ impl BoolBit for Bool<false> {
 #[doc(hidden)]
 pub struct Bool<const B: bool>;
 
-impl<const K: usize, const ST: usize, const P: usize, const C: bool> PoolGeometry
-    for Pool<K, ST, P, C>
+impl<const K: usize, const ST: usize, const P: usize, const C: bool, const CP: bool> PoolGeometry
+    for Pool<K, ST, P, C, CP>
 where
     Const<K>: ToUInt,
     Const<ST>: ToUInt,
@@ -132,7 +141,7 @@ where
         stride: ST,
         padding: P,
         ceil: C,
-        count_padding: true,
+        count_padding: CP,
     };
     type PaddingFits = LeEq<Prod<U<P>, U2>, U<K>>;
     type StrideKind = <U<ST> as StrideKindFor>::Kind;

@@ -99,6 +99,9 @@ proptest! {
         check("avg 2", &x, &|v| v.avg_pool::<(H, W), Pool<2>>().ok())?;
         check("avg 2/1/1", &x, &|v| v.avg_pool::<(H, W), Pool<2, 1, 1>>().ok())?;
         check("avg 3/2/1 ceil", &x, &|v| v.avg_pool::<(H, W), Pool<3, 2, 1, true>>().ok())?;
+        check("avg 3/2/1 inside", &x, &|v| {
+            v.avg_pool::<(H, W), Pool<3, 2, 1, true, false>>().ok()
+        })?;
         check("avg (C, H, W) 2/1/1", &x, &|v| v.avg_pool::<(C, H, W), Pool<2, 1, 1>>().ok())?;
         check("reflect", &x, &|v| v.pad::<(H, W), Pad<1>>(&PadMode::Reflect).ok())?;
         check("replicate", &x, &|v| v.pad::<(H, W), Pad<2>>(&PadMode::Replicate).ok())?;

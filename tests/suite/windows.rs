@@ -438,6 +438,12 @@ mod typed {
         let spec = PoolSpec::new(3).stride(2).padding(1).ceil_mode(true);
         assert_eq!(m.data(), d.max_pool(&hw, &spec).unwrap().data());
         assert_eq!(a.data(), d.avg_pool(&hw, &PoolSpec::new(2)).unwrap().data());
+        // An average without the padding in its divisor (`count_include_pad=False`).
+        let e: Tensor<f32, shape![N, C: 2, H: 4, W]> =
+            x.avg_pool::<(H, W), Pool<3, 2, 1, true, false>>();
+        let inside = spec.count_padding(false);
+        assert_eq!(e.data(), d.avg_pool(&hw, &inside).unwrap().data());
+        assert_ne!(e.data(), d.avg_pool(&hw, &spec).unwrap().data());
         let t = x.align_to::<shape![N, H: 7, W, C: 2]>().unwrap();
         let mt: Tensor<f32, shape![N, H: 4, W, C: 2]> = t.max_pool::<(H, W), Pool<3, 2, 1, true>>();
         let copy: Tensor<f32, shape![N, H: 7, W, C: 2]> = t.to_tensor();

@@ -491,8 +491,9 @@ pub trait Pooling: Contractible {
     }
 
     /// The average over windows along the axes `A` selects with the geometry `P`
-    /// ([`Pool<KERNEL, STRIDE, PADDING, CEIL>`](crate::Pool); the padding counts, as
-    /// PyTorch's `count_include_pad` default), rule book §20.
+    /// ([`Pool<KERNEL, STRIDE, PADDING, CEIL, COUNT_PADDING>`](crate::Pool); the padding
+    /// counts unless `COUNT_PADDING` is false, as PyTorch's `count_include_pad`), rule book
+    /// §20.
     ///
     /// # Panics
     ///
