@@ -8,67 +8,14 @@
 use libfuzzer_sys::fuzz_target;
 use shapecast::dynamic::conv::ConvSpec;
 use shapecast::dynamic::pool::PoolSpec;
-use shapecast::{AxisSelector, DynMask, DynShape, DynTensor, Name, PadMode, RopeStyle, Rotary};
+use shapecast::{DynMask, DynTensor, PadMode, RopeStyle, Rotary};
 
-/// A byte cursor: each read takes the next byte, 0 once they run out.
-struct Bytes<'a>(&'a [u8]);
+mod common;
+use common::{holds_its_count, selector, Bytes};
 
-impl Bytes<'_> {
-    fn next(&mut self) -> u8 {
-        let (first, rest) = self.0.split_first().unwrap_or((&0, &[]));
-        self.0 = rest;
-        *first
-    }
-
-    /// A small number, or (for 255) a huge one.
-    fn knob(&mut self) -> usize {
-        match self.next() {
-            255 => usize::MAX / 2,
-            254 => usize::MAX,
-            b => (b % 6) as usize,
-        }
-    }
-}
-
-const NAMES: [&str; 4] = ["A", "B", "C", "D"];
-
-/// A shape of rank 0–4, sizes 0–3 (or, rarely, 2^40 beside a zero), most axes named.
-fn shape(b: &mut Bytes) -> Option<DynShape> {
-    let rank = (b.next() % 5) as usize;
-    let (mut text, mut sizes) = (Vec::new(), Vec::new());
-    for _ in 0..rank {
-        let (s, n) = (b.next(), b.next());
-        let size = if s == 255 {
-            1usize << 40
-        } else {
-            (s % 4) as usize
-        };
-        sizes.push(size);
-        match n % 5 {
-            k @ 0..=3 => text.push(format!("{}: {size}", NAMES[k as usize])),
-            _ => text.push(size.to_string()),
-        }
-    }
-    let shape: DynShape = format!("[{}]", text.join(", ")).parse().ok()?;
-    (!sizes.contains(&(1 << 40)) || sizes.contains(&0)).then_some(shape)
-}
-
+/// A tensor of `f32`.
 fn tensor(b: &mut Bytes) -> Option<DynTensor<f32>> {
-    let shape = shape(b)?;
-    let n = shape.numel().ok()?;
-    let data = (0..n).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
-    DynTensor::from_vec(shape, data).ok()
-}
-
-fn selector(b: &mut Bytes) -> AxisSelector {
-    match b.next() % 7 {
-        k @ 0..=3 => AxisSelector::Name(Name::new(NAMES[k as usize]).unwrap()),
-        k => AxisSelector::Pos((k - 4) as usize),
-    }
-}
-
-fn holds_its_count<T>(t: &DynTensor<T>) {
-    assert_eq!(Some(t.data().len()), t.shape().numel().ok());
+    common::tensor(b)
 }
 
 fuzz_target!(|data: &[u8]| {

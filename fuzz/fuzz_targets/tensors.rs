@@ -5,60 +5,19 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapecast::{AxisSelector, DynShape, DynTensor, Name};
+use shapecast::{AxisSelector, DynTensor, Name};
 
-/// A byte cursor: each read takes the next byte, 0 once they run out.
-struct Bytes<'a>(&'a [u8]);
+mod common;
+use common::{holds_its_count, selector, shape, Bytes, NAMES};
 
-impl Bytes<'_> {
-    fn next(&mut self) -> u8 {
-        let (first, rest) = self.0.split_first().unwrap_or((&0, &[]));
-        self.0 = rest;
-        *first
-    }
-}
-
-const NAMES: [&str; 4] = ["A", "B", "C", "D"];
-
-/// A shape of rank 0–4, sizes 0–3 (or, rarely, 2^40 beside a zero), some axes named.
-fn shape(b: &mut Bytes) -> Option<DynShape> {
-    let rank = (b.next() % 5) as usize;
-    let mut text = Vec::new();
-    let mut sizes = Vec::new();
-    for _ in 0..rank {
-        let (s, n) = (b.next(), b.next());
-        let size = if s == 255 { 1usize << 40 } else { (s % 4) as usize };
-        sizes.push(size);
-        match n % 6 {
-            k @ 0..=3 => text.push(format!("{}: {size}", NAMES[k as usize])),
-            _ => text.push(size.to_string()),
-        }
-    }
-    let shape: DynShape = format!("[{}]", text.join(", ")).parse().ok()?;
-    // A huge size only beside a zero: the tensor holds no element.
-    (!sizes.contains(&(1 << 40)) || sizes.contains(&0)).then_some(shape)
-}
-
-fn tensor(b: &mut Bytes) -> Option<DynTensor<f64>> {
-    let shape = shape(b)?;
-    let n = shape.numel().ok()?;
-    let data = (0..n).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
-    DynTensor::from_vec(shape, data).ok()
-}
-
-fn selector(b: &mut Bytes) -> AxisSelector {
-    match b.next() % 8 {
-        k @ 0..=3 => AxisSelector::Name(Name::new(NAMES[k as usize]).unwrap()),
-        k => AxisSelector::Pos((k - 4) as usize),
-    }
-}
-
+/// Up to two selectors.
 fn selectors(b: &mut Bytes) -> Vec<AxisSelector> {
     (0..b.next() % 3).map(|_| selector(b)).collect()
 }
 
-fn holds_its_count(t: &DynTensor<f64>) {
-    assert_eq!(Some(t.data().len()), t.shape().numel().ok());
+/// A tensor of `f64`.
+fn tensor(b: &mut Bytes) -> Option<DynTensor<f64>> {
+    common::tensor(b)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -85,7 +44,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(p) = t.softmax(&axes) {
         holds_its_count(&p);
         if let Ok(s) = p.sum(&axes) {
-            assert!(s.data().iter().all(|x| (x - 1.0).abs() < 1e-9 || x.is_nan() || *x == 0.0));
+            assert!(s
+                .data()
+                .iter()
+                .all(|x| (x - 1.0).abs() < 1e-9 || x.is_nan() || *x == 0.0));
         }
         assert_eq!(t.clone().softmax_into(&axes).ok(), Some(p));
     }
