@@ -4,7 +4,7 @@
 //! values), both rotary conventions, the losses with ignored targets, class weights and
 //! smoothing, and the lookups. The fixed cases against PyTorch (`train`) check the values;
 //! these reach the geometry a fixed case misses (a padded pool over two axes whose first
-//! stage is larger than its input, an image smaller than a dilated kernel's padding).
+//! stage is larger than its input, images of one row or one column).
 
 use proptest::prelude::*;
 use shapecast::prelude::*;
