@@ -213,10 +213,11 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         // Undo the stage that pooled axis `k`: its input is the previous stage's output.
         let stage = axes.len() - 1 - s;
         let before = &stages[stage].0;
-        let data = if stage == 0 {
-            x
-        } else {
-            stages[stage - 1].1.as_deref().unwrap_or(x)
+        // The stage's input values: `x`, or the previous stage's output, which only the
+        // maximum keeps (its search reads them; an average's backward needs none).
+        let data = match stage {
+            0 => Some(x),
+            _ => stages[stage - 1].1.as_deref(),
         };
         let outer: usize = before[..k].iter().product();
         let inner: usize = before[k + 1..].iter().product();
@@ -225,13 +226,7 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         let windows = windows(n, m, spec);
         let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
         for o in 0..outer {
-            // The stage's input values, which only the maximum's search reads (an average's
-            // earlier stages are not kept, and `x` has other sizes).
-            let src = if max {
-                &data[o * n * inner..(o + 1) * n * inner]
-            } else {
-                &[][..]
-            };
+            let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
             let dst = &mut gx[o * n * inner..(o + 1) * n * inner];
             let g_rows = &g[o * m * inner..(o + 1) * m * inner];
             for (&(lo, hi, divisor), gj) in windows.iter().zip(g_rows.chunks_exact(inner)) {
