@@ -108,7 +108,7 @@ def expr(rng, kind, rank, rule):
         k, c = rng.choice([1, 3, 7]), rng.choice([3, 64, 128, 512])
         geo = f"Conv<{rng.choice([1, 2])}, {k // 2}>"
         return f"Convolve<shape![N, C: {c}, H: {hw[0]}, W: {hw[1]}], shape![K: 64, C: {c}, H: {k}, W: {k}], C, {geo}>"
-    if kind in ("pool", "pad", "take", "gather"):
+    if kind in ("pool", "pad", "pad-ends", "take", "gather"):
         # Pooling and padding over two named axes of a rank-8 shape; an embedding lookup by
         # rank-2 indices; a gather along one name by indices of another size there.
         names = NAMES[:rank]
@@ -119,6 +119,8 @@ def expr(rng, kind, rank, rule):
             return f"Pooled<shape![{dims}], ({names[a]}, {names[b]}), Pool<{k}, {rng.choice([1, 2])}, {rng.choice([0, 1])}, {rng.choice(['false', 'true'])}>>"
         if kind == "pad":
             return f"Padded<shape![{dims}], ({names[a]}, {names[b]}), Pad<{rng.choice([1, 2, 3])}>>"
+        if kind == "pad-ends":
+            return f"Padded<shape![{dims}], ({names[a]}, {names[b]}), Pad<{rng.choice([0, 1, 2])}, {rng.choice([1, 3, 5])}>>"
         if kind == "gather":
             idims = ", ".join(f"{n}: {7 if k == a else max(s, 4)}" for k, (n, s) in enumerate(zip(names, sizes)))
             return f"Gather<shape![{dims}], {names[a]}, shape![{idims}]>"
@@ -300,6 +302,7 @@ def main():
         ("named, Convolve over two spatial axes at image sizes", "conv-image", 4, "-", None),
         ("named, Pooled over two names at image sizes", "pool-image", 4, "-", None),
         ("named, Padded over two names", "pad", 8, "-", None),
+        ("named, Padded over two names by a (before, after) pair", "pad-ends", 8, "-", None),
         ("named, Take by rank-2 indices", "take", 8, "-", None),
         ("named, Gather along one name", "gather", 8, "-", None),
         # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's

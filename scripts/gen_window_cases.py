@@ -105,6 +105,17 @@ def main():
         y = F.pad(x, (p,) * (2 * dims), mode=mode, **kw)
         lines.append({"op": "pad", "x": list(xs), "p": p, "mode": mode, "out": list(y.shape),
                       "values": y.flatten().tolist()})
+    # F.pad with a (before, after) pair, the same pair on each of the last two (or three) axes:
+    # causal (before only), after only, and two unequal widths in every mode.
+    for xs, (b, a), mode in [((1, 2, 4, 5), (2, 0), "constant"), ((1, 2, 4, 5), (0, 3), "reflect"),
+                             ((1, 2, 4, 5), (1, 3), "replicate"), ((2, 1, 3, 3, 4), (2, 1), "reflect"),
+                             ((1, 1, 2, 2, 2), (0, 1), "replicate"), ((1, 1, 7), (4, 0), "constant")]:
+        x = ramp(xs, 7, 11, 5)
+        dims = len(xs) - 2
+        kw = {"value": 1.5} if mode == "constant" else {}
+        y = F.pad(x, (b, a) * dims, mode=mode, **kw)
+        lines.append({"op": "pad_ends", "x": list(xs), "before": b, "after": a, "mode": mode,
+                      "out": list(y.shape), "values": y.flatten().tolist()})
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -328,6 +328,7 @@ mod sweep {
             for mode in [PadMode::Constant(1.0), PadMode::Reflect, PadMode::Replicate] {
                 let _ = x.pad(&sel, p, &mode);
                 let _ = x.pad(&two, i.min(3), &mode);
+                let _ = x.pad_ends(&two, (p, i), &mode);
             }
             let idx = DynTensor::<usize>::full(format!("[I: {}]", w.first().copied().unwrap_or(0).min(3)).parse().unwrap(), i);
             if let Ok(idx) = idx {

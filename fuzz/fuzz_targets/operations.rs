@@ -65,6 +65,7 @@ fuzz_target!(|data: &[u8]| {
     ));
     for mode in [PadMode::Constant(1.0), PadMode::Reflect, PadMode::Replicate] {
         results.push(x.pad(&[s1.clone()], k, &mode));
+        results.push(x.pad_ends(&[s1.clone(), s2.clone()], (k2, k), &mode));
     }
     if let Ok(indices) = DynTensor::full(y.shape().clone(), k as i64 - 2) {
         results.push(x.gather(&s1, &indices));

@@ -1,5 +1,5 @@
-//! Padding by name at run time (rule book §22): the shape `pad` leaves, each padded axis
-//! longer by the padding at both ends, its name kept. The twin of
+//! Padding by name at run time (rule book §22): the shape `pad` and `pad_ends` leave, each
+//! padded axis longer by the padding at its two ends, its name kept. The twin of
 //! [`typed::pad`](crate::typed::pad).
 //!
 //! ```
@@ -34,7 +34,7 @@ pub enum PadMode<T> {
 
 /// The shape `input` padded by `padding` at both ends of each selected axis, and those axes'
 /// positions (ascending); or the error: a selector that finds no axis or one already
-/// selected, a size that overflows.
+/// selected, a size that overflows. [`pad_ends`] takes a width for each end.
 ///
 /// ```
 /// use shapecast::dynamic::pad::pad;
@@ -45,6 +45,24 @@ pub fn pad(
     input: &DynShape,
     axes: &[AxisSelector],
     padding: usize,
+) -> Result<(DynShape, Vec<usize>), Error> {
+    pad_ends(input, axes, (padding, padding))
+}
+
+/// The shape `input` padded by `before` elements before and `after` elements after each
+/// selected axis' elements (PyTorch's `F.pad` pair `(left, right)`; the twin of
+/// [`Pad<BEFORE, AFTER>`](crate::Pad)), and those axes' positions; or the error of [`pad`].
+///
+/// ```
+/// use shapecast::dynamic::pad::pad_ends;
+/// let (shape, at) = pad_ends(&"[N: 2, T: 9]".parse()?, &["T".parse()?], (2, 0))?;
+/// assert_eq!((shape.to_string(), at), ("[N: 2, T: 11]".to_string(), vec![1]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn pad_ends(
+    input: &DynShape,
+    axes: &[AxisSelector],
+    (before, after): (usize, usize),
 ) -> Result<(DynShape, Vec<usize>), Error> {
     let written: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
     let refuse = |reason: String| Error::Window {
@@ -57,12 +75,27 @@ pub fn pad(
     let mut out = input.axes().to_vec();
     for &k in &at {
         if let Size::Known(n) = out[k].size {
-            let grown = padding
-                .checked_mul(2)
+            let grown = before
+                .checked_add(after)
                 .and_then(|p| n.checked_add(p))
-                .ok_or_else(|| refuse(format!("axis {k} padded by {padding} overflows")))?;
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "axis {k} padded by {} overflows",
+                        widths_text(before, after)
+                    ))
+                })?;
             out[k].size = Size::Known(grown);
         }
     }
     Ok((DynShape::new(out)?, at))
+}
+
+/// A padding's widths as its errors write them: `2` for the same width at both ends, else
+/// `(0, 1)`.
+pub(crate) fn widths_text(before: usize, after: usize) -> String {
+    if before == after {
+        before.to_string()
+    } else {
+        format!("({before}, {after})")
+    }
 }

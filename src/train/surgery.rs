@@ -209,10 +209,10 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         self.viewed(|t| t.split_axis::<A, P>())
     }
 
-    /// This value padded by `P` at both ends of each axis `A` selects, filled by `mode` (as
-    /// `Tensor::try_pad`: PyTorch's `F.pad`); or the error. The gradient of each padded cell
-    /// goes back to the element it copies (none for a constant), so a replicated edge gets the
-    /// sum of its copies'.
+    /// This value padded by `P` ([`Pad<BEFORE, AFTER>`](crate::Pad)) at the ends of each axis
+    /// `A` selects, filled by `mode` (as `Tensor::try_pad`: PyTorch's `F.pad`); or the error.
+    /// The gradient of each padded cell goes back to the element it copies (none for a
+    /// constant), so a replicated edge gets the sum of its copies'.
     ///
     /// ```
     /// use shapecast::prelude::*;
@@ -222,6 +222,9 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// let tape = Tape::new();
     /// let y = tape.watch(&p).pad::<T, Pad<1>>(&PadMode::Replicate)?; // [1, 1, 2, 3, 3]
     /// assert_eq!(y.sum::<T>().backward()?.of(&p)?.data(), &[2.0, 1.0, 2.0]);
+    /// let tape = Tape::new(); // a backward pass ends its tape: a new one for the next
+    /// let z = tape.watch(&p).pad::<T, Pad<0, 2>>(&PadMode::Reflect)?; // [1, 2, 3, 2, 1]
+    /// assert_eq!(z.sum::<T>().backward()?.of(&p)?.data(), &[2.0, 2.0, 1.0]);
     /// # Ok::<(), shapecast::Error>(())
     /// ```
     pub fn pad<A, P>(&self, mode: &PadMode<T>) -> Result<Var<T, Padded<S, A, P>>, Error>

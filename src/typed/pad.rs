@@ -1,7 +1,8 @@
 //! Padding at the type level (rule book §22): the twin of [`dynamic::pad`](crate::dynamic::pad).
-//! One walk: each axis the selector picks grows by `2P` (its size added on the hex digits and
-//! read back from the size table; `?` stays `?`), every other axis is kept; the checks are the
-//! reductions': every selector finds its axis, none picks one twice.
+//! One walk: each axis the selector picks grows by the padding at its two ends, `B + E` for
+//! [`Pad<B, E>`] (its size added on the hex digits and read back from the size table; `?`
+//! stays `?`), every other axis is kept; the checks are the reductions': every selector finds
+//! its axis, none picks one twice.
 //!
 //! ```
 //! use shapecast::{names, shape, Pad, Padded};
@@ -10,11 +11,14 @@
 //!     Padded<shape![N, C: 3, H: 256, W], (H, W), Pad<2>>,
 //!     shape![N, C: 3, H: 260, W]
 //! );
+//! // A causal padding: two elements before each sequence, none after.
+//! names!(T);
+//! static_assertions::assert_type_eq_all!(Padded<shape![N, T: 9], T, Pad<2, 0>>, shape![N, T: 11]);
 //! ```
 
-use core::ops::Mul;
+use core::ops::Add;
 
-use typenum::{Const, Prod, ToUInt, U, U2};
+use typenum::{Const, Sum, ToUInt, U};
 
 use super::axis::{Axis, HexOf};
 use super::bits::{B0, B1};
@@ -28,43 +32,53 @@ use super::size_hex::ToHex;
 use super::surgery::SizeOfSum;
 use super::window::{PickWalk, Windowed};
 
-/// Padding of `P` elements at both ends of each padded axis.
+/// Padding of `BEFORE` elements before and `AFTER` after each padded axis' elements
+/// (PyTorch's `F.pad` pair `(left, right)`); `AFTER` defaults to `BEFORE`, so `Pad<P>` pads
+/// both ends alike.
 ///
 /// ```
 /// use shapecast::{Pad, PadWidth};
-/// assert_eq!(<Pad<3> as PadWidth>::PADDING, 3);
+/// assert_eq!((<Pad<3> as PadWidth>::BEFORE, <Pad<3> as PadWidth>::AFTER), (3, 3));
+/// // TensorFlow's "same" padding of a 3-wide, stride-2 window on an even axis.
+/// assert_eq!((<Pad<0, 1> as PadWidth>::BEFORE, <Pad<0, 1> as PadWidth>::AFTER), (0, 1));
 /// ```
-pub struct Pad<const P: usize>;
+pub struct Pad<const BEFORE: usize, const AFTER: usize = BEFORE>;
 
-/// A padding width: [`Pad<P>`]'s `P` as a constant and as a typenum number.
+/// A padding width: [`Pad<BEFORE, AFTER>`](Pad)'s two widths as constants, and their sum as a
+/// type-level number.
 ///
 /// ```
 /// use shapecast::{Pad, PadWidth};
-/// assert_eq!(<Pad<0> as PadWidth>::PADDING, 0);
+/// assert_eq!(<Pad<0> as PadWidth>::BEFORE, 0);
+/// assert_eq!(<Pad<2, 5> as PadWidth>::AFTER, 5);
 /// ```
 pub trait PadWidth {
-    /// The padding at each end.
-    const PADDING: usize;
-    /// `2P` as hex digits.
+    /// The padding before each padded axis' first element.
+    const BEFORE: usize;
+    /// The padding after its last element.
+    const AFTER: usize;
+    /// `BEFORE + AFTER` as hex digits.
     #[doc(hidden)]
-    type Twice;
+    type Total;
 }
-impl<const P: usize> PadWidth for Pad<P>
+impl<const B: usize, const E: usize> PadWidth for Pad<B, E>
 where
-    Const<P>: ToUInt,
-    U<P>: Mul<U2>,
-    Prod<U<P>, U2>: ToHex,
+    Const<B>: ToUInt,
+    Const<E>: ToUInt,
+    U<B>: Add<U<E>>,
+    Sum<U<B>, U<E>>: ToHex,
 {
-    const PADDING: usize = P;
-    type Twice = <Prod<U<P>, U2> as ToHex>::Out;
+    const BEFORE: usize = B;
+    const AFTER: usize = E;
+    type Total = <Sum<U<B>, U<E>> as ToHex>::Out;
 }
 
-/// An axis' size padded: `n + 2P` when static, else `?`; nothing to check.
-impl<X: Axis, const P: usize> Windowed<Pad<P>> for X
+/// An axis' size padded: `n + B + E` when static, else `?`; nothing to check.
+impl<X: Axis, const B: usize, const E: usize> Windowed<Pad<B, E>> for X
 where
-    <X::Size as AxisSize>::Known: GrownIf<X, Pad<P>>,
+    <X::Size as AxisSize>::Known: GrownIf<X, Pad<B, E>>,
 {
-    type Size = <<X::Size as AxisSize>::Known as GrownIf<X, Pad<P>>>::Size;
+    type Size = <<X::Size as AxisSize>::Known as GrownIf<X, Pad<B, E>>>::Size;
     type Check = Passed;
 }
 /// The padded size by whether the axis' size is static.
@@ -75,13 +89,13 @@ pub trait GrownIf<X, P> {
 impl<X, P> GrownIf<X, P> for B0 {
     type Size = Dyn;
 }
-/// `n + 2P` on hex digits (`typed::hex_sum`): static within the size table, else `?`.
+/// `n + B + E` on hex digits (`typed::hex_sum`): static within the size table, else `?`.
 impl<X: Axis, P: PadWidth> GrownIf<X, P> for B1
 where
-    HexOf<X>: HexSum<P::Twice>,
-    <HexOf<X> as HexSum<P::Twice>>::Out: SizeOfSum,
+    HexOf<X>: HexSum<P::Total>,
+    <HexOf<X> as HexSum<P::Total>>::Out: SizeOfSum,
 {
-    type Size = <<HexOf<X> as HexSum<P::Twice>>::Out as SizeOfSum>::Size;
+    type Size = <<HexOf<X> as HexSum<P::Total>>::Out as SizeOfSum>::Size;
 }
 
 /// The outcome of a padding as a diagnostic: implemented only for a success.
@@ -137,11 +151,12 @@ where
     type Output = <Judged<PadChecks<S, A, P>, PadAxes<S, A, P>> as PadVerdict<S, A>>::Out;
 }
 
-/// The shape of `S` padded by `P` at both ends of each axis `A` selects (rule book §22).
+/// The shape of `S` padded by `P` at the ends of each axis `A` selects (rule book §22).
 ///
 /// ```
 /// use shapecast::{names, shape, Pad, Padded};
 /// names!(T);
 /// static_assertions::assert_type_eq_all!(Padded<shape![T: 5], T, Pad<2>>, shape![T: 9]);
+/// static_assertions::assert_type_eq_all!(Padded<shape![T: 5], T, Pad<0, 3>>, shape![T: 8]);
 /// ```
 pub type Padded<S, A, P> = <S as PadOver<A, P>>::Output;

@@ -106,6 +106,9 @@ proptest! {
         check("reflect", &x, &|v| v.pad::<(H, W), Pad<1>>(&PadMode::Reflect).ok())?;
         check("replicate", &x, &|v| v.pad::<(H, W), Pad<2>>(&PadMode::Replicate).ok())?;
         check("constant", &x, &|v| v.pad::<W, Pad<2>>(&PadMode::Constant(0.5)).ok())?;
+        check("causal", &x, &|v| v.pad::<W, Pad<2, 0>>(&PadMode::Constant(0.5)).ok())?;
+        check("reflect ends", &x, &|v| v.pad::<(H, W), Pad<0, 1>>(&PadMode::Reflect).ok())?;
+        check("replicate ends", &x, &|v| v.pad::<H, Pad<1, 3>>(&PadMode::Replicate).ok())?;
         check("softmax", &x, &|v| Some(v.softmax::<(H, W)>()))?;
         check("logsumexp", &x, &|v| Some(v.logsumexp::<(C, W)>()))?;
         check("var", &x, &|v| Some(v.var::<(H, W)>(1)))?;

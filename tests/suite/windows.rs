@@ -150,12 +150,16 @@ fn values_are_pytorchs() {
     assert_eq!(seen, 19);
 }
 
-/// `pad` in the three modes is PyTorch's `F.pad` (constant 1.5, reflect, replicate) over the
-/// spatial axes of 2- and 3-D inputs.
+/// `pad` and `pad_ends` in the three modes are PyTorch's `F.pad` (constant 1.5, reflect,
+/// replicate) over the spatial axes of 1-, 2- and 3-D inputs, with one width at both ends and
+/// with a `(before, after)` pair.
 #[test]
 fn padding_is_pytorchs() {
     let mut seen = 0;
-    for c in cases().iter().filter(|c| c["op"] == "pad") {
+    for c in cases()
+        .iter()
+        .filter(|c| c["op"] == "pad" || c["op"] == "pad_ends")
+    {
         let xs = sizes_of(c, "x");
         let x = DynTensor::from_vec(named(&xs, "N", "C"), ramp(&xs, 7, 11, 5.0)).unwrap();
         let spatial: Vec<_> = ["D", "H", "W"][3 - (xs.len() - 2)..]
@@ -167,12 +171,20 @@ fn padding_is_pytorchs() {
             "reflect" => PadMode::Reflect,
             _ => PadMode::Replicate,
         };
-        let y = x.pad(&spatial, usize_of(c, "p"), &mode).unwrap();
+        let y = match c["op"].as_str().unwrap() {
+            "pad" => x.pad(&spatial, usize_of(c, "p"), &mode),
+            _ => x.pad_ends(
+                &spatial,
+                (usize_of(c, "before"), usize_of(c, "after")),
+                &mode,
+            ),
+        };
+        let y = y.unwrap();
         assert_eq!(y.sizes(), &sizes_of(c, "out")[..], "{c}");
         close(y.data(), c["values"].as_array().unwrap(), "pad");
         seen += 1;
     }
-    assert_eq!(seen, 5);
+    assert_eq!(seen, 11);
 }
 
 /// The naive pool: every output element from its window's index set.
@@ -462,6 +474,29 @@ mod typed {
                 .unwrap()
                 .data()
         );
+        // One width before and another after: `Pad<B, E>` is `pad_ends`, sizes at compile
+        // time, `Pad<P>` is `Pad<P, P>`.
+        let c: Tensor<f32, shape![N, C: 2, H: 9, W]> =
+            x.pad::<(H, W), Pad<2, 0>>(&PadMode::Constant(0.0));
+        assert_eq!(c.sizes(), &[2, 2, 9, 8]);
+        let ends = d.pad_ends(&hw, (2, 0), &PadMode::Constant(0.0)).unwrap();
+        assert_eq!(c.data(), ends.data());
+        let r: Tensor<f32, shape![N, H: 10, W, C: 2]> =
+            t.pad::<(H, W), Pad<1, 2>>(&PadMode::Reflect);
+        let ends = copy
+            .to_dyn()
+            .pad_ends(&hw, (1, 2), &PadMode::Reflect)
+            .unwrap();
+        assert_eq!(r.data(), ends.data());
+        let same: Tensor<f32, shape![N, C: 2, H: 11, W]> =
+            x.pad::<(H, W), Pad<2, 2>>(&PadMode::Reflect);
+        assert_eq!(same.data(), p.data());
+        // A reflection as wide as its axis at either end is refused, as PyTorch does.
+        let h = ["H".parse().unwrap()];
+        assert!(d.pad_ends(&h, (0, 7), &PadMode::Reflect).is_err());
+        assert!(d.pad_ends(&h, (7, 0), &PadMode::Reflect).is_err());
+        assert!(d.pad_ends(&h, (6, 0), &PadMode::Reflect).is_ok());
+        assert!(x.try_pad::<H, Pad<0, 7>>(&PadMode::Reflect).is_err());
         // A window longer than a `?` axis is the run-time error.
         let short = Tensor::<f32, shape![H, W: 4]>::from_vec_sized(&[1, 4], vec![1.0; 4]).unwrap();
         assert!(short.try_max_pool::<(H, W), Pool<2>>().is_err());

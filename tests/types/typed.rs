@@ -137,3 +137,26 @@ fn concat_and_merge_compute_static_sizes() {
     );
     assert_eq!(merged.unwrap().to_string(), "[?, HW: 20]");
 }
+
+/// `Padded` by a `(before, after)` pair: the axis grows by their sum on the hex digits, `?`
+/// stays `?` and a sum past the size table is `?`; `Pad<P>` is `Pad<P, P>`.
+mod padding {
+    use super::{C, H, N, T, W};
+    use shapecast::{shape, Pad, Padded};
+    use static_assertions::assert_type_eq_all;
+
+    assert_type_eq_all!(Padded<shape![N, T: 9], T, Pad<2, 0>>, shape![N, T: 11]);
+    assert_type_eq_all!(Padded<shape![N, T: 9], T, Pad<0, 2>>, shape![N, T: 11]);
+    assert_type_eq_all!(Padded<shape![N, T], T, Pad<3, 1>>, shape![N, T]);
+    assert_type_eq_all!(Padded<shape![N, T: 9], T, Pad<0, 0>>, shape![N, T: 9]);
+    assert_type_eq_all!(Padded<shape![T: 9], T, Pad<2>>, Padded<shape![T: 9], T, Pad<2, 2>>);
+    // TensorFlow's "same" padding of a 3-wide stride-2 window on 224: one after.
+    assert_type_eq_all!(
+        Padded<shape![N, C: 3, H: 224, W: 224], (H, W), Pad<0, 1>>,
+        shape![N, C: 3, H: 225, W: 225]
+    );
+    // Carries across hex digits, and the edge of the size table.
+    assert_type_eq_all!(Padded<shape![T: 255], T, Pad<1, 16>>, shape![T: 272]);
+    assert_type_eq_all!(Padded<shape![T: 2047], T, Pad<1, 0>>, shape![T: 2048]);
+    assert_type_eq_all!(Padded<shape![T: 2048], T, Pad<0, 1>>, shape![T]);
+}

@@ -5,7 +5,7 @@
 
 use crate::alloc_prelude::*;
 
-use crate::dynamic::pad::{pad, PadMode};
+use crate::dynamic::pad::{pad_ends, widths_text, PadMode};
 use crate::engine::layout::Strided;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
@@ -16,16 +16,17 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
-/// `x` (of shape `shape`) padded by `p` along the selected axes: the output shape, sizes and
-/// data, or the error of the shape rule or of the mode.
+/// `x` (of shape `shape`) padded by `before` and `after` elements at the two ends of the
+/// selected axes: the output shape, sizes and data, or the error of the shape rule or of the
+/// mode.
 fn padded<T: Clone>(
     x: Strided<'_, T>,
     shape: &DynShape,
     axes: &[AxisSelector],
-    p: usize,
+    (before, after): (usize, usize),
     mode: &PadMode<T>,
 ) -> Result<(DynShape, Vec<usize>, Vec<T>), Error> {
-    let (out_shape, at) = pad(shape, axes, p)?;
+    let (out_shape, at) = pad_ends(shape, axes, (before, after))?;
     let refuse = |reason: String| Error::Window {
         op: "pad",
         shape: shape.clone(),
@@ -41,22 +42,26 @@ fn padded<T: Clone>(
         strides,
         data,
     } = x;
+    // As PyTorch: each end's reflection must be shorter than the axis (a width of 0 always
+    // fits), and replicating needs an element.
+    let too_wide = |n: usize| (before > 0 && before >= n) || (after > 0 && after >= n);
     if let PadMode::Reflect = mode
-        && let Some(&k) = at.iter().find(|&&k| p > 0 && p >= sizes[k])
+        && let Some(&k) = at.iter().find(|&&k| too_wide(sizes[k]))
     {
         return Err(refuse(format!(
-            "reflect padding {p} must be shorter than axis {k}, of size {}",
+            "reflect padding {} must be shorter than axis {k}, of size {}",
+            widths_text(before, after),
             sizes[k]
         )));
     }
     if let PadMode::Replicate = mode
-        && let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && p > 0)
+        && let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && before + after > 0)
     {
         return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
     }
     let mut out_sizes = sizes.to_vec();
     for &k in &at {
-        out_sizes[k] += 2 * p;
+        out_sizes[k] += before + after;
     }
     let total = crate::engine::allocation::ensure::<T>(&out_sizes, || {
         out_shape
@@ -72,7 +77,7 @@ fn padded<T: Clone>(
         for k in 0..rank {
             let i = if grows[k] {
                 let n = sizes[k] as isize;
-                let i = index[k] as isize - p as isize;
+                let i = index[k] as isize - before as isize;
                 match mode {
                     _ if (0..n).contains(&i) => Some(i as usize),
                     PadMode::Constant(_) => None,
@@ -107,6 +112,7 @@ impl<T: Clone> DynTensor<T> {
     /// This tensor padded by `padding` at both ends of each selected axis (rule book §22;
     /// PyTorch's `F.pad` with the same width on every side), filled by `mode`; or the error:
     /// an axis missing or selected twice, reflect padding not shorter than its axis.
+    /// [`pad_ends`](Self::pad_ends) takes a width for each end.
     ///
     /// ```
     /// use shapecast::{DynTensor, PadMode};
@@ -124,14 +130,38 @@ impl<T: Clone> DynTensor<T> {
         padding: usize,
         mode: &PadMode<T>,
     ) -> Result<DynTensor<T>, Error> {
+        self.pad_ends(axes, (padding, padding), mode)
+    }
+
+    /// This tensor padded by `before` elements before and `after` elements after each
+    /// selected axis' elements (PyTorch's `F.pad` pair `(left, right)`, the same pair on
+    /// every selected axis), filled by `mode`; or the error of [`pad`](Self::pad), a
+    /// reflection as wide as its axis at either end included.
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, PadMode};
+    /// let x = DynTensor::from_vec("[T: 3]".parse()?, vec![1, 2, 3])?;
+    /// let t = ["T".parse()?];
+    /// // A causal padding: the first output of a 3-wide window sees only the first input.
+    /// assert_eq!(x.pad_ends(&t, (2, 0), &PadMode::Constant(0))?.data(), &[0, 0, 1, 2, 3]);
+    /// assert_eq!(x.pad_ends(&t, (0, 2), &PadMode::Reflect)?.data(), &[1, 2, 3, 2, 1]);
+    /// assert!(x.pad_ends(&t, (0, 3), &PadMode::Reflect).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn pad_ends(
+        &self,
+        axes: &[AxisSelector],
+        (before, after): (usize, usize),
+        mode: &PadMode<T>,
+    ) -> Result<DynTensor<T>, Error> {
         let mut own = Default::default();
         let x = self.layout(&mut own);
-        let (shape, sizes, data) = padded(x, self.shape(), axes, padding, mode)?;
+        let (shape, sizes, data) = padded(x, self.shape(), axes, (before, after), mode)?;
         Ok(DynTensor::from_parts(shape, sizes, data))
     }
 }
 
-/// Padding at both ends of axes selected by name (rule book §22; PyTorch's `F.pad`), on a
+/// Padding at the ends of axes selected by name (rule book §22; PyTorch's `F.pad`), on a
 /// [`Tensor`], a [`TensorView`](crate::TensorView) and a
 /// [`TensorViewMut`](crate::TensorViewMut) alike, the padded sizes computed at compile time
 /// where static. In the [prelude](crate::prelude); `DynTensor::pad` takes selectors known at
@@ -145,9 +175,9 @@ impl<T: Clone> DynTensor<T> {
 /// assert_eq!(y.data(), &[0, 1, 2, 3, 0]);
 /// ```
 pub trait Padding: Contractible {
-    /// This tensor padded by `P` ([`Pad<P>`](crate::Pad)) at both ends of each axis `A`
-    /// selects, filled by `mode` (rule book §22; PyTorch's `F.pad`); the padded sizes
-    /// are computed at compile time where static.
+    /// This tensor padded by `P` ([`Pad<BEFORE, AFTER>`](crate::Pad), `Pad<P>` for the same
+    /// width at both ends) at the ends of each axis `A` selects, filled by `mode` (rule book
+    /// §22; PyTorch's `F.pad`); the padded sizes are computed at compile time where static.
     ///
     /// # Panics
     ///
@@ -197,7 +227,8 @@ pub trait Padding: Contractible {
         let mut own = Own::default();
         let x = self.layout(&mut own);
         let shape = self.shape_dyn();
-        let (_, sizes, data) = padded(x, &shape, &A::selectors(), P::PADDING, mode)?;
+        let widths = (P::BEFORE, P::AFTER);
+        let (_, sizes, data) = padded(x, &shape, &A::selectors(), widths, mode)?;
         Ok(Tensor::from_parts(&sizes, data))
     }
 }
