@@ -241,6 +241,7 @@ pub fn images(
     let h2 = p1.conv::<C1, Conv<2, 1>>(&w2);
     let avg = h1.avg_pool::<(H, W), Pool<3, 2, 1, true>>();
     let padded = img.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
+    let same_stride_two = img.pad::<(H, W), Pad<0, 1>>(&PadMode::Constant(0.0));
     let logits = h1
         .max_pool::<(H, W), Pool<2>>()
         .conv::<C1, Conv<1, 1>>(&w2)
@@ -270,6 +271,7 @@ pub fn images(
     >();
     let pooled = value::<Pooled<shape![N, C1: 768, H: 64, W: 96], (H, W), Pool<2>>>();
     let grown = value::<Padded<shape![N, C1: 768, H: 1024, W: 32000], (H, W), Pad<3>>>();
+    let causal = value::<Padded<shape![N, C1: 768, H: 1024, W: 2046], W, Pad<2, 0>>>();
     let taken = value::<Take<shape![VOCAB: 32000, EMBED: 4096], VOCAB, shape![BATCH, SEQ]>>();
     let encoded = value::<OneHot<shape![BATCH, SEQ], VOCAB<S<50257>>>>();
 }
