@@ -60,6 +60,7 @@
 //! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
+//! | `schedule` | [`Schedule`]: learning rates by step as PyTorch's schedulers give them ([`StepLr`], [`MultiStepLr`], [`ExponentialLr`], [`LinearLr`], [`CosineAnnealing`], [`OneCycle`]), chained by [`Schedule::then`] |
 
 mod attention;
 mod batch_norm;
@@ -78,6 +79,7 @@ mod param;
 #[cfg(feature = "std")]
 mod progress;
 mod reduce;
+mod schedule;
 mod surgery;
 mod tape;
 mod var;
@@ -95,6 +97,9 @@ pub use optim::{Adam, Sgd};
 pub use param::{Param, ParamId, ParamSlot, Parameters};
 #[cfg(feature = "std")]
 pub use progress::Progress;
+pub use schedule::{
+    CosineAnnealing, ExponentialLr, LinearLr, MultiStepLr, OneCycle, Schedule, StepLr, Then,
+};
 pub use shapecast_macros::Parameters;
 pub use tape::Tape;
 pub use var::{Trainable, Var};

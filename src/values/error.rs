@@ -91,6 +91,13 @@ pub enum Error {
         /// What went wrong.
         reason: String,
     },
+    /// A learning-rate schedule's parameters that give no rate (a period of 0 steps, a
+    /// negative rate; [`train::Schedule`](crate::train::Schedule)).
+    #[error("learning-rate schedule: {reason}")]
+    Schedule {
+        /// What is wrong, with the schedule's name.
+        reason: String,
+    },
     /// An element count asked of a shape with a `?` size.
     #[error("the shape {shape} has a size known only at run time: give its sizes (Tensor::from_vec_sized, zeros_sized, or DynShape::resolve)")]
     UnknownSize {

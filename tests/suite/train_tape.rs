@@ -1,4 +1,5 @@
-//! The optimizers step for step against `torch.optim` (`tests/data/torch_optim.jsonl`),
+//! The optimizers step for step against `torch.optim` (`tests/data/torch_optim.jsonl`), the
+//! learning-rate schedules against `torch.optim.lr_scheduler` (`torch_schedules.jsonl`),
 //! gradients against central finite differences in `f64`, and what the tape does: refusals by
 //! name, values used twice, untracked passes, accumulated and clipped gradients, and a
 //! convolution's gradients on two threads.
@@ -77,6 +78,62 @@ fn optimizers_step_as_torch_optim_does() {
         seen += 1;
     }
     assert_eq!(seen, 16);
+}
+
+/// The schedule a case of `tests/data/torch_schedules.jsonl` describes.
+fn schedule_of(case: &Value) -> Box<dyn shapecast::train::Schedule> {
+    use shapecast::train::*;
+    let f = |k: &str| case[k].as_f64().unwrap();
+    let n = |k: &str| case[k].as_u64().unwrap() as usize;
+    let lr = f("lr");
+    match case["kind"].as_str().unwrap() {
+        "step" => Box::new(StepLr::new(lr, n("step_size"), f("gamma")).unwrap()),
+        "multistep" => {
+            let at: Vec<usize> = case["milestones"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_u64().unwrap() as usize)
+                .collect();
+            Box::new(MultiStepLr::new(lr, &at, f("gamma")).unwrap())
+        }
+        "exponential" => Box::new(ExponentialLr::new(lr, f("gamma")).unwrap()),
+        "linear" => Box::new(LinearLr::new(lr, f("start"), f("end"), n("total")).unwrap()),
+        "cosine" => Box::new(CosineAnnealing::new(lr, n("t_max"), f("eta_min")).unwrap()),
+        "onecycle" => Box::new(
+            OneCycle::new(lr, n("total"))
+                .and_then(|s| s.pct_start(f("pct")))
+                .and_then(|s| s.div_factors(f("div"), f("final_div")))
+                .unwrap(),
+        ),
+        "warmup_cosine" => Box::new(
+            LinearLr::new(lr, f("start"), 1.0, n("warmup"))
+                .unwrap()
+                .then(
+                    n("warmup"),
+                    CosineAnnealing::new(lr, n("t_max"), f("eta_min")).unwrap(),
+                ),
+        ),
+        other => panic!("no schedule {other}"),
+    }
+}
+
+#[test]
+fn schedules_give_torch_lr_schedulers_rates() {
+    let mut seen = 0;
+    for line in include_str!("../data/torch_schedules.jsonl").lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let schedule = schedule_of(&case);
+        for (step, want) in case["rates"].as_array().unwrap().iter().enumerate() {
+            let (got, want) = (schedule.lr(step), want.as_f64().unwrap());
+            assert!(
+                (got - want).abs() <= 1e-12 * want.abs().max(1e-300) + 1e-18,
+                "{case} step {step}: {got} against {want}"
+            );
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 14);
 }
 
 /// Central differences of `f` at `x` in `f64`, against the gradient the tape computes.
