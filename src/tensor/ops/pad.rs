@@ -55,13 +55,23 @@ fn padded<T: Clone>(
         )));
     }
     if let PadMode::Replicate = mode
-        && let Some(&k) = at.iter().find(|&&k| sizes[k] == 0 && before + after > 0)
+        && let Some(&k) = at
+            .iter()
+            .find(|&&k| sizes[k] == 0 && (before > 0 || after > 0))
     {
         return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
     }
+    // The shape rule checks the sum only where the shape knows the size: the run-time sizes
+    // are checked again.
     let mut out_sizes = sizes.to_vec();
     for &k in &at {
-        out_sizes[k] += before + after;
+        out_sizes[k] = before
+            .checked_add(after)
+            .and_then(|p| sizes[k].checked_add(p))
+            .ok_or_else(|| {
+                let p = widths_text(before, after);
+                refuse(format!("axis {k} padded by {p} overflows"))
+            })?;
     }
     let total = crate::engine::allocation::ensure::<T>(&out_sizes, || {
         out_shape
