@@ -559,3 +559,58 @@ fn concat_and_stack_at_rank_twenty() {
     let s = DynTensor::stack_at(None, 20, &[&a, &a]).unwrap();
     assert_eq!((s.sizes().len(), s.data()), (21, &[1, 1, 2, 2][..]));
 }
+
+/// Learning-rate schedules on parameters that break arithmetic (0, NaN, infinities, huge
+/// step counts): every constructor answers or refuses, and a schedule it makes gives a rate
+/// at any step, never NaN from finite parameters.
+mod schedules {
+    use proptest::prelude::*;
+    use shapecast::train::*;
+
+    fn float() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => 0.0f64..2.0,
+            1 => Just(0.0),
+            1 => Just(-1.0),
+            1 => Just(f64::NAN),
+            1 => Just(f64::INFINITY),
+            1 => Just(1e300),
+        ]
+    }
+
+    fn count() -> impl Strategy<Value = usize> {
+        prop_oneof![3 => 0usize..8, 1 => Just(usize::MAX / 2), 1 => Just(usize::MAX)]
+    }
+
+    fn rates_are_numbers(s: &dyn Schedule, steps: &[usize]) {
+        for &t in steps {
+            assert!(!s.lr(t).is_nan(), "step {t}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn schedules_answer_or_refuse(a in float(), b in float(), c in float(), n in count(), m in count()) {
+            let steps = [0, 1, n, m, usize::MAX];
+            let made: Vec<Result<Box<dyn Schedule>, shapecast::Error>> = vec![
+                StepLr::new(a, n, b).map(|s| Box::new(s) as Box<dyn Schedule>),
+                MultiStepLr::new(a, &[n, m, 0], b).map(|s| Box::new(s) as _),
+                ExponentialLr::new(a, b).map(|s| Box::new(s) as _),
+                LinearLr::new(a, b, c, n).map(|s| Box::new(s) as _),
+                CosineAnnealing::new(a, n, b).map(|s| Box::new(s) as _),
+                OneCycle::new(a, n)
+                    .and_then(|s| s.pct_start(b))
+                    .and_then(|s| s.div_factors(c, 1.0 + b))
+                    .map(|s| Box::new(s) as _),
+                LinearLr::new(a, 0.5, 1.0, m)
+                    .and_then(|w| Ok(w.then(n, CosineAnnealing::new(a, m, b)?)))
+                    .map(|s| Box::new(s) as _),
+            ];
+            for s in made.iter().flatten() {
+                rates_are_numbers(s.as_ref(), &steps);
+            }
+        }
+    }
+}

@@ -102,10 +102,14 @@ fn steps(name: &str, what: &str, n: usize) -> Result<usize, Error> {
     }
 }
 
-/// `γ^k` for a step count (`powi` takes an `i32`; past it the power is `γ^i32::MAX`, 0 or 1
-/// or the limit for any `γ` a schedule takes).
-fn power(gamma: f64, k: usize) -> f64 {
-    Float::powi(gamma, i32::try_from(k).unwrap_or(i32::MAX))
+/// `lr · γ^k` for a step count (`powi` takes an `i32`; past it the power is `γ^i32::MAX`, 0
+/// or 1 or the limit for any `γ` a schedule takes). A rate of 0 stays 0, as PyTorch's
+/// step-by-step products keep it, where `0 · ∞` would be NaN.
+fn times_power(lr: f64, gamma: f64, k: usize) -> f64 {
+    if lr == 0.0 {
+        return 0.0;
+    }
+    lr * Float::powi(gamma, i32::try_from(k).unwrap_or(i32::MAX))
 }
 
 /// The rate times `gamma` every `step_size` steps (PyTorch's `StepLR`).
@@ -142,7 +146,7 @@ impl StepLr {
 
 impl Schedule for StepLr {
     fn lr(&self, step: usize) -> f64 {
-        self.lr * power(self.gamma, step / self.step_size)
+        times_power(self.lr, self.gamma, step / self.step_size)
     }
 }
 
@@ -183,7 +187,7 @@ impl MultiStepLr {
 impl Schedule for MultiStepLr {
     fn lr(&self, step: usize) -> f64 {
         let passed = self.milestones.partition_point(|&m| m <= step);
-        self.lr * power(self.gamma, passed)
+        times_power(self.lr, self.gamma, passed)
     }
 }
 
@@ -218,7 +222,7 @@ impl ExponentialLr {
 
 impl Schedule for ExponentialLr {
     fn lr(&self, step: usize) -> f64 {
-        self.lr * power(self.gamma, step)
+        times_power(self.lr, self.gamma, step)
     }
 }
 
