@@ -66,6 +66,23 @@ pub trait Schedule {
     }
 }
 
+/// A closure from the step to the rate is a schedule (PyTorch's `LambdaLR` gives the base rate
+/// times such a function's factor), so a rule of one's own chains with the others.
+///
+/// ```
+/// use shapecast::train::{CosineAnnealing, Schedule};
+/// // nanoGPT's warm-up: (step + 1) / (warmup + 1) of the rate, then a cosine decay.
+/// let warmup = |step: usize| 6e-4 * (step + 1) as f64 / 11.0;
+/// let s = warmup.then(10, CosineAnnealing::new(6e-4, 90, 6e-5)?);
+/// assert!((s.lr(0) - 6e-4 / 11.0).abs() < 1e-18 && s.lr(10) == 6e-4);
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+impl<F: Fn(usize) -> f64> Schedule for F {
+    fn lr(&self, step: usize) -> f64 {
+        self(step)
+    }
+}
+
 /// A schedule's refusal of its parameters.
 fn refuse(reason: String) -> Error {
     Error::Schedule { reason }
