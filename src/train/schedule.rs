@@ -88,19 +88,8 @@ fn refuse(reason: String) -> Error {
     Error::Schedule { reason }
 }
 
-/// The base rate: finite and not negative.
-fn base_rate(name: &str, lr: f64) -> Result<f64, Error> {
-    if lr.is_finite() && lr >= 0.0 {
-        Ok(lr)
-    } else {
-        Err(refuse(format!(
-            "{name}: the rate must be finite and not negative, not {lr}"
-        )))
-    }
-}
-
-/// A factor: finite and not negative.
-fn factor(name: &str, what: &str, f: f64) -> Result<f64, Error> {
+/// A rate or a factor: finite and not negative.
+fn not_negative(name: &str, what: &str, f: f64) -> Result<f64, Error> {
     if f.is_finite() && f >= 0.0 {
         Ok(f)
     } else {
@@ -154,9 +143,9 @@ impl StepLr {
     /// ```
     pub fn new(lr: f64, step_size: usize, gamma: f64) -> Result<Self, Error> {
         Ok(StepLr {
-            lr: base_rate("StepLr", lr)?,
+            lr: not_negative("StepLr", "the rate", lr)?,
             step_size: steps("StepLr", "the step size", step_size)?,
-            gamma: factor("StepLr", "gamma", gamma)?,
+            gamma: not_negative("StepLr", "gamma", gamma)?,
         })
     }
 }
@@ -194,9 +183,9 @@ impl MultiStepLr {
         let mut milestones = milestones.to_vec();
         milestones.sort_unstable();
         Ok(MultiStepLr {
-            lr: base_rate("MultiStepLr", lr)?,
+            lr: not_negative("MultiStepLr", "the rate", lr)?,
             milestones,
-            gamma: factor("MultiStepLr", "gamma", gamma)?,
+            gamma: not_negative("MultiStepLr", "gamma", gamma)?,
         })
     }
 }
@@ -231,8 +220,8 @@ impl ExponentialLr {
     /// ```
     pub fn new(lr: f64, gamma: f64) -> Result<Self, Error> {
         Ok(ExponentialLr {
-            lr: base_rate("ExponentialLr", lr)?,
-            gamma: factor("ExponentialLr", "gamma", gamma)?,
+            lr: not_negative("ExponentialLr", "the rate", lr)?,
+            gamma: not_negative("ExponentialLr", "gamma", gamma)?,
         })
     }
 }
@@ -289,7 +278,7 @@ impl LinearLr {
             )));
         }
         Ok(LinearLr {
-            lr: base_rate("LinearLr", lr)?,
+            lr: not_negative("LinearLr", "the rate", lr)?,
             start: start_factor,
             end: end_factor,
             total: steps("LinearLr", "the warm-up", total_iters)?,
@@ -331,9 +320,9 @@ impl CosineAnnealing {
     /// ```
     pub fn new(lr: f64, t_max: usize, eta_min: f64) -> Result<Self, Error> {
         Ok(CosineAnnealing {
-            lr: base_rate("CosineAnnealing", lr)?,
+            lr: not_negative("CosineAnnealing", "the rate", lr)?,
             t_max: steps("CosineAnnealing", "t_max", t_max)?,
-            eta_min: base_rate("CosineAnnealing", eta_min)?,
+            eta_min: not_negative("CosineAnnealing", "eta_min", eta_min)?,
         })
     }
 }
@@ -381,7 +370,7 @@ impl OneCycle {
             )));
         }
         Ok(OneCycle {
-            max_lr: base_rate("OneCycle", max_lr)?,
+            max_lr: not_negative("OneCycle", "the rate", max_lr)?,
             total: total_steps,
             pct_start: 0.3,
             div_factor: 25.0,
