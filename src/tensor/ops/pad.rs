@@ -16,9 +16,9 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
-/// `x` (of shape `shape`) padded by `before` and `after` elements at the two ends of the
-/// selected axes: the output shape, sizes and data, or the error of the shape rule or of the
-/// mode.
+/// `x` (of shape `shape`, every size known) padded by `before` and `after` elements at the
+/// two ends of the selected axes: the output shape, sizes and data, or the error of the shape
+/// rule or of the mode.
 fn padded<T: Clone>(
     x: Strided<'_, T>,
     shape: &DynShape,
@@ -61,23 +61,11 @@ fn padded<T: Clone>(
     {
         return Err(refuse(format!("axis {k} is empty: nothing to replicate")));
     }
-    // The shape rule checks the sum only where the shape knows the size: the run-time sizes
-    // are checked again.
-    let mut out_sizes = sizes.to_vec();
-    for &k in &at {
-        out_sizes[k] = before
-            .checked_add(after)
-            .and_then(|p| sizes[k].checked_add(p))
-            .ok_or_else(|| {
-                let p = widths_text(before, after);
-                refuse(format!("axis {k} padded by {p} overflows"))
-            })?;
-    }
-    let total = crate::engine::allocation::ensure::<T>(&out_sizes, || {
-        out_shape
-            .resolve(&out_sizes)
-            .unwrap_or_else(|_| out_shape.clone())
+    // `shape` knows every size, so the rule added (with checks) every padded one.
+    let out_sizes = out_shape.known_sizes().ok_or_else(|| Error::UnknownSize {
+        shape: out_shape.clone(),
     })?;
+    let total = crate::engine::allocation::ensure::<T>(&out_sizes, || out_shape.clone())?;
     let mut out = Vec::with_capacity(total);
     let rank = sizes.len();
     let mut index = vec![0usize; rank];
