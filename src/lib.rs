@@ -156,9 +156,10 @@ pub mod prelude {
     pub use crate::values::selector::AxisSelector;
     pub use crate::{
         bf16, f16, names, shape, Attention, BatchNorm, Cast, Causal, Conv, ConvWeight, Convolution,
-        Dot, Dyn, DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Loss, NoMask,
-        Norms, Pad, PadMode, Padding, Parts, Pool, Pooling, Pos, Reduction, Reductions, Rope,
-        RopeStyle, Rotary, Rule, Shape, Tensor, TensorView, TensorViewMut, S,
+        Dot, Dyn, DynMask, DynShape, DynTensor, Error, FloatMath, HasAxis, Index, Interpolation,
+        Loss, NoMask, Norms, Pad, PadMode, Padding, Parts, Pool, Pooling, Pos, Reduction,
+        Reductions, Rope, RopeStyle, Rotary, Rule, Scale, Shape, Tensor, TensorView, TensorViewMut,
+        Upsampling, S,
     };
 }
 
@@ -212,6 +213,9 @@ pub use typed::reduce::{
 pub use typed::rope::RotateOver;
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::{SameRankAs, Shape};
+#[doc(hidden)]
+pub use typed::upsample::UpsampleVerdict;
+pub use typed::upsample::{Scale, UpsampleFactor, UpsampleOver, Upsampled};
 // The traits a refusal's verdict fails to implement, re-exported here so that a compile error
 // names them by their short path rather than `shapecast::typed::...`.
 #[doc(hidden)]
@@ -293,6 +297,7 @@ pub use dynamic::broadcast;
 pub use dynamic::narrow::Narrowed;
 pub use dynamic::pad::PadMode;
 pub use dynamic::plan::{Broadcasted, Check, Condition, Plan, Sources};
+pub use dynamic::upsample::Interpolation;
 #[doc(hidden)]
 pub use tensor::MaskParts;
 #[cfg(feature = "rand")]
@@ -306,7 +311,7 @@ pub use tensor::{
 pub use tensor::{
     AttendBy, Attention, AttentionElement, AttentionMask, BatchNorm, Cast, Causal, ConvOperand,
     ConvWeight, DynConvWeight, DynMask, NoMask, NormWeight, Norms, Padding, Parts, Pooling,
-    Reductions, Rope, RopeStyle, Rotary, ScoresOf,
+    Reductions, Rope, RopeStyle, Rotary, ScoresOf, Upsampling,
 };
 pub use values::error::{Error, ParseErrorKind, Reason, Refusal, Side};
 pub use values::rule::{Rule, UnknownRule};

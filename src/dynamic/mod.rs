@@ -34,6 +34,7 @@
 //! | §21 | gather: take, one-hot, losses | [`gather`](mod@gather) | `typed::gather` ([`Take`](crate::Take), [`OneHot`](crate::OneHot)) |
 //! | §22 | padding | [`pad`](mod@pad) | `typed::pad` ([`Pad`](crate::Pad), [`PadOver`](crate::PadOver)) |
 //! | §20 | pooling | [`pool`](mod@pool) | `typed::pool` ([`Pool`](crate::Pool), [`PoolOver`](crate::PoolOver)) |
+//! | §23 | interpolation | [`upsample`](mod@upsample) | `typed::upsample` ([`Scale`](crate::Scale), [`UpsampleOver`](crate::UpsampleOver)) |
 //!
 //! The shared pieces and their twins:
 //!
@@ -80,6 +81,7 @@ pub mod rope;
 pub mod statik;
 pub mod strict;
 pub mod surgery;
+pub mod upsample;
 
 // The values the rules compute on, at the paths they have always had.
 pub use crate::values::{rule, selector, shape};

@@ -27,6 +27,7 @@
 //! | `attention_backward` | its backward, flash-attention's: the block's scores recomputed, four GEMM calls for the gradients |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
+//! | `resample` | interpolation along one axis (nearest, linear: PyTorch's source positions) and its transpose, the gradient |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
 //! | `conv_backward` | a convolution's backward: the weight's gradient from the forward pass's patches, the input's scattered back through the taps (col2im) |
 //! | `conv_geometry` | a convolution's axes as the engine walks them (`Geometry`), for `conv` and `winograd`; the 2x2 pool's windows (`SideBySide`), for its kernel and its gradient |
@@ -51,6 +52,7 @@ pub(crate) mod layout;
 pub(crate) mod norm;
 pub(crate) mod raw;
 pub(crate) mod reduce;
+pub(crate) mod resample;
 pub(crate) mod rope;
 pub(crate) mod sink;
 pub(crate) mod split;

@@ -18,13 +18,13 @@
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
-//! | convolution, pooling, padding | `dynamic::{conv, pool, pad}` | `typed::{conv, pool, pad, window}` | `conv`, `pool`, `pad` | `gemm`, `reduce` |
+//! | convolution, pooling, padding, interpolation | `dynamic::{conv, pool, pad, upsample}` | `typed::{conv, pool, pad, upsample, window}` | `conv`, `pool`, `pad`, `upsample` | `gemm`, `reduce`, `resample` |
 //! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss`, `loss_options` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
 //! | parts over threads | `dynamic::surgery` (slice, concatenate) | `typed::surgery` (`SliceAxis`) | `parts` | `threads` |
 //!
 //! **Receivers.** An operation that computes a new tensor is written once, as a method of a
-//! trait in the prelude (`Reductions`, `Pooling`, `Padding`, `Dot`, `Convolution`, `Norms`,
+//! trait in the prelude (`Reductions`, `Pooling`, `Padding`, `Upsampling`, `Dot`, `Convolution`, `Norms`,
 //! `Rope`, `Attention`, `Parts`, `FloatMath`) with one blanket impl over
 //! [`Contractible`](crate::Contractible) (or `MapSource` for the elementwise math), which
 //! `Tensor`, `TensorView` and `TensorViewMut` implement by giving their layout. Operations
@@ -98,6 +98,8 @@ pub use ops::rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]
 pub use ops::sample::Sampling;
 pub use ops::surgery::{concat, stack, stack_at, Reshaped, StackArray, StaticSize};
+pub(crate) use ops::upsample::upsampled;
+pub use ops::upsample::Upsampling;
 pub use receiver::Contractible;
 #[cfg(feature = "safetensors")]
 pub(crate) use receiver::Own;

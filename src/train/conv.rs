@@ -1,17 +1,21 @@
 //! Convolution and pooling of tracked values (rule book §20). A convolution's gradients are
 //! GEMM calls on the forward pass's patches (`engine::conv_backward`); a pool's go back
-//! through each axis' pool in turn, the maximum's to its window's first maximum.
+//! through each axis' pool in turn, the maximum's to its window's first maximum; an
+//! upsampling's through each axis' resampling transposed.
 
 use crate::alloc_prelude::*;
 
 use super::tape::Accumulate;
 use super::var::{Trainable, Var};
 use crate::dynamic::pool::pool;
+use crate::dynamic::upsample::Interpolation;
 use crate::engine::gradient;
+use crate::tensor::{upsampled, Own};
 use crate::tensor::{Contractible, ConvOut, Convolution, ConvolveWith, Pooling, Tensor};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled};
 use crate::typed::reduce::Selector;
 use crate::typed::storage::Storage;
+use crate::typed::upsample::{UpsampleFactor, UpsampleOver, Upsampled};
 use crate::values::error::Error;
 
 /// What `L.conv::<C, G>(&Var<_, W>)` gives.
@@ -168,6 +172,37 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     {
         let value = self.value().try_avg_pool::<A, P>()?;
         self.pooled::<A, P, _>(value, false)
+    }
+
+    /// This value upsampled by `P` ([`Scale<F>`](crate::Scale)) along each axis `A` selects,
+    /// read by `mode` (as `Tensor::try_upsample`: PyTorch's `F.interpolate`); each output
+    /// element's gradient goes back to the elements it was read from, by their weights.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T);
+    /// let p = Param::new("x", Tensor::<f64, shape![T: 2]>::from_array([0.0, 4.0]));
+    /// let tape = Tape::new();
+    /// let linear = Interpolation::Linear { align_corners: false };
+    /// let y = tape.watch(&p).upsample::<T, Scale<2>>(linear)?; // [0, 1, 3, 4]
+    /// let w = Tensor::<f64, shape![T: 4]>::from_array([1.0, 10.0, 100.0, 1000.0]);
+    /// // x[0] is read with weights 1, 3/4, 1/4, 0; x[1] with 0, 1/4, 3/4, 1.
+    /// assert_eq!((&y * &w).sum::<T>().backward()?.of(&p)?.data(), &[33.5, 1077.5]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn upsample<A, P>(&self, mode: Interpolation) -> Result<Var<T, Upsampled<S, A, P>>, Error>
+    where
+        A: Selector,
+        P: UpsampleFactor,
+        S: UpsampleOver<A, P>,
+    {
+        let mut own = Own::default();
+        let x = self.value().layout(&mut own);
+        let shape = self.value().shape_dyn();
+        let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
+        let value = Tensor::from_parts(&plan.output, data);
+        Ok(self.unary_op(value, move |g, _, _| Ok(plan.back(g))))
     }
 
     fn pooled<A: Selector, P: PoolGeometry, O: Storage<T>>(

@@ -57,7 +57,7 @@
 //! | `attention` | [`VarAttention`]: scaled dot-product attention, flash-attention's backward; rotary embeddings |
 //! | `checkpoint` | (feature `safetensors`) [`save_checkpoint`], [`load_checkpoint`]: parameters by name and an optimizer's state, names and shapes checked |
 //! | `contract` | [`VarDot`]: `dot` over names and `matmul` |
-//! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling |
+//! | `conv` | [`VarConv`]: convolution (stride, padding, dilation, groups); max and average pooling; upsampling (nearest, linear) |
 //! | `loss` | cross-entropy and the negative log-likelihood with PyTorch's options |
 //! | `optim` | [`Sgd`] and [`Adam`] (AdamW), PyTorch's updates |
 //! | `schedule` | [`Schedule`]: learning rates by step as PyTorch's schedulers give them ([`StepLr`], [`MultiStepLr`], [`ExponentialLr`], [`LinearLr`], [`CosineAnnealing`], [`OneCycle`]), chained by [`Schedule::then`] |

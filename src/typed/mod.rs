@@ -79,5 +79,6 @@ pub mod statik;
 pub mod storage;
 pub mod strict;
 pub mod surgery;
+pub mod upsample;
 pub mod verdict;
 pub mod window;

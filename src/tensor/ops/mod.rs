@@ -26,6 +26,7 @@
 //! | `conv_weight` | [`ConvWeight`](crate::ConvWeight): a convolution weight that keeps its Winograd transform between calls |
 //! | `pool` | [`Pooling`](crate::Pooling): `max_pool`/`avg_pool` by name on tensors, views and `DynTensor` |
 //! | `pad` | [`Padding`](crate::Padding): `pad` by name (constant, reflect, replicate) on tensors, views and `DynTensor` |
+//! | `upsample` | [`Upsampling`](crate::Upsampling): `upsample` by name (nearest, linear) on tensors, views and `DynTensor`; `DynTensor::resize`; the plan a gradient goes back through |
 //! | `parts` | [`Parts`](crate::Parts): `map_parts`, one parallel region over the parts of a tensor cut along an axis (one part a thread, the operations inside unsplit, the results concatenated); `DynTensor::map_parts` |
 //! | `gather` | `take`, `gather` and `one_hot` by name |
 //! | `loss` | `cross_entropy`, `nll_loss` and their reduced forms on tensors and `DynTensor` |
@@ -60,6 +61,7 @@ pub(crate) mod scan;
 pub(crate) mod softmax;
 pub(crate) mod surgery;
 pub(crate) mod topk;
+pub(crate) mod upsample;
 pub(crate) mod view_ops;
 pub(crate) mod zip;
 pub(crate) mod zip_plan;

@@ -1,0 +1,135 @@
+//! Interpolation by name at run time (rule book §23): the shape `upsample` leaves, each
+//! selected axis `factor` times longer, and the shape `resize` leaves, each selected axis at
+//! the size given for it; names kept, every other axis kept. The twin of
+//! [`typed::upsample`](crate::typed::upsample).
+//!
+//! ```
+//! use shapecast::dynamic::upsample::upsample;
+//! let (shape, at) = upsample(&"[?, C: 3, H: 56, W]".parse()?, &["H".parse()?, "W".parse()?], 4)?;
+//! assert_eq!((shape.to_string(), at), ("[?, C: 3, H: 224, W]".to_string(), vec![2, 3]));
+//! # Ok::<(), shapecast::Error>(())
+//! ```
+
+use crate::alloc_prelude::*;
+
+use crate::values::error::Error;
+use crate::values::selector::AxisSelector;
+use crate::values::shape::{DynShape, Size};
+
+/// How an interpolation reads the input (PyTorch's `F.interpolate` modes). Linear is
+/// separable: over two axes it is PyTorch's `bilinear`, over three its `trilinear`.
+///
+/// ```
+/// use shapecast::Interpolation;
+/// assert_ne!(Interpolation::Nearest, Interpolation::Linear { align_corners: false });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// The input element at `⌊j·n/m⌋` (`mode='nearest'`, PyTorch's default: an integer
+    /// factor repeats each element).
+    Nearest,
+    /// The input element at `⌊(j + ½)·n/m⌋` (`mode='nearest-exact'`: the same as
+    /// `Nearest` for an integer factor, centred when shrinking).
+    NearestExact,
+    /// Two neighbours weighted by distance along each axis (`mode='linear'`,
+    /// `'bilinear'`, `'trilinear'`). With `align_corners` the first and last elements of
+    /// the input and the output sit on each other; without it (PyTorch's default) the
+    /// elements are cells, their centres at `(j + ½)·n/m − ½`.
+    Linear {
+        /// PyTorch's `align_corners`.
+        align_corners: bool,
+    },
+}
+
+/// The shape `input` upsampled by `factor` along each selected axis (PyTorch's
+/// `F.interpolate(scale_factor=factor)`: `n` becomes `factor·n`, `?` stays `?`), and those
+/// axes' positions (ascending); or the error: a factor of 0, a selector that finds no axis
+/// or one already selected, a size that overflows.
+///
+/// ```
+/// use shapecast::dynamic::upsample::upsample;
+/// assert!(upsample(&"[H: 2]".parse()?, &["H".parse()?], 0).is_err());
+/// assert!(upsample(&"[H: 2]".parse()?, &["W".parse()?], 2).is_err());
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn upsample(
+    input: &DynShape,
+    axes: &[AxisSelector],
+    factor: usize,
+) -> Result<(DynShape, Vec<usize>), Error> {
+    let refuse = refusal("upsample", input, axes);
+    if factor == 0 {
+        return Err(refuse("a factor of 0 leaves nothing to read".into()));
+    }
+    let at = super::pool::picked(input, axes, &refuse)?;
+    let mut out = input.axes().to_vec();
+    for &k in &at {
+        if let Size::Known(n) = out[k].size {
+            let grown = n
+                .checked_mul(factor)
+                .ok_or_else(|| refuse(format!("axis {k} upsampled by {factor} overflows")))?;
+            out[k].size = Size::Known(grown);
+        }
+    }
+    Ok((DynShape::new(out)?, at))
+}
+
+/// The shape `input` resized to `sizes` along the selected axes (one size per selector, in
+/// the selectors' order: PyTorch's `F.interpolate(size=…)`), and those axes' positions
+/// (ascending) with their new sizes; or the error: sizes not one per selector, an output
+/// size of 0, a selector that finds no axis or one already selected.
+///
+/// ```
+/// use shapecast::dynamic::upsample::resize;
+/// let (shape, at) = resize(&"[C: 3, H: 256, W: 384]".parse()?, &["W".parse()?, "H".parse()?], &[320, 224])?;
+/// assert_eq!((shape.to_string(), at), ("[C: 3, H: 224, W: 320]".to_string(), vec![(1, 224), (2, 320)]));
+/// # Ok::<(), shapecast::Error>(())
+/// ```
+pub fn resize(
+    input: &DynShape,
+    axes: &[AxisSelector],
+    sizes: &[usize],
+) -> Result<(DynShape, Vec<(usize, usize)>), Error> {
+    let refuse = refusal("resize", input, axes);
+    if sizes.len() != axes.len() {
+        return Err(refuse(format!(
+            "{} sizes for {} axes",
+            sizes.len(),
+            axes.len()
+        )));
+    }
+    if let Some(i) = sizes.iter().position(|&m| m == 0) {
+        return Err(refuse(format!("the size for {} is 0", axes[i])));
+    }
+    super::pool::picked(input, axes, &refuse)?;
+    // Each selector found its own axis: pair the positions with the sizes given for them.
+    let mut at: Vec<(usize, usize)> = axes
+        .iter()
+        .zip(sizes)
+        .filter_map(|(a, &m)| Some((a.position(input)?, m)))
+        .collect();
+    at.sort_unstable();
+    let mut out = input.axes().to_vec();
+    for &(k, m) in &at {
+        out[k].size = Size::Known(m);
+    }
+    Ok((DynShape::new(out)?, at))
+}
+
+/// The refusal of an interpolation of `input` over `axes`, for a reason.
+fn refusal<'a>(
+    op: &'static str,
+    input: &'a DynShape,
+    axes: &'a [AxisSelector],
+) -> impl Fn(String) -> Error + 'a {
+    move |reason| Error::Window {
+        op,
+        shape: input.clone(),
+        axes: axes
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        reason,
+    }
+}

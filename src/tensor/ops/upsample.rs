@@ -1,0 +1,259 @@
+//! Interpolation on data (rule book §23; the shape from
+//! [`dynamic::upsample`](crate::dynamic::upsample)): `upsample` by an integer factor on typed
+//! tensors and views (output sizes computed at compile time) and on `DynTensor`, `resize` to
+//! given sizes on `DynTensor`. Separable: one axis at a time, the last first, each through
+//! the engine's resampling (`engine::resample`), as PyTorch's `bilinear` and `trilinear`
+//! nest theirs.
+
+use crate::alloc_prelude::*;
+
+use num_traits::Float;
+
+use crate::dynamic::upsample::{resize, upsample, Interpolation};
+use crate::engine::layout::Strided;
+use crate::engine::resample::{resample_axis, resample_axis_back, Taps};
+use crate::engine::walk::row_major_elements;
+use crate::tensor::dyn_tensor::DynTensor;
+use crate::tensor::receiver::{Contractible, Own};
+use crate::tensor::tensor::Tensor;
+use crate::typed::reduce::Selector;
+use crate::typed::upsample::{UpsampleFactor, UpsampleOver, Upsampled};
+use crate::values::error::{Error, OrPanic};
+use crate::values::selector::AxisSelector;
+use crate::values::shape::DynShape;
+
+/// How the output positions along one axis of `n` read it, for an output of `m`: the mode's
+/// taps, with PyTorch's scale `1 / factor` when upsampling by a factor.
+fn taps(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Taps {
+    match mode {
+        Interpolation::Nearest => Taps::nearest(n, m, false, factor),
+        Interpolation::NearestExact => Taps::nearest(n, m, true, factor),
+        Interpolation::Linear { align_corners } => Taps::linear(n, m, align_corners),
+    }
+}
+
+/// An interpolation's plan: the axes it resamples (ascending), the input's and the output's
+/// sizes, the mode and the factor (for an upsampling).
+pub(crate) struct Resampling {
+    pub(crate) at: Vec<usize>,
+    pub(crate) input: Vec<usize>,
+    pub(crate) output: Vec<usize>,
+    pub(crate) mode: Interpolation,
+    pub(crate) factor: Option<usize>,
+}
+
+impl Resampling {
+    /// The plan for `x` (of shape `shape`, every size known) to the rule's output shape
+    /// `out` over the axes `at`; or the error: an output too large to allocate, an empty axis
+    /// resized to a non-empty one.
+    fn new<T>(
+        x: &Strided<'_, T>,
+        (shape, out): (&DynShape, &DynShape),
+        at: Vec<usize>,
+        mode: Interpolation,
+        factor: Option<usize>,
+    ) -> Result<Resampling, Error> {
+        let output = out
+            .known_sizes()
+            .ok_or_else(|| Error::UnknownSize { shape: out.clone() })?;
+        crate::engine::allocation::ensure::<T>(&output, || out.clone())?;
+        if let Some(&k) = at.iter().find(|&&k| x.sizes[k] == 0 && output[k] > 0) {
+            return Err(Error::Window {
+                op: "resize",
+                shape: shape.clone(),
+                axes: k.to_string(),
+                reason: format!("axis {k} is empty: nothing to interpolate from"),
+            });
+        }
+        Ok(Resampling {
+            at,
+            input: x.sizes.to_vec(),
+            output,
+            mode,
+            factor,
+        })
+    }
+
+    /// `x` resampled: the output's elements, row-major.
+    fn run<T: Float + Send + Sync>(&self, x: Strided<'_, T>) -> Vec<T> {
+        let input = row_major_elements(&x);
+        let mut sizes = self.input.clone();
+        let mut owned: Option<Vec<T>> = None;
+        for &k in self.at.iter().rev() {
+            let (n, m) = (sizes[k], self.output[k]);
+            let outer = sizes[..k].iter().product();
+            let inner = sizes[k + 1..].iter().product();
+            let src = owned.as_deref().unwrap_or(&input);
+            let next = resample_axis(src, (outer, n, inner), &taps(self.mode, n, m, self.factor));
+            owned = Some(next);
+            sizes[k] = m;
+        }
+        owned.unwrap_or_else(|| input.into_owned())
+    }
+
+    /// The gradient of the input from `g`, the output's (row-major): each axis' resampling
+    /// transposed, in the reverse order of the forward pass.
+    pub(crate) fn back<T: Float + Send + Sync>(&self, g: Vec<T>) -> Vec<T> {
+        let mut sizes = self.output.clone();
+        let mut cur = g;
+        for &k in &self.at {
+            let (n, m) = (self.input[k], sizes[k]);
+            let outer = sizes[..k].iter().product();
+            let inner = sizes[k + 1..].iter().product();
+            let t = taps(self.mode, n, m, self.factor);
+            cur = resample_axis_back(&cur, (outer, n, inner), &t);
+            sizes[k] = n;
+        }
+        cur
+    }
+}
+
+/// `x` (of shape `shape`) upsampled by `factor` over the selected axes: the output's shape,
+/// the plan (its sizes, and the gradient's way back) and the output's elements.
+pub(crate) fn upsampled<T: Float + Send + Sync>(
+    x: Strided<'_, T>,
+    shape: &DynShape,
+    axes: &[AxisSelector],
+    factor: usize,
+    mode: Interpolation,
+) -> Result<(DynShape, Resampling, Vec<T>), Error> {
+    let (out, at) = upsample(shape, axes, factor)?;
+    let plan = Resampling::new(&x, (shape, &out), at, mode, Some(factor))?;
+    let data = plan.run(x);
+    Ok((out, plan, data))
+}
+
+impl<T: Float + Send + Sync> DynTensor<T> {
+    /// This tensor upsampled by `factor` along each selected axis (rule book §23; PyTorch's
+    /// `F.interpolate(scale_factor=factor, mode=…)`, linear over two axes being its
+    /// `bilinear`); or the error: a factor of 0, an axis missing or selected twice, a size
+    /// that overflows.
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, Interpolation};
+    /// let x = DynTensor::from_vec("[T: 2]".parse()?, vec![0.0, 4.0])?;
+    /// let t = ["T".parse()?];
+    /// assert_eq!(x.upsample(&t, 2, Interpolation::Nearest)?.data(), &[0.0, 0.0, 4.0, 4.0]);
+    /// let linear = Interpolation::Linear { align_corners: false };
+    /// assert_eq!(x.upsample(&t, 2, linear)?.data(), &[0.0, 1.0, 3.0, 4.0]);
+    /// assert!(x.upsample(&t, 0, linear).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn upsample(
+        &self,
+        axes: &[AxisSelector],
+        factor: usize,
+        mode: Interpolation,
+    ) -> Result<DynTensor<T>, Error> {
+        let mut own = Default::default();
+        let x = self.layout(&mut own);
+        let (shape, plan, data) = upsampled(x, self.shape(), axes, factor, mode)?;
+        Ok(DynTensor::from_parts(shape, plan.output, data))
+    }
+
+    /// This tensor resized to `sizes` along the selected axes (one size per selector, in the
+    /// selectors' order; rule book §23: PyTorch's `F.interpolate(size=…, mode=…)`), larger or
+    /// smaller; or the error: sizes not one per selector, a size of 0, an axis missing or
+    /// selected twice, an empty axis resized.
+    ///
+    /// ```
+    /// use shapecast::{DynTensor, Interpolation};
+    /// let x = DynTensor::from_vec("[H: 2, W: 2]".parse()?, vec![0.0, 1.0, 2.0, 3.0])?;
+    /// let hw = ["H".parse()?, "W".parse()?];
+    /// let y = x.resize(&hw, &[3, 1], Interpolation::Linear { align_corners: true })?;
+    /// assert_eq!((y.shape().to_string(), y.data()), ("[H: 3, W: 1]".into(), &[0.0, 1.0, 2.0][..]));
+    /// assert!(x.resize(&hw, &[3], Interpolation::Nearest).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn resize(
+        &self,
+        axes: &[AxisSelector],
+        sizes: &[usize],
+        mode: Interpolation,
+    ) -> Result<DynTensor<T>, Error> {
+        let (shape, at) = resize(self.shape(), axes, sizes)?;
+        let mut own = Default::default();
+        let x = self.layout(&mut own);
+        let at = at.into_iter().map(|(k, _)| k).collect();
+        let plan = Resampling::new(&x, (self.shape(), &shape), at, mode, None)?;
+        let data = plan.run(x);
+        Ok(DynTensor::from_parts(shape, plan.output, data))
+    }
+}
+
+/// Upsampling along axes selected by name (rule book §23; PyTorch's `F.interpolate` and
+/// `nn.Upsample` with an integer `scale_factor`), on a [`Tensor`], a
+/// [`TensorView`](crate::TensorView) and a [`TensorViewMut`](crate::TensorViewMut) alike, the
+/// upsampled sizes computed at compile time where static. In the [prelude](crate::prelude);
+/// `DynTensor::upsample` takes selectors known at run time, `DynTensor::resize` any sizes.
+///
+/// ```
+/// use shapecast::{names, shape, Interpolation, Scale, Tensor, Upsampling};
+/// names!(H, W);
+/// let x = Tensor::<f32, shape![H: 2, W: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+/// let y: Tensor<f32, shape![H: 4, W: 4]> = x.view().upsample::<(H, W), Scale<2>>(Interpolation::Nearest);
+/// assert_eq!(&y.data()[..8], &[1.0, 1.0, 2.0, 2.0, 1.0, 1.0, 2.0, 2.0]);
+/// ```
+pub trait Upsampling: Contractible {
+    /// This tensor upsampled by `P` ([`Scale<F>`](crate::Scale)) along each axis `A`
+    /// selects, read by `mode` (rule book §23; PyTorch's `F.interpolate(scale_factor=F)`:
+    /// linear over two axes is its `bilinear`, over three its `trilinear`); the upsampled
+    /// sizes are computed at compile time where static.
+    ///
+    /// # Panics
+    ///
+    /// When an axis of run-time size overflows or the output does not fit in memory;
+    /// [`try_upsample`](Self::try_upsample) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Interpolation, Scale, Tensor, Upsampling};
+    /// names!(C, H, W);
+    /// let x = Tensor::<f64, shape![C: 1, H: 1, W: 2]>::from_array([[[0.0, 8.0]]]);
+    /// let linear = Interpolation::Linear { align_corners: false };
+    /// let y: Tensor<f64, shape![C: 1, H: 2, W: 4]> = x.upsample::<(H, W), Scale<2>>(linear);
+    /// assert_eq!(y.data(), &[0.0, 2.0, 6.0, 8.0, 0.0, 2.0, 6.0, 8.0]);
+    /// ```
+    #[track_caller]
+    fn upsample<A, P>(
+        &self,
+        mode: Interpolation,
+    ) -> Tensor<Self::Elem, Upsampled<Self::Shape, A, P>>
+    where
+        A: Selector,
+        P: UpsampleFactor,
+        Self::Shape: UpsampleOver<A, P>,
+        Self::Elem: Float + Send + Sync,
+    {
+        self.try_upsample::<A, P>(mode).or_panic()
+    }
+
+    /// [`upsample`](Self::upsample), or the error when an axis of run-time size overflows
+    /// or the output does not fit in memory.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Interpolation, Scale, Tensor, Upsampling};
+    /// names!(T);
+    /// let x = Tensor::<f32, shape![T]>::from_vec_sized(&[2], vec![1.0, 2.0])?;
+    /// assert_eq!(x.try_upsample::<T, Scale<3>>(Interpolation::Nearest)?.data(), &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+    fn try_upsample<A, P>(
+        &self,
+        mode: Interpolation,
+    ) -> Result<Tensor<Self::Elem, Upsampled<Self::Shape, A, P>>, Error>
+    where
+        A: Selector,
+        P: UpsampleFactor,
+        Self::Shape: UpsampleOver<A, P>,
+        Self::Elem: Float + Send + Sync,
+    {
+        let mut own = Own::default();
+        let x = self.layout(&mut own);
+        let shape = self.shape_dyn();
+        let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
+        Ok(Tensor::from_parts(&plan.output, data))
+    }
+}
+
+impl<X: Contractible + ?Sized> Upsampling for X {}

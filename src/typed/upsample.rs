@@ -1,0 +1,196 @@
+//! Upsampling at the type level (rule book §23): the twin of
+//! [`dynamic::upsample`](crate::dynamic::upsample). One walk (the one padding and pooling
+//! share): each axis the selector picks becomes `F` times longer for [`Scale<F>`] (the
+//! product computed on the hex digits, a doubling and at most one sum for each bit of `F`, and
+//! read back from the size table; `?` stays `?`), every other axis is kept; the checks are the
+//! reductions': every selector finds its axis, none picks one twice.
+//!
+//! ```
+//! use shapecast::{names, shape, Scale, Upsampled};
+//! names!(N, C, H, W);
+//! // A segmentation head's logits, at a quarter of the image, back to the image's size.
+//! static_assertions::assert_type_eq_all!(
+//!     Upsampled<shape![N, C: 21, H: 56, W: 96], (H, W), Scale<4>>,
+//!     shape![N, C: 21, H: 224, W: 384]
+//! );
+//! ```
+
+use typenum::{Const, NonZero, ToUInt, UInt, UTerm, U};
+
+use super::axis::{Axis, HexOf};
+use super::bits::{B0, B1};
+use super::hex_sum::HexSum;
+use super::list::FromRev;
+use super::outcome::{Good, Judge, Judged, Passed};
+use super::reduce::{AllFound, Selector};
+use super::shape::Shape;
+use super::size::{AxisSize, Dyn};
+use super::surgery::SizeOfSum;
+use super::window::{PickWalk, Windowed};
+
+/// An upsampling by `FACTOR` along each selected axis (PyTorch's `scale_factor`, an integer
+/// here): `n` becomes `FACTOR·n`.
+///
+/// ```
+/// use shapecast::{Scale, UpsampleFactor};
+/// assert_eq!(<Scale<2> as UpsampleFactor>::FACTOR, 2);
+/// ```
+pub struct Scale<const FACTOR: usize>;
+
+/// An upsampling factor: [`Scale<F>`](Scale) for `F` at least 1.
+///
+/// ```
+/// use shapecast::{Scale, UpsampleFactor};
+/// fn factor<P: UpsampleFactor>() -> usize { P::FACTOR }
+/// assert_eq!(factor::<Scale<8>>(), 8);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an upsampling factor",
+    label = "not a factor of at least 1",
+    note = "upsample by `Scale<F>` with `F` at least 1: a factor of 0 leaves nothing to read"
+)]
+pub trait UpsampleFactor {
+    /// The factor.
+    const FACTOR: usize;
+    /// The factor as typenum bits (never 0).
+    #[doc(hidden)]
+    type Bits;
+}
+#[diagnostic::do_not_recommend]
+impl<const F: usize> UpsampleFactor for Scale<F>
+where
+    Const<F>: ToUInt,
+    U<F>: NonZero,
+{
+    const FACTOR: usize = F;
+    type Bits = U<F>;
+}
+
+/// `Self · F` on hex digits, for typenum bits `F` (never 0), most significant bit first:
+/// `1·n = n`, `(2q + b)·n = q·n + q·n (+ n when b = 1)`; `()` (a size left to run time)
+/// once a sum passes 8 digits.
+#[doc(hidden)]
+pub trait HexTimes<F> {
+    type Out;
+}
+impl<H> HexTimes<UInt<UTerm, B1>> for H {
+    type Out = H;
+}
+type Part<H, F> = <H as HexTimes<F>>::Out;
+type Doubled<H, F> = <Part<H, F> as HexSum<Part<H, F>>>::Out;
+impl<H, Q, C, B: PlusIfOne<Doubled<H, UInt<Q, C>>, H>> HexTimes<UInt<UInt<Q, C>, B>> for H
+where
+    H: HexTimes<UInt<Q, C>>,
+    Part<H, UInt<Q, C>>: HexSum<Part<H, UInt<Q, C>>>,
+{
+    type Out = <B as PlusIfOne<Doubled<H, UInt<Q, C>>, H>>::Out;
+}
+
+/// `Acc + H` when the bit `Self` is 1, else `Acc`.
+#[doc(hidden)]
+pub trait PlusIfOne<Acc, H> {
+    type Out;
+}
+impl<Acc, H> PlusIfOne<Acc, H> for B0 {
+    type Out = Acc;
+}
+impl<Acc: HexSum<H>, H> PlusIfOne<Acc, H> for B1 {
+    type Out = <Acc as HexSum<H>>::Out;
+}
+
+/// An axis' size upsampled: `F·n` when static, else `?`; nothing to check.
+impl<X: Axis, const F: usize> Windowed<Scale<F>> for X
+where
+    <X::Size as AxisSize>::Known: ScaledIf<X, Scale<F>>,
+{
+    type Size = <<X::Size as AxisSize>::Known as ScaledIf<X, Scale<F>>>::Size;
+    type Check = Passed;
+}
+/// The upsampled size by whether the axis' size is static.
+#[doc(hidden)]
+pub trait ScaledIf<X, P> {
+    type Size;
+}
+impl<X, P> ScaledIf<X, P> for B0 {
+    type Size = Dyn;
+}
+/// `F·n` on hex digits: static within the size table, else `?`.
+impl<X: Axis, P: UpsampleFactor> ScaledIf<X, P> for B1
+where
+    HexOf<X>: HexTimes<P::Bits>,
+    <HexOf<X> as HexTimes<P::Bits>>::Out: SizeOfSum,
+{
+    type Size = <<HexOf<X> as HexTimes<P::Bits>>::Out as SizeOfSum>::Size;
+}
+
+/// The outcome of an upsampling as a diagnostic: implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot upsample `{S}` over `{A}`",
+    label = "`{A}` does not select axes of `{S}`",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<X>`: `X` names no axis; `SelectedTwice<X>`: `X` picks an axis already picked"
+)]
+#[doc(hidden)]
+pub trait UpsampleVerdict<S, A> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, A, R: FromRev> UpsampleVerdict<S, A> for Good<R> {
+    type Out = R::Out;
+}
+
+type Rev<S> = <S as Shape>::Rev;
+type List<A> = <A as Selector>::List;
+type Checks<S, A, P> = (
+    <List<A> as AllFound<Rev<S>>>::Out,
+    (<Rev<S> as PickWalk<List<A>, P>>::Check, ()),
+);
+type Axes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
+
+/// `Self` upsamples over the axes `A` selects by `P` (rule book §23): the bound to write in
+/// generic code.
+///
+/// ```
+/// use shapecast::{names, shape, Scale, Shape, UpsampleOver};
+/// names!(H, W);
+/// fn upsampled<X: UpsampleOver<(H, W), Scale<2>>>() -> String { X::Output::to_dyn().to_string() }
+/// assert_eq!(upsampled::<shape![?, H: 7, W]>(), "[?, H: 14, W]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot upsample `{Self}` over `{A}` by `{P}`",
+    label = "`{A}` does not select axes of `{Self}`",
+    note = "every selector must pick its own axis of the shape"
+)]
+pub trait UpsampleOver<A, P>: Shape {
+    /// The upsampled shape.
+    type Output: Shape;
+}
+
+/// The rule behind [`UpsampleOver`], for every shape; the public trait forwards to it rank by
+/// rank (see `typed::capability`), so a generic shape without the bound is told to add
+/// `UpsampleOver`.
+#[doc(hidden)]
+pub trait UpsampleOverRule<A, P>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([A, P] UpsampleOver<A, P> => UpsampleOverRule<A, P> { type Output; });
+
+impl<S: Shape, A: Selector, P: UpsampleFactor> UpsampleOverRule<A, P> for S
+where
+    S::Rev: PickWalk<A::List, P>,
+    A::List: AllFound<S::Rev>,
+    Checks<S, A, P>: Judge<Axes<S, A, P>>,
+    Judged<Checks<S, A, P>, Axes<S, A, P>>: UpsampleVerdict<S, A>,
+{
+    type Output = <Judged<Checks<S, A, P>, Axes<S, A, P>> as UpsampleVerdict<S, A>>::Out;
+}
+
+/// The shape of `S` upsampled by `P` along each axis `A` selects (rule book §23).
+///
+/// ```
+/// use shapecast::{names, shape, Scale, Upsampled};
+/// names!(T);
+/// static_assertions::assert_type_eq_all!(Upsampled<shape![T: 5], T, Scale<3>>, shape![T: 15]);
+/// static_assertions::assert_type_eq_all!(Upsampled<shape![T], T, Scale<2>>, shape![T]);
+/// ```
+pub type Upsampled<S, A, P> = <S as UpsampleOver<A, P>>::Output;
