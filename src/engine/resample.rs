@@ -17,30 +17,39 @@ pub(crate) struct Taps {
 }
 
 impl Taps {
-    /// PyTorch's `nearest` (`exact = false`: source `⌊j·s⌋`) and `nearest-exact`
-    /// (`⌊(j + ½)·s⌋`), clamped to the axis, with PyTorch's scale in `f32`: `1 / factor` for
-    /// an upsampling by `factor`, else `n / m`; `m = n` reads in place and `m = 2n` at
-    /// `j / 2`, PyTorch's own shortcuts.
-    pub(crate) fn nearest(n: usize, m: usize, exact: bool, factor: Option<usize>) -> Taps {
+    /// PyTorch's `nearest` (`exact = false`: source `⌊j·n/m⌋`) and `nearest-exact`
+    /// (`⌊(j + ½)·n/m⌋`), clamped to the axis. In exact arithmetic, as PyTorch's double
+    /// precision gives, except `nearest` in `single` precision, where PyTorch computes
+    /// `⌊j·s⌋` in `f32` with `s = 1 / factor` for an upsampling by `factor`, else `n / m`
+    /// (which reads one element lower where `j·n/m` is a whole number that `f32` rounds
+    /// down: 26 to 22 reads 12 for position 11), and its shortcuts: `m = n` reads in place,
+    /// `m = 2n` at `j / 2`.
+    pub(crate) fn nearest(
+        n: usize,
+        m: usize,
+        (exact, single): (bool, bool),
+        factor: Option<usize>,
+    ) -> Taps {
         let s = match factor {
             Some(f) => (1.0 / f as f64) as f32,
             None => n as f32 / m as f32,
         };
         let last = n.saturating_sub(1);
+        let (n_wide, m_wide) = (n as u128, m as u128);
         let taps = (0..m)
             .map(|j| {
-                let i = if m == n {
+                let i = if exact {
+                    ((2 * j as u128 + 1) * n_wide / (2 * m_wide)) as usize
+                } else if !single {
+                    (j as u128 * n_wide / m_wide) as usize
+                } else if m == n {
                     j
-                } else if m == 2 * n && !exact {
+                } else if m == 2 * n {
                     j / 2
                 } else {
-                    let at = if exact {
-                        ((j as f64 + 0.5) * s as f64) as f32
-                    } else {
-                        j as f32 * s
-                    };
-                    (at.floor() as usize).min(last)
+                    (j as f32 * s).floor() as usize
                 };
+                let i = i.min(last);
                 (i, i, 0.0)
             })
             .collect();
@@ -198,8 +207,8 @@ mod tests {
             .map(|i| ((i * 5) % 13) as f64 - 6.0)
             .collect();
         for taps in [
-            Taps::nearest(n, m, false, None),
-            Taps::nearest(n, m, true, None),
+            Taps::nearest(n, m, (false, true), None),
+            Taps::nearest(n, m, (true, false), None),
             Taps::linear(n, m, false),
             Taps::linear(n, m, true),
             Taps::linear(n, 3, false),
@@ -216,7 +225,7 @@ mod tests {
 
     #[test]
     fn doubling_reads_each_element_twice() {
-        let t = Taps::nearest(3, 6, false, Some(2));
+        let t = Taps::nearest(3, 6, (false, true), Some(2));
         let y = resample_axis(&[1.0f32, 2.0, 3.0], (1, 3, 1), &t);
         assert_eq!(y, [1.0, 1.0, 2.0, 2.0, 3.0, 3.0]);
         let t = Taps::linear(2, 4, false);

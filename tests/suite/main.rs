@@ -40,5 +40,6 @@ mod train;
 mod train_blocks;
 mod train_random;
 mod train_tape;
+mod upsample;
 mod vmath;
 mod windows;

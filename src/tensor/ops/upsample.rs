@@ -22,12 +22,14 @@ use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
 
-/// How the output positions along one axis of `n` read it, for an output of `m`: the mode's
-/// taps, with PyTorch's scale `1 / factor` when upsampling by a factor.
-fn taps(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Taps {
+/// How the output positions along one axis of `n` read it, for an output of `m` of elements
+/// `T`: the mode's taps, with PyTorch's scale `1 / factor` when upsampling by a factor and
+/// its single-precision source positions for elements narrower than `f64`.
+fn taps<T>(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Taps {
+    let single = core::mem::size_of::<T>() < 8;
     match mode {
-        Interpolation::Nearest => Taps::nearest(n, m, false, factor),
-        Interpolation::NearestExact => Taps::nearest(n, m, true, factor),
+        Interpolation::Nearest => Taps::nearest(n, m, (false, single), factor),
+        Interpolation::NearestExact => Taps::nearest(n, m, (true, single), factor),
         Interpolation::Linear { align_corners } => Taps::linear(n, m, align_corners),
     }
 }
@@ -84,7 +86,11 @@ impl Resampling {
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
             let src = owned.as_deref().unwrap_or(&input);
-            let next = resample_axis(src, (outer, n, inner), &taps(self.mode, n, m, self.factor));
+            let next = resample_axis(
+                src,
+                (outer, n, inner),
+                &taps::<T>(self.mode, n, m, self.factor),
+            );
             owned = Some(next);
             sizes[k] = m;
         }
@@ -100,7 +106,7 @@ impl Resampling {
             let (n, m) = (self.input[k], sizes[k]);
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
-            let t = taps(self.mode, n, m, self.factor);
+            let t = taps::<T>(self.mode, n, m, self.factor);
             cur = resample_axis_back(&cur, (outer, n, inner), &t);
             sizes[k] = n;
         }

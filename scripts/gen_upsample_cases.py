@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""PyTorch's answers for interpolation (rule book §23), written to
+tests/data/torch_upsample.jsonl for tests/suite/upsample.rs.
+
+Each line is one `F.interpolate` call on a float64 input `[N, C, *spatial]` (1, 2 or 3 spatial
+axes) holding `(i * 7 % 11) - 5` in row-major order (a few lines in float32): by an integer `scale_factor` ("upsample")
+or to a `size` ("resize"), in the modes `nearest`, `nearest-exact`, `linear`/`bilinear`/
+`trilinear` (with and without `align_corners`). A line holds the output's sizes and values and
+the input's gradient of `sum(y * w)` for `w` holding `(i * 5 % 13) - 6`.
+
+Run: python3 scripts/gen_upsample_cases.py  (needs torch; the file is committed).
+"""
+import json, os
+import torch
+import torch.nn.functional as F
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "torch_upsample.jsonl")
+
+
+def ramp(shape, a, m, b):
+    n = 1
+    for s in shape:
+        n *= s
+    return torch.tensor([float((i * a) % m - b) for i in range(n)], dtype=torch.float64).reshape(shape)
+
+
+LINEAR = {1: "linear", 2: "bilinear", 3: "trilinear"}
+
+
+def case(xs, mode, align, factor=None, size=None, dtype=torch.float64):
+    dims = len(xs) - 2
+    x = ramp(xs, 7, 11, 5).to(dtype).requires_grad_(True)
+    torch_mode = LINEAR[dims] if mode == "linear" else mode
+    kw = {"align_corners": align} if mode == "linear" else {}
+    if factor is not None:
+        y = F.interpolate(x, scale_factor=factor, mode=torch_mode, **kw)
+    else:
+        y = F.interpolate(x, size=size, mode=torch_mode, **kw)
+    w = ramp(list(y.shape), 5, 13, 6).to(dtype)
+    (y * w).sum().backward()
+    line = {"op": "upsample" if factor is not None else "resize", "x": list(xs), "mode": mode,
+            "align_corners": align, "dtype": str(dtype).removeprefix("torch."), "out": list(y.shape),
+            "values": [round(v, 12) for v in y.detach().flatten().tolist()],
+            "grad": [round(v, 12) for v in x.grad.flatten().tolist()]}
+    if factor is not None:
+        line["factor"] = factor
+    else:
+        line["size"] = list(size)
+    return line
+
+
+def main():
+    lines = []
+    modes = [("nearest", False), ("nearest-exact", False), ("linear", False), ("linear", True)]
+    # An integer factor on 1-, 2- and 3-D inputs.
+    for xs in ([2, 3, 5], [1, 2, 3, 4], [1, 1, 2, 3, 2]):
+        for factor in (1, 2, 3, 4):
+            for mode, align in modes:
+                lines.append(case(xs, mode, align, factor=factor))
+    # To a size, larger and smaller, including PyTorch's float rounding of `n / m` for
+    # nearest (14 to 20) and a length of 1 on either side.
+    for xs, size in (([1, 2, 7], [5]), ([1, 2, 5], [7]), ([1, 1, 26], [22]), ([1, 1, 4], [1]),
+                     ([1, 1, 1], [3]), ([1, 2, 6, 5], [4, 9]), ([2, 1, 3, 8], [7, 3]),
+                     ([1, 1, 2, 3, 4], [3, 5, 2])):
+        for mode, align in modes:
+            lines.append(case(xs, mode, align, size=size))
+    # Single precision, where PyTorch computes nearest's source positions in `f32` (26 to 22
+    # reads 12 for position 11) and linear weights in `f32`.
+    for xs, size in (([1, 1, 26], [22]), ([1, 1, 39], [33]), ([1, 2, 6, 5], [4, 9])):
+        for mode, align in modes:
+            lines.append(case(xs, mode, align, size=size, dtype=torch.float32))
+    for mode, align in modes:
+        lines.append(case([1, 2, 3, 4], mode, align, factor=3, dtype=torch.float32))
+    with open(OUT, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+    print(f"{len(lines)} cases in {OUT}")
+
+
+if __name__ == "__main__":
+    main()
