@@ -245,6 +245,8 @@ pub use typed::gather::{GatherAlongRule, OneHotIntoRule, TakeAlongRule};
 #[doc(hidden)]
 pub use typed::pool::PoolOverRule;
 #[doc(hidden)]
+pub use typed::upsample::UpsampleOverRule;
+#[doc(hidden)]
 pub use typed::surgery::{
     ConcatWithRule, InsertAxisAtRule, MergeAxesIntoRule, RenameAxisRule, SelectAxisRule,
     SliceAxisRule, SplitAxisIntoRule, StackUnderRule,

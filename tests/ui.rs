@@ -1,7 +1,7 @@
 //! Compile errors are part of the API: every file in `ui-tests/` must fail to compile with
 //! exactly the diagnostic in its `.stderr` (at most 20 lines, no typenum internals, no
 //! `shapecast::typed::` path). The cases are grouped by area: `rules/` (broadcasting, one
-//! file prefix per rule), `tensors/`, `reduce/`, `contract/`, `surgery/`, `conv/`, `pool/`, `pad/`, `gather/`, `blocks/` (attention, norms, rotary embeddings), `train/` (gradients and parameters), `generic/` (generic code missing an operation's bound: the error names the bound), `mistakes/`.
+//! file prefix per rule), `tensors/`, `reduce/`, `contract/`, `surgery/`, `conv/`, `pool/`, `pad/`, `upsample/`, `gather/`, `blocks/` (attention, norms, rotary embeddings), `train/` (gradients and parameters), `generic/` (generic code missing an operation's bound: the error names the bound), `mistakes/`.
 
 #[test]
 fn rejected_shapes_read_well() {

@@ -19,12 +19,14 @@ use typenum::{Const, NonZero, ToUInt, UInt, UTerm, U};
 
 use super::axis::{Axis, HexOf};
 use super::bits::{B0, B1};
+use super::digits::X0;
 use super::hex_sum::HexSum;
 use super::list::FromRev;
 use super::outcome::{Good, Judge, Judged, Passed};
 use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
+use super::size_hex::H1;
 use super::surgery::SizeOfSum;
 use super::window::{PickWalk, Windowed};
 
@@ -49,12 +51,9 @@ pub struct Scale<const FACTOR: usize>;
     label = "not a factor of at least 1",
     note = "upsample by `Scale<F>` with `F` at least 1: a factor of 0 leaves nothing to read"
 )]
-pub trait UpsampleFactor {
+pub trait UpsampleFactor: FactorBits {
     /// The factor.
     const FACTOR: usize;
-    /// The factor as typenum bits (never 0).
-    #[doc(hidden)]
-    type Bits;
 }
 #[diagnostic::do_not_recommend]
 impl<const F: usize> UpsampleFactor for Scale<F>
@@ -63,15 +62,30 @@ where
     U<F>: NonZero,
 {
     const FACTOR: usize = F;
+}
+
+/// A factor as typenum bits, 0 included: the size walk computes with it whatever the
+/// factor, so that a factor of 0 is refused once, by [`UpsampleFactor`].
+#[doc(hidden)]
+pub trait FactorBits {
+    type Bits;
+}
+impl<const F: usize> FactorBits for Scale<F>
+where
+    Const<F>: ToUInt,
+{
     type Bits = U<F>;
 }
 
-/// `Self · F` on hex digits, for typenum bits `F` (never 0), most significant bit first:
+/// `Self · F` on hex digits, for typenum bits `F`, most significant bit first: `0·n = 0`,
 /// `1·n = n`, `(2q + b)·n = q·n + q·n (+ n when b = 1)`; `()` (a size left to run time)
 /// once a sum passes 8 digits.
 #[doc(hidden)]
 pub trait HexTimes<F> {
     type Out;
+}
+impl<H> HexTimes<UTerm> for H {
+    type Out = H1<X0>;
 }
 impl<H> HexTimes<UInt<UTerm, B1>> for H {
     type Out = H;
@@ -115,7 +129,7 @@ impl<X, P> ScaledIf<X, P> for B0 {
     type Size = Dyn;
 }
 /// `F·n` on hex digits: static within the size table, else `?`.
-impl<X: Axis, P: UpsampleFactor> ScaledIf<X, P> for B1
+impl<X: Axis, P: FactorBits> ScaledIf<X, P> for B1
 where
     HexOf<X>: HexTimes<P::Bits>,
     <HexOf<X> as HexTimes<P::Bits>>::Out: SizeOfSum,

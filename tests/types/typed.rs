@@ -160,3 +160,39 @@ mod padding {
     assert_type_eq_all!(Padded<shape![T: 2047], T, Pad<1, 0>>, shape![T: 2048]);
     assert_type_eq_all!(Padded<shape![T: 2048], T, Pad<0, 1>>, shape![T]);
 }
+
+mod upsampling {
+    use super::{C, H, N, T, W};
+    use shapecast::{shape, Scale, Upsampled, S};
+    use static_assertions::assert_type_eq_all;
+
+    /// `Upsampled<[T: n], T, Scale<f>>` is `[T: n·f]`, the product written by the compiler's
+    /// constant evaluation (the size table's `S<N>`), on a grid of sizes and factors.
+    macro_rules! times {
+        ($($n:literal),* ; $f:literal) => {$(
+            assert_type_eq_all!(Upsampled<(T<S<$n>>,), T, Scale<$f>>, (T<S<{ $n * $f }>>,));
+        )*};
+    }
+    times!(0, 1, 2, 3, 7, 15, 16, 17, 127, 255, 256, 511, 1023, 2048; 1);
+    times!(0, 1, 2, 3, 7, 8, 15, 16, 17, 56, 127, 128, 255, 256, 511, 1000, 1023, 1024; 2);
+    times!(1, 2, 3, 5, 7, 15, 16, 17, 75, 85, 111, 255, 341, 682; 3);
+    times!(1, 2, 3, 7, 15, 16, 56, 63, 64, 96, 127, 255, 256, 511, 512; 4);
+    times!(1, 3, 13, 31, 51, 204, 409; 5);
+    times!(1, 7, 15, 16, 28, 85, 255, 341; 6);
+    times!(1, 7, 28, 56, 127, 128, 255, 256; 8);
+    times!(1, 9, 17, 63, 64, 99, 127, 128; 16);
+    times!(1, 2, 3, 31, 32, 33, 63; 31);
+    times!(1, 2, 3, 7, 8; 255);
+
+    // Past the size table the size is `?`; `?` stays `?`; other axes are kept.
+    assert_type_eq_all!(Upsampled<shape![T: 1025], T, Scale<2>>, shape![T]);
+    assert_type_eq_all!(Upsampled<shape![T: 683], T, Scale<3>>, shape![T]);
+    assert_type_eq_all!(Upsampled<shape![T: 2048], T, Scale<1000>>, shape![T]);
+    assert_type_eq_all!(Upsampled<shape![N, T], T, Scale<2>>, shape![N, T]);
+    // A segmentation head at stride 8 on the seed's 256 x 384 images, selected by name in
+    // either order.
+    assert_type_eq_all!(
+        Upsampled<shape![N, C: 3, H: 32, W: 48], (W, H), Scale<8>>,
+        shape![N, C: 3, H: 256, W: 384]
+    );
+}
