@@ -245,12 +245,12 @@ pub use typed::gather::{GatherAlongRule, OneHotIntoRule, TakeAlongRule};
 #[doc(hidden)]
 pub use typed::pool::PoolOverRule;
 #[doc(hidden)]
-pub use typed::upsample::UpsampleOverRule;
-#[doc(hidden)]
 pub use typed::surgery::{
     ConcatWithRule, InsertAxisAtRule, MergeAxesIntoRule, RenameAxisRule, SelectAxisRule,
     SliceAxisRule, SplitAxisIntoRule, StackUnderRule,
 };
+#[doc(hidden)]
+pub use typed::upsample::UpsampleOverRule;
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```

@@ -294,7 +294,7 @@ mod sweep {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
 
-        /// Convolution, pooling, padding and the gathers (rule book §20–§22) on such sizes,
+        /// Convolution, pooling, padding, interpolation and the gathers (rule book §20–§23) on such sizes,
         /// with zero, small and huge strides, paddings, dilations, groups, kernels, indices
         /// and class counts: an answer or an error, never a panic.
         #[test]
@@ -304,7 +304,7 @@ mod sweep {
         ) {
             use shapecast::dynamic::conv::ConvSpec;
             use shapecast::dynamic::pool::PoolSpec;
-            use shapecast::{Loss, PadMode};
+            use shapecast::{Interpolation, Loss, PadMode};
             let x = named(&a, 0);
             // The weight names the input's first axes (channel, spatial) and one of its own.
             let mut wt = w.clone();
@@ -329,6 +329,12 @@ mod sweep {
                 let _ = x.pad(&sel, p, &mode);
                 let _ = x.pad(&two, i.min(3), &mode);
                 let _ = x.pad_ends(&two, (p, i), &mode);
+            }
+            for mode in [Interpolation::Nearest, Interpolation::NearestExact, Interpolation::Linear { align_corners: i % 2 == 0 }] {
+                let _ = x.upsample(&two, s, mode);
+                let _ = x.upsample(&sel, i.min(5), mode);
+                let _ = x.resize(&two, &[p, d], mode);
+                let _ = x.resize(&sel, &[s.min(9)], mode);
             }
             let idx = DynTensor::<usize>::full(format!("[I: {}]", w.first().copied().unwrap_or(0).min(3)).parse().unwrap(), i);
             if let Ok(idx) = idx {

@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use shapecast::dynamic::conv::ConvSpec;
 use shapecast::dynamic::pool::PoolSpec;
-use shapecast::{DynMask, DynTensor, PadMode, RopeStyle, Rotary};
+use shapecast::{DynMask, DynTensor, Interpolation, PadMode, RopeStyle, Rotary};
 
 mod common;
 use common::{holds_its_count, selector, Bytes};
@@ -66,6 +66,13 @@ fuzz_target!(|data: &[u8]| {
     for mode in [PadMode::Constant(1.0), PadMode::Reflect, PadMode::Replicate] {
         results.push(x.pad(&[s1.clone()], k, &mode));
         results.push(x.pad_ends(&[s1.clone(), s2.clone()], (k2, k), &mode));
+    }
+    let linear = Interpolation::Linear {
+        align_corners: b.next() % 2 == 0,
+    };
+    for mode in [Interpolation::Nearest, Interpolation::NearestExact, linear] {
+        results.push(x.upsample(&[s1.clone(), s2.clone()], k, mode));
+        results.push(x.resize(&[s2.clone()], &[k2], mode));
     }
     if let Ok(indices) = DynTensor::full(y.shape().clone(), k as i64 - 2) {
         results.push(x.gather(&s1, &indices));

@@ -15,8 +15,8 @@ use shapecast::{
     SplitAxis, Stack, Tensor, S,
 };
 use shapecast::{
-    Conv, Convolution, Convolve, Gather, Loss, OneHot, Pad, PadMode, Padded, Padding, Pool, Pooled,
-    Pooling, Reduction, Reductions, Take,
+    Conv, Convolution, Convolve, Gather, Interpolation, Loss, OneHot, Pad, PadMode, Padded,
+    Padding, Pool, Pooled, Pooling, Reduction, Reductions, Scale, Take, Upsampled, Upsampling,
 };
 
 names!(BATCH, SEQ, KSEQ, HEADS, DK, EMBED, CLASS, CHANNEL, H, W, HW, T, F, N, C1, VOCAB, D);
@@ -218,8 +218,8 @@ pub fn attention(
     out
 }
 
-/// The image operations (rule book §20-§22): convolution, pooling, padding, gather and the
-/// losses. Convolutions and pools at small images' sizes (`shapecast::guide::editor`
+/// The image operations (rule book §20-§23): convolution, pooling, padding, upsampling,
+/// gather and the losses. Convolutions and pools at small images' sizes (`shapecast::guide::editor`
 /// has the limit); padding and gathering at a model's sizes.
 pub fn images(
     img: Tensor<f32, shape![N, CHANNEL: 3, H: 32, W: 48]>,
@@ -242,6 +242,7 @@ pub fn images(
     let avg = h1.avg_pool::<(H, W), Pool<3, 2, 1, true>>();
     let padded = img.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
     let same_stride_two = img.pad::<(H, W), Pad<0, 1>>(&PadMode::Constant(0.0));
+    let bilinear = h1.upsample::<(H, W), Scale<2>>(Interpolation::Linear { align_corners: false });
     let logits = h1
         .max_pool::<(H, W), Pool<2>>()
         .conv::<C1, Conv<1, 1>>(&w2)
@@ -272,6 +273,8 @@ pub fn images(
     let pooled = value::<Pooled<shape![N, C1: 768, H: 64, W: 96], (H, W), Pool<2>>>();
     let grown = value::<Padded<shape![N, C1: 768, H: 1024, W: 32000], (H, W), Pad<3>>>();
     let causal = value::<Padded<shape![N, C1: 768, H: 1024, W: 2046], W, Pad<2, 0>>>();
+    let to_image = value::<Upsampled<shape![N, CLASS: 21, H: 64, W: 96], (H, W), Scale<8>>>();
+    let by_three = value::<Upsampled<shape![N, C1: 768, H: 341, W: 682], (H, W), Scale<3>>>();
     let taken = value::<Take<shape![VOCAB: 32000, EMBED: 4096], VOCAB, shape![BATCH, SEQ]>>();
     let encoded = value::<OneHot<shape![BATCH, SEQ], VOCAB<S<50257>>>>();
 }

@@ -44,7 +44,7 @@ impl Taps {
                     (j as u128 * n_wide / m_wide) as usize
                 } else if m == n {
                     j
-                } else if m == 2 * n {
+                } else if n.checked_mul(2) == Some(m) {
                     j / 2
                 } else {
                     (j as f32 * s).floor() as usize

@@ -10,7 +10,7 @@ use super::var::{Trainable, Var};
 use crate::dynamic::pool::pool;
 use crate::dynamic::upsample::Interpolation;
 use crate::engine::gradient;
-use crate::tensor::{upsampled, Own};
+use crate::tensor::upsampled;
 use crate::tensor::{Contractible, ConvOut, Convolution, ConvolveWith, Pooling, Tensor};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled};
 use crate::typed::reduce::Selector;
@@ -197,7 +197,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         P: UpsampleFactor,
         S: UpsampleOver<A, P>,
     {
-        let mut own = Own::default();
+        let mut own = Default::default();
         let x = self.value().layout(&mut own);
         let shape = self.value().shape_dyn();
         let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;

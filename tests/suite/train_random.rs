@@ -1,5 +1,5 @@
 //! Backward passes against central differences in `f64` on random small inputs of run-time
-//! sizes: every pooling, padding and convolution geometry below, the statistics, the norms,
+//! sizes: every pooling, padding, upsampling and convolution geometry below, the statistics, the norms,
 //! attention (plain, causal with a cache offset, an additive mask; by the queries, keys and
 //! values), both rotary conventions, the losses with ignored targets, class weights and
 //! smoothing, and the lookups. The fixed cases against PyTorch (`train`) check the values;
@@ -109,6 +109,13 @@ proptest! {
         check("causal", &x, &|v| v.pad::<W, Pad<2, 0>>(&PadMode::Constant(0.5)).ok())?;
         check("reflect ends", &x, &|v| v.pad::<(H, W), Pad<0, 1>>(&PadMode::Reflect).ok())?;
         check("replicate ends", &x, &|v| v.pad::<H, Pad<1, 3>>(&PadMode::Replicate).ok())?;
+        let linear = Interpolation::Linear { align_corners: false };
+        let corners = Interpolation::Linear { align_corners: true };
+        check("bilinear 2", &x, &|v| v.upsample::<(H, W), Scale<2>>(linear).ok())?;
+        check("bilinear 3 corners", &x, &|v| v.upsample::<(H, W), Scale<3>>(corners).ok())?;
+        check("trilinear (C, H, W) 2", &x, &|v| v.upsample::<(C, H, W), Scale<2>>(linear).ok())?;
+        check("nearest 3", &x, &|v| v.upsample::<(W, H), Scale<3>>(Interpolation::Nearest).ok())?;
+        check("nearest-exact 1", &x, &|v| v.upsample::<H, Scale<1>>(Interpolation::NearestExact).ok())?;
         check("softmax", &x, &|v| Some(v.softmax::<(H, W)>()))?;
         check("logsumexp", &x, &|v| Some(v.logsumexp::<(C, W)>()))?;
         check("var", &x, &|v| Some(v.var::<(H, W)>(1)))?;

@@ -34,10 +34,10 @@ fn taps<T>(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Ta
     }
 }
 
-/// An interpolation's plan: the axes it resamples (ascending), the input's and the output's
-/// sizes, the mode and the factor (for an upsampling).
+/// An interpolation's plan: the axes it resamples in the order it resamples them, the
+/// input's and the output's sizes, the mode and the factor (for an upsampling).
 pub(crate) struct Resampling {
-    pub(crate) at: Vec<usize>,
+    order: Vec<usize>,
     pub(crate) input: Vec<usize>,
     pub(crate) output: Vec<usize>,
     pub(crate) mode: Interpolation,
@@ -58,7 +58,7 @@ impl Resampling {
         let output = out
             .known_sizes()
             .ok_or_else(|| Error::UnknownSize { shape: out.clone() })?;
-        crate::engine::allocation::ensure::<T>(&output, || out.clone())?;
+        let total = crate::engine::allocation::ensure::<T>(&output, || out.clone())?;
         if let Some(&k) = at.iter().find(|&&k| x.sizes[k] == 0 && output[k] > 0) {
             return Err(Error::Window {
                 op: "resize",
@@ -67,8 +67,26 @@ impl Resampling {
                 reason: format!("axis {k} is empty: nothing to interpolate from"),
             });
         }
+        // The axes that shrink first, then the others, each group the last axis first (as
+        // PyTorch nests its linear modes): every stage then holds at most the larger of the
+        // input and the output, and an empty output resamples nothing.
+        let shrinks = |&k: &usize| output[k] < x.sizes[k];
+        let order: Vec<usize> = if total == 0 {
+            Vec::new()
+        } else {
+            let first = at.iter().rev().copied().filter(shrinks);
+            first
+                .chain(at.iter().rev().copied().filter(|k| !shrinks(k)))
+                .collect()
+        };
+        for &k in &order {
+            // One tap (two positions and a weight) per output position along the axis.
+            crate::engine::allocation::ensure::<(usize, usize, f64)>(&output[k..=k], || {
+                out.clone()
+            })?;
+        }
         Ok(Resampling {
-            at,
+            order,
             input: x.sizes.to_vec(),
             output,
             mode,
@@ -81,7 +99,11 @@ impl Resampling {
         let input = row_major_elements(&x);
         let mut sizes = self.input.clone();
         let mut owned: Option<Vec<T>> = None;
-        for &k in self.at.iter().rev() {
+        if self.order.is_empty() && self.input != self.output {
+            // An empty output.
+            return Vec::new();
+        }
+        for &k in &self.order {
             let (n, m) = (sizes[k], self.output[k]);
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
@@ -98,11 +120,17 @@ impl Resampling {
     }
 
     /// The gradient of the input from `g`, the output's (row-major): each axis' resampling
-    /// transposed, in the reverse order of the forward pass.
+    /// transposed, in the reverse of the forward pass's order.
     pub(crate) fn back<T: Float + Send + Sync>(&self, g: Vec<T>) -> Vec<T> {
         let mut sizes = self.output.clone();
         let mut cur = g;
-        for &k in &self.at {
+        if self.order.is_empty() && self.input != self.output {
+            // An empty output: the input's gradient is zeros (an empty input, or axes of
+            // size 0 elsewhere).
+            let count = crate::engine::allocation::count(&self.input).unwrap_or(0);
+            return vec![T::zero(); count];
+        }
+        for &k in self.order.iter().rev() {
             let (n, m) = (self.input[k], sizes[k]);
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
