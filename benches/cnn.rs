@@ -4,7 +4,8 @@
 //! `[out, in]`) and cross-entropy against integer labels, on a batch of 8 images of
 //! 3x128x192; each stage alone and the whole network. Beside it, the convolutions against
 //! the GEMM crate's own product of the same size (what im2col leaves to the GEMM: the
-//! overhead of the patches), for a 3x3 and a 1x1 kernel.
+//! overhead of the patches), for a 3x3 and a 1x1 kernel. Then upsampling: a segmentation
+//! head's logits back to the image's size, and a decoder's doubling.
 //!
 //! Run: `cargo bench --bench cnn` (one thread) and `cargo bench --bench cnn --features rayon`
 //! (rayon's pool); `python3 scripts/bench_cnn.py --threads 1` (and `2`) times the same network
@@ -218,5 +219,39 @@ fn fusion(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cnn, against_gemm, fusion);
+/// A segmentation head's logits at a quarter of the image, `[8, 21, 32, 48]`, back to the
+/// image's 128x192 (rule book §23): bilinear (PyTorch's default `align_corners=False`) and
+/// nearest; and a decoder's feature map `[8, 64, 64, 96]` doubled (U-Net's `nn.Upsample(2)`).
+fn upsampling(c: &mut Criterion) {
+    type Logits = shape![N: 8, CLASS: 21, H: 32, W: 48];
+    type Features = shape![N: 8, C: 64, H: 64, W: 96];
+    let logits = Tensor::<f32, Logits>::from_vec(wave(15, 8 * 21 * 32 * 48, 1.0)).unwrap();
+    let features = Tensor::<f32, Features>::from_vec(wave(16, 8 * 64 * 64 * 96, 1.0)).unwrap();
+    let linear = Interpolation::Linear {
+        align_corners: false,
+    };
+    let full = logits.upsample::<(H, W), Scale<4>>(linear);
+    // The same checksum as `scripts/bench_cnn.py --upsample` prints for PyTorch.
+    eprintln!(
+        "upsample: sum {:.4}",
+        full.iter().map(|&x| f64::from(x)).sum::<f64>()
+    );
+    let mut g = c.benchmark_group(format!("upsample [{THREADS}]"));
+    g.sample_size(20).measurement_time(Duration::from_secs(6));
+    g.bench_function("bilinear x4, 8x21x32x48", |b| {
+        b.iter(|| black_box(&logits).upsample::<(H, W), Scale<4>>(linear))
+    });
+    g.bench_function("nearest x4, 8x21x32x48", |b| {
+        b.iter(|| black_box(&logits).upsample::<(H, W), Scale<4>>(Interpolation::Nearest))
+    });
+    g.bench_function("bilinear x2, 8x64x64x96", |b| {
+        b.iter(|| black_box(&features).upsample::<(H, W), Scale<2>>(linear))
+    });
+    g.bench_function("nearest x2, 8x64x64x96", |b| {
+        b.iter(|| black_box(&features).upsample::<(H, W), Scale<2>>(Interpolation::Nearest))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, cnn, against_gemm, fusion, upsampling);
 criterion_main!(benches);

@@ -8,6 +8,8 @@
 //!    `[out, in]`) to a `.safetensors` file and loaded back by name;
 //! 4. class softmax, cross-entropy against the labels at the output's resolution (picked
 //!    with `take`), void pixels ignored, and accuracy of the `argmax` against the labels;
+//!    the logits upsampled back to the labels' resolution (bilinear, by name: the classes
+//!    stay last) and the accuracy of their `argmax` on every labelled pixel;
 //! 5. multi-scale predictions fused by the outer rule: class probabilities
 //!    `[N, CLASS: 3, H, W]` with per-scale confidences `[N, SCALE: 3, H, W]` give
 //!    `[N, CLASS: 3, H, W, SCALE: 3]`, averaged over `SCALE`.
@@ -150,6 +152,23 @@ fn main() -> Result<(), Error> {
         logits.sizes()
     );
 
+    // 4b. The logits back at the labels' resolution, bilinear (PyTorch's
+    //     `F.interpolate(scale_factor=2, mode='bilinear')`), by name: the classes stay last.
+    //     Then the accuracy of their argmax on every labelled pixel.
+    let linear = Interpolation::Linear {
+        align_corners: false,
+    };
+    let full: Tensor<f32, shape![N, H: 32, W: 48, CLASS: 3]> =
+        logits.upsample::<(H, W), Scale<2>>(linear);
+    let pred_full: Tensor<usize, shape![N, H: 32, W: 48]> = full.argmax::<CLASS>();
+    let hit = |(p, l): &(&usize, &usize)| **l != VOID && p == l;
+    let hits_full = pred_full.iter().zip(lbl.iter()).filter(hit).count();
+    let valid_full = lbl.iter().filter(|&&l| l != VOID).count();
+    println!(
+        "upsampled to {:?}: accuracy {hits_full}/{valid_full}",
+        full.sizes()
+    );
+
     // 5. Multi-scale fusion by the outer rule: per-scale confidences (the class
     //    probabilities' maximum sharpened at three temperatures) against the probabilities.
     let top: Tensor<f32, shape![N, H: 16, W: 24]> = probs.max::<CLASS>();
@@ -176,6 +195,7 @@ fn main() -> Result<(), Error> {
     let d_logits = diff(logits.data(), &want.logits);
     let d_probs = diff(probs.data(), &want.probs);
     let d_fused = diff(fused.data(), &want.fused);
+    let d_full = diff(full.data(), &want.full);
     assert!(
         d_logits < 1e-3,
         "logits differ from the naive loops by {d_logits}"
@@ -186,10 +206,11 @@ fn main() -> Result<(), Error> {
         "loss {mean_loss} against {}",
         want.loss
     );
-    assert_eq!(hits, want.hits);
+    assert!(d_full < 1e-3, "upsampled logits differ by {d_full}");
+    assert_eq!((hits, hits_full), (want.hits, want.hits_full));
     println!(
         "matches the naive loops: logits to {d_logits:.1e}, probabilities to {d_probs:.1e}, \
-         fused to {d_fused:.1e}, loss to {:.1e}",
+         upsampled to {d_full:.1e}, fused to {d_fused:.1e}, loss to {:.1e}",
         (mean_loss - want.loss).abs()
     );
     Ok(())
@@ -200,8 +221,10 @@ struct Naive {
     logits: Vec<f32>,
     probs: Vec<f32>,
     fused: Vec<f32>,
+    full: Vec<f32>,
     loss: f32,
     hits: usize,
+    hits_full: usize,
 }
 
 /// The whole pipeline as plain loops over row-major vectors, in f64 where it sums.
@@ -314,6 +337,36 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
             }
         }
     }
+    // Bilinear x2 of the logits `[N, H, W, CLASS]`: each output row and column from its two
+    // nearest input ones, the source `(i + 0.5) / 2 - 0.5` (at least 0).
+    let taps = |i: usize, n: usize| {
+        let at = ((i as f64 + 0.5) / 2.0 - 0.5).max(0.0);
+        let lo = (at as usize).min(n - 1);
+        (lo, (lo + 1).min(n - 1), at - lo as f64)
+    };
+    let mut full = vec![0.0f32; b * h * wd * 3];
+    let mut hits_full = 0;
+    for n in 0..b {
+        for i in 0..h {
+            let (i0, i1, fi) = taps(i, h2s);
+            for j in 0..wd {
+                let (j0, j1, fj) = taps(j, w2s);
+                let l = |ii: usize, jj: usize, k: usize| {
+                    logits[((n * h2s + ii) * w2s + jj) * 3 + k] as f64
+                };
+                let base = ((n * h + i) * wd + j) * 3;
+                for k in 0..3 {
+                    let top = (1.0 - fj) * l(i0, j0, k) + fj * l(i0, j1, k);
+                    let bottom = (1.0 - fj) * l(i1, j0, k) + fj * l(i1, j1, k);
+                    full[base + k] = ((1.0 - fi) * top + fi * bottom) as f32;
+                }
+                let t = lbl[(n * h + i) * wd + j];
+                let v = &full[base..base + 3];
+                let arg = (0..3).fold(0, |best, k| if v[k] > v[best] { k } else { best });
+                hits_full += usize::from(t != VOID && arg == t);
+            }
+        }
+    }
     let mut fused = vec![0.0f32; probs.len()];
     for (cell, chunk) in probs.chunks(3).enumerate() {
         let top = chunk.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -325,7 +378,9 @@ fn naive(img: &[f32], lbl: &[usize], w: &std::collections::HashMap<&str, Vec<f32
         logits,
         probs,
         fused,
+        full,
         loss: (loss / valid as f64) as f32,
         hits,
+        hits_full,
     }
 }

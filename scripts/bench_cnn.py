@@ -15,6 +15,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--threads", type=int, default=1)
 ap.add_argument("--reps", type=int, default=20)
 ap.add_argument("--fusion", action="store_true", help="time the outer-rule fusion (group `fusion`)")
+ap.add_argument("--upsample", action="store_true", help="time F.interpolate (group `upsample`)")
 args = ap.parse_args()
 for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = str(args.threads)
@@ -81,6 +82,22 @@ def weigh(probs, preds):
 
 def over_scales(weighted):
     return weighted.mean(dim=(4, 5, 6))
+
+
+if args.upsample:
+    logits = wave(15, 8 * 21 * 32 * 48, 1.0).reshape(8, 21, 32, 48)
+    features = wave(16, 8 * 64 * 64 * 96, 1.0).reshape(8, 64, 64, 96)
+    with torch.no_grad():
+        full = F.interpolate(logits, scale_factor=4, mode="bilinear", align_corners=False)
+        print(f"upsample: sum {full.double().sum().item():.4f} (torch {torch.__version__}, {args.threads} thread(s))")
+        for name, f, a in [
+            ("bilinear x4, 8x21x32x48", lambda t: F.interpolate(t, scale_factor=4, mode="bilinear", align_corners=False), logits),
+            ("nearest x4, 8x21x32x48", lambda t: F.interpolate(t, scale_factor=4, mode="nearest"), logits),
+            ("bilinear x2, 8x64x64x96", lambda t: F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False), features),
+            ("nearest x2, 8x64x64x96", lambda t: F.interpolate(t, scale_factor=2, mode="nearest"), features),
+        ]:
+            print(f"| {name} | {timed(f, a):.2f} ms |")
+    raise SystemExit
 
 
 if args.fusion:
