@@ -101,7 +101,7 @@ impl Taps {
 
 /// `x`, row-major `[outer, n, inner]`, resampled along its middle axis by `taps`: the
 /// `[outer, taps.len(), inner]` result. With the `rayon` feature a large one splits its outer
-/// blocks over the threads.
+/// rows over the threads.
 pub(crate) fn resample_axis<T: Float + Send + Sync>(
     x: &[T],
     (outer, n, inner): (usize, usize, usize),
@@ -113,22 +113,107 @@ pub(crate) fn resample_axis<T: Float + Send + Sync>(
         return Vec::new();
     }
     let weights: Vec<(usize, usize, T, T)> = taps.weighted().collect();
-    let mut out = vec![T::zero(); len];
-    let block = |o: usize, dst: &mut [T]| {
+    let mut out = zeroed(len);
+    by_rows(&mut out, m * inner, outer, |o, dst| {
         let src = &x[o * n * inner..(o + 1) * n * inner];
-        for (row, &(lo, hi, w0, w1)) in dst.chunks_exact_mut(inner).zip(&weights) {
-            let a = &src[lo * inner..(lo + 1) * inner];
-            if taps.nearest {
-                row.copy_from_slice(a);
-                continue;
-            }
-            let b = &src[hi * inner..(hi + 1) * inner];
-            for ((v, &a), &b) in row.iter_mut().zip(a).zip(b) {
-                *v = a * w0 + b * w1;
-            }
+        resample_block(src, inner, (&weights, taps.nearest), dst);
+    });
+    out
+}
+
+/// One block `[n, inner]` resampled into `dst`, `[weights.len(), inner]`.
+fn resample_block<T: Float>(
+    src: &[T],
+    inner: usize,
+    (weights, nearest): (&[(usize, usize, T, T)], bool),
+    dst: &mut [T],
+) {
+    if inner == 1 {
+        // The last axis: one element per tap, read directly.
+        for (v, &(lo, hi, w0, w1)) in dst.iter_mut().zip(weights) {
+            *v = if nearest {
+                src[lo]
+            } else {
+                src[lo] * w0 + src[hi] * w1
+            };
+        }
+        return;
+    }
+    for (row, &(lo, hi, w0, w1)) in dst.chunks_exact_mut(inner).zip(weights) {
+        let a = &src[lo * inner..(lo + 1) * inner];
+        if nearest {
+            row.copy_from_slice(a);
+            continue;
+        }
+        let b = &src[hi * inner..(hi + 1) * inner];
+        for ((v, &a), &b) in row.iter_mut().zip(a).zip(b) {
+            *v = a * w0 + b * w1;
+        }
+    }
+}
+
+/// `x`, row-major `[outer, n1, mid, n2, inner]`, resampled along its two axes of `n1` and
+/// `n2` by `first` and `second` in one pass: the `[outer, m1, mid, m2, inner]` result, equal
+/// to [`resample_axis`] along the `n2` axis, then along the `n1` axis (each value
+/// `(x[lo, lo'] w0' + x[lo, hi'] w1') w0 + (x[hi, lo'] w0' + x[hi, hi'] w1') w1`, rounded as
+/// the two passes round it), without the first pass's intermediate: a bilinear image's
+/// output is written once. The two taps have one mode (both nearest or both linear).
+pub(crate) fn resample_pair<T: Float + Send + Sync>(
+    x: &[T],
+    (outer, n1, mid, n2, inner): (usize, usize, usize, usize, usize),
+    (first, second): (&Taps, &Taps),
+) -> Vec<T> {
+    let (m1, m2) = (first.len(), second.len());
+    let slab = mid * m2 * inner;
+    let len = outer * m1 * slab;
+    if len == 0 {
+        return Vec::new();
+    }
+    let outer_taps: Vec<(usize, usize, T, T)> = first.weighted().collect();
+    let inner_taps: Vec<(usize, usize, T, T)> = second.weighted().collect();
+    let nearest = first.nearest && second.nearest;
+    let mut out = zeroed(len);
+    let run = n2 * inner;
+    // Input slab `s` (an `[mid, n2, inner]` at `(o, lo)`) resampled along `n2` into `buf`.
+    let fill = |s: usize, buf: &mut Vec<T>| {
+        buf.resize(slab, T::zero());
+        let src = &x[s * mid * run..(s + 1) * mid * run];
+        for (k, d) in buf.chunks_exact_mut(m2 * inner).enumerate() {
+            resample_block(
+                &src[k * run..(k + 1) * run],
+                inner,
+                (&inner_taps, nearest),
+                d,
+            );
         }
     };
-    by_blocks(&mut out, m * inner, len, block);
+    by_pieces(&mut out, slab, outer * m1, |r0, chunk| {
+        // The two input slabs the last output slab read, resampled: consecutive output
+        // slabs read the same or the next ones, so each is resampled about once per piece.
+        let mut held: [(usize, Vec<T>); 2] = [(usize::MAX, Vec::new()), (usize::MAX, Vec::new())];
+        for (dr, dst) in chunk.chunks_exact_mut(slab).enumerate() {
+            let r = r0 + dr;
+            let (o, (lo, hi, a, b)) = (r / m1, outer_taps[r % m1]);
+            let (lo, hi) = (o * n1 + lo, o * n1 + hi);
+            for want in [lo, hi] {
+                if held[0].0 != want && held[1].0 != want {
+                    // Replace the slab this output does not read.
+                    let slot = usize::from(held[0].0 == lo || held[0].0 == hi);
+                    fill(want, &mut held[slot].1);
+                    held[slot].0 = want;
+                }
+            }
+            let top = &held[usize::from(held[0].0 != lo)].1;
+            if nearest {
+                dst.copy_from_slice(top);
+                continue;
+            }
+            let bottom = &held[usize::from(held[0].0 != hi)].1;
+            for ((v, &t), &u) in dst.iter_mut().zip(top).zip(bottom) {
+                *v = t * a + u * b;
+            }
+        }
+    });
     out
 }
 
@@ -142,54 +227,74 @@ pub(crate) fn resample_axis_back<T: Float + Send + Sync>(
 ) -> Vec<T> {
     let m = taps.len();
     let len = outer * n * inner;
-    let mut out = vec![T::zero(); len];
+    let mut out = zeroed(len);
     if len == 0 || m == 0 {
         return out;
     }
     let weights: Vec<(usize, usize, T, T)> = taps.weighted().collect();
-    let block = |o: usize, dst: &mut [T]| {
+    by_rows(&mut out, n * inner, outer, |o, dst| {
         let src = &g[o * m * inner..(o + 1) * m * inner];
         for (row, &(lo, hi, w0, w1)) in src.chunks_exact(inner).zip(&weights) {
-            let a = &mut dst[lo * inner..(lo + 1) * inner];
             if taps.nearest {
-                for (d, &v) in a.iter_mut().zip(row) {
-                    *d = *d + v;
-                }
+                add_scaled(&mut dst[lo * inner..(lo + 1) * inner], row, None);
                 continue;
             }
-            for (d, &v) in a.iter_mut().zip(row) {
-                *d = *d + v * w0;
-            }
-            let b = &mut dst[hi * inner..(hi + 1) * inner];
-            for (d, &v) in b.iter_mut().zip(row) {
-                *d = *d + v * w1;
-            }
+            add_scaled(&mut dst[lo * inner..(lo + 1) * inner], row, Some(w0));
+            add_scaled(&mut dst[hi * inner..(hi + 1) * inner], row, Some(w1));
         }
-    };
-    by_blocks(&mut out, n * inner, len, block);
+    });
     out
 }
 
-/// `block(o, chunk)` for each `chunk` of `out` (`chunk_len` elements each): split over the
-/// threads when the output is large, else in turn.
-fn by_blocks<T: Send>(
+/// `dst += w·src` elementwise (`dst += src` without a weight).
+fn add_scaled<T: Float>(dst: &mut [T], src: &[T], w: Option<T>) {
+    match w {
+        Some(w) => dst.iter_mut().zip(src).for_each(|(d, &v)| *d = *d + v * w),
+        None => dst.iter_mut().zip(src).for_each(|(d, &v)| *d = *d + v),
+    }
+}
+
+/// `len` zeros, a large buffer asked for in huge pages before its first write (its page
+/// faults would cost as much as the resampling).
+fn zeroed<T: Float>(len: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(len);
+    crate::engine::raw::advise_huge_pages(&out);
+    out.resize(len, T::zero());
+    out
+}
+
+/// `row(o, chunk)` for each of the `rows` rows of `out` (`row_len` elements each), through
+/// [`by_pieces`].
+fn by_rows<T: Send>(
     out: &mut [T],
-    chunk_len: usize,
-    len: usize,
-    block: impl Fn(usize, &mut [T]) + Sync,
+    row_len: usize,
+    rows: usize,
+    row: impl Fn(usize, &mut [T]) + Sync,
 ) {
+    by_pieces(out, row_len, rows, |first, chunk| {
+        for (r, dst) in chunk.chunks_exact_mut(row_len).enumerate() {
+            row(first + r, dst);
+        }
+    });
+}
+
+/// `piece(first, chunk)` for pieces of consecutive rows of `out` (`rows` rows of `row_len`
+/// elements; `first` is a piece's first row): split over the threads when the output is
+/// large (`engine::split`), else one piece.
+fn by_pieces<T: Send>(
+    out: &mut [T],
+    row_len: usize,
+    rows: usize,
+    piece: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let per = crate::engine::split::piece_rows(rows, out.len());
     #[cfg(feature = "rayon")]
-    if len >= crate::engine::split::PARALLEL_MIN_ELEMENTS
-        && crate::engine::threads::count() > 1
-        && len > chunk_len
-    {
-        crate::engine::threads::chunks(out, chunk_len, block);
+    if per < rows {
+        crate::engine::threads::chunks(out, per * row_len, |i, chunk| piece(i * per, chunk));
         return;
     }
-    let _ = len;
-    for (o, dst) in out.chunks_exact_mut(chunk_len).enumerate() {
-        block(o, dst);
-    }
+    let _ = per;
+    piece(0, out);
 }
 
 #[cfg(test)]
@@ -198,8 +303,15 @@ mod tests {
 
     #[test]
     fn the_transpose_is_the_adjoint() {
-        // <R x, g> = <x, R^T g> for random-ish x, g on every kind of taps.
-        let (outer, n, inner, m) = (2, 5, 3, 12);
+        // <R x, g> = <x, R^T g> for random-ish x, g on every kind of taps, on rows of one
+        // element and of three, and on an output large enough to split over threads.
+        for (outer, inner) in [(2, 1), (2, 3), (4096, 3)] {
+            adjoint(outer, inner);
+        }
+    }
+
+    fn adjoint(outer: usize, inner: usize) {
+        let (n, m) = (5, 12);
         let x: Vec<f64> = (0..outer * n * inner)
             .map(|i| ((i * 7) % 11) as f64 - 5.0)
             .collect();
@@ -219,8 +331,41 @@ mod tests {
             let back = resample_axis_back(g, (outer, n, inner), &taps);
             let lhs: f64 = y.iter().zip(g).map(|(a, b)| a * b).sum();
             let rhs: f64 = x.iter().zip(&back).map(|(a, b)| a * b).sum();
-            assert!((lhs - rhs).abs() < 1e-9, "{lhs} against {rhs}");
+            assert!(
+                (lhs - rhs).abs() < 1e-9 * (1.0 + lhs.abs()),
+                "{lhs} against {rhs}"
+            );
         }
+    }
+
+    #[test]
+    fn a_pair_in_one_pass_is_two_passes() {
+        let x: Vec<f32> = (0..2 * 5 * 3 * 4 * 2)
+            .map(|i| ((i * 7) % 11) as f32 - 5.0)
+            .collect();
+        for (exact, corners) in [(false, false), (true, true)] {
+            let first = Taps::linear(5, 9, corners);
+            let second = Taps::linear(4, 8, !corners);
+            let two = resample_axis(&x, (2 * 5 * 3, 4, 2), &second);
+            let two = resample_axis(&two, (2, 5, 3 * 8 * 2), &first);
+            let one = resample_pair(&x, (2, 5, 3, 4, 2), (&first, &second));
+            assert_eq!(one, two);
+            let first = Taps::nearest(5, 10, (exact, true), Some(2));
+            let second = Taps::nearest(4, 7, (exact, true), None);
+            let two = resample_axis(&x, (2 * 5 * 3, 4, 2), &second);
+            let two = resample_axis(&two, (2, 5, 3 * 7 * 2), &first);
+            let one = resample_pair(&x, (2, 5, 3, 4, 2), (&first, &second));
+            assert_eq!(one, two);
+        }
+        // Large enough to split over threads: each piece starts with no slab held.
+        let x: Vec<f64> = (0..64 * 40 * 30).map(|i| ((i * 7) % 11) as f64).collect();
+        let (first, second) = (Taps::linear(40, 80, false), Taps::linear(30, 60, false));
+        let two = resample_axis(&x, (64 * 40, 30, 1), &second);
+        let two = resample_axis(&two, (64, 40, 60), &first);
+        assert_eq!(
+            resample_pair(&x, (64, 40, 1, 30, 1), (&first, &second)),
+            two
+        );
     }
 
     #[test]

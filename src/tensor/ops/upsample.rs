@@ -11,7 +11,7 @@ use num_traits::Float;
 
 use crate::dynamic::upsample::{resize, upsample, Interpolation};
 use crate::engine::layout::Strided;
-use crate::engine::resample::{resample_axis, resample_axis_back, Taps};
+use crate::engine::resample::{resample_axis, resample_axis_back, resample_pair, Taps};
 use crate::engine::walk::row_major_elements;
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
@@ -94,7 +94,9 @@ impl Resampling {
         })
     }
 
-    /// `x` resampled: the output's elements, row-major.
+    /// `x` resampled: the output's elements, row-major. The last two axes of the order,
+    /// when the later axis comes first, run in one pass (`resample_pair`: a bilinear
+    /// image's output written once, no intermediate).
     fn run<T: Float + Send + Sync>(&self, x: Strided<'_, T>) -> Vec<T> {
         let input = row_major_elements(&x);
         let mut sizes = self.input.clone();
@@ -103,18 +105,28 @@ impl Resampling {
             // An empty output.
             return Vec::new();
         }
-        for &k in &self.order {
-            let (n, m) = (sizes[k], self.output[k]);
+        let (single, pair) = match self.order.len() {
+            k if k >= 2 && self.order[k - 2] > self.order[k - 1] => self.order.split_at(k - 2),
+            _ => (&self.order[..], &[][..]),
+        };
+        let taps_at =
+            |sizes: &[usize], k: usize| taps::<T>(self.mode, sizes[k], self.output[k], self.factor);
+        for &k in single {
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
             let src = owned.as_deref().unwrap_or(&input);
-            let next = resample_axis(
-                src,
-                (outer, n, inner),
-                &taps::<T>(self.mode, n, m, self.factor),
-            );
+            let next = resample_axis(src, (outer, sizes[k], inner), &taps_at(&sizes, k));
             owned = Some(next);
-            sizes[k] = m;
+            sizes[k] = self.output[k];
+        }
+        if let [k2, k1] = *pair {
+            let outer = sizes[..k1].iter().product();
+            let mid = sizes[k1 + 1..k2].iter().product();
+            let inner = sizes[k2 + 1..].iter().product();
+            let dims = (outer, sizes[k1], mid, sizes[k2], inner);
+            let (first, second) = (taps_at(&sizes, k1), taps_at(&sizes, k2));
+            let src = owned.as_deref().unwrap_or(&input);
+            owned = Some(resample_pair(src, dims, (&first, &second)));
         }
         owned.unwrap_or_else(|| input.into_owned())
     }
