@@ -293,7 +293,7 @@ fn by_pieces<T: Send>(
         crate::engine::threads::chunks(out, per * row_len, |i, chunk| piece(i * per, chunk));
         return;
     }
-    let _ = per;
+    let _ = (per, row_len);
     piece(0, out);
 }
 
