@@ -1,7 +1,7 @@
 //! The model and window operations on run-time tensors of arbitrary small shapes, names and
 //! sizes (zeros included, and a huge size beside a zero): norms, rotary embeddings,
 //! attention with every mask, top-k, sampling, scans, the statistics, gathers, convolution,
-//! pooling and padding with geometry from the input. Every call returns an error or a
+//! pooling, padding and interpolation with geometry from the input. Every call returns an error or a
 //! result, never a panic; a result holds its shape's element count.
 #![no_main]
 

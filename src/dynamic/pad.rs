@@ -64,13 +64,7 @@ pub fn pad_ends(
     axes: &[AxisSelector],
     (before, after): (usize, usize),
 ) -> Result<(DynShape, Vec<usize>), Error> {
-    let written: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
-    let refuse = |reason: String| Error::Window {
-        op: "pad",
-        shape: input.clone(),
-        axes: written.join(", "),
-        reason,
-    };
+    let refuse = super::pool::refusal("pad", input, axes);
     let at = super::pool::picked(input, axes, &refuse)?;
     let mut out = input.axes().to_vec();
     for &k in &at {

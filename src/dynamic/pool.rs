@@ -139,13 +139,7 @@ pub struct Pooled {
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn pool(input: &DynShape, axes: &[AxisSelector], spec: &PoolSpec) -> Result<Pooled, Error> {
-    let written: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
-    let refuse = |reason: String| Error::Window {
-        op: "pool",
-        shape: input.clone(),
-        axes: written.join(", "),
-        reason,
-    };
+    let refuse = refusal("pool", input, axes);
     if axes.is_empty() {
         return Err(refuse("no axis is selected".into()));
     }
@@ -213,4 +207,23 @@ pub(crate) fn picked(
     }
     at.sort_unstable();
     Ok(at)
+}
+
+/// The refusal of the window operation `op` (pool, pad, upsample, resize) of `input` over
+/// `axes`, for a reason: [`Error::Window`] naming the selectors as given.
+pub(crate) fn refusal<'a>(
+    op: &'static str,
+    input: &'a DynShape,
+    axes: &'a [AxisSelector],
+) -> impl Fn(String) -> Error + 'a {
+    move |reason| Error::Window {
+        op,
+        shape: input.clone(),
+        axes: axes
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        reason,
+    }
 }

@@ -57,7 +57,7 @@ pub fn upsample(
     axes: &[AxisSelector],
     factor: usize,
 ) -> Result<(DynShape, Vec<usize>), Error> {
-    let refuse = refusal("upsample", input, axes);
+    let refuse = super::pool::refusal("upsample", input, axes);
     if factor == 0 {
         return Err(refuse("a factor of 0 leaves nothing to read".into()));
     }
@@ -90,7 +90,7 @@ pub fn resize(
     axes: &[AxisSelector],
     sizes: &[usize],
 ) -> Result<(DynShape, Vec<(usize, usize)>), Error> {
-    let refuse = refusal("resize", input, axes);
+    let refuse = super::pool::refusal("resize", input, axes);
     if sizes.len() != axes.len() {
         return Err(refuse(format!(
             "{} sizes for {} axes",
@@ -114,22 +114,4 @@ pub fn resize(
         out[k].size = Size::Known(m);
     }
     Ok((DynShape::new(out)?, at))
-}
-
-/// The refusal of an interpolation of `input` over `axes`, for a reason.
-fn refusal<'a>(
-    op: &'static str,
-    input: &'a DynShape,
-    axes: &'a [AxisSelector],
-) -> impl Fn(String) -> Error + 'a {
-    move |reason| Error::Window {
-        op,
-        shape: input.clone(),
-        axes: axes
-            .iter()
-            .map(|a| a.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        reason,
-    }
 }

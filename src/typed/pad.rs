@@ -30,7 +30,7 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::size_hex::ToHex;
 use super::surgery::SizeOfSum;
-use super::window::{PickWalk, Windowed};
+use super::window::{PickAxes, PickChecks, PickWalk, Windowed};
 
 /// Padding of `BEFORE` elements before and `AFTER` after each padded axis' elements
 /// (PyTorch's `F.pad` pair `(left, right)`); `AFTER` defaults to `BEFORE`, so `Pad<P>` pads
@@ -114,14 +114,6 @@ impl<S, A, R: FromRev> PadVerdict<S, A> for Good<R> {
     type Out = R::Out;
 }
 
-type Rev<S> = <S as Shape>::Rev;
-type List<A> = <A as Selector>::List;
-type PadChecks<S, A, P> = (
-    <List<A> as AllFound<Rev<S>>>::Out,
-    (<Rev<S> as PickWalk<List<A>, P>>::Check, ()),
-);
-type PadAxes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
-
 /// `Self` pads over the axes `A` selects by `P` (rule book §22): the bound to write in
 /// generic code.
 ///
@@ -145,10 +137,10 @@ impl<S: Shape, A: Selector, P: PadWidth> PadOver<A, P> for S
 where
     S::Rev: PickWalk<A::List, P>,
     A::List: AllFound<S::Rev>,
-    PadChecks<S, A, P>: Judge<PadAxes<S, A, P>>,
-    Judged<PadChecks<S, A, P>, PadAxes<S, A, P>>: PadVerdict<S, A>,
+    PickChecks<S, A, P>: Judge<PickAxes<S, A, P>>,
+    Judged<PickChecks<S, A, P>, PickAxes<S, A, P>>: PadVerdict<S, A>,
 {
-    type Output = <Judged<PadChecks<S, A, P>, PadAxes<S, A, P>> as PadVerdict<S, A>>::Out;
+    type Output = <Judged<PickChecks<S, A, P>, PickAxes<S, A, P>> as PadVerdict<S, A>>::Out;
 }
 
 /// The shape of `S` padded by `P` at the ends of each axis `A` selects (rule book §22).

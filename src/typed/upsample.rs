@@ -28,7 +28,7 @@ use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::size_hex::H1;
 use super::surgery::SizeOfSum;
-use super::window::{PickWalk, Windowed};
+use super::window::{PickAxes, PickChecks, PickWalk, Windowed};
 
 /// An upsampling by `FACTOR` along each selected axis (PyTorch's `scale_factor`, an integer
 /// here): `n` becomes `FACTOR·n`.
@@ -153,14 +153,6 @@ impl<S, A, R: FromRev> UpsampleVerdict<S, A> for Good<R> {
     type Out = R::Out;
 }
 
-type Rev<S> = <S as Shape>::Rev;
-type List<A> = <A as Selector>::List;
-type Checks<S, A, P> = (
-    <List<A> as AllFound<Rev<S>>>::Out,
-    (<Rev<S> as PickWalk<List<A>, P>>::Check, ()),
-);
-type Axes<S, A, P> = <Rev<S> as PickWalk<List<A>, P>>::Axes;
-
 /// `Self` upsamples over the axes `A` selects by `P` (rule book §23): the bound to write in
 /// generic code.
 ///
@@ -193,10 +185,10 @@ impl<S: Shape, A: Selector, P: UpsampleFactor> UpsampleOverRule<A, P> for S
 where
     S::Rev: PickWalk<A::List, P>,
     A::List: AllFound<S::Rev>,
-    Checks<S, A, P>: Judge<Axes<S, A, P>>,
-    Judged<Checks<S, A, P>, Axes<S, A, P>>: UpsampleVerdict<S, A>,
+    PickChecks<S, A, P>: Judge<PickAxes<S, A, P>>,
+    Judged<PickChecks<S, A, P>, PickAxes<S, A, P>>: UpsampleVerdict<S, A>,
 {
-    type Output = <Judged<Checks<S, A, P>, Axes<S, A, P>> as UpsampleVerdict<S, A>>::Out;
+    type Output = <Judged<PickChecks<S, A, P>, PickAxes<S, A, P>> as UpsampleVerdict<S, A>>::Out;
 }
 
 /// The shape of `S` upsampled by `P` along each axis `A` selects (rule book §23).

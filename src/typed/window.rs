@@ -15,7 +15,8 @@ use super::hex_sum::{HexBits, HexSum};
 use super::hex_window::{DigitDiff, HexDiff, HexDiv, HexShift, HexTrim, LowDigit};
 use super::list::At;
 use super::outcome::{Passed, Refused, Then};
-use super::reduce::{CountPicks, One, Twice, Zero};
+use super::reduce::{AllFound, CountPicks, One, Selector, Twice, Zero};
+use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::size_hex::{ToHex, H1, H2, H3, H4, H5, H6, H7, H8};
 use super::surgery::SizeOfSum;
@@ -68,6 +69,18 @@ where
     type Axes = (<L::Out as PickFate<X, M>>::Axis, Xs::Axes);
     type Check = <<L::Out as PickFate<X, M>>::Check as Then<Xs::Check>>::Out;
 }
+
+/// The checks of a walk whose operation refuses nothing of its own (padding, upsampling):
+/// every selector of `A` finds its axis of `S` and none picks one twice.
+pub(super) type PickChecks<S, A, M> = (
+    <<A as Selector>::List as AllFound<<S as Shape>::Rev>>::Out,
+    (
+        <<S as Shape>::Rev as PickWalk<<A as Selector>::List, M>>::Check,
+        (),
+    ),
+);
+/// The walk's output axes, reversed (the verdict reads them back into a shape).
+pub(super) type PickAxes<S, A, M> = <<S as Shape>::Rev as PickWalk<<A as Selector>::List, M>>::Axes;
 
 /// A window's output length on the input size's hex digits `Self` (rule book §20):
 /// `q + 1` with `q = (n + Add - Sub) / s`, where `Rnd` may add the last partial window (a

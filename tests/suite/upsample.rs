@@ -7,6 +7,8 @@
 #![allow(clippy::type_complexity)]
 
 use serde_json::Value;
+
+use super::windows::{ramp, sizes_of};
 use shapecast::train::{Param, Tape};
 use shapecast::typed::storage::Storage;
 use shapecast::{
@@ -21,19 +23,6 @@ fn cases() -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-fn sizes_of(v: &Value, k: &str) -> Vec<usize> {
-    v[k].as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
-}
-
-fn ramp(sizes: &[usize], a: usize, m: usize, b: f64) -> Vec<f64> {
-    let n: usize = sizes.iter().product();
-    (0..n).map(|i| ((i * a) % m) as f64 - b).collect()
 }
 
 fn mode_of(c: &Value) -> Interpolation {

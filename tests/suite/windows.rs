@@ -25,7 +25,7 @@ fn usize_of(v: &Value, k: &str) -> usize {
     v[k].as_u64().unwrap() as usize
 }
 
-fn sizes_of(v: &Value, k: &str) -> Vec<usize> {
+pub(crate) fn sizes_of(v: &Value, k: &str) -> Vec<usize> {
     v[k].as_array()
         .unwrap()
         .iter()
@@ -33,7 +33,7 @@ fn sizes_of(v: &Value, k: &str) -> Vec<usize> {
         .collect()
 }
 
-fn ramp(sizes: &[usize], a: usize, m: usize, b: f64) -> Vec<f64> {
+pub(crate) fn ramp(sizes: &[usize], a: usize, m: usize, b: f64) -> Vec<f64> {
     let n: usize = sizes.iter().product();
     (0..n).map(|i| ((i * a) % m) as f64 - b).collect()
 }

@@ -27,16 +27,7 @@ fn padded<T: Clone>(
     mode: &PadMode<T>,
 ) -> Result<(DynShape, Vec<usize>, Vec<T>), Error> {
     let (out_shape, at) = pad_ends(shape, axes, (before, after))?;
-    let refuse = |reason: String| Error::Window {
-        op: "pad",
-        shape: shape.clone(),
-        axes: axes
-            .iter()
-            .map(|a| a.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        reason,
-    };
+    let refuse = crate::dynamic::pool::refusal("pad", shape, axes);
     let Strided {
         sizes,
         strides,
