@@ -164,8 +164,8 @@ impl<S, A, R: FromRev> UpsampleVerdict<S, A> for Good<R> {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "cannot upsample `{Self}` over `{A}` by `{P}`",
-    label = "`{A}` does not select axes of `{Self}`",
-    note = "every selector must pick its own axis of the shape"
+    label = "`{Self}` is not known to upsample over `{A}`",
+    note = "every selector must pick its own axis of the shape; generic code says so with the bound `UpsampleOver<{A}, {P}>`"
 )]
 pub trait UpsampleOver<A, P>: Shape {
     /// The upsampled shape.

@@ -38,10 +38,10 @@ fn taps<T>(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Ta
 /// input's and the output's sizes, the mode and the factor (for an upsampling).
 pub(crate) struct Resampling {
     order: Vec<usize>,
-    pub(crate) input: Vec<usize>,
+    input: Vec<usize>,
     pub(crate) output: Vec<usize>,
-    pub(crate) mode: Interpolation,
-    pub(crate) factor: Option<usize>,
+    mode: Interpolation,
+    factor: Option<usize>,
 }
 
 impl Resampling {
