@@ -242,7 +242,9 @@ pub fn images(
     let avg = h1.avg_pool::<(H, W), Pool<3, 2, 1, true>>();
     let padded = img.pad::<(H, W), Pad<2>>(&PadMode::Reflect);
     let same_stride_two = img.pad::<(H, W), Pad<0, 1>>(&PadMode::Constant(0.0));
-    let bilinear = h1.upsample::<(H, W), Scale<2>>(Interpolation::Linear { align_corners: false });
+    let bilinear = h1.upsample::<(H, W), Scale<2>>(Interpolation::Linear {
+        align_corners: false,
+    });
     let logits = h1
         .max_pool::<(H, W), Pool<2>>()
         .conv::<C1, Conv<1, 1>>(&w2)
