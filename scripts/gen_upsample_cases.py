@@ -65,8 +65,9 @@ def main():
         for mode, align in modes:
             lines.append(case(xs, mode, align, size=size))
     # Single precision, where PyTorch computes nearest's source positions in `f32` (26 to 22
-    # reads 12 for position 11) and linear weights in `f32`.
-    for xs, size in (([1, 1, 26], [22]), ([1, 1, 39], [33]), ([1, 2, 6, 5], [4, 9])):
+    # reads 12 for position 11; nearest-exact from 14 to 23 reads 6 for position 11, where
+    # 11.5 * 14 / 23 = 7) and linear weights in `f32`.
+    for xs, size in (([1, 1, 26], [22]), ([1, 1, 39], [33]), ([1, 1, 14], [23]), ([1, 2, 6, 5], [4, 9])):
         for mode, align in modes:
             lines.append(case(xs, mode, align, size=size, dtype=torch.float32))
     for mode, align in modes:

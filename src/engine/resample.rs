@@ -19,11 +19,11 @@ pub(crate) struct Taps {
 impl Taps {
     /// PyTorch's `nearest` (`exact = false`: source `⌊j·n/m⌋`) and `nearest-exact`
     /// (`⌊(j + ½)·n/m⌋`), clamped to the axis. In exact arithmetic, as PyTorch's double
-    /// precision gives, except `nearest` in `single` precision, where PyTorch computes
-    /// `⌊j·s⌋` in `f32` with `s = 1 / factor` for an upsampling by `factor`, else `n / m`
-    /// (which reads one element lower where `j·n/m` is a whole number that `f32` rounds
-    /// down: 26 to 22 reads 12 for position 11), and its shortcuts: `m = n` reads in place,
-    /// `m = 2n` at `j / 2`.
+    /// precision gives; in `single` precision as PyTorch computes them, in `f32` with
+    /// `s = 1 / factor` for an upsampling by `factor`, else `n / m` (which reads one element
+    /// lower where the source is a whole number that `f32` rounds down: nearest from 26 to 22
+    /// reads 12 for position 11), with `nearest`'s shortcuts: `m = n` reads in place, `m = 2n`
+    /// at `j / 2`.
     pub(crate) fn nearest(
         n: usize,
         m: usize,
@@ -38,10 +38,12 @@ impl Taps {
         let (n_wide, m_wide) = (n as u128, m as u128);
         let taps = (0..m)
             .map(|j| {
-                let i = if exact {
+                let i = if !single && exact {
                     ((2 * j as u128 + 1) * n_wide / (2 * m_wide)) as usize
                 } else if !single {
                     (j as u128 * n_wide / m_wide) as usize
+                } else if exact {
+                    ((j as f32 + 0.5) * s).floor() as usize
                 } else if m == n {
                     j
                 } else if n.checked_mul(2) == Some(m) {

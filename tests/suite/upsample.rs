@@ -138,7 +138,7 @@ fn run_time_interpolation_is_pytorchs() {
         assert_eq!(z.data(), channels_last(y.sizes(), y.data()).1, "{c}");
         doubles += 1;
     }
-    assert_eq!((doubles, singles), (80, 16));
+    assert_eq!((doubles, singles), (80, 20));
 }
 
 /// The typed upsampling of `c` (input shape `S`, axes `A`, factor `P`): its values, the same
