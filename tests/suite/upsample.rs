@@ -239,3 +239,38 @@ fn static_sizes_are_computed_at_compile_time() {
     assert_eq!(y.data()[10], 2.125);
     assert_eq!(y.data()[383], 95.0);
 }
+
+#[test]
+fn half_precision_upsamples_as_single_precision_rounded() {
+    use shapecast::{bf16, f16, Cast};
+    // Half-precision elements take single precision's source positions and round each
+    // weighted sum once more: within their own rounding of the `f32` result.
+    let x = Tensor::<f32, shape![N: 1, C: 2, H: 5, W: 7]>::from_fn(&[1, 2, 5, 7], |i| {
+        (i[1] * 35 + i[2] * 7 + i[3]) as f32 * 0.125 - 4.0
+    })
+    .unwrap();
+    for mode in [
+        Interpolation::Nearest,
+        Interpolation::NearestExact,
+        Interpolation::Linear {
+            align_corners: false,
+        },
+        Interpolation::Linear {
+            align_corners: true,
+        },
+    ] {
+        let want = x.upsample::<(H, W), Scale<3>>(mode);
+        let b = x.cast::<bf16>().upsample::<(H, W), Scale<3>>(mode);
+        let h = x.cast::<f16>().upsample::<(H, W), Scale<3>>(mode);
+        for ((w, b), h) in want.data().iter().zip(b.data()).zip(h.data()) {
+            assert!(
+                (b.to_f32() - w).abs() <= 0.02 * (1.0 + w.abs()),
+                "{mode:?}: bf16 {b} against {w}"
+            );
+            assert!(
+                (h.to_f32() - w).abs() <= 0.002 * (1.0 + w.abs()),
+                "{mode:?}: f16 {h} against {w}"
+            );
+        }
+    }
+}
