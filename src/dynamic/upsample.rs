@@ -76,20 +76,21 @@ pub fn upsample(
 
 /// The shape `input` resized to `sizes` along the selected axes (one size per selector, in
 /// the selectors' order: PyTorch's `F.interpolate(size=…)`), and those axes' positions
-/// (ascending) with their new sizes; or the error: sizes not one per selector, an output
-/// size of 0, a selector that finds no axis or one already selected.
+/// (ascending); or the error: sizes not one per selector, an output size of 0, a selector
+/// that finds no axis or one already selected, an axis of size 0 (nothing to read).
 ///
 /// ```
 /// use shapecast::dynamic::upsample::resize;
 /// let (shape, at) = resize(&"[C: 3, H: 256, W: 384]".parse()?, &["W".parse()?, "H".parse()?], &[320, 224])?;
-/// assert_eq!((shape.to_string(), at), ("[C: 3, H: 224, W: 320]".to_string(), vec![(1, 224), (2, 320)]));
+/// assert_eq!((shape.to_string(), at), ("[C: 3, H: 224, W: 320]".to_string(), vec![1, 2]));
+/// assert!(resize(&"[H: 0]".parse()?, &["H".parse()?], &[2]).is_err());
 /// # Ok::<(), shapecast::Error>(())
 /// ```
 pub fn resize(
     input: &DynShape,
     axes: &[AxisSelector],
     sizes: &[usize],
-) -> Result<(DynShape, Vec<(usize, usize)>), Error> {
+) -> Result<(DynShape, Vec<usize>), Error> {
     let refuse = super::pool::refusal("resize", input, axes);
     if sizes.len() != axes.len() {
         return Err(refuse(format!(
@@ -101,16 +102,15 @@ pub fn resize(
     if let Some(i) = sizes.iter().position(|&m| m == 0) {
         return Err(refuse(format!("the size for {} is 0", axes[i])));
     }
-    super::pool::picked(input, axes, &refuse)?;
-    // Each selector found its own axis: pair the positions with the sizes given for them.
-    let mut at: Vec<(usize, usize)> = axes
-        .iter()
-        .zip(sizes)
-        .filter_map(|(a, &m)| Some((a.position(input)?, m)))
-        .collect();
-    at.sort_unstable();
+    let at = super::pool::picked(input, axes, &refuse)?;
     let mut out = input.axes().to_vec();
-    for &(k, m) in &at {
+    // Each selector found its own axis: each takes the size given for it.
+    for (k, &m) in axes.iter().filter_map(|a| a.position(input)).zip(sizes) {
+        if let Size::Known(0) = out[k].size {
+            return Err(refuse(format!(
+                "axis {k} is empty: nothing to interpolate from"
+            )));
+        }
         out[k].size = Size::Known(m);
     }
     Ok((DynShape::new(out)?, at))

@@ -45,12 +45,12 @@ pub(crate) struct Resampling {
 }
 
 impl Resampling {
-    /// The plan for `x` (of shape `shape`, every size known) to the rule's output shape
-    /// `out` over the axes `at`; or the error: an output too large to allocate, an empty axis
-    /// resized to a non-empty one.
+    /// The plan for `x` (every size known) to the rule's output shape `out` over the axes
+    /// `at` (the rule has refused an empty axis resized to a non-empty one); or the error of
+    /// an output too large to allocate.
     fn new<T>(
         x: &Strided<'_, T>,
-        (shape, out): (&DynShape, &DynShape),
+        out: &DynShape,
         at: Vec<usize>,
         mode: Interpolation,
         factor: Option<usize>,
@@ -59,14 +59,6 @@ impl Resampling {
             .known_sizes()
             .ok_or_else(|| Error::UnknownSize { shape: out.clone() })?;
         let total = crate::engine::allocation::ensure::<T>(&output, || out.clone())?;
-        if let Some(&k) = at.iter().find(|&&k| x.sizes[k] == 0 && output[k] > 0) {
-            return Err(Error::Window {
-                op: "resize",
-                shape: shape.clone(),
-                axes: k.to_string(),
-                reason: format!("axis {k} is empty: nothing to interpolate from"),
-            });
-        }
         // The axes that shrink first, then the others, each group the last axis first (as
         // PyTorch nests its linear modes): every stage then holds at most the larger of the
         // input and the output, and an empty output resamples nothing.
@@ -94,17 +86,22 @@ impl Resampling {
         })
     }
 
+    /// Whether the output is empty while the input's sizes differ from it (`new` plans no
+    /// axis for an empty output; with no axis selected the output is the input).
+    fn output_is_empty(&self) -> bool {
+        self.order.is_empty() && self.input != self.output
+    }
+
     /// `x` resampled: the output's elements, row-major. The last two axes of the order,
     /// when the later axis comes first, run in one pass (`resample_pair`: a bilinear
     /// image's output written once, no intermediate).
     fn run<T: Float + Send + Sync>(&self, x: Strided<'_, T>) -> Vec<T> {
+        if self.output_is_empty() {
+            return Vec::new();
+        }
         let input = row_major_elements(&x);
         let mut sizes = self.input.clone();
         let mut owned: Option<Vec<T>> = None;
-        if self.order.is_empty() && self.input != self.output {
-            // An empty output.
-            return Vec::new();
-        }
         let (single, pair) = match self.order.len() {
             k if k >= 2 && self.order[k - 2] > self.order[k - 1] => self.order.split_at(k - 2),
             _ => (&self.order[..], &[][..]),
@@ -134,14 +131,13 @@ impl Resampling {
     /// The gradient of the input from `g`, the output's (row-major): each axis' resampling
     /// transposed, in the reverse of the forward pass's order.
     pub(crate) fn back<T: Float + Send + Sync>(&self, g: Vec<T>) -> Vec<T> {
-        let mut sizes = self.output.clone();
-        let mut cur = g;
-        if self.order.is_empty() && self.input != self.output {
-            // An empty output: the input's gradient is zeros (an empty input, or axes of
-            // size 0 elsewhere).
+        if self.output_is_empty() {
+            // The input's gradient is zeros (an empty input, or axes of size 0 elsewhere).
             let count = crate::engine::allocation::count(&self.input).unwrap_or(0);
             return vec![T::zero(); count];
         }
+        let mut sizes = self.output.clone();
+        let mut cur = g;
         for &k in self.order.iter().rev() {
             let (n, m) = (self.input[k], sizes[k]);
             let outer = sizes[..k].iter().product();
@@ -164,7 +160,7 @@ pub(crate) fn upsampled<T: Float + Send + Sync>(
     mode: Interpolation,
 ) -> Result<(DynShape, Resampling, Vec<T>), Error> {
     let (out, at) = upsample(shape, axes, factor)?;
-    let plan = Resampling::new(&x, (shape, &out), at, mode, Some(factor))?;
+    let plan = Resampling::new(&x, &out, at, mode, Some(factor))?;
     let data = plan.run(x);
     Ok((out, plan, data))
 }
@@ -220,8 +216,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
         let (shape, at) = resize(self.shape(), axes, sizes)?;
         let mut own = Default::default();
         let x = self.layout(&mut own);
-        let at = at.into_iter().map(|(k, _)| k).collect();
-        let plan = Resampling::new(&x, (self.shape(), &shape), at, mode, None)?;
+        let plan = Resampling::new(&x, &shape, at, mode, None)?;
         let data = plan.run(x);
         Ok(DynTensor::from_parts(shape, plan.output, data))
     }
