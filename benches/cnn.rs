@@ -229,6 +229,7 @@ fn upsampling(c: &mut Criterion) {
     let features = Tensor::<f32, Features>::from_vec(wave(16, 8 * 64 * 64 * 96, 1.0)).unwrap();
     let linear = Interpolation::Linear {
         align_corners: false,
+        antialias: false,
     };
     let full = logits.upsample::<(H, W), Scale<4>>(linear);
     // The same checksum as `scripts/bench_cnn.py --upsample` prints for PyTorch.
@@ -253,5 +254,57 @@ fn upsampling(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cnn, against_gemm, fusion, upsampling);
+/// Image preprocessing as torchvision's `Resize(256)` does it: a batch of 480x640 photos,
+/// `[8, 3, 480, 640]`, to 256x341, antialiased bilinear (its default) and bicubic; and a
+/// feature map `[8, 64, 64, 96]` doubled by bicubic (rule book §23), at run time (sizes are
+/// values here, as a loader's are).
+fn resizing(c: &mut Criterion) {
+    let photos = DynTensor::from_vec(
+        "[N: 8, C: 3, H: 480, W: 640]".parse().unwrap(),
+        wave(17, 8 * 3 * 480 * 640, 1.0),
+    )
+    .unwrap();
+    let features = DynTensor::from_vec(
+        "[N: 8, C: 64, H: 64, W: 96]".parse().unwrap(),
+        wave(16, 8 * 64 * 64 * 96, 1.0),
+    )
+    .unwrap();
+    let hw = ["H".parse().unwrap(), "W".parse().unwrap()];
+    let smooth = |cubic: bool| match cubic {
+        false => Interpolation::Linear {
+            align_corners: false,
+            antialias: true,
+        },
+        true => Interpolation::Cubic {
+            align_corners: false,
+            antialias: true,
+        },
+    };
+    let cubic = Interpolation::Cubic {
+        align_corners: false,
+        antialias: false,
+    };
+    let sum = |t: &DynTensor<f32>| t.data().iter().map(|&x| f64::from(x)).sum::<f64>();
+    // The same checksums as `scripts/bench_cnn.py --resize` prints for PyTorch.
+    eprintln!(
+        "resize: sums {:.4} {:.4} {:.4}",
+        sum(&photos.resize(&hw, &[256, 341], smooth(false)).unwrap()),
+        sum(&photos.resize(&hw, &[256, 341], smooth(true)).unwrap()),
+        sum(&features.upsample(&hw, 2, cubic).unwrap()),
+    );
+    let mut g = c.benchmark_group(format!("resize [{THREADS}]"));
+    g.sample_size(20).measurement_time(Duration::from_secs(6));
+    g.bench_function("antialiased bilinear, 8x3x480x640 to 256x341", |b| {
+        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], smooth(false)))
+    });
+    g.bench_function("antialiased bicubic, 8x3x480x640 to 256x341", |b| {
+        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], smooth(true)))
+    });
+    g.bench_function("bicubic x2, 8x64x64x96", |b| {
+        b.iter(|| black_box(&features).upsample(&hw, 2, cubic))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, cnn, against_gemm, fusion, upsampling, resizing);
 criterion_main!(benches);

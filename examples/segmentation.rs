@@ -157,6 +157,7 @@ fn main() -> Result<(), Error> {
     //     Then the accuracy of their argmax on every labelled pixel.
     let linear = Interpolation::Linear {
         align_corners: false,
+        antialias: false,
     };
     let full: Tensor<f32, shape![N, H: 32, W: 48, CLASS: 3]> =
         logits.upsample::<(H, W), Scale<2>>(linear);

@@ -16,6 +16,7 @@ ap.add_argument("--threads", type=int, default=1)
 ap.add_argument("--reps", type=int, default=20)
 ap.add_argument("--fusion", action="store_true", help="time the outer-rule fusion (group `fusion`)")
 ap.add_argument("--upsample", action="store_true", help="time F.interpolate (group `upsample`)")
+ap.add_argument("--resize", action="store_true", help="time antialiased and bicubic F.interpolate (group `resize`)")
 args = ap.parse_args()
 for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = str(args.threads)
@@ -95,6 +96,24 @@ if args.upsample:
             ("nearest x4, 8x21x32x48", lambda t: F.interpolate(t, scale_factor=4, mode="nearest"), logits),
             ("bilinear x2, 8x64x64x96", lambda t: F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False), features),
             ("nearest x2, 8x64x64x96", lambda t: F.interpolate(t, scale_factor=2, mode="nearest"), features),
+        ]:
+            print(f"| {name} | {timed(f, a):.2f} ms |")
+    raise SystemExit
+
+
+if args.resize:
+    photos = wave(17, 8 * 3 * 480 * 640, 1.0).reshape(8, 3, 480, 640)
+    features = wave(16, 8 * 64 * 64 * 96, 1.0).reshape(8, 64, 64, 96)
+    smooth = lambda mode: lambda t: F.interpolate(t, size=(256, 341), mode=mode, align_corners=False, antialias=True)
+    cubic = lambda t: F.interpolate(t, scale_factor=2, mode="bicubic", align_corners=False)
+    with torch.no_grad():
+        sums = [f(a).double().sum().item() for f, a in
+                [(smooth("bilinear"), photos), (smooth("bicubic"), photos), (cubic, features)]]
+        print(f"resize: sums {sums[0]:.4f} {sums[1]:.4f} {sums[2]:.4f} (torch {torch.__version__}, {args.threads} thread(s))")
+        for name, f, a in [
+            ("antialiased bilinear, 8x3x480x640 to 256x341", smooth("bilinear"), photos),
+            ("antialiased bicubic, 8x3x480x640 to 256x341", smooth("bicubic"), photos),
+            ("bicubic x2, 8x64x64x96", cubic, features),
         ]:
             print(f"| {name} | {timed(f, a):.2f} ms |")
     raise SystemExit

@@ -330,7 +330,16 @@ mod sweep {
                 let _ = x.pad(&two, i.min(3), &mode);
                 let _ = x.pad_ends(&two, (p, i), &mode);
             }
-            for mode in [Interpolation::Nearest, Interpolation::NearestExact, Interpolation::Linear { align_corners: i % 2 == 0 }] {
+            let corners = i % 2 == 0;
+            for mode in [
+                Interpolation::Nearest,
+                Interpolation::NearestExact,
+                Interpolation::Linear { align_corners: corners, antialias: false },
+                Interpolation::Linear { align_corners: corners, antialias: true },
+                Interpolation::Cubic { align_corners: !corners, antialias: false },
+                Interpolation::Cubic { align_corners: corners, antialias: true },
+                Interpolation::Area,
+            ] {
                 let _ = x.upsample(&two, s, mode);
                 let _ = x.upsample(&sel, i.min(5), mode);
                 let _ = x.resize(&two, &[p, d], mode);

@@ -67,10 +67,22 @@ fuzz_target!(|data: &[u8]| {
         results.push(x.pad(&[s1.clone()], k, &mode));
         results.push(x.pad_ends(&[s1.clone(), s2.clone()], (k2, k), &mode));
     }
+    let (corners, antialias) = (b.next() % 2 == 0, b.next() % 2 == 0);
     let linear = Interpolation::Linear {
-        align_corners: b.next() % 2 == 0,
+        align_corners: corners,
+        antialias,
     };
-    for mode in [Interpolation::Nearest, Interpolation::NearestExact, linear] {
+    let cubic = Interpolation::Cubic {
+        align_corners: corners,
+        antialias,
+    };
+    for mode in [
+        Interpolation::Nearest,
+        Interpolation::NearestExact,
+        linear,
+        cubic,
+        Interpolation::Area,
+    ] {
         results.push(x.upsample(&[s1.clone(), s2.clone()], k, mode));
         results.push(x.resize(&[s2.clone()], &[k2], mode));
     }

@@ -244,6 +244,7 @@ pub fn images(
     let same_stride_two = img.pad::<(H, W), Pad<0, 1>>(&PadMode::Constant(0.0));
     let bilinear = h1.upsample::<(H, W), Scale<2>>(Interpolation::Linear {
         align_corners: false,
+        antialias: false,
     });
     let logits = h1
         .max_pool::<(H, W), Pool<2>>()

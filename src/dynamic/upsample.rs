@@ -16,14 +16,20 @@ use crate::values::error::Error;
 use crate::values::selector::AxisSelector;
 use crate::values::shape::{DynShape, Size};
 
-/// How an interpolation reads the input (PyTorch's `F.interpolate` modes). Linear is
-/// separable: over two axes it is PyTorch's `bilinear`, over three its `trilinear`.
+/// How an interpolation reads the input (PyTorch's `F.interpolate` modes). Linear and cubic
+/// are separable: over two axes they are PyTorch's `bilinear` and `bicubic`, over three
+/// linear is its `trilinear`. The enum may gain modes (`#[non_exhaustive]`).
 ///
 /// ```
 /// use shapecast::Interpolation;
-/// assert_ne!(Interpolation::Nearest, Interpolation::Linear { align_corners: false });
+/// let bilinear = Interpolation::Linear { align_corners: false, antialias: false };
+/// assert_ne!(Interpolation::Nearest, bilinear);
+/// // torchvision's `Resize`: bilinear, antialiased when it shrinks.
+/// let torchvision = Interpolation::Linear { align_corners: false, antialias: true };
+/// assert_ne!(torchvision, bilinear);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Interpolation {
     /// The input element at `⌊j·n/m⌋` (`mode='nearest'`, PyTorch's default: an integer
     /// factor repeats each element).
@@ -38,7 +44,26 @@ pub enum Interpolation {
     Linear {
         /// PyTorch's `align_corners`.
         align_corners: bool,
+        /// PyTorch's `antialias`: when shrinking, the triangle filter is widened by the
+        /// shrink factor, so every input element counts (torchvision's `Resize` default).
+        /// Growing, it gives plain linear's values.
+        antialias: bool,
     },
+    /// Four neighbours along each axis weighted by the cubic convolution kernel
+    /// (`mode='bicubic'`, `A = −0.75`; the neighbours past an end read the end), the
+    /// source positions as `Linear`'s but not clamped at 0. Values can overshoot the
+    /// input's range, as PyTorch's do.
+    Cubic {
+        /// PyTorch's `align_corners`.
+        align_corners: bool,
+        /// PyTorch's `antialias`: Keys' cubic (`a = −½`, as PIL's) widened by the shrink
+        /// factor, the weights normalised at the ends.
+        antialias: bool,
+    },
+    /// The mean of the input elements each output element covers (`mode='area'`:
+    /// adaptive average pooling, `⌊j·n/m⌋ ≤ i < ⌈(j + 1)·n/m⌉`); growing, it repeats as
+    /// `Nearest` does for an integer factor.
+    Area,
 }
 
 /// The shape `input` upsampled by `factor` along each selected axis (PyTorch's

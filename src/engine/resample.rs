@@ -1,19 +1,85 @@
 //! Resampling one axis, the kernel of interpolation: a row-major `[outer, n, inner]` becomes
 //! `[outer, m, inner]`, each output position along the axis read from one input position
-//! (nearest) or two weighted ones (linear), its [`Taps`]; and the transpose, which carries a
-//! gradient back. The taps follow PyTorch's `F.interpolate` (source positions as its
+//! (nearest), two weighted ones (linear) or a run of consecutive weighted ones (cubic, area
+//! and the antialiased filters), its [`Taps`]; and the transpose, which carries a gradient
+//! back. The taps follow PyTorch's `F.interpolate` (source positions and weights as its
 //! `upsample_*` kernels compute them), so a separable interpolation over several axes, one
-//! axis at a time, the last first, is PyTorch's `bilinear` and `trilinear`.
+//! axis at a time, the last first, is PyTorch's `bilinear`, `bicubic` and `trilinear`.
 
 use crate::alloc_prelude::*;
 
 use num_traits::Float;
 
 /// Where each output position along the axis reads: `(lo, hi, frac)`, the value
-/// `x[lo]·(1 − frac) + x[hi]·frac`; nearest taps read `x[lo]` alone.
+/// `x[lo]·(1 − frac) + x[hi]·frac`; nearest taps read `x[lo]` alone; wide taps (`wide`)
+/// read a run of positions instead, `taps` then empty.
 pub(crate) struct Taps {
     taps: Vec<(usize, usize, f64)>,
     nearest: bool,
+    wide: Option<Wide>,
+}
+
+/// Taps wider than two positions: output position `j` reads `x[first + k]·weights[at + k]`
+/// for `k < len`, `spans[j] = (first, at, len)`.
+struct Wide {
+    spans: Vec<(usize, usize, usize)>,
+    weights: Vec<f64>,
+}
+
+impl Wide {
+    /// The taps from each output position's first input position and weights.
+    fn collect(rows: impl Iterator<Item = (usize, Vec<f64>)>) -> Taps {
+        let (mut spans, mut weights) = (Vec::new(), Vec::new());
+        for (first, w) in rows {
+            spans.push((first, weights.len(), w.len()));
+            weights.extend(w);
+        }
+        Taps {
+            taps: Vec::new(),
+            nearest: false,
+            wide: Some(Wide { spans, weights }),
+        }
+    }
+
+    /// The spans with the weights in `T`.
+    fn weighted<T: Float>(&self) -> (&[(usize, usize, usize)], Vec<T>) {
+        let w = self
+            .weights
+            .iter()
+            .map(|&w| T::from(w).unwrap_or_else(T::zero));
+        (&self.spans, w.collect())
+    }
+}
+
+/// PyTorch's scale from an output position to the input's (`area_pixel_compute_scale`):
+/// `(n − 1)/(m − 1)` with `align_corners` (0 for one output position), else `n / m`.
+fn scale(n: usize, m: usize, align_corners: bool) -> f64 {
+    match (align_corners, m) {
+        (true, 0 | 1) => 0.0,
+        (true, _) => (n as f64 - 1.0) / (m as f64 - 1.0),
+        (false, _) => n as f64 / m as f64,
+    }
+}
+
+/// The cubic convolution kernel's two pieces with PyTorch's `A`: for `|x| ≤ 1` and for
+/// `1 < |x| < 2`.
+fn cubic_near(x: f64, a: f64) -> f64 {
+    ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0
+}
+fn cubic_far(x: f64, a: f64) -> f64 {
+    ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a
+}
+
+/// The filter of an antialiased interpolation at distance `x` (PyTorch's `aa_filter`): a
+/// triangle for linear, the cubic convolution with `a = −½` (Keys', as PIL's) for cubic.
+fn antialias_filter(x: f64, cubic: bool) -> f64 {
+    let x = x.abs();
+    match (cubic, x) {
+        (false, x) if x < 1.0 => 1.0 - x,
+        (true, x) if x < 1.0 => cubic_near(x, -0.5),
+        (true, x) if x < 2.0 => cubic_far(x, -0.5),
+        _ => 0.0,
+    }
 }
 
 impl Taps {
@@ -58,6 +124,7 @@ impl Taps {
         Taps {
             taps,
             nearest: true,
+            wide: None,
         }
     }
 
@@ -83,12 +150,96 @@ impl Taps {
         Taps {
             taps,
             nearest: false,
+            wide: None,
         }
+    }
+
+    /// PyTorch's `bicubic` along one axis (`A = −¾`): the source `j·(n − 1)/(m − 1)` with
+    /// `align_corners`, else `(j + ½)·n/m − ½` (not clamped), read from the four positions
+    /// around it, those past an end read at the end (their weights added there).
+    pub(crate) fn cubic(n: usize, m: usize, align_corners: bool) -> Taps {
+        let s = scale(n, m, align_corners);
+        let last = n.saturating_sub(1) as f64;
+        Wide::collect((0..m).map(|j| {
+            let at = if align_corners {
+                s * j as f64
+            } else {
+                s * (j as f64 + 0.5) - 0.5
+            };
+            let i = at.floor().min(last);
+            let t = (at - i).clamp(0.0, 1.0);
+            let coefficients = [
+                cubic_far(t + 1.0, -0.75),
+                cubic_near(t, -0.75),
+                cubic_near(1.0 - t, -0.75),
+                cubic_far(2.0 - t, -0.75),
+            ];
+            // Positions `i − 1 … i + 2`, clamped to the axis: a consecutive run.
+            let clamp = |k: f64| k.clamp(0.0, last) as usize;
+            let first = clamp(i - 1.0);
+            let mut w = vec![0.0; clamp(i + 2.0) - first + 1];
+            for (k, c) in coefficients.into_iter().enumerate() {
+                w[clamp(i - 1.0 + k as f64) - first] += c;
+            }
+            (first, w)
+        }))
+    }
+
+    /// PyTorch's `area` (adaptive average pooling): output position `j` is the mean of
+    /// input positions `⌊j·n/m⌋ ≤ i < ⌈(j + 1)·n/m⌉`.
+    pub(crate) fn area(n: usize, m: usize) -> Taps {
+        let (n_wide, m_wide) = (n as u128, m as u128);
+        Wide::collect((0..m as u128).map(|j| {
+            let first = (j * n_wide / m_wide) as usize;
+            let end = ((j + 1) * n_wide).div_ceil(m_wide) as usize;
+            let len = end - first;
+            (first, vec![1.0 / len as f64; len])
+        }))
+    }
+
+    /// PyTorch's antialiased `bilinear` or `bicubic` (`antialias=True`, torchvision's
+    /// `Resize`) along one axis: output position `j`, centred at `c = s·(j + ½)` with
+    /// PyTorch's scale `s`, reads every input position within the filter's support (1 for
+    /// linear, 2 for cubic, times `s` when shrinking), each weighted by the filter at its
+    /// distance from `c` (divided by `s` when shrinking), the weights normalised to sum 1.
+    pub(crate) fn antialiased(n: usize, m: usize, align_corners: bool, cubic: bool) -> Taps {
+        let s = scale(n, m, align_corners);
+        let half = if cubic { 2.0 } else { 1.0 };
+        let (support, inverse) = if s >= 1.0 {
+            (half * s, 1.0 / s)
+        } else {
+            (half, 1.0)
+        };
+        let widest = support.ceil() as usize * 2 + 1;
+        Wide::collect((0..m).map(|j| {
+            let centre = s * (j as f64 + 0.5);
+            // PyTorch truncates towards zero, then clamps to the axis.
+            let first = ((centre - support + 0.5) as i64).max(0) as usize;
+            let end = (((centre + support + 0.5) as i64).max(0) as usize).min(n);
+            let len = end.saturating_sub(first).min(widest);
+            let mut w: Vec<f64> = (0..len)
+                .map(|k| antialias_filter(((first + k) as f64 - centre + 0.5) * inverse, cubic))
+                .collect();
+            let total: f64 = w.iter().sum();
+            if total != 0.0 {
+                w.iter_mut().for_each(|v| *v /= total);
+            }
+            (first, w)
+        }))
     }
 
     /// The output length along the axis.
     pub(crate) fn len(&self) -> usize {
-        self.taps.len()
+        match &self.wide {
+            Some(wide) => wide.spans.len(),
+            None => self.taps.len(),
+        }
+    }
+
+    /// Whether each output position reads at most two input positions (nearest and
+    /// linear), so that two axes can run in one pass ([`resample_pair`]).
+    pub(crate) fn two_point(&self) -> bool {
+        self.wide.is_none()
     }
 
     /// The taps with their weights in `T`.
@@ -114,8 +265,16 @@ pub(crate) fn resample_axis<T: Float + Send + Sync>(
     if len == 0 {
         return Vec::new();
     }
-    let weights: Vec<(usize, usize, T, T)> = taps.weighted().collect();
     let mut out = zeroed(len);
+    if let Some(wide) = &taps.wide {
+        let (spans, w) = wide.weighted::<T>();
+        by_rows(&mut out, m * inner, outer, |o, dst| {
+            let src = &x[o * n * inner..(o + 1) * n * inner];
+            resample_block_wide(src, inner, (spans, &w), dst);
+        });
+        return out;
+    }
+    let weights: Vec<(usize, usize, T, T)> = taps.weighted().collect();
     by_rows(&mut out, m * inner, outer, |o, dst| {
         let src = &x[o * n * inner..(o + 1) * n * inner];
         resample_block(src, inner, (&weights, taps.nearest), dst);
@@ -154,12 +313,37 @@ fn resample_block<T: Float>(
     }
 }
 
+/// One block `[n, inner]` resampled into `dst` (zeros), `[spans.len(), inner]`, by wide
+/// taps: each output row the weighted sum of its run of input rows, in order.
+fn resample_block_wide<T: Float>(
+    src: &[T],
+    inner: usize,
+    (spans, weights): (&[(usize, usize, usize)], &[T]),
+    dst: &mut [T],
+) {
+    if inner == 1 {
+        // The last axis: each output element a dot product of a run and its weights.
+        for (v, &(first, at, len)) in dst.iter_mut().zip(spans) {
+            let run = src[first..first + len].iter().zip(&weights[at..at + len]);
+            *v = run.fold(T::zero(), |acc, (&a, &w)| acc + a * w);
+        }
+        return;
+    }
+    for (row, &(first, at, len)) in dst.chunks_exact_mut(inner).zip(spans) {
+        let runs = src[first * inner..(first + len) * inner].chunks_exact(inner);
+        for (a, &w) in runs.zip(&weights[at..at + len]) {
+            add_scaled(row, a, Some(w));
+        }
+    }
+}
+
 /// `x`, row-major `[outer, n1, mid, n2, inner]`, resampled along its two axes of `n1` and
 /// `n2` by `first` and `second` in one pass: the `[outer, m1, mid, m2, inner]` result, equal
 /// to [`resample_axis`] along the `n2` axis, then along the `n1` axis (each value
 /// `(x[lo, lo'] w0' + x[lo, hi'] w1') w0 + (x[hi, lo'] w0' + x[hi, hi'] w1') w1`, rounded as
 /// the two passes round it), without the first pass's intermediate: a bilinear image's
-/// output is written once. The two taps have one mode (both nearest or both linear).
+/// output is written once. The two taps have one mode (both nearest or both linear: each
+/// [`Taps::two_point`]).
 pub(crate) fn resample_pair<T: Float + Send + Sync>(
     x: &[T],
     (outer, n1, mid, n2, inner): (usize, usize, usize, usize, usize),
@@ -231,6 +415,19 @@ pub(crate) fn resample_axis_back<T: Float + Send + Sync>(
     let len = outer * n * inner;
     let mut out = zeroed(len);
     if len == 0 || m == 0 {
+        return out;
+    }
+    if let Some(wide) = &taps.wide {
+        let (spans, w) = wide.weighted::<T>();
+        by_rows(&mut out, n * inner, outer, |o, dst| {
+            let src = &g[o * m * inner..(o + 1) * m * inner];
+            for (row, &(first, at, len)) in src.chunks_exact(inner).zip(spans) {
+                let runs = dst[first * inner..(first + len) * inner].chunks_exact_mut(inner);
+                for (d, &w) in runs.zip(&w[at..at + len]) {
+                    add_scaled(d, row, Some(w));
+                }
+            }
+        });
         return out;
     }
     let weights: Vec<(usize, usize, T, T)> = taps.weighted().collect();
@@ -326,6 +523,13 @@ mod tests {
             Taps::linear(n, m, false),
             Taps::linear(n, m, true),
             Taps::linear(n, 3, false),
+            Taps::cubic(n, m, false),
+            Taps::cubic(n, 3, true),
+            Taps::area(n, m),
+            Taps::area(n, 3),
+            Taps::antialiased(n, m, false, false),
+            Taps::antialiased(n, 2, false, true),
+            Taps::antialiased(n, 3, true, false),
         ] {
             let m = taps.len();
             let g = &g[..outer * m * inner];
@@ -378,5 +582,34 @@ mod tests {
         let t = Taps::linear(2, 4, false);
         let y = resample_axis(&[0.0f64, 4.0], (1, 2, 1), &t);
         assert_eq!(y, [0.0, 1.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn wide_taps_weigh_to_one_and_stay_in_the_axis() {
+        // Every output position's weights sum to 1 (a constant input stays constant), and
+        // every run lies inside the axis, for shrinking, growing and equal lengths.
+        for n in 1..40 {
+            for m in 1..40 {
+                for taps in [
+                    Taps::cubic(n, m, n % 2 == 0),
+                    Taps::area(n, m),
+                    Taps::antialiased(n, m, false, false),
+                    Taps::antialiased(n, m, m % 3 == 0, true),
+                ] {
+                    let wide = taps.wide.as_ref().expect("wide taps");
+                    assert_eq!(wide.spans.len(), m);
+                    for &(first, at, len) in &wide.spans {
+                        assert!(len >= 1 && first + len <= n, "{n} to {m}: {first}+{len}");
+                        let sum: f64 = wide.weights[at..at + len].iter().sum();
+                        assert!((sum - 1.0).abs() < 1e-12, "{n} to {m}: {sum}");
+                    }
+                }
+            }
+        }
+        // Area halving averages pairs; cubic at an integer source reads it alone.
+        let y = resample_axis(&[1.0f64, 3.0, 5.0, 9.0], (1, 4, 1), &Taps::area(4, 2));
+        assert_eq!(y, [2.0, 7.0]);
+        let y = resample_axis(&[1.0f64, 3.0, 5.0], (1, 3, 1), &Taps::cubic(3, 3, true));
+        assert_eq!(y, [1.0, 3.0, 5.0]);
     }
 }

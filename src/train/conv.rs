@@ -184,7 +184,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
     /// names!(T);
     /// let p = Param::new("x", Tensor::<f64, shape![T: 2]>::from_array([0.0, 4.0]));
     /// let tape = Tape::new();
-    /// let linear = Interpolation::Linear { align_corners: false };
+    /// let linear = Interpolation::Linear { align_corners: false, antialias: false };
     /// let y = tape.watch(&p).upsample::<T, Scale<2>>(linear)?; // [0, 1, 3, 4]
     /// let w = Tensor::<f64, shape![T: 4]>::from_array([1.0, 10.0, 100.0, 1000.0]);
     /// // x[0] is read with weights 1, 3/4, 1/4, 0; x[1] with 0, 1/4, 3/4, 1.

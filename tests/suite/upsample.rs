@@ -1,8 +1,9 @@
 //! Interpolation (rule book §23) against PyTorch's own answers
 //! (`tests/data/torch_upsample.jsonl`, written by `scripts/gen_upsample_cases.py`):
-//! `F.interpolate` by an integer factor and to a size, in the modes nearest, nearest-exact and
-//! linear (1-D), bilinear (2-D) and trilinear (3-D) with and without `align_corners`: values
-//! at run time, typed on tensors and on a channels-last view, and the typed gradient.
+//! `F.interpolate` by an integer factor and to a size, in the modes nearest, nearest-exact,
+//! linear (1-D), bilinear (2-D), trilinear (3-D) and bicubic with and without `align_corners`,
+//! antialiased bilinear and bicubic (torchvision's `Resize`), and area: values at run time,
+//! typed on tensors and on a channels-last view, and the typed gradient.
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
@@ -29,9 +30,21 @@ fn mode_of(c: &Value) -> Interpolation {
     match c["mode"].as_str().unwrap() {
         "nearest" => Interpolation::Nearest,
         "nearest-exact" => Interpolation::NearestExact,
-        _ => Interpolation::Linear {
-            align_corners: c["align_corners"].as_bool().unwrap(),
-        },
+        "area" => Interpolation::Area,
+        mode => {
+            let align_corners = c["align_corners"].as_bool().unwrap();
+            let antialias = c["antialias"].as_bool().unwrap_or(false);
+            match mode {
+                "cubic" => Interpolation::Cubic {
+                    align_corners,
+                    antialias,
+                },
+                _ => Interpolation::Linear {
+                    align_corners,
+                    antialias,
+                },
+            }
+        }
     }
 }
 
@@ -138,7 +151,7 @@ fn run_time_interpolation_is_pytorchs() {
         assert_eq!(z.data(), channels_last(y.sizes(), y.data()).1, "{c}");
         doubles += 1;
     }
-    assert_eq!((doubles, singles), (80, 20));
+    assert_eq!((doubles, singles), (117, 30));
 }
 
 /// The typed upsampling of `c` (input shape `S`, axes `A`, factor `P`): its values, the same
@@ -221,7 +234,7 @@ fn typed_upsampling_and_its_gradient_are_pytorchs() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 48);
+    assert_eq!(seen, 63);
 }
 
 #[test]
@@ -233,6 +246,7 @@ fn static_sizes_are_computed_at_compile_time() {
     let y: Tensor<f32, shape![N: 1, C: 2, H: 224, W: 384]> =
         x.upsample::<(H, W), Scale<4>>(Interpolation::Linear {
             align_corners: false,
+            antialias: false,
         });
     // Along W, each group of four reads its source column's neighbours: away from the edges
     // the value is (j + 0.5) / 4 - 0.5, and past the last centre the last column.
@@ -254,10 +268,21 @@ fn half_precision_upsamples_as_single_precision_rounded() {
         Interpolation::NearestExact,
         Interpolation::Linear {
             align_corners: false,
+            antialias: false,
         },
         Interpolation::Linear {
             align_corners: true,
+            antialias: false,
         },
+        Interpolation::Cubic {
+            align_corners: false,
+            antialias: false,
+        },
+        Interpolation::Cubic {
+            align_corners: false,
+            antialias: true,
+        },
+        Interpolation::Area,
     ] {
         let want = x.upsample::<(H, W), Scale<3>>(mode);
         let b = x.cast::<bf16>().upsample::<(H, W), Scale<3>>(mode);
@@ -270,6 +295,32 @@ fn half_precision_upsamples_as_single_precision_rounded() {
             assert!(
                 (h.to_f32() - w).abs() <= 0.002 * (1.0 + w.abs()),
                 "{mode:?}: f16 {h} against {w}"
+            );
+        }
+    }
+    // Shrinking with an antialiased filter (torchvision's `Resize`), at run time.
+    let hw = ["H".parse().unwrap(), "W".parse().unwrap()];
+    for cubic in [false, true] {
+        let mode = match cubic {
+            false => Interpolation::Linear {
+                align_corners: false,
+                antialias: true,
+            },
+            true => Interpolation::Cubic {
+                align_corners: false,
+                antialias: true,
+            },
+        };
+        let x = x.to_dyn();
+        let want = x.resize(&hw, &[2, 3], mode).unwrap();
+        let half: Vec<bf16> = x.data().iter().map(|&v| bf16::from_f32(v)).collect();
+        let half = DynTensor::from_vec(x.shape().clone(), half).unwrap();
+        let got = half.resize(&hw, &[2, 3], mode).unwrap();
+        assert_eq!(got.sizes(), want.sizes());
+        for (g, w) in got.data().iter().zip(want.data()) {
+            assert!(
+                (g.to_f32() - w).abs() <= 0.03 * (1.0 + w.abs()),
+                "{mode:?}: bf16 {g} against {w}"
             );
         }
     }

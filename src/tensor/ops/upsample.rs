@@ -30,7 +30,23 @@ fn taps<T>(mode: Interpolation, n: usize, m: usize, factor: Option<usize>) -> Ta
     match mode {
         Interpolation::Nearest => Taps::nearest(n, m, (false, single), factor),
         Interpolation::NearestExact => Taps::nearest(n, m, (true, single), factor),
-        Interpolation::Linear { align_corners } => Taps::linear(n, m, align_corners),
+        Interpolation::Linear {
+            align_corners,
+            antialias: false,
+        } => Taps::linear(n, m, align_corners),
+        Interpolation::Cubic {
+            align_corners,
+            antialias: false,
+        } => Taps::cubic(n, m, align_corners),
+        Interpolation::Linear {
+            align_corners,
+            antialias: true,
+        } => Taps::antialiased(n, m, align_corners, false),
+        Interpolation::Cubic {
+            align_corners,
+            antialias: true,
+        } => Taps::antialiased(n, m, align_corners, true),
+        Interpolation::Area => Taps::area(n, m),
     }
 }
 
@@ -93,8 +109,8 @@ impl Resampling {
     }
 
     /// `x` resampled: the output's elements, row-major. The last two axes of the order,
-    /// when the later axis comes first, run in one pass (`resample_pair`: a bilinear
-    /// image's output written once, no intermediate).
+    /// when the later axis comes first and both read at most two positions, run in one
+    /// pass (`resample_pair`: a bilinear image's output written once, no intermediate).
     fn run<T: Float + Send + Sync>(&self, x: Strided<'_, T>) -> Vec<T> {
         if self.output_is_empty() {
             return Vec::new();
@@ -102,12 +118,15 @@ impl Resampling {
         let input = row_major_elements(&x);
         let mut sizes = self.input.clone();
         let mut owned: Option<Vec<T>> = None;
-        let (single, pair) = match self.order.len() {
-            k if k >= 2 && self.order[k - 2] > self.order[k - 1] => self.order.split_at(k - 2),
-            _ => (&self.order[..], &[][..]),
-        };
         let taps_at =
             |sizes: &[usize], k: usize| taps::<T>(self.mode, sizes[k], self.output[k], self.factor);
+        let two_point = taps::<T>(self.mode, 1, 1, self.factor).two_point();
+        let (single, pair) = match self.order.len() {
+            k if k >= 2 && two_point && self.order[k - 2] > self.order[k - 1] => {
+                self.order.split_at(k - 2)
+            }
+            _ => (&self.order[..], &[][..]),
+        };
         for &k in single {
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
@@ -176,7 +195,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
     /// let x = DynTensor::from_vec("[T: 2]".parse()?, vec![0.0, 4.0])?;
     /// let t = ["T".parse()?];
     /// assert_eq!(x.upsample(&t, 2, Interpolation::Nearest)?.data(), &[0.0, 0.0, 4.0, 4.0]);
-    /// let linear = Interpolation::Linear { align_corners: false };
+    /// let linear = Interpolation::Linear { align_corners: false, antialias: false };
     /// assert_eq!(x.upsample(&t, 2, linear)?.data(), &[0.0, 1.0, 3.0, 4.0]);
     /// assert!(x.upsample(&t, 0, linear).is_err());
     /// # Ok::<(), shapecast::Error>(())
@@ -202,7 +221,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
     /// use shapecast::{DynTensor, Interpolation};
     /// let x = DynTensor::from_vec("[H: 2, W: 2]".parse()?, vec![0.0, 1.0, 2.0, 3.0])?;
     /// let hw = ["H".parse()?, "W".parse()?];
-    /// let y = x.resize(&hw, &[3, 1], Interpolation::Linear { align_corners: true })?;
+    /// let y = x.resize(&hw, &[3, 1], Interpolation::Linear { align_corners: true, antialias: false })?;
     /// assert_eq!((y.shape().to_string(), y.data()), ("[H: 3, W: 1]".into(), &[0.0, 1.0, 2.0][..]));
     /// assert!(x.resize(&hw, &[3], Interpolation::Nearest).is_err());
     /// # Ok::<(), shapecast::Error>(())
@@ -250,7 +269,7 @@ pub trait Upsampling: Contractible {
     /// use shapecast::{names, shape, Interpolation, Scale, Tensor, Upsampling};
     /// names!(C, H, W);
     /// let x = Tensor::<f64, shape![C: 1, H: 1, W: 2]>::from_array([[[0.0, 8.0]]]);
-    /// let linear = Interpolation::Linear { align_corners: false };
+    /// let linear = Interpolation::Linear { align_corners: false, antialias: false };
     /// let y: Tensor<f64, shape![C: 1, H: 2, W: 4]> = x.upsample::<(H, W), Scale<2>>(linear);
     /// assert_eq!(y.data(), &[0.0, 2.0, 6.0, 8.0, 0.0, 2.0, 6.0, 8.0]);
     /// ```
