@@ -268,6 +268,14 @@ pub(crate) fn resample_axis<T: Float + Send + Sync>(
     let mut out = zeroed(len);
     if let Some(wide) = &taps.wide {
         let (spans, w) = wide.weighted::<T>();
+        if inner == 1 {
+            // The last axis: rows four at a time, each weight read once for four.
+            by_pieces(&mut out, m, outer, |first, chunk| {
+                let src = &x[first * n..first * n + chunk.len() / m * n];
+                last_axis_wide(src, n, (spans, &w), chunk);
+            });
+            return out;
+        }
         by_rows(&mut out, m * inner, outer, |o, dst| {
             let src = &x[o * n * inner..(o + 1) * n * inner];
             resample_block_wide(src, inner, (spans, &w), dst);
@@ -336,6 +344,45 @@ fn resample_block_wide<T: Float>(
         }
     }
 }
+
+/// Rows of `n` (`src`) resampled along themselves by wide taps into rows of `spans.len()`
+/// (`dst`): [`ROWS`] rows at a time, each output position's weights read once for all of
+/// them and their sums independent; the rows left over one at a time.
+fn last_axis_wide<T: Float>(
+    src: &[T],
+    n: usize,
+    (spans, weights): (&[(usize, usize, usize)], &[T]),
+    dst: &mut [T],
+) {
+    let m = spans.len();
+    let mut blocks = dst.chunks_exact_mut(ROWS * m);
+    let mut sources = src.chunks_exact(ROWS * n);
+    for (out, rows) in (&mut blocks).zip(&mut sources) {
+        for (j, &(first, at, len)) in spans.iter().enumerate() {
+            let w = &weights[at..at + len];
+            let runs: [&[T]; ROWS] = core::array::from_fn(|r| {
+                let start = r * n + first;
+                &rows[start..start + len]
+            });
+            let mut acc = [T::zero(); ROWS];
+            for (i, &w) in w.iter().enumerate() {
+                for (a, run) in acc.iter_mut().zip(&runs) {
+                    *a = *a + run[i] * w;
+                }
+            }
+            for (r, a) in acc.into_iter().enumerate() {
+                out[r * m + j] = a;
+            }
+        }
+    }
+    let rows = sources.remainder().chunks_exact(n);
+    for (out, row) in blocks.into_remainder().chunks_exact_mut(m).zip(rows) {
+        resample_block_wide(row, 1, (spans, weights), out);
+    }
+}
+
+/// How many rows [`last_axis_wide`] resamples together.
+const ROWS: usize = 8;
 
 /// `x`, row-major `[outer, n1, mid, n2, inner]`, resampled along its two axes of `n1` and
 /// `n2` by `first` and `second` in one pass: the `[outer, m1, mid, m2, inner]` result, equal
