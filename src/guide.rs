@@ -8,7 +8,7 @@
 //! | [`tensors`](crate::guide::tensors) | tensors and views, operators, errors and `try_`, the first errors a program meets |
 //! | [`reductions`](crate::guide::reductions) | reductions by name, `keep`, softmax, variance |
 //! | [`contractions`](crate::guide::contractions) | `dot` by name, `matmul` |
-//! | [`images`](crate::guide::images) | convolution, pooling, padding, upsampling, gathering, losses |
+//! | [`images`](crate::guide::images) | convolution, pooling, padding, upsampling and resizing, gathering, losses |
 //! | [`surgery`](crate::guide::surgery) | rename, select, slice, split, merge, concat, stack |
 //! | [`generic`](crate::guide::generic) | generic code over shapes: the bound of every operation |
 //! | [`training`](crate::guide::training) | gradients, parameters, optimizers, what the types catch |
