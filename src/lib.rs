@@ -213,9 +213,11 @@ pub use typed::reduce::{
 pub use typed::rope::RotateOver;
 pub use typed::rule::{self, RuleMarker};
 pub use typed::shape::{SameRankAs, Shape};
+pub use typed::upsample::{
+    ResizeOver, ResizeTarget, Resized, Scale, UpsampleFactor, UpsampleOver, Upsampled,
+};
 #[doc(hidden)]
-pub use typed::upsample::UpsampleVerdict;
-pub use typed::upsample::{Scale, UpsampleFactor, UpsampleOver, Upsampled};
+pub use typed::upsample::{ResizeVerdict, UpsampleVerdict};
 // The traits a refusal's verdict fails to implement, re-exported here so that a compile error
 // names them by their short path rather than `shapecast::typed::...`.
 #[doc(hidden)]
@@ -250,7 +252,7 @@ pub use typed::surgery::{
     SliceAxisRule, SplitAxisIntoRule, StackUnderRule,
 };
 #[doc(hidden)]
-pub use typed::upsample::UpsampleOverRule;
+pub use typed::upsample::{ResizeOverRule, UpsampleOverRule};
 /// typenum, re-exported for PDPD axes such as `rule::Pdpd<shapecast::typenum::U1>`.
 ///
 /// ```

@@ -98,8 +98,8 @@ pub use ops::rope::{Rope, RopeStyle, Rotary};
 #[cfg(feature = "rand")]
 pub use ops::sample::Sampling;
 pub use ops::surgery::{concat, stack, stack_at, Reshaped, StackArray, StaticSize};
-pub(crate) use ops::upsample::upsampled;
 pub use ops::upsample::Upsampling;
+pub(crate) use ops::upsample::{resized, upsampled};
 pub use receiver::Contractible;
 #[cfg(feature = "safetensors")]
 pub(crate) use receiver::Own;

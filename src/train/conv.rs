@@ -10,12 +10,14 @@ use super::var::{Trainable, Var};
 use crate::dynamic::pool::pool;
 use crate::dynamic::upsample::Interpolation;
 use crate::engine::gradient;
-use crate::tensor::upsampled;
+use crate::tensor::{resized, upsampled};
 use crate::tensor::{Contractible, ConvOut, Convolution, ConvolveWith, Pooling, Tensor};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled};
 use crate::typed::reduce::Selector;
 use crate::typed::storage::Storage;
-use crate::typed::upsample::{UpsampleFactor, UpsampleOver, Upsampled};
+use crate::typed::upsample::{
+    ResizeOver, ResizeTarget, Resized, UpsampleFactor, UpsampleOver, Upsampled,
+};
 use crate::values::error::Error;
 
 /// What `L.conv::<C, G>(&Var<_, W>)` gives.
@@ -201,6 +203,38 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         let x = self.value().layout(&mut own);
         let shape = self.value().shape_dyn();
         let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
+        let value = Tensor::from_parts(&plan.output, data);
+        Ok(self.unary_op(value, move |g, _, _| Ok(plan.back(g))))
+    }
+
+    /// This value with each axis `A` selects resized to the static size `Z` (`S<N>`), read
+    /// by `mode` (rule book §23; [`Upsampling::resize`](crate::Upsampling::resize)), with
+    /// its gradient: each axis' interpolation transposed.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// names!(T);
+    /// let p = Param::new("x", Tensor::<f64, shape![T: 4]>::from_array([1.0, 3.0, 5.0, 9.0]));
+    /// let tape = Tape::new();
+    /// let y = tape.watch(&p).resize::<T, S<2>>(Interpolation::Area)?; // [2, 7]
+    /// let w = Tensor::<f64, shape![T: 2]>::from_array([1.0, 10.0]);
+    /// // Each output is the mean of two inputs.
+    /// assert_eq!((&y * &w).sum::<T>().backward()?.of(&p)?.data(), &[0.5, 0.5, 5.0, 5.0]);
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    pub fn resize<A, Z>(&self, mode: Interpolation) -> Result<Var<T, Resized<S, A, Z>>, Error>
+    where
+        A: Selector,
+        Z: ResizeTarget,
+        S: ResizeOver<A, Z>,
+    {
+        let mut own = Default::default();
+        let x = self.value().layout(&mut own);
+        let shape = self.value().shape_dyn();
+        let axes = A::selectors();
+        let sizes = vec![Z::TARGET; axes.len()];
+        let (_, plan, data) = resized(x, &shape, &axes, &sizes, mode)?;
         let value = Tensor::from_parts(&plan.output, data);
         Ok(self.unary_op(value, move |g, _, _| Ok(plan.back(g))))
     }

@@ -1,9 +1,10 @@
-//! Upsampling at the type level (rule book §23): the twin of
+//! Upsampling and resizing at the type level (rule book §23): the twin of
 //! [`dynamic::upsample`](crate::dynamic::upsample). One walk (the one padding and pooling
 //! share): each axis the selector picks becomes `F` times longer for [`Scale<F>`] (the
 //! product computed on the hex digits, a doubling and at most one sum for each bit of `F`, and
-//! read back from the size table; `?` stays `?`), every other axis is kept; the checks are the
-//! reductions': every selector finds its axis, none picks one twice.
+//! read back from the size table; `?` stays `?`), or takes the static size `Z` for a resize
+//! ([`Resized`]); every other axis is kept; the checks are the reductions': every selector
+//! finds its axis, none picks one twice (and a resize reads no axis that is statically 0).
 //!
 //! ```
 //! use shapecast::{names, shape, Scale, Upsampled};
@@ -18,17 +19,18 @@
 use typenum::{Const, NonZero, ToUInt, UInt, UTerm, U};
 
 use super::axis::{Axis, HexOf};
-use super::bits::{B0, B1};
+use super::bits::{Cond, B0, B1};
 use super::digits::X0;
 use super::hex_sum::HexSum;
 use super::list::FromRev;
-use super::outcome::{Good, Judge, Judged, Passed};
+use super::outcome::{Check, Good, Judge, Judged, Passed};
 use super::reduce::{AllFound, Selector};
 use super::shape::Shape;
 use super::size::{AxisSize, Dyn};
 use super::size_hex::H1;
 use super::surgery::SizeOfSum;
 use super::window::{PickAxes, PickChecks, PickWalk, Windowed};
+use crate::typed::refusals::StaticallyEmpty;
 
 /// An upsampling by `FACTOR` along each selected axis (PyTorch's `scale_factor`, an integer
 /// here): `n` becomes `FACTOR·n`.
@@ -200,3 +202,107 @@ where
 /// static_assertions::assert_type_eq_all!(Upsampled<shape![T], T, Scale<2>>, shape![T]);
 /// ```
 pub type Upsampled<S, A, P> = <S as UpsampleOver<A, P>>::Output;
+
+/// A static size an interpolation resizes to: [`S<N>`](crate::S) with `N` at least 1.
+///
+/// ```
+/// use shapecast::{ResizeTarget, S};
+/// fn target<Z: ResizeTarget>() -> usize { Z::TARGET }
+/// assert_eq!(target::<S<224>>(), 224);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a size to resize to",
+    label = "not a static size of at least 1",
+    note = "resize to `S<N>` with `N` at least 1: an axis of size 0 holds nothing"
+)]
+pub trait ResizeTarget: AxisSize {
+    /// The size.
+    const TARGET: usize;
+}
+#[diagnostic::do_not_recommend]
+impl<Z: AxisSize<Known = B1, Zero = B0>> ResizeTarget for Z {
+    const TARGET: usize = match Z::SIZE {
+        Some(n) => n,
+        None => 0,
+    };
+}
+
+/// The walk's operation for a resize to the size `Z`.
+#[doc(hidden)]
+pub struct ResizeTo<Z>(core::marker::PhantomData<Z>);
+
+/// An axis resized: the size `Z`, refused when the axis is statically 0 (nothing to read).
+impl<X: Axis, Z> Windowed<ResizeTo<Z>> for X {
+    type Size = Z;
+    type Check = Check<<<X::Size as AxisSize>::Zero as Cond>::Not, StaticallyEmpty>;
+}
+
+/// The outcome of a resize as a diagnostic: implemented only for a success.
+#[diagnostic::on_unimplemented(
+    message = "cannot resize `{S}` over `{A}`",
+    label = "`{A}` does not select axes of `{S}` that can be resized",
+    note = "at fault: `{Self}`",
+    note = "`NoSuchAxis<X>`: `X` names no axis; `SelectedTwice<X>`: `X` picks an axis already picked; `StaticallyEmpty`: a selected axis is 0 long, nothing to interpolate from"
+)]
+#[doc(hidden)]
+pub trait ResizeVerdict<S, A> {
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<S, A, R: FromRev> ResizeVerdict<S, A> for Good<R> {
+    type Out = R::Out;
+}
+
+/// `Self` resizes to `Z` over the axes `A` selects (rule book §23): the bound to write in
+/// generic code.
+///
+/// ```
+/// use shapecast::{names, shape, ResizeOver, Shape, S};
+/// names!(H, W);
+/// fn resized<X: ResizeOver<(H, W), S<224>>>() -> String { X::Output::to_dyn().to_string() }
+/// assert_eq!(resized::<shape![?, H, W: 341]>(), "[?, H: 224, W: 224]");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "cannot resize `{Self}` over `{A}` to `{Z}`",
+    label = "`{Self}` is not known to resize over `{A}`",
+    note = "every selector must pick its own axis of the shape; generic code says so with the bound `ResizeOver<{A}, {Z}>`"
+)]
+pub trait ResizeOver<A, Z>: Shape {
+    /// The resized shape.
+    type Output: Shape;
+}
+
+/// The rule behind [`ResizeOver`], for every shape; the public trait forwards to it rank by
+/// rank (see `typed::capability`), so a generic shape without the bound is told to add
+/// `ResizeOver`.
+#[doc(hidden)]
+pub trait ResizeOverRule<A, Z>: Shape {
+    type Output: Shape;
+}
+crate::typed::capability::capability!([A, Z] ResizeOver<A, Z> => ResizeOverRule<A, Z> { type Output; });
+
+type ResizeChecks<S, A, Z> = PickChecks<S, A, ResizeTo<Z>>;
+type ResizeAxes<S, A, Z> = PickAxes<S, A, ResizeTo<Z>>;
+impl<S: Shape, A: Selector, Z: ResizeTarget> ResizeOverRule<A, Z> for S
+where
+    S::Rev: PickWalk<A::List, ResizeTo<Z>>,
+    A::List: AllFound<S::Rev>,
+    ResizeChecks<S, A, Z>: Judge<ResizeAxes<S, A, Z>>,
+    Judged<ResizeChecks<S, A, Z>, ResizeAxes<S, A, Z>>: ResizeVerdict<S, A>,
+{
+    type Output = <Judged<ResizeChecks<S, A, Z>, ResizeAxes<S, A, Z>> as ResizeVerdict<S, A>>::Out;
+}
+
+/// The shape of `S` with each axis `A` selects at the static size `Z` (rule book §23:
+/// PyTorch's `F.interpolate(size=…)`), whatever its size was, `?` included.
+///
+/// ```
+/// use shapecast::{names, shape, Resized, S};
+/// names!(C, H, W);
+/// // A photo of any size, to a network's 224x224.
+/// static_assertions::assert_type_eq_all!(
+///     Resized<shape![C: 3, H, W], (H, W), S<224>>,
+///     shape![C: 3, H: 224, W: 224]
+/// );
+/// ```
+pub type Resized<S, A, Z> = <S as ResizeOver<A, Z>>::Output;

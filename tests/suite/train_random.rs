@@ -121,6 +121,11 @@ proptest! {
         check("bicubic 2", &x, &|v| v.upsample::<(H, W), Scale<2>>(cubic).ok())?;
         check("antialiased bicubic 3 corners", &x, &|v| v.upsample::<(H, W), Scale<3>>(smooth).ok())?;
         check("area (C, W) 2", &x, &|v| v.upsample::<(C, W), Scale<2>>(Interpolation::Area).ok())?;
+        // Resizes from the drawn sizes (1 to 6) to 4, shrinking or growing.
+        check("resize nearest", &x, &|v| v.resize::<(H, W), S<4>>(Interpolation::Nearest).ok())?;
+        check("resize area", &x, &|v| v.resize::<W, S<4>>(Interpolation::Area).ok())?;
+        check("resize antialiased", &x, &|v| v.resize::<(H, W), S<4>>(smooth).ok())?;
+        check("resize bicubic", &x, &|v| v.resize::<H, S<4>>(cubic).ok())?;
         check("softmax", &x, &|v| Some(v.softmax::<(H, W)>()))?;
         check("logsumexp", &x, &|v| Some(v.logsumexp::<(C, W)>()))?;
         check("var", &x, &|v| Some(v.var::<(H, W)>(1)))?;

@@ -17,7 +17,9 @@ use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
 use crate::tensor::tensor::Tensor;
 use crate::typed::reduce::Selector;
-use crate::typed::upsample::{UpsampleFactor, UpsampleOver, Upsampled};
+use crate::typed::upsample::{
+    ResizeOver, ResizeTarget, Resized, UpsampleFactor, UpsampleOver, Upsampled,
+};
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 use crate::values::shape::DynShape;
@@ -184,6 +186,21 @@ pub(crate) fn upsampled<T: Float + Send + Sync>(
     Ok((out, plan, data))
 }
 
+/// `x` (of shape `shape`) resized to `sizes` over the selected axes: the output's shape, the
+/// plan and the output's elements.
+pub(crate) fn resized<T: Float + Send + Sync>(
+    x: Strided<'_, T>,
+    shape: &DynShape,
+    axes: &[AxisSelector],
+    sizes: &[usize],
+    mode: Interpolation,
+) -> Result<(DynShape, Resampling, Vec<T>), Error> {
+    let (out, at) = resize(shape, axes, sizes)?;
+    let plan = Resampling::new(&x, &out, at, mode, None)?;
+    let data = plan.run(x);
+    Ok((out, plan, data))
+}
+
 impl<T: Float + Send + Sync> DynTensor<T> {
     /// This tensor upsampled by `factor` along each selected axis (rule book §23; PyTorch's
     /// `F.interpolate(scale_factor=factor, mode=…)`, linear over two axes being its
@@ -232,19 +249,18 @@ impl<T: Float + Send + Sync> DynTensor<T> {
         sizes: &[usize],
         mode: Interpolation,
     ) -> Result<DynTensor<T>, Error> {
-        let (shape, at) = resize(self.shape(), axes, sizes)?;
         let mut own = Default::default();
         let x = self.layout(&mut own);
-        let plan = Resampling::new(&x, &shape, at, mode, None)?;
-        let data = plan.run(x);
+        let (shape, plan, data) = resized(x, self.shape(), axes, sizes, mode)?;
         Ok(DynTensor::from_parts(shape, plan.output, data))
     }
 }
 
-/// Upsampling along axes selected by name (rule book §23; PyTorch's `F.interpolate` and
-/// `nn.Upsample` with an integer `scale_factor`), on a [`Tensor`], a
-/// [`TensorView`](crate::TensorView) and a [`TensorViewMut`](crate::TensorViewMut) alike, the
-/// upsampled sizes computed at compile time where static. In the [prelude](crate::prelude);
+/// Upsampling and resizing along axes selected by name (rule book §23; PyTorch's
+/// `F.interpolate` and `nn.Upsample` with an integer `scale_factor` or a static `size`), on a
+/// [`Tensor`], a [`TensorView`](crate::TensorView) and a
+/// [`TensorViewMut`](crate::TensorViewMut) alike, the output sizes computed at compile time
+/// where static. In the [prelude](crate::prelude);
 /// `DynTensor::upsample` takes selectors known at run time, `DynTensor::resize` any sizes.
 ///
 /// ```
@@ -312,6 +328,68 @@ pub trait Upsampling: Contractible {
         let x = self.layout(&mut own);
         let shape = self.shape_dyn();
         let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
+        Ok(Tensor::from_parts(&plan.output, data))
+    }
+
+    /// This tensor with each axis `A` selects resized to the static size `Z` (`S<N>`), read
+    /// by `mode` (rule book §23; PyTorch's `F.interpolate(size=…)`, torchvision's
+    /// `Resize((N, N))`): larger or smaller, from any size, `?` included, so a photo of
+    /// run-time size becomes a network's static input. For other sizes per axis, resize
+    /// twice or use `DynTensor::resize`.
+    ///
+    /// # Panics
+    ///
+    /// When a selected axis of run-time size is empty (nothing to read) or the output does
+    /// not fit in memory; [`try_resize`](Self::try_resize) returns the error instead.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Interpolation, Tensor, Upsampling, S};
+    /// names!(C, H, W);
+    /// let photo = Tensor::<f32, shape![C: 3, H, W]>::from_vec_sized(&[3, 480, 640], vec![0.5; 3 * 480 * 640])?;
+    /// let resize = Interpolation::Linear { align_corners: false, antialias: true };
+    /// let x: Tensor<f32, shape![C: 3, H: 224, W: 224]> = photo.resize::<(H, W), S<224>>(resize);
+    /// assert!(x.data().iter().all(|&v| (v - 0.5).abs() < 1e-6));
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[track_caller]
+    fn resize<A, Z>(&self, mode: Interpolation) -> Tensor<Self::Elem, Resized<Self::Shape, A, Z>>
+    where
+        A: Selector,
+        Z: ResizeTarget,
+        Self::Shape: ResizeOver<A, Z>,
+        Self::Elem: Float + Send + Sync,
+    {
+        self.try_resize::<A, Z>(mode).or_panic()
+    }
+
+    /// [`resize`](Self::resize), or the error when a selected axis of run-time size is
+    /// empty or the output does not fit in memory.
+    ///
+    /// ```
+    /// use shapecast::{names, shape, Interpolation, Tensor, Upsampling, S};
+    /// names!(T);
+    /// let x = Tensor::<f64, shape![T]>::from_vec_sized(&[4], vec![1.0, 3.0, 5.0, 9.0])?;
+    /// assert_eq!(x.try_resize::<T, S<2>>(Interpolation::Area)?.data(), &[2.0, 7.0]);
+    /// let empty = Tensor::<f64, shape![T]>::from_vec_sized(&[0], vec![])?;
+    /// assert!(empty.try_resize::<T, S<2>>(Interpolation::Area).is_err());
+    /// # Ok::<(), shapecast::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)] // spelled out: the signature the docs show
+    fn try_resize<A, Z>(
+        &self,
+        mode: Interpolation,
+    ) -> Result<Tensor<Self::Elem, Resized<Self::Shape, A, Z>>, Error>
+    where
+        A: Selector,
+        Z: ResizeTarget,
+        Self::Shape: ResizeOver<A, Z>,
+        Self::Elem: Float + Send + Sync,
+    {
+        let mut own = Own::default();
+        let x = self.layout(&mut own);
+        let axes = A::selectors();
+        let sizes = vec![Z::TARGET; axes.len()];
+        let (_, plan, data) = resized(x, &self.shape_dyn(), &axes, &sizes, mode)?;
         Ok(Tensor::from_parts(&plan.output, data))
     }
 }
