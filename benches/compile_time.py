@@ -108,7 +108,7 @@ def expr(rng, kind, rank, rule):
         k, c = rng.choice([1, 3, 7]), rng.choice([3, 64, 128, 512])
         geo = f"Conv<{rng.choice([1, 2])}, {k // 2}>"
         return f"Convolve<shape![N, C: {c}, H: {hw[0]}, W: {hw[1]}], shape![K: 64, C: {c}, H: {k}, W: {k}], C, {geo}>"
-    if kind in ("pool", "pad", "pad-ends", "upsample", "take", "gather"):
+    if kind in ("pool", "pad", "pad-ends", "upsample", "resize", "take", "gather"):
         # Pooling and padding over two named axes of a rank-8 shape; an embedding lookup by
         # rank-2 indices; a gather along one name by indices of another size there.
         names = NAMES[:rank]
@@ -123,6 +123,8 @@ def expr(rng, kind, rank, rule):
             return f"Padded<shape![{dims}], ({names[a]}, {names[b]}), Pad<{rng.choice([0, 1, 2])}, {rng.choice([1, 3, 5])}>>"
         if kind == "upsample":
             return f"Upsampled<shape![{dims}], ({names[a]}, {names[b]}), Scale<{rng.choice([2, 3, 4, 8])}>>"
+        if kind == "resize":
+            return f"Resized<shape![{dims}], ({names[a]}, {names[b]}), S<{rng.choice([7, 224, 256, 341])}>>"
         if kind == "gather":
             idims = ", ".join(f"{n}: {7 if k == a else max(s, 4)}" for k, (n, s) in enumerate(zip(names, sizes)))
             return f"Gather<shape![{dims}], {names[a]}, shape![{idims}]>"
@@ -210,7 +212,7 @@ edition = "2021"
 shapecast = {{ path = "{ROOT}" }}
 [workspace]
 """)
-    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Scale, Upsampled, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, StackAtStatic, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver, train::{Var, VarAttendBy}};",
+    lines = ["#![allow(dead_code, unused_imports)]", "use shapecast::{names, shape, Conv, Convolve, Gather, Pad, Padded, Pool, Pooled, Scale, Upsampled, Resized, Take, BroadcastBy, BroadcastsUnder, Concat, Contract, ContractWith, InsertAxis, MatMul, MatMulWith, MergeAxes, Pos, Reduce, ReduceKeep, Rename, Select, Selector, Shape, SliceTo, SplitAxis, Stack, StackAt, StackAtStatic, S, Tensor, Dot, rule::*, dynamic::contract::StaticContraction, Attend, NormOver, RotateOver, BroadcastsInto, SampleOver, train::{Var, VarAttendBy}};",
              f"names!({', '.join(NAMES)});",
              "struct Same<A, B>(A, B);",
              "trait Rank { const RANK: usize; }",
@@ -306,6 +308,7 @@ def main():
         ("named, Padded over two names", "pad", 8, "-", None),
         ("named, Padded over two names by a (before, after) pair", "pad-ends", 8, "-", None),
         ("named, Upsampled over two names by 2, 3, 4 or 8", "upsample", 8, "-", None),
+        ("named, Resized over two names to 7, 224, 256 or 341", "resize", 8, "-", None),
         ("named, Take by rank-2 indices", "take", 8, "-", None),
         ("named, Gather along one name", "gather", 8, "-", None),
         # The fused blocks (rule book §16, §17): attention's shape, a norm's and a rotation's

@@ -246,6 +246,10 @@ pub fn images(
         align_corners: false,
         antialias: false,
     });
+    let to_network = vol.resize::<(H, W), S<224>>(Interpolation::Cubic {
+        align_corners: false,
+        antialias: true,
+    });
     let logits = h1
         .max_pool::<(H, W), Pool<2>>()
         .conv::<C1, Conv<1, 1>>(&w2)
