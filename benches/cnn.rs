@@ -270,35 +270,36 @@ fn resizing(c: &mut Criterion) {
     )
     .unwrap();
     let hw = ["H".parse().unwrap(), "W".parse().unwrap()];
-    let smooth = |cubic: bool| match cubic {
-        false => Interpolation::Linear {
+    // torchvision's `Resize`: antialiased, without `align_corners`.
+    let (bilinear_aa, bicubic_aa, cubic) = (
+        Interpolation::Linear {
             align_corners: false,
             antialias: true,
         },
-        true => Interpolation::Cubic {
+        Interpolation::Cubic {
             align_corners: false,
             antialias: true,
         },
-    };
-    let cubic = Interpolation::Cubic {
-        align_corners: false,
-        antialias: false,
-    };
+        Interpolation::Cubic {
+            align_corners: false,
+            antialias: false,
+        },
+    );
     let sum = |t: &DynTensor<f32>| t.data().iter().map(|&x| f64::from(x)).sum::<f64>();
     // The same checksums as `scripts/bench_cnn.py --resize` prints for PyTorch.
     eprintln!(
         "resize: sums {:.4} {:.4} {:.4}",
-        sum(&photos.resize(&hw, &[256, 341], smooth(false)).unwrap()),
-        sum(&photos.resize(&hw, &[256, 341], smooth(true)).unwrap()),
+        sum(&photos.resize(&hw, &[256, 341], bilinear_aa).unwrap()),
+        sum(&photos.resize(&hw, &[256, 341], bicubic_aa).unwrap()),
         sum(&features.upsample(&hw, 2, cubic).unwrap()),
     );
     let mut g = c.benchmark_group(format!("resize [{THREADS}]"));
     g.sample_size(20).measurement_time(Duration::from_secs(6));
     g.bench_function("antialiased bilinear, 8x3x480x640 to 256x341", |b| {
-        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], smooth(false)))
+        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], bilinear_aa))
     });
     g.bench_function("antialiased bicubic, 8x3x480x640 to 256x341", |b| {
-        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], smooth(true)))
+        b.iter(|| black_box(&photos).resize(&hw, &[256, 341], bicubic_aa))
     });
     g.bench_function("bicubic x2, 8x64x64x96", |b| {
         b.iter(|| black_box(&features).upsample(&hw, 2, cubic))

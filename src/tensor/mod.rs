@@ -99,7 +99,7 @@ pub use ops::rope::{Rope, RopeStyle, Rotary};
 pub use ops::sample::Sampling;
 pub use ops::surgery::{concat, stack, stack_at, Reshaped, StackArray, StaticSize};
 pub use ops::upsample::Upsampling;
-pub(crate) use ops::upsample::{resized, upsampled};
+pub(crate) use ops::upsample::{typed_interpolation, Target};
 pub use receiver::Contractible;
 #[cfg(feature = "safetensors")]
 pub(crate) use receiver::Own;

@@ -10,7 +10,7 @@ use super::var::{Trainable, Var};
 use crate::dynamic::pool::pool;
 use crate::dynamic::upsample::Interpolation;
 use crate::engine::gradient;
-use crate::tensor::{resized, upsampled};
+use crate::tensor::{typed_interpolation, Target};
 use crate::tensor::{Contractible, ConvOut, Convolution, ConvolveWith, Pooling, Tensor};
 use crate::typed::pool::{PoolGeometry, PoolOver, Pooled};
 use crate::typed::reduce::Selector;
@@ -199,12 +199,7 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         P: UpsampleFactor,
         S: UpsampleOver<A, P>,
     {
-        let mut own = Default::default();
-        let x = self.value().layout(&mut own);
-        let shape = self.value().shape_dyn();
-        let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
-        let value = Tensor::from_parts(&plan.output, data);
-        Ok(self.unary_op(value, move |g, _, _| Ok(plan.back(g))))
+        self.interpolated::<A, _>(Target::Factor(P::FACTOR), mode)
     }
 
     /// This value with each axis `A` selects resized to the static size `Z` (`S<N>`), read
@@ -229,12 +224,16 @@ impl<T: Trainable, S: Storage<T>> Var<T, S> {
         Z: ResizeTarget,
         S: ResizeOver<A, Z>,
     {
-        let mut own = Default::default();
-        let x = self.value().layout(&mut own);
-        let shape = self.value().shape_dyn();
-        let axes = A::selectors();
-        let sizes = vec![Z::TARGET; axes.len()];
-        let (_, plan, data) = resized(x, &shape, &axes, &sizes, mode)?;
+        self.interpolated::<A, _>(Target::Size(Z::TARGET), mode)
+    }
+
+    /// This value interpolated to `target` over the axes `A` selects, with the gradient.
+    fn interpolated<A: Selector, O: Storage<T>>(
+        &self,
+        target: Target<'_>,
+        mode: Interpolation,
+    ) -> Result<Var<T, O>, Error> {
+        let (plan, data) = typed_interpolation::<_, A>(self.value(), target, mode)?;
         let value = Tensor::from_parts(&plan.output, data);
         Ok(self.unary_op(value, move |g, _, _| Ok(plan.back(g))))
     }

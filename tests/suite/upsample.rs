@@ -300,17 +300,17 @@ fn half_precision_upsamples_as_single_precision_rounded() {
     }
     // Shrinking with an antialiased filter (torchvision's `Resize`), at run time.
     let hw = ["H".parse().unwrap(), "W".parse().unwrap()];
-    for cubic in [false, true] {
-        let mode = match cubic {
-            false => Interpolation::Linear {
-                align_corners: false,
-                antialias: true,
-            },
-            true => Interpolation::Cubic {
-                align_corners: false,
-                antialias: true,
-            },
-        };
+    let corners = false;
+    for mode in [
+        Interpolation::Linear {
+            align_corners: corners,
+            antialias: true,
+        },
+        Interpolation::Cubic {
+            align_corners: corners,
+            antialias: true,
+        },
+    ] {
         let x = x.to_dyn();
         let want = x.resize(&hw, &[2, 3], mode).unwrap();
         let half: Vec<bf16> = x.data().iter().map(|&v| bf16::from_f32(v)).collect();

@@ -171,34 +171,50 @@ impl Resampling {
     }
 }
 
-/// `x` (of shape `shape`) upsampled by `factor` over the selected axes: the output's shape,
-/// the plan (its sizes, and the gradient's way back) and the output's elements.
-pub(crate) fn upsampled<T: Float + Send + Sync>(
+/// The output sizes of an interpolation: the input's times a factor, or given sizes (one per
+/// selector, or one for every selector).
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    Factor(usize),
+    Sizes(&'a [usize]),
+    Size(usize),
+}
+
+/// `x` (of shape `shape`) interpolated to `target` over the selected axes: the output's
+/// shape, the plan (its sizes, and the gradient's way back) and the output's elements.
+fn interpolated<T: Float + Send + Sync>(
     x: Strided<'_, T>,
     shape: &DynShape,
     axes: &[AxisSelector],
-    factor: usize,
+    target: Target<'_>,
     mode: Interpolation,
 ) -> Result<(DynShape, Resampling, Vec<T>), Error> {
-    let (out, at) = upsample(shape, axes, factor)?;
-    let plan = Resampling::new(&x, &out, at, mode, Some(factor))?;
+    let ((out, at), factor) = match target {
+        Target::Factor(f) => (upsample(shape, axes, f)?, Some(f)),
+        Target::Sizes(sizes) => (resize(shape, axes, sizes)?, None),
+        Target::Size(n) => (resize(shape, axes, &vec![n; axes.len()])?, None),
+    };
+    let plan = Resampling::new(&x, &out, at, mode, factor)?;
     let data = plan.run(x);
     Ok((out, plan, data))
 }
 
-/// `x` (of shape `shape`) resized to `sizes` over the selected axes: the output's shape, the
-/// plan and the output's elements.
-pub(crate) fn resized<T: Float + Send + Sync>(
-    x: Strided<'_, T>,
-    shape: &DynShape,
-    axes: &[AxisSelector],
-    sizes: &[usize],
+/// A typed receiver `x` interpolated to `target` over the axes `A` selects: the plan and the
+/// output's elements (its sizes in the plan).
+pub(crate) fn typed_interpolation<X, A>(
+    x: &X,
+    target: Target<'_>,
     mode: Interpolation,
-) -> Result<(DynShape, Resampling, Vec<T>), Error> {
-    let (out, at) = resize(shape, axes, sizes)?;
-    let plan = Resampling::new(&x, &out, at, mode, None)?;
-    let data = plan.run(x);
-    Ok((out, plan, data))
+) -> Result<(Resampling, Vec<X::Elem>), Error>
+where
+    X: Contractible + ?Sized,
+    X::Elem: Float + Send + Sync,
+    A: Selector,
+{
+    let mut own = Own::default();
+    let layout = x.layout(&mut own);
+    let (_, plan, data) = interpolated(layout, &x.shape_dyn(), &A::selectors(), target, mode)?;
+    Ok((plan, data))
 }
 
 impl<T: Float + Send + Sync> DynTensor<T> {
@@ -225,7 +241,8 @@ impl<T: Float + Send + Sync> DynTensor<T> {
     ) -> Result<DynTensor<T>, Error> {
         let mut own = Default::default();
         let x = self.layout(&mut own);
-        let (shape, plan, data) = upsampled(x, self.shape(), axes, factor, mode)?;
+        let (shape, plan, data) =
+            interpolated(x, self.shape(), axes, Target::Factor(factor), mode)?;
         Ok(DynTensor::from_parts(shape, plan.output, data))
     }
 
@@ -251,7 +268,7 @@ impl<T: Float + Send + Sync> DynTensor<T> {
     ) -> Result<DynTensor<T>, Error> {
         let mut own = Default::default();
         let x = self.layout(&mut own);
-        let (shape, plan, data) = resized(x, self.shape(), axes, sizes, mode)?;
+        let (shape, plan, data) = interpolated(x, self.shape(), axes, Target::Sizes(sizes), mode)?;
         Ok(DynTensor::from_parts(shape, plan.output, data))
     }
 }
@@ -324,10 +341,7 @@ pub trait Upsampling: Contractible {
         Self::Shape: UpsampleOver<A, P>,
         Self::Elem: Float + Send + Sync,
     {
-        let mut own = Own::default();
-        let x = self.layout(&mut own);
-        let shape = self.shape_dyn();
-        let (_, plan, data) = upsampled(x, &shape, &A::selectors(), P::FACTOR, mode)?;
+        let (plan, data) = typed_interpolation::<_, A>(self, Target::Factor(P::FACTOR), mode)?;
         Ok(Tensor::from_parts(&plan.output, data))
     }
 
@@ -385,11 +399,7 @@ pub trait Upsampling: Contractible {
         Self::Shape: ResizeOver<A, Z>,
         Self::Elem: Float + Send + Sync,
     {
-        let mut own = Own::default();
-        let x = self.layout(&mut own);
-        let axes = A::selectors();
-        let sizes = vec![Z::TARGET; axes.len()];
-        let (_, plan, data) = resized(x, &self.shape_dyn(), &axes, &sizes, mode)?;
+        let (plan, data) = typed_interpolation::<_, A>(self, Target::Size(Z::TARGET), mode)?;
         Ok(Tensor::from_parts(&plan.output, data))
     }
 }
