@@ -635,8 +635,8 @@ mod tests {
     fn wide_taps_weigh_to_one_and_stay_in_the_axis() {
         // Every output position's weights sum to 1 (a constant input stays constant), and
         // every run lies inside the axis, for shrinking, growing and equal lengths.
-        for n in 1..40 {
-            for m in 1..40 {
+        for n in (1..40).chain([97, 500]) {
+            for m in (1..40).chain([97, 500]) {
                 for taps in [
                     Taps::cubic(n, m, n % 2 == 0),
                     Taps::area(n, m),
@@ -645,6 +645,8 @@ mod tests {
                 ] {
                     let wide = taps.wide.as_ref().expect("wide taps");
                     assert_eq!(wide.spans.len(), m);
+                    // The room the plan makes for them (`Resampling::new`).
+                    assert!(wide.weights.len() <= 4 * (n + m), "{n} to {m}");
                     for &(first, at, len) in &wide.spans {
                         assert!(len >= 1 && first + len <= n, "{n} to {m}: {first}+{len}");
                         let sum: f64 = wide.weights[at..at + len].iter().sum();

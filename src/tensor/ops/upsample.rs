@@ -90,10 +90,14 @@ impl Resampling {
                 .collect()
         };
         for &k in &order {
-            // One tap (two positions and a weight) per output position along the axis.
+            // One tap (two positions and a weight, or a run's span) per output position along
+            // the axis, and the wide taps' weights: at most 4 per output position (cubic), or
+            // per input and output position (area, antialiased).
+            let room = x.sizes[k].saturating_add(output[k]);
             crate::engine::allocation::ensure::<(usize, usize, f64)>(&output[k..=k], || {
                 out.clone()
             })?;
+            crate::engine::allocation::ensure::<f64>(&[4, room], || out.clone())?;
         }
         Ok(Resampling {
             order,
