@@ -269,7 +269,7 @@ pub(crate) fn resample_axis<T: Float + Send + Sync>(
     if let Some(wide) = &taps.wide {
         let (spans, w) = wide.weighted::<T>();
         if inner == 1 {
-            // The last axis: rows four at a time, each weight read once for four.
+            // The last axis: rows a block at a time, each weight read once per block.
             by_pieces(&mut out, m, outer, |first, chunk| {
                 let src = &x[first * n..first * n + chunk.len() / m * n];
                 last_axis_wide(src, n, (spans, &w), chunk);

@@ -126,6 +126,7 @@ impl Resampling {
         let mut owned: Option<Vec<T>> = None;
         let taps_at =
             |sizes: &[usize], k: usize| taps::<T>(self.mode, sizes[k], self.output[k], self.factor);
+        // Whether the mode reads at most two positions, asked of its taps on a short axis.
         let two_point = taps::<T>(self.mode, 1, 1, self.factor).two_point();
         let (single, pair) = match self.order.len() {
             k if k >= 2 && two_point && self.order[k - 2] > self.order[k - 1] => {
