@@ -104,6 +104,11 @@ def main():
                             ("cubic", False, True), ("area", False, False)):
         lines.append(case([1, 2, 17, 23], mode, align, size=[5, 7], dtype=torch.float32, antialias=aa))
         lines.append(case([1, 2, 6, 5], mode, align, size=[4, 9], dtype=torch.float32, antialias=aa))
+    # nearest-exact in single precision at exact ties, where PyTorch's `f32` source
+    # `(j + 1/2) * s - 1/2` is rounded once (a fused multiply-add): from 2 to 41 position 20
+    # reads 1, from 4 to 94 position 23 reads 1.
+    for xs, size in (([1, 1, 2], [41]), ([1, 1, 4], [94])):
+        lines.append(case(xs, "nearest-exact", False, size=size, dtype=torch.float32))
     with open(OUT, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")

@@ -88,8 +88,8 @@ impl Taps {
     /// precision gives; in `single` precision as PyTorch computes them, in `f32` with
     /// `s = 1 / factor` for an upsampling by `factor`, else `n / m` (which reads one element
     /// lower where the source is a whole number that `f32` rounds down: nearest from 26 to 22
-    /// reads 12 for position 11), with `nearest`'s shortcuts: `m = n` reads in place, `m = 2n`
-    /// at `j / 2`.
+    /// reads 12 for position 11), with `nearest`'s shortcuts (`m = n` reads in place, `m = 2n`
+    /// at `j / 2`) and `nearest-exact`'s rounding of `(j + ½)·s − ½`.
     pub(crate) fn nearest(
         n: usize,
         m: usize,
@@ -109,7 +109,12 @@ impl Taps {
                 } else if !single {
                     (j as u128 * n_wide / m_wide) as usize
                 } else if exact {
-                    ((j as f32 + 0.5) * s).floor() as usize
+                    // PyTorch's `(j + ½)·s − ½` rounded once to `f32` (its compiler fuses the
+                    // product and the difference; exact in `f64` for axes under 2^24), at
+                    // least 0, then rounded half up: at an exact tie `f32` can land either
+                    // side, as PyTorch's does (from 2 to 41, position 20 reads 1).
+                    let real = ((j as f64 + 0.5) * f64::from(s) - 0.5) as f32;
+                    (real.max(0.0) + 0.5).floor() as usize
                 } else if m == n {
                     j
                 } else if n.checked_mul(2) == Some(m) {
