@@ -317,6 +317,20 @@ pub fn decoder(
     Ok(())
 }
 
+/// A training step's values: a borrowed batch as a constant, a watched weight, the loss.
+pub fn training(
+    x: &Tensor<f32, shape![N, CLASS: 3]>,
+    labels: &Tensor<i64, shape![N]>,
+    w: &shapecast::train::Param<f32, shape![CLASS: 3]>,
+) -> Result<(), shapecast::Error> {
+    let tape = shapecast::train::Tape::new();
+    let batch = tape.constant(x);
+    let logits = &batch * &tape.watch(w);
+    let loss = logits.cross_entropy::<CLASS>(labels, &Loss::default(), Reduction::Mean)?;
+    let grads = loss.backward()?;
+    Ok(())
+}
+
 /// The run-time twin, for comparison: every type here is written by the library.
 pub fn dynamic(t: DynTensor<f32>) -> Result<(), shapecast::Error> {
     let sum = t.sum(&["CLASS".parse()?])?;

@@ -65,6 +65,21 @@ impl<T: Clone, S: Shape> Clone for Tensor<T, S> {
     }
 }
 
+/// A copy of a borrowed tensor, so that an API taking `impl Into<Tensor<T, S>>` (as
+/// [`Tape::constant`](crate::train::Tape::constant)) takes `x` and `&x` alike.
+///
+/// ```
+/// use shapecast::{shape, Tensor};
+/// let x = Tensor::<f32, shape![2]>::from_array([1.0, 2.0]);
+/// let y: Tensor<f32, shape![2]> = (&x).into();
+/// assert_eq!(y.data(), x.data());
+/// ```
+impl<T: Clone, S: Shape> From<&Tensor<T, S>> for Tensor<T, S> {
+    fn from(t: &Tensor<T, S>) -> Self {
+        t.clone()
+    }
+}
+
 impl<T: fmt::Debug, S: Storage<T>> fmt::Debug for Tensor<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tensor")

@@ -187,7 +187,7 @@ impl<T: Trainable> Tape<T> {
     }
 
     /// A value the tape does not track (an input, a label, a constant): operations on it
-    /// compute no gradient for it.
+    /// compute no gradient for it. It takes the tensor or a borrow of it (copied).
     ///
     /// ```
     /// use shapecast::prelude::*;
@@ -195,10 +195,13 @@ impl<T: Trainable> Tape<T> {
     /// let tape = Tape::new();
     /// let x = tape.constant(Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
     /// assert!(!x.is_tracked());
+    /// let batch = Tensor::<f32, shape![2]>::from_array([3.0, 4.0]);
+    /// let y = tape.constant(&batch); // `batch` stays the caller's
+    /// assert_eq!((&x + &y).value().data(), &[4.0, 6.0]);
     /// assert!(tape.is_empty());
     /// ```
-    pub fn constant<S: Storage<T>>(&self, value: Tensor<T, S>) -> Var<T, S> {
-        Var::untracked(self.clone(), value)
+    pub fn constant<S: Storage<T>>(&self, value: impl Into<Tensor<T, S>>) -> Var<T, S> {
+        Var::untracked(self.clone(), value.into())
     }
 
     /// The backward pass from node `root`, whose gradient is `seed`.
