@@ -117,6 +117,7 @@ impl Resampling {
     /// `x` resampled: the output's elements, row-major. The last two axes of the order,
     /// when the later axis comes first and both read at most two positions, run in one
     /// pass (`resample_pair`: a bilinear image's output written once, no intermediate).
+    /// Each axis is resampled once, from its input size to its output size.
     fn run<T: Float + Send + Sync>(&self, x: Strided<'_, T>) -> Vec<T> {
         if self.output_is_empty() {
             return Vec::new();
@@ -124,34 +125,43 @@ impl Resampling {
         let input = row_major_elements(&x);
         let mut sizes = self.input.clone();
         let mut owned: Option<Vec<T>> = None;
-        let taps_at =
-            |sizes: &[usize], k: usize| taps::<T>(self.mode, sizes[k], self.output[k], self.factor);
-        // Whether the mode reads at most two positions, asked of its taps on a short axis.
-        let two_point = taps::<T>(self.mode, 1, 1, self.factor).two_point();
-        let (single, pair) = match self.order.len() {
-            k if k >= 2 && two_point && self.order[k - 2] > self.order[k - 1] => {
-                self.order.split_at(k - 2)
+        let order = &self.order;
+        // The last two axes of the order in one pass when the later one comes first and both
+        // taps read at most two positions.
+        let pair = match order.len() {
+            k if k >= 2 && order[k - 2] > order[k - 1] => {
+                let (first, second) = (
+                    self.taps_of::<T>(order[k - 1]),
+                    self.taps_of::<T>(order[k - 2]),
+                );
+                (first.two_point() && second.two_point()).then_some((first, second))
             }
-            _ => (&self.order[..], &[][..]),
+            _ => None,
         };
+        let single = &order[..order.len() - if pair.is_some() { 2 } else { 0 }];
         for &k in single {
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
             let src = owned.as_deref().unwrap_or(&input);
-            let next = resample_axis(src, (outer, sizes[k], inner), &taps_at(&sizes, k));
+            let next = resample_axis(src, (outer, sizes[k], inner), &self.taps_of::<T>(k));
             owned = Some(next);
             sizes[k] = self.output[k];
         }
-        if let [k2, k1] = *pair {
+        if let Some((first, second)) = pair {
+            let (k1, k2) = (order[order.len() - 1], order[order.len() - 2]);
             let outer = sizes[..k1].iter().product();
             let mid = sizes[k1 + 1..k2].iter().product();
             let inner = sizes[k2 + 1..].iter().product();
             let dims = (outer, sizes[k1], mid, sizes[k2], inner);
-            let (first, second) = (taps_at(&sizes, k1), taps_at(&sizes, k2));
             let src = owned.as_deref().unwrap_or(&input);
             owned = Some(resample_pair(src, dims, (&first, &second)));
         }
         owned.unwrap_or_else(|| input.into_owned())
+    }
+
+    /// The taps of axis `k`, from its input size to its output size, for elements `T`.
+    fn taps_of<T>(&self, k: usize) -> Taps {
+        taps::<T>(self.mode, self.input[k], self.output[k], self.factor)
     }
 
     /// The gradient of the input from `g`, the output's (row-major): each axis' resampling
@@ -165,11 +175,10 @@ impl Resampling {
         let mut sizes = self.output.clone();
         let mut cur = g;
         for &k in self.order.iter().rev() {
-            let (n, m) = (self.input[k], sizes[k]);
+            let n = self.input[k];
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
-            let t = taps::<T>(self.mode, n, m, self.factor);
-            cur = resample_axis_back(&cur, (outer, n, inner), &t);
+            cur = resample_axis_back(&cur, (outer, n, inner), &self.taps_of::<T>(k));
             sizes[k] = n;
         }
         cur
