@@ -126,35 +126,33 @@ impl Resampling {
         let mut sizes = self.input.clone();
         let mut owned: Option<Vec<T>> = None;
         let order = &self.order;
+        // Each axis' taps, built once, in the order the axes run.
+        let mut taps: Vec<Taps> = order.iter().map(|&k| self.taps_of::<T>(k)).collect();
         // The last two axes of the order in one pass when the later one comes first and both
         // taps read at most two positions.
-        let pair = match order.len() {
-            k if k >= 2 && order[k - 2] > order[k - 1] => {
-                let (first, second) = (
-                    self.taps_of::<T>(order[k - 1]),
-                    self.taps_of::<T>(order[k - 2]),
-                );
-                (first.two_point() && second.two_point()).then_some((first, second))
-            }
-            _ => None,
-        };
-        let single = &order[..order.len() - if pair.is_some() { 2 } else { 0 }];
-        for &k in single {
+        let n = order.len();
+        let pair = n >= 2
+            && order[n - 2] > order[n - 1]
+            && taps[n - 2].two_point()
+            && taps[n - 1].two_point();
+        // `[second, first]`: the taps of `order[n - 2]` and `order[n - 1]`, split off so
+        // that `taps` keeps those of the axes resampled one at a time.
+        let last_two = pair.then(|| taps.split_off(n - 2));
+        for (&k, t) in order.iter().zip(&taps) {
             let outer = sizes[..k].iter().product();
             let inner = sizes[k + 1..].iter().product();
             let src = owned.as_deref().unwrap_or(&input);
-            let next = resample_axis(src, (outer, sizes[k], inner), &self.taps_of::<T>(k));
-            owned = Some(next);
+            owned = Some(resample_axis(src, (outer, sizes[k], inner), t));
             sizes[k] = self.output[k];
         }
-        if let Some((first, second)) = pair {
-            let (k1, k2) = (order[order.len() - 1], order[order.len() - 2]);
+        if let Some([second, first]) = last_two.as_deref() {
+            let (k1, k2) = (order[n - 1], order[n - 2]);
             let outer = sizes[..k1].iter().product();
             let mid = sizes[k1 + 1..k2].iter().product();
             let inner = sizes[k2 + 1..].iter().product();
             let dims = (outer, sizes[k1], mid, sizes[k2], inner);
             let src = owned.as_deref().unwrap_or(&input);
-            owned = Some(resample_pair(src, dims, (&first, &second)));
+            owned = Some(resample_pair(src, dims, (first, second)));
         }
         owned.unwrap_or_else(|| input.into_owned())
     }
