@@ -177,5 +177,42 @@ fn time_convolutions(
     g.finish();
 }
 
-criterion_group!(benches, resnet, convolutions);
+/// The operations ResNet-18 runs between its convolutions, at the network's sizes: the
+/// stem's shift and ReLU, its 3x3/2 max pool, and a block's shift, residual add and ReLU at
+/// 56x56.
+fn between_convolutions(c: &mut Criterion) {
+    use common::{C, COLS, N, ROWS};
+    use shapecast::prelude::*;
+    use std::hint::black_box;
+    let mut g = c.benchmark_group(format!("resnet18 between convolutions [{THREADS}]"));
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    let wave = |n: usize| {
+        (0..n)
+            .map(|i| ((i * 7919) % 211) as f32 * 0.01 - 1.0)
+            .collect()
+    };
+    let stem = Tensor::<f32, shape![N, C: 64, ROWS: 112, COLS: 112]>::from_vec_sized(
+        &[BATCH, 64, 112, 112],
+        wave(BATCH * 64 * 112 * 112),
+    )
+    .unwrap();
+    let x56 = Tensor::<f32, shape![N, C: 64, ROWS: 56, COLS: 56]>::from_vec_sized(
+        &[BATCH, 64, 56, 56],
+        wave(BATCH * 64 * 56 * 56),
+    )
+    .unwrap();
+    let shift = Tensor::<f32, shape![C: 64]>::from_vec(wave(64)).unwrap();
+    g.bench_function("max pool 3x3/2 of [8, 64, 112, 112]", |b| {
+        b.iter(|| black_box(&stem).max_pool::<(ROWS, COLS), Pool<3, 2, 1>>())
+    });
+    g.bench_function("shift and relu of [8, 64, 112, 112]", |b| {
+        b.iter(|| (black_box(stem.clone()) + &shift).relu())
+    });
+    g.bench_function("shift, residual and relu of [8, 64, 56, 56]", |b| {
+        b.iter(|| (black_box(x56.clone()) + &shift + &x56).relu())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, resnet, convolutions, between_convolutions);
 criterion_main!(benches);

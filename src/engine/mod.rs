@@ -26,6 +26,7 @@
 //! | `attention` | scaled dot-product attention in one pass per block of queries (online softmax), from offset tables |
 //! | `attention_backward` | its backward, flash-attention's: the block's scores recomputed, four GEMM calls for the gradients |
 //! | `norm` | layer norm and RMS norm, one pass over each row, from offset tables |
+//! | `pool` | pooling over box windows, one axis at a time: whole rows folded elementwise, the last axis by shifted slices, blocks of the trailing axes split over threads |
 //! | `rope` | rotary position embeddings, one pass, adjacent pairs or halves |
 //! | `resample` | interpolation along one axis (nearest, linear: PyTorch's source positions) and its transpose, the gradient |
 //! | `conv` | a convolution as GEMM calls (im2col tiles), from the geometry the operation works out |
@@ -50,6 +51,7 @@ pub(crate) mod gradient;
 pub mod kernel;
 pub(crate) mod layout;
 pub(crate) mod norm;
+pub(crate) mod pool;
 pub(crate) mod raw;
 pub(crate) mod reduce;
 pub(crate) mod resample;

@@ -2,13 +2,14 @@
 //! called from outside the pool and from inside it (`install`), with the pool's workers kept
 //! awake between operations or not: every split gives each output element to one thread,
 //! computed as on one thread (a product's pieces are blocks of rows or columns, or whole
-//! products; a reduction's are rows of the kept axis).
+//! products; a reduction's are rows of the kept axis; a pool's are blocks of the pooled axes
+//! or rows of one axis).
 #![cfg(feature = "rayon")]
 #![allow(clippy::type_complexity)]
 
 use std::time::Duration;
 
-use shapecast::{names, rule::Outer, shape, Dot, FloatMath, Reductions, Tensor};
+use shapecast::{names, rule::Outer, shape, Dot, FloatMath, Pool, Pooling, Reductions, Tensor};
 
 names!(B, T, S, H, D, E, F, O, K);
 
@@ -59,7 +60,13 @@ fn outputs() -> Vec<Vec<f32>> {
     // An owned left operand smaller than the result, and two views.
     let widened = mean.clone() + &u;
     let viewed = u.view() - mean.view();
+    // Pools: blocks of the pooled axes side by side, and one block (the first axis pooled)
+    // whose axes split their rows.
+    let pooled = u.max_pool::<(T, F), Pool<3, 2, 1>>();
+    let averaged = u.avg_pool::<(B, T), Pool<2, 1>>();
     vec![
+        pooled.data().to_vec(),
+        averaged.data().to_vec(),
         outer.data().to_vec(),
         fused.data().to_vec(),
         widened.data().to_vec(),

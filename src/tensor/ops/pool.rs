@@ -11,8 +11,8 @@ use num_traits::Float;
 use crate::dynamic::pool::{pool, PoolSpec, Pooled};
 use crate::engine::conv_geometry::SideBySide;
 use crate::engine::layout::Strided;
+use crate::engine::pool::{pool_axes, pool_axis, Fold, Max, Mean, Windows};
 use crate::engine::raw::max_pool_2x2_rows;
-use crate::engine::reduce::pick;
 use crate::engine::split::{each_mut, piece_rows};
 use crate::tensor::dyn_tensor::DynTensor;
 use crate::tensor::receiver::{Contractible, Own};
@@ -23,50 +23,15 @@ use crate::typed::storage::Storage;
 use crate::values::error::{Error, OrPanic};
 use crate::values::selector::AxisSelector;
 
-/// How a pool folds a window: `combine` two values, then `finish` the folded value with the
-/// window's divisor along one axis.
-trait Fold<T> {
-    fn combine(&self, a: T, b: T) -> T;
-    fn finish(&self, acc: T, divisor: usize) -> T;
-}
-
-/// The maximum (NaN propagates, as in PyTorch).
-struct Max;
-impl<T: Copy + PartialOrd> Fold<T> for Max {
-    #[inline(always)]
-    fn combine(&self, a: T, b: T) -> T {
-        pick::<true, T>(a, b)
-    }
-    #[inline(always)]
-    fn finish(&self, acc: T, _: usize) -> T {
-        acc
-    }
-}
-
-/// The average: a sum over the divisor.
-struct Mean;
-impl<T: Float> Fold<T> for Mean {
-    #[inline(always)]
-    fn combine(&self, a: T, b: T) -> T {
-        a + b
-    }
-    #[inline(always)]
-    fn finish(&self, acc: T, divisor: usize) -> T {
-        acc / T::from(divisor).unwrap_or_else(T::infinity)
-    }
-}
-
-/// A pool of `x` by the plan `p`: the output's sizes and data, row-major. A box window is
-/// separable, so the pool runs one axis at a time (the last first): along an axis with
-/// `inner` elements after it, each output row is the fold of whole input rows, elementwise,
-/// which vectorises; the average's divisor is the product of the axes' divisors, as
-/// PyTorch's is. Every window holds an element of the input (padding is at most half the
-/// kernel, and a ceil-mode window that would start in the padding is dropped).
+/// A pool of `x` by the plan `p`: the output's sizes and data, row-major. The engine's
+/// [`pool_axes`] folds one axis at a time (the last first) from each axis' windows, worked
+/// out here. Every window holds an element of the input (padding is at most half the kernel,
+/// and a ceil-mode window that would start in the padding is dropped).
 fn pooled<T: Copy + Send + Sync>(
     p: &Pooled,
     spec: &PoolSpec,
     x: Strided<'_, T>,
-    fold: &(impl Fold<T> + Sync),
+    fold: &impl Fold<T>,
 ) -> Result<(Vec<usize>, Vec<T>), Error> {
     let mut sizes = x.sizes.to_vec();
     for &k in &p.axes {
@@ -77,25 +42,18 @@ fn pooled<T: Copy + Send + Sync>(
         // An empty output (a kept axis of size 0, whatever the others' sizes).
         return Ok((sizes, Vec::new()));
     }
-    let mut cur_sizes = x.sizes.to_vec();
     // A row-major input is read in place; a strided view is gathered first.
     let gathered;
-    let mut cur: &[T] = if crate::engine::layout::row_major(x.sizes) == x.strides {
+    let cur: &[T] = if crate::engine::layout::row_major(x.sizes) == x.strides {
         x.data
     } else {
         gathered = contiguous(&x);
         &gathered
     };
-    let mut owned = Vec::new();
-    for &k in p.axes.iter().rev() {
-        let outer: usize = cur_sizes[..k].iter().product();
-        let inner: usize = cur_sizes[k + 1..].iter().product();
-        let (n, m) = (cur_sizes[k], sizes[k]);
-        owned = pool_axis(cur, (outer, n, inner), m, spec, fold);
-        cur = &owned;
-        cur_sizes[k] = m;
-    }
-    Ok((sizes, owned))
+    let axes: Vec<_> = (p.axes.iter().rev())
+        .map(|&k| (k, windows(x.sizes[k], sizes[k], spec)))
+        .collect();
+    Ok((sizes, pool_axes(cur, x.sizes, &axes, fold)))
 }
 
 /// The elements of `x` in row-major order.
@@ -105,67 +63,10 @@ fn contiguous<T: Copy>(x: &Strided<'_, T>) -> Vec<T> {
         .collect()
 }
 
-/// One axis pooled: `x` is `[outer, n, inner]` row-major, the result `[outer, m, inner]`.
-/// With the `rayon` feature a large pool splits its outer blocks over the pool's threads.
-fn pool_axis<T: Copy + Send + Sync>(
-    x: &[T],
-    (outer, n, inner): (usize, usize, usize),
-    m: usize,
-    spec: &PoolSpec,
-    fold: &(impl Fold<T> + Sync),
-) -> Vec<T> {
-    let windows = windows(n, m, spec);
-    let len = outer * m * inner;
-    if len == 0 {
-        return Vec::new();
-    }
-    // Huge pages asked for before the first write (a large output's page faults cost as much
-    // as the pool itself: `benches/cnn.rs`, the network against its stages).
-    let mut out = Vec::with_capacity(len);
-    crate::engine::raw::advise_huge_pages(&out);
-    out.resize(len, x[0]);
-    let block = |o: usize, dst: &mut [T]| {
-        let src = &x[o * n * inner..(o + 1) * n * inner];
-        if inner == 1 {
-            // The last axis: each window's elements are adjacent, folded in the same order
-            // as the rows below (a call and a one-element copy per output element took
-            // 3x3/2 max pooling of `[8, 64, 112, 112]` twice as long).
-            for (v, &(lo, hi, divisor)) in dst.iter_mut().zip(&windows) {
-                let acc = src[lo + 1..hi]
-                    .iter()
-                    .fold(src[lo], |acc, &e| fold.combine(acc, e));
-                *v = fold.finish(acc, divisor);
-            }
-            return;
-        }
-        for (row, &(lo, hi, divisor)) in dst.chunks_exact_mut(inner).zip(&windows) {
-            row.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
-            for t in lo + 1..hi {
-                combine_rows(row, &src[t * inner..(t + 1) * inner], fold);
-            }
-            for v in row.iter_mut() {
-                *v = fold.finish(*v, divisor);
-            }
-        }
-    };
-    #[cfg(feature = "rayon")]
-    if x.len() >= crate::engine::split::PARALLEL_MIN_ELEMENTS
-        && crate::threads::count() > 1
-        && outer > 1
-    {
-        crate::engine::threads::chunks(&mut out, m * inner, |o, dst| block(o, dst));
-        return out;
-    }
-    for (o, dst) in out.chunks_exact_mut(m * inner).enumerate() {
-        block(o, dst);
-    }
-    out
-}
-
 /// Each of the `m` output positions' window inside an axis of `n`: its first and past-last
 /// input positions, and its divisor.
-fn windows(n: usize, m: usize, spec: &PoolSpec) -> Vec<(usize, usize, usize)> {
-    (0..m)
+fn windows(n: usize, m: usize, spec: &PoolSpec) -> Windows {
+    let cells = (0..m)
         .map(|j| {
             let start = (j * spec.stride) as isize - spec.padding as isize;
             let end = (start + spec.kernel as isize).min((n + spec.padding) as isize);
@@ -177,7 +78,11 @@ fn windows(n: usize, m: usize, spec: &PoolSpec) -> Vec<(usize, usize, usize)> {
             };
             (lo, hi, divisor)
         })
-        .collect()
+        .collect();
+    Windows {
+        cells,
+        stride: spec.stride,
+    }
 }
 
 /// The gradient of a pool of `x` (row-major over `sizes`) over the axes `axes` whose output's
@@ -203,7 +108,7 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         let (n, m) = (cur_sizes[k], out_len(cur_sizes[k], spec));
         let next = max.then(|| {
             let before = stages.last().and_then(|s| s.1.as_deref()).unwrap_or(x);
-            pool_axis(before, (outer, n, inner), m, spec, &Max)
+            pool_axis(before, (outer, n, inner), &windows(n, m, spec), &Max)
         });
         stages.push((cur_sizes.clone(), next));
         cur_sizes[k] = m;
@@ -229,7 +134,7 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
             let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
             let dst = &mut gx[o * n * inner..(o + 1) * n * inner];
             let g_rows = &g[o * m * inner..(o + 1) * m * inner];
-            for (&(lo, hi, divisor), gj) in windows.iter().zip(g_rows.chunks_exact(inner)) {
+            for (&(lo, hi, divisor), gj) in windows.cells.iter().zip(g_rows.chunks_exact(inner)) {
                 if max && inner == 1 {
                     // The last axis: one window a scalar search.
                     let mut a = lo;
@@ -329,8 +234,8 @@ pub(crate) fn max_pool_2d_argmax<T: Float + Send + Sync>(
         for o in 0..outer {
             let base = o * h * w;
             let src = &x[base..base + h * w];
-            for &(rlo, rhi, _) in &rows {
-                for &(clo, chi, _) in &cols {
+            for &(rlo, rhi, _) in &rows.cells {
+                for &(clo, chi, _) in &cols.cells {
                     let (mut at, mut b) = (rlo * w + clo, src[rlo * w + clo]);
                     for r in rlo..rhi {
                         for (c, &v) in src[r * w + clo..r * w + chi].iter().enumerate() {
@@ -348,15 +253,6 @@ pub(crate) fn max_pool_2d_argmax<T: Float + Send + Sync>(
     let mut out_sizes = sizes.to_vec();
     (out_sizes[rank - 2], out_sizes[rank - 1]) = (mh, mw);
     (out_sizes, at_all, max_all)
-}
-
-/// `row[i] = combine(row[i], x[i])`: its own function so that the two slices are known not to
-/// overlap, which the vectoriser needs.
-#[inline(never)]
-fn combine_rows<T: Copy>(row: &mut [T], x: &[T], fold: &impl Fold<T>) {
-    for (r, &v) in row.iter_mut().zip(x) {
-        *r = fold.combine(*r, v);
-    }
 }
 
 /// The output length along a pooled axis (the plan checked it exists).
@@ -408,7 +304,7 @@ impl<T: Copy + Send + Sync> DynTensor<T> {
         &self,
         axes: &[AxisSelector],
         spec: &PoolSpec,
-        fold: &(impl Fold<T> + Sync),
+        fold: &impl Fold<T>,
     ) -> Result<DynTensor<T>, Error> {
         let plan = pool(self.shape(), axes, spec)?;
         let mut own = Default::default();
@@ -543,7 +439,7 @@ impl<X: Contractible + ?Sized> Pooling for X {}
 /// The pool of a typed tensor or view by the geometry `P` over the axes `A` selects.
 fn typed_pool<X, A: Selector, P: PoolGeometry, O: Storage<X::Elem>>(
     x: &X,
-    fold: &(impl Fold<X::Elem> + Sync),
+    fold: &impl Fold<X::Elem>,
 ) -> Result<Tensor<X::Elem, O>, Error>
 where
     X: Contractible + ?Sized,
