@@ -243,21 +243,32 @@ pub fn fused_block(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
     out + &x1
 }
 
-/// [`fused_block`] with the chain after attention (the output projection, the residual, the
-/// second norm, the MLP and its residual) run as one parallel region over the positions
-/// (`Parts::map_parts`), rather than each operation splitting on its own.
+/// [`fused_block`] as two parallel regions (`Parts::map_parts`) rather than each operation
+/// splitting on its own: the projections and attention over the heads (a part of the heads
+/// a thread, cut along the query weight's `HEADS`), then the chain after attention (the
+/// output projection, the residual, the second norm, the MLP and its residual) over the
+/// positions.
 pub fn fused_block_parts(x: &Tensor<f32, X>, w: &Typed) -> Tensor<f32, X> {
-    fused_attention(x, w)
-        .map_parts::<SEQ, _, _>(|ctx, rows| {
-            let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x.slice::<SEQ>(rows)?;
-            let u = x1
-                .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
-                .dot::<EMBED>(&w.w1)
-                + &w.b1;
-            let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
-            Ok(out + &x1)
-        })
-        .unwrap()
+    let h = x.layer_norm::<EMBED>(&w.ln1.0, &w.ln1.1, 1e-5);
+    w.wq.map_parts::<HEADS, _, _>(|wq, heads| {
+        let wk = w.wk.slice::<HEADS>(heads.clone())?;
+        let wv = w.wv.slice::<HEADS>(heads)?;
+        let q = h.dot::<EMBED>(&wq);
+        let k = h.dot::<EMBED>(&wk).rename::<SEQ, KSEQ>();
+        let v = h.dot::<EMBED>(&wv).rename::<SEQ, KSEQ>();
+        Ok(q.attention::<DK, KSEQ>(&k, &v, Causal::<SEQ>::new(), None))
+    })
+    .unwrap()
+    .map_parts::<SEQ, _, _>(|ctx, rows| {
+        let x1 = ctx.dot::<(HEADS, DK)>(&w.wo) + x.slice::<SEQ>(rows)?;
+        let u = x1
+            .layer_norm::<EMBED>(&w.ln2.0, &w.ln2.1, 1e-5)
+            .dot::<EMBED>(&w.w1)
+            + &w.b1;
+        let out: Tensor<f32, X> = u.gelu().dot::<FF>(&w.w2) + &w.b2;
+        Ok(out + &x1)
+    })
+    .unwrap()
 }
 
 /// The ndarray block's weights.
