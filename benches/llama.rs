@@ -15,6 +15,10 @@
 //! `cargo bench --bench llama --features safetensors,rayon` (rayon's pool). The groups' names
 //! end in `[1 thread]` or `[rayon]`. `LLAMA_MEMORY=dim512.bf16` (or `dim512`) loads and
 //! checks that one model and times nothing, for measuring its peak memory.
+//! `LLAMA_THREADS=dim288` (or `dim512`, with the `rayon` feature) times that model's prompt,
+//! split per operation and by regions, alternating every iteration between a pool of one
+//! thread and rayon's global pool, and prints the medians and their ratio: this VM's speed
+//! drifts between runs tens of seconds apart, which alternating cancels.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shapecast::{bf16, shape, Tensor};
@@ -37,7 +41,7 @@ const GENERATE: usize = 32;
 
 /// What both decoders do: the logits after the tokens at positions `pos..`, and greedy
 /// decoding after them.
-trait Decoder {
+trait Decoder: Send {
     fn forward(&mut self, tokens: &[usize], pos: usize) -> Tensor<f32, shape![VOCAB]>;
     fn decode(
         &mut self,
@@ -233,8 +237,52 @@ fn memory_only() -> bool {
     true
 }
 
+/// With `LLAMA_THREADS=<config>` set (and the `rayon` feature), that model's prompt at one
+/// thread (a pool of one) and on rayon's global pool, alternating every iteration for 60
+/// rounds, split per operation and by regions: the medians and the ratio, printed.
+fn threads_alternating() -> bool {
+    let Ok(name) = std::env::var("LLAMA_THREADS") else {
+        return false;
+    };
+    #[cfg(feature = "rayon")]
+    {
+        use std::time::Instant;
+        let weights = load(&name);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        for (which, label) in [(Which::Fused, ""), (Which::Regions, ", regions")] {
+            let mut model = build(&weights, which);
+            let (prompt, _, _) = check(model.as_mut(), &weights, &name, false);
+            let (mut alone, mut all) = (Vec::new(), Vec::new());
+            for _ in 0..60 {
+                let start = Instant::now();
+                one.install(|| model.forward(&prompt, 0));
+                alone.push(start.elapsed().as_secs_f64() * 1e3);
+                let start = Instant::now();
+                model.forward(&prompt, 0);
+                all.push(start.elapsed().as_secs_f64() * 1e3);
+            }
+            let (a, b) = (median(alone), median(all));
+            let threads = rayon::current_num_threads();
+            eprintln!(
+                "{name}{label}: prompt {a:.2} ms at one thread, {b:.2} ms at {threads}: {:.2}x",
+                a / b
+            );
+        }
+    }
+    #[cfg(not(feature = "rayon"))]
+    eprintln!("LLAMA_THREADS={name}: needs the rayon feature");
+    true
+}
+
 fn decoders(c: &mut Criterion) {
-    if memory_only() {
+    if memory_only() || threads_alternating() {
         return;
     }
     for name in ["dim288", "dim512"] {

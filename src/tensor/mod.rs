@@ -18,7 +18,7 @@
 //! | contractions | `dynamic::contract` | `typed::contract` | `contract` | `gemm`, `raw::gemm` |
 //! | attention | `dynamic::attention` | `typed::attention` | `attention` | `attention`, `raw::gemm` |
 //! | shape surgery | `dynamic::surgery` | `typed::surgery` | `surgery`, `narrow` | `walk` (`Offsets`) |
-//! | convolution, pooling, padding, interpolation | `dynamic::{conv, pool, pad, upsample}` | `typed::{conv, pool, pad, upsample, window}` | `conv`, `pool`, `pad`, `upsample` | `gemm`, `reduce`, `resample` |
+//! | convolution, pooling, padding, interpolation | `dynamic::{conv, pool, pad, upsample}` | `typed::{conv, pool, pad, upsample, window}` | `conv`, `pool`, `pad`, `upsample` | `conv`, `winograd`, `gemm`, `pool`, `resample` |
 //! | gather and losses | `dynamic::gather` | `typed::gather` | `gather`, `loss`, `loss_options` | `vmath` |
 //! | sampling | `dynamic::reduce` (`sample` removes the axis), `dynamic::surgery` (`topk` slices it) | `typed::reduce`, `typed::surgery` | `sample`, `topk` | `reduce` |
 //! | parts over threads | `dynamic::surgery` (slice, concatenate) | `typed::surgery` (`SliceAxis`) | `parts` | `threads` |

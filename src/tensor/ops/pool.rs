@@ -1,8 +1,8 @@
 //! Pooling on data (rule book §20; the shape comes from
 //! [`dynamic::pool`](crate::dynamic::pool)): `max_pool` and `avg_pool` over named axes, on
-//! typed tensors and views (output sizes computed at compile time) and on `DynTensor`. One
-//! walk over the output in row-major order; each element folds the part of its window inside
-//! the input, read through the input's strides (a view is not copied).
+//! typed tensors and views (output sizes computed at compile time) and on `DynTensor`. Each
+//! pooled axis' windows are worked out here; the engine's [`pool_axes`] folds them one axis
+//! at a time over a row-major input (a strided view is gathered first).
 
 use crate::alloc_prelude::*;
 
