@@ -6,7 +6,11 @@
 //! Run: `cargo bench --bench transformer` (one thread) and
 //! `cargo bench --bench transformer --features rayon` (rayon's pool: two threads on a 2-core
 //! machine); `python3 scripts/bench_transformer.py` times the same block in NumPy and PyTorch
-//! CPU. The groups' names end in `[1 thread]` or `[rayon]`.
+//! CPU. The groups' names end in `[1 thread]` or `[rayon]`. `BLOCK_THREADS=1` (with the
+//! `rayon` feature) times the fused block, split per operation and by regions, at both
+//! sizes, alternating every iteration between a pool of one thread and rayon's global pool,
+//! and prints the medians and their ratio (this VM's speed drifts between runs tens of
+//! seconds apart, which alternating cancels).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
@@ -76,12 +80,76 @@ fn one_size(c: &mut Criterion, d: Dims, samples: usize) {
     g.finish();
 }
 
+/// With `BLOCK_THREADS` set (and the `rayon` feature): the fused block at one thread (a pool
+/// of one) and on rayon's global pool, alternating every iteration, split per operation and
+/// by regions, at both sizes: the medians and the ratio, printed.
+fn threads_alternating() -> bool {
+    if std::env::var_os("BLOCK_THREADS").is_none() {
+        return false;
+    }
+    #[cfg(feature = "rayon")]
+    {
+        use std::time::Instant;
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        type Block = fn(&Tensor<f32, block::X>, &Typed) -> Tensor<f32, block::X>;
+        let blocks: [(&str, Block); 2] = [
+            ("fused", block::fused_block),
+            ("fused, parts", block::fused_block_parts),
+        ];
+        for (d, rounds) in [(SMALL, 200), (LARGE, 20)] {
+            let flat = Flat::new(d);
+            let (x, w) = Typed::new(d, &flat);
+            for (name, f) in blocks {
+                let (mut alone, mut all) = (Vec::new(), Vec::new());
+                // Each setting runs once untimed before its timed run, so each is timed
+                // warm (its threads awake), as in a loop of blocks.
+                for _ in 0..rounds {
+                    let took = one.install(|| {
+                        black_box(f(&x, &w));
+                        let start = Instant::now();
+                        black_box(f(&x, &w));
+                        start.elapsed()
+                    });
+                    alone.push(took.as_secs_f64() * 1e3);
+                    black_box(f(&x, &w));
+                    let start = Instant::now();
+                    black_box(f(&x, &w));
+                    all.push(start.elapsed().as_secs_f64() * 1e3);
+                }
+                let (a, b) = (median(alone), median(all));
+                let threads = rayon::current_num_threads();
+                eprintln!(
+                    "{} {name}: {a:.3} ms at one thread, {b:.3} ms at {threads}: {:.2}x",
+                    d.label(),
+                    a / b
+                );
+            }
+        }
+    }
+    #[cfg(not(feature = "rayon"))]
+    eprintln!("BLOCK_THREADS: needs the rayon feature");
+    true
+}
+
 fn transformer(c: &mut Criterion) {
+    if threads_alternating() {
+        return;
+    }
     one_size(c, SMALL, 40);
     one_size(c, LARGE, 10);
 }
 
 fn gelu(c: &mut Criterion) {
+    if std::env::var_os("BLOCK_THREADS").is_some() {
+        return;
+    }
     let d = SMALL;
     let u = Tensor::from_vec_sized(
         &[d.batch, d.seq, d.ff],
