@@ -26,6 +26,9 @@ use std::time::Duration;
 
 use llama::VOCAB;
 
+#[cfg(feature = "rayon")]
+#[path = "common/alternate.rs"]
+mod alternate;
 #[path = "../examples/llama/model.rs"]
 mod llama;
 #[path = "common/llama_unfused.rs"]
@@ -246,36 +249,13 @@ fn threads_alternating() -> bool {
     };
     #[cfg(feature = "rayon")]
     {
-        use std::time::Instant;
         let weights = load(&name);
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let median = |mut v: Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        };
         for (which, label) in [(Which::Fused, ""), (Which::Regions, ", regions")] {
             let mut model = build(&weights, which);
             let (prompt, _, _) = check(model.as_mut(), &weights, &name, false);
-            let (mut alone, mut all) = (Vec::new(), Vec::new());
-            // Each setting runs once untimed before its timed run, so each is timed warm
-            // (its threads awake), as in a loop of prompts.
-            for _ in 0..60 {
-                let took = one.install(|| {
-                    model.forward(&prompt, 0);
-                    let start = Instant::now();
-                    model.forward(&prompt, 0);
-                    start.elapsed()
-                });
-                alone.push(took.as_secs_f64() * 1e3);
+            let (a, b) = alternate::one_against_all(60, || {
                 model.forward(&prompt, 0);
-                let start = Instant::now();
-                model.forward(&prompt, 0);
-                all.push(start.elapsed().as_secs_f64() * 1e3);
-            }
-            let (a, b) = (median(alone), median(all));
+            });
             let threads = rayon::current_num_threads();
             eprintln!(
                 "{name}{label}: prompt {a:.2} ms at one thread, {b:.2} ms at {threads}: {:.2}x",

@@ -17,6 +17,9 @@ use std::time::Duration;
 
 use shapecast::{FloatMath, Tensor};
 
+#[cfg(feature = "rayon")]
+#[path = "common/alternate.rs"]
+mod alternate;
 #[path = "common/block.rs"]
 mod block;
 
@@ -89,15 +92,6 @@ fn threads_alternating() -> bool {
     }
     #[cfg(feature = "rayon")]
     {
-        use std::time::Instant;
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let median = |mut v: Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        };
         type Block = fn(&Tensor<f32, block::X>, &Typed) -> Tensor<f32, block::X>;
         let blocks: [(&str, Block); 2] = [
             ("fused", block::fused_block),
@@ -107,23 +101,9 @@ fn threads_alternating() -> bool {
             let flat = Flat::new(d);
             let (x, w) = Typed::new(d, &flat);
             for (name, f) in blocks {
-                let (mut alone, mut all) = (Vec::new(), Vec::new());
-                // Each setting runs once untimed before its timed run, so each is timed
-                // warm (its threads awake), as in a loop of blocks.
-                for _ in 0..rounds {
-                    let took = one.install(|| {
-                        black_box(f(&x, &w));
-                        let start = Instant::now();
-                        black_box(f(&x, &w));
-                        start.elapsed()
-                    });
-                    alone.push(took.as_secs_f64() * 1e3);
+                let (a, b) = alternate::one_against_all(rounds, || {
                     black_box(f(&x, &w));
-                    let start = Instant::now();
-                    black_box(f(&x, &w));
-                    all.push(start.elapsed().as_secs_f64() * 1e3);
-                }
-                let (a, b) = (median(alone), median(all));
+                });
                 let threads = rayon::current_num_threads();
                 eprintln!(
                     "{} {name}: {a:.3} ms at one thread, {b:.3} ms at {threads}: {:.2}x",
