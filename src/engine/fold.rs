@@ -7,6 +7,7 @@ use core::ops::{Add, Mul};
 
 use num_traits::{Float, One, Zero};
 
+use super::raw::fold_into_slice;
 use super::summation::{interleaved, lanes, pairwise, short_sums, Kahan};
 
 /// A fold of input elements `T` into accumulators `A`.
@@ -57,24 +58,6 @@ pub(crate) fn pick<const MAX: bool, T: PartialOrd>(best: T, x: T) -> T {
     }
 }
 
-/// `accs[i] = f(accs[i], xs[i])` in blocks of 16 (which the compiler unrolls into four
-/// vector operations a block), then the tail. Not inlined: as a function its two slices are
-/// known not to overlap, which the vectoriser needs.
-#[inline(never)]
-fn zip_blocks<T: Copy>(accs: &mut [T], xs: &[T], f: impl Fn(T, T) -> T) {
-    const L: usize = 16;
-    let mut a = accs.chunks_exact_mut(L);
-    let mut x = xs.chunks_exact(L);
-    for (ac, xc) in (&mut a).zip(&mut x) {
-        for (acc, &v) in ac.iter_mut().zip(xc) {
-            *acc = f(*acc, v);
-        }
-    }
-    for (acc, &v) in a.into_remainder().iter_mut().zip(x.remainder()) {
-        *acc = f(*acc, v);
-    }
-}
-
 /// Addition: runs pairwise, contiguous rows in blocks.
 pub(crate) struct Sum;
 impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
@@ -84,7 +67,7 @@ impl<T: Copy + Zero + Add<Output = T>> FoldOp<T, T> for Sum {
     }
     #[inline(always)]
     fn zip(&self, accs: &mut [T], xs: &[T]) {
-        zip_blocks(accs, xs, |a, b| a + b);
+        fold_into_slice(accs, xs, |a, b| a + b);
     }
 
     #[inline(always)]
@@ -137,7 +120,7 @@ impl<const MAX: bool, T: Copy + PartialOrd> FoldOp<T, T> for Extreme<MAX> {
     }
     #[inline(always)]
     fn zip(&self, accs: &mut [T], xs: &[T]) {
-        zip_blocks(accs, xs, pick::<MAX, T>);
+        fold_into_slice(accs, xs, pick::<MAX, T>);
     }
 }
 

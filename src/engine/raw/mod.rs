@@ -441,8 +441,8 @@ pub(crate) fn map_slice_in_place<T: Copy>(data: &mut [T], f: impl Fn(T) -> T) {
 }
 
 /// `acc[i] = f(acc[i], x[i])` over the shorter of the two, on the calling thread and the
-/// CPU's best instruction set (a pool's window folded row by row: 16 `f32` maxima at a time
-/// on AVX-512).
+/// CPU's best instruction set: a pool's window folded row by row, a reduction's rows folded
+/// into their cells (16 `f32` maxima or sums at a time on AVX-512).
 #[inline]
 pub(crate) fn fold_into_slice<T: Copy>(acc: &mut [T], x: &[T], f: impl Fn(T, T) -> T) {
     fold_pairs_best(acc, x, &f)
