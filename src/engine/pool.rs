@@ -231,7 +231,7 @@ impl<'w> Pass<'w> {
             let count = dst.len() / (m * inner).max(1);
             let src = &x[first * n * inner..(first + count) * n * inner];
             if inner == 1 {
-                last_axis(src, dst, (self.windows, &self.whole), fold, row);
+                last_axis((src, n), dst, (self.windows, &self.whole), fold, row);
             } else {
                 for (src, dst) in src
                     .chunks_exact(n * inner)
@@ -263,20 +263,19 @@ fn rows<T: Copy>(src: &[T], dst: &mut [T], inner: usize, w: &Windows, fold: &imp
     }
 }
 
-/// Rows pooled along themselves (`src` holds whole rows of the axis' length, `dst` their
+/// Rows pooled along themselves (`src` holds whole rows of the axis' length `n`, `dst` their
 /// pooled rows): the whole windows of every row at once, by shifted slices of all the rows
 /// folded at every position (into `acc`; a position whose window would run into the next
 /// row is never read) and read every `stride` positions; a window at an end of a row by its
 /// own fold. Both fold a window's elements in order, so the sums are the same either way.
 fn last_axis<T: Copy>(
-    src: &[T],
+    (src, n): (&[T], usize),
     dst: &mut [T],
     (w, (whole, kernel)): (&Windows, &(Range<usize>, usize)),
     fold: &impl Fold<T>,
     acc: &mut Vec<T>,
 ) {
     let m = w.cells.len();
-    let n = src.len() / (dst.len() / m.max(1)).max(1);
     if !whole.is_empty() {
         let span = src.len() + 1 - kernel;
         acc.resize(span, src[0]);
