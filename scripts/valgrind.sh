@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The kernel, tensor, math, contraction and reduction tests under valgrind's memcheck (run by
-# hand; a few minutes). The crate's `unsafe` code is all in `src/engine/raw/` (the GEMM call and its split over threads,
+# hand; a few minutes). The crate's `unsafe` code is all in `src/engine/raw/` (the GEMM call and its split over threads, a product written into a new vector before its length is set,
 # the half-precision tiles handed to threads, the half weights widened in registers, the prefetches of attention's few-rows kernels, setting an output's length once the kernel's count shows it written, the tiles of runs read across a stride moved into their slots (register blocks by `asm!`, non-temporal stores), writing a small result
 # straight into its inline buffer, the huge-page advice, and the calls into the maps compiled
 # for AVX2 or AVX-512); its own unit tests and the contraction tests drive it over strided,

@@ -4,13 +4,13 @@
 //! products run side by side (feature `rayon`), each piece writing its own cells through one
 //! shared pointer ([`Cells`]); a plain loop for the other elements.
 
-#[cfg(feature = "rayon")]
 use alloc::vec::Vec;
 use core::ops::{Add, Mul, Sub};
 
 use num_traits::Zero;
 
 use crate::values::sealed::Sealed;
+use kernel::calls;
 use rows_added::rows_added;
 
 /// One matrix of a GEMM call: a slice, the offset of element (0, 0) and the row and column
@@ -78,6 +78,16 @@ impl Mat {
             && self.last().is_some_and(|l| l < len)
     }
 
+    /// Its cells are exactly the elements `0..len` of a slice: `len` distinct cells
+    /// ([`one_to_one`](Self::one_to_one)) from element 0, the farthest at `len - 1`.
+    fn covers(&self, len: usize) -> bool {
+        self.offset == 0
+            && self.rows.checked_mul(self.cols) == Some(len)
+            && self.fits(len)
+            && self.last() == Some(len - 1)
+            && self.one_to_one()
+    }
+
     /// Distinct cells are distinct elements: rows and columns strided apart.
     pub(super) fn one_to_one(&self) -> bool {
         match (self.rows, self.cols) {
@@ -128,6 +138,22 @@ pub trait DotElement:
     ) {
         let _ = split;
         naive(a, b, c, accumulate);
+    }
+
+    /// `c = a · b` into a new vector of `len` elements, every one of them a cell of `mc`,
+    /// each written once without being zeroed first; `None` (nothing done) where the
+    /// element or the matrices' layout does not run so. `split`: the product may split over
+    /// threads.
+    #[doc(hidden)]
+    fn gemm_new(
+        a: (&[Self], Mat),
+        b: (&[Self], Mat),
+        mc: Mat,
+        len: usize,
+        split: bool,
+    ) -> Option<alloc::vec::Vec<Self>> {
+        let _ = (a, b, mc, len, split);
+        None
     }
 
     /// A batch of written products (`c = a · b`), one per index of `loops` (each loop's
@@ -254,6 +280,20 @@ pub(super) fn split_product(
     });
 }
 
+/// Whether a product goes through a transposed block (see `DotElement::gemm` for `f32`):
+/// at least 2^20 multiply-adds, `K` of at least 512 walked with stride 1 by both operands,
+/// and fewer output rows than columns.
+fn transposes(ma: Mat, mb: Mat, mc: Mat) -> bool {
+    let large = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols) >= 1 << 20;
+    large
+        && ma.cols >= 512
+        && mb.rs == 1
+        && mb.cs > 1
+        && ma.cs == 1
+        && ma.rs > 1
+        && mc.rows < mc.cols
+}
+
 /// `c`'s first element, shared by the pieces of a split product, each writing its own
 /// cells.
 #[cfg(feature = "rayon")]
@@ -316,8 +356,7 @@ macro_rules! blas_like {
                 // below K = 512 (standalone, one thread: 128x512x1376 2.07 against 3.01 ms as
                 // written, 128x768x288 0.62 against 0.67 ms, but 128x288x768 0.64 against
                 // 0.60 ms and 128x288x288 0.22 against 0.21 ms).
-                let large = mc.rows.saturating_mul(mc.cols).saturating_mul(ma.cols) >= 1 << 20;
-                if large && ma.cols >= 512 && mb.rs == 1 && mb.cs > 1 && ma.cs == 1 && ma.rs > 1 && mc.rows < mc.cols {
+                if transposes(ma, mb, mc) {
                     let (m, n) = (mc.rows, mc.cols);
                     let mut block = alloc::vec![<$t>::default(); m * n];
                     let bt = Mat {
@@ -379,29 +418,39 @@ macro_rules! blas_like {
                     }
                     return;
                 }
-                // With the `rayon` feature a product of at least `GEMM_PARALLEL_MIN`
-                // multiply-adds is cut into one block of rows or columns per thread (the
-                // longer side, in multiples of 16), unless the caller already runs products
-                // side by side.
-                #[cfg(feature = "rayon")]
-                {
-                    let threads = product_threads(split, mc.rows, mc.cols, ma.cols);
-                    if threads > 1 {
-                        let base = Cells(c.as_mut_ptr());
-                        split_product(threads, (ma, mb, mc), |mats| {
-                            // SAFETY: the piece's matrices are sub-blocks (rows or columns)
-                            // of the ones checked above, so every element they
-                            // reach lies inside `a`, `b` and `c`; the pieces' output cells are
-                            // disjoint (distinct rows or columns of a one-to-one layout), and
-                            // `c` stays mutably borrowed until every piece has returned.
-                            unsafe { call(a, b, base.get(), mats, accumulate) };
-                        });
-                        return;
-                    }
+                // SAFETY: `c` is a `&mut` slice the checks above vouch for (its cells inside
+                // it and distinct), held for the whole call.
+                unsafe { calls(a, b, c.as_mut_ptr(), (ma, mb, mc), accumulate, split) };
+            }
+
+            fn gemm_new(
+                (a, ma): (&[$t], Mat),
+                (b, mb): (&[$t], Mat),
+                mc: Mat,
+                len: usize,
+                split: bool,
+            ) -> Option<Vec<$t>> {
+                let shapes_agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
+                let direct = shapes_agree
+                    && ma.fits(a.len())
+                    && mb.fits(b.len())
+                    && mc.covers(len)
+                    && !rows_added::takes(ma, mb, mc)
+                    && !transposes(ma, mb, mc);
+                if !direct {
+                    return None;
                 }
-                let _ = split;
-                // SAFETY: `c` is a `&mut` slice the checks above vouch for.
-                unsafe { call(a, b, c.as_mut_ptr(), (ma, mb, mc), accumulate) };
+                let mut out = Vec::with_capacity(len);
+                super::advise_huge_pages(&out);
+                // SAFETY: `out`'s allocation holds `len` elements, which `mc`'s cells are
+                // (`covers`: distinct, from 0 to `len - 1`), and no one else can reach it;
+                // `a` and `b` were checked above.
+                unsafe { calls(a, b, out.as_mut_ptr(), (ma, mb, mc), false, split) };
+                // SAFETY: written without reading (`acc` false: the kernels' `read_dst`
+                // off, which stores `a · b` into each cell, zero when `K` is 0), every cell
+                // of `mc`, so each of the `len` elements, was written by the call.
+                unsafe { out.set_len(len) };
+                Some(out)
             }
 
             #[cfg(feature = "rayon")]
@@ -447,7 +496,7 @@ macro_rules! blas_like {
                     // every product above); the cells of all products are distinct elements
                     // of `c` (`cells_distinct`, `one_to_one`), so no two pieces write one
                     // element, and `c` stays mutably borrowed until every piece has returned.
-                    unsafe { call(a, b, base.get(), all[p], false) };
+                    unsafe { kernel::call(a, b, base.get(), all[p], false) };
                 });
                 true
             }
@@ -457,113 +506,7 @@ macro_rules! blas_like {
 blas_like!(f32);
 blas_like!(f64);
 
-/// The elements the `gemm` crate's kernels multiply (`c = alpha·c + beta·a·b` with `alpha`,
-/// `beta` of 1), each with its kernel crate's entry (`gemm-f32`, `gemm-f64`).
-pub(super) trait GemmScalar: Copy + 'static {
-    /// One.
-    const ONE: Self;
-    /// The kernel crate's product for this element, chosen for the CPU on the first call.
-    fn kernel() -> Kernel<Self>;
-}
-impl GemmScalar for f32 {
-    const ONE: Self = 1.0;
-    fn kernel() -> Kernel<Self> {
-        gemm_f32::gemm::f32::get_gemm_fn()
-    }
-}
-impl GemmScalar for f64 {
-    const ONE: Self = 1.0;
-    fn kernel() -> Kernel<Self> {
-        gemm_f64::gemm::f64::get_gemm_fn()
-    }
-}
-
-/// A kernel crate's product: sizes `m, n, k`; `dst` with its column and row strides and
-/// whether to read it; `lhs` and `rhs` likewise; `alpha`, `beta`; three conjugation flags;
-/// the parallelism.
-type Kernel<T> = unsafe fn(
-    usize,
-    usize,
-    usize,
-    *mut T,
-    isize,
-    isize,
-    bool,
-    *const T,
-    isize,
-    isize,
-    *const T,
-    isize,
-    isize,
-    T,
-    T,
-    bool,
-    bool,
-    bool,
-    gemm_common::Parallelism,
-);
-
-/// `c (+)= a · b` by the `gemm` crate's kernels on the calling thread, `c` from the pointer
-/// `c`. A row-major `c` is computed as `cᵀ = bᵀ · aᵀ`, the orientation the kernels prefer
-/// (what the `gemm` crate's front function does; the strides here are never negative).
-///
-/// # Safety
-/// Every element (i, p) of `a` at `offset + i*rs + p*cs` for i < rows and p < cols lies
-/// inside `a`, likewise `b`, and likewise `c`'s cells inside the allocation `c` points into,
-/// which no one else reads or writes during the call; `c`'s cells are distinct elements;
-/// the strides fit `isize`.
-pub(super) unsafe fn call<T: GemmScalar>(
-    a: &[T],
-    b: &[T],
-    c: *mut T,
-    (ma, mb, mc): (Mat, Mat, Mat),
-    acc: bool,
-) {
-    let s = |x: usize| x as isize;
-    // SAFETY: what the caller vouches for is what the kernels require of their pointers
-    // and strides (in bounds, `isize` strides); `c` aliases neither `a` nor `b` (it is part
-    // of a `&mut` borrow). The kernel reads `c` only when `read_dst` (`acc`). Transposing
-    // swaps the operands and each one's strides, which addresses the same elements.
-    unsafe {
-        let (pa, pb, pc) = (
-            a.as_ptr().add(ma.offset),
-            b.as_ptr().add(mb.offset),
-            c.add(mc.offset),
-        );
-        // A row-major destination is computed transposed: `cᵀ = bᵀ · aᵀ`.
-        let ((lhs, ml), (rhs, mr), md) = if mc.cs < mc.rs {
-            (
-                (pb, mb.transposed()),
-                (pa, ma.transposed()),
-                mc.transposed(),
-            )
-        } else {
-            ((pa, ma), (pb, mb), mc)
-        };
-        T::kernel()(
-            md.rows,
-            md.cols,
-            ml.cols,
-            pc,
-            s(md.cs),
-            s(md.rs),
-            acc,
-            lhs,
-            s(ml.cs),
-            s(ml.rs),
-            rhs,
-            s(mr.cs),
-            s(mr.rs),
-            T::ONE,
-            T::ONE,
-            false,
-            false,
-            false,
-            gemm_common::Parallelism::None,
-        );
-    }
-}
-
+pub(super) mod kernel;
 mod rows_added;
 #[cfg(test)]
 mod tests;

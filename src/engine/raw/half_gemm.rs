@@ -103,7 +103,7 @@ impl Half for bf16 {
 /// `c (+)= a · b` by gemmkit's bf16 GEMM on the calling thread.
 ///
 /// # Safety
-/// As [`call`](super::gemm::call): every element of `a`'s, `b`'s and `c`'s matrices lies
+/// As [`call`](super::gemm::kernel::call): every element of `a`'s, `b`'s and `c`'s matrices lies
 /// inside its slice (`c`'s inside the allocation `c` points into, which no one else reads or
 /// writes during the call); `c`'s cells are distinct elements; the strides fit `isize`.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -274,7 +274,9 @@ fn widened_right<H: Lanes>(
                     // own element, and the runs of tiles of distinct threads are distinct
                     // columns, so no two threads write one element; `c` stays mutably
                     // borrowed until every piece has returned.
-                    unsafe { super::gemm::call(a, &buf, base.get(), (ma, wide, mct), accumulate) };
+                    unsafe {
+                        super::gemm::kernel::call(a, &buf, base.get(), (ma, wide, mct), accumulate)
+                    };
                 }
             });
             return;
@@ -402,6 +404,20 @@ pub trait DotOperand<L>: Copy + Send + Sync + Sealed {
         split: bool,
     );
 
+    /// `c = a · b` into a new vector of `len` elements ([`DotElement::gemm_new`]); `None`
+    /// (nothing done) where these elements do not run so.
+    #[doc(hidden)]
+    fn gemm_new(
+        a: (&[L], Mat),
+        b: (&[Self], Mat),
+        mc: Mat,
+        len: usize,
+        split: bool,
+    ) -> Option<alloc::vec::Vec<L>> {
+        let _ = (a, b, mc, len, split);
+        None
+    }
+
     /// A batch of written products run side by side ([`DotElement::products`]); false
     /// (nothing done) where these elements do not run them so.
     #[doc(hidden)]
@@ -430,6 +446,17 @@ impl<T: DotElement> DotOperand<T> for T {
         split: bool,
     ) {
         T::gemm(a, b, c, accumulate, split);
+    }
+
+    #[inline]
+    fn gemm_new(
+        a: (&[T], Mat),
+        b: (&[T], Mat),
+        mc: Mat,
+        len: usize,
+        split: bool,
+    ) -> Option<alloc::vec::Vec<T>> {
+        T::gemm_new(a, b, mc, len, split)
     }
 
     #[cfg(feature = "rayon")]

@@ -25,6 +25,10 @@
 //!   transformer block makes, as a crate with nothing else in its graph; the table is in
 //!   `docs/performance.md`. Every call is checked before it is made: each matrix's extent
 //!   lies inside its slice, and the output's strides give every cell its own element.
+//!   A single product whose cells are the whole output (`DotElement::gemm_new`) goes into a
+//!   new vector that is never zeroed: the GEMM crate stores each cell without reading it
+//!   (`read_dst` off), then the length is set. Zeroing the outputs first took 8% of the
+//!   Llama prompt's time on two threads, all of it on the calling thread.
 //! - [`set_len_written`]: the elementwise kernel writes each output element once into the
 //!   output's spare capacity and then sets the length, instead of `extend`ing run by run.
 //! - [`init_inline`]: a small static result is written straight into its inline buffer

@@ -30,10 +30,10 @@ pub(super) fn rows_added<T>(
 where
     T: AddsRowsOf + Copy + Send + Sync + Zero + Add<Output = T> + Mul<Output = T>,
 {
-    let (m, k, n) = (ma.rows, ma.cols, mb.cols);
-    if m > FEW_ROWS || mb.cs != 1 || mb.rs < n || !ma.rows_in_order() || !mc.rows_in_order() {
+    if !takes(ma, mb, mc) {
         return false;
     }
+    let (m, k, n) = (ma.rows, ma.cols, mb.cols);
     let x = &a[ma.offset..ma.offset + m * k];
     let out = &mut c[mc.offset..mc.offset + m * n];
     if !accumulate {
@@ -53,6 +53,16 @@ where
     let _ = split;
     T::add_rows((x, m, k), (&b[mb.offset..], mb.rs, n), (out, n));
     true
+}
+
+/// Whether [`rows_added`] takes the product of these matrices: at most [`FEW_ROWS`] rows of
+/// `a` one after the other, by `b` stored as rows, into output rows one after the other.
+pub(super) fn takes(ma: Mat, mb: Mat, mc: Mat) -> bool {
+    ma.rows <= FEW_ROWS
+        && mb.cs == 1
+        && mb.rs >= mb.cols
+        && ma.rows_in_order()
+        && mc.rows_in_order()
 }
 
 /// How [`rows_added`] adds the rows for an element: `f32` by `half_dot::add_rows` (four

@@ -107,3 +107,52 @@ fn layouts_the_checks_refuse_take_the_plain_loop() {
     assert!(!Mat::new(0, 2, 2, 0, 0).one_to_one());
     assert!(!Mat::new(5, 2, 2, 2, 1).fits(8));
 }
+
+/// A product into a new vector: the plain loop's values (exact for these small integers)
+/// in row-major and column-major outputs, in one piece and split over threads (2^21
+/// multiply-adds and more); `None`, nothing allocated, where the output's cells are not the
+/// whole vector or another kernel (a few rows by rows, a transposed block) takes the product.
+#[test]
+fn a_product_into_a_new_vector_writes_every_element() {
+    fn check<T: DotElement + core::fmt::Debug + PartialEq + From<u8>>() {
+        for (m, k, n) in [(1, 1, 1), (5, 3, 9), (33, 17, 40), (128, 160, 130)] {
+            let a: Vec<T> = (0..m * k).map(|x| T::from((x % 7) as u8)).collect();
+            let b: Vec<T> = (0..k * n).map(|x| T::from((x % 5) as u8)).collect();
+            let (ma, mb) = (Mat::new(0, m, k, k, 1), Mat::new(0, k, n, n, 1));
+            for mc in [Mat::new(0, m, n, n, 1), Mat::new(0, m, n, 1, m)] {
+                let mut want = vec![T::zero(); m * n];
+                naive((&a, ma), (&b, mb), (&mut want, mc), false);
+                for split in [false, true] {
+                    let got = T::gemm_new((&a, ma), (&b, mb), mc, m * n, split);
+                    let rows_by_rows = m <= 4 && mc.cs == 1;
+                    match got {
+                        Some(got) => assert_eq!(got, want, "{m}x{k}x{n}, {mc:?}, split {split}"),
+                        None => assert!(rows_by_rows, "{m}x{k}x{n}, {mc:?}: refused"),
+                    }
+                }
+            }
+        }
+        let (a, b) = (vec![T::from(1); 64], vec![T::from(2); 64]);
+        let (ma, mb) = (Mat::new(0, 8, 8, 8, 1), Mat::new(0, 8, 8, 8, 1));
+        // Cells with a gap, from an offset, or fewer than the vector: not every element.
+        for (mc, len) in [
+            (Mat::new(0, 8, 8, 9, 1), 71),
+            (Mat::new(1, 8, 8, 8, 1), 65),
+            (Mat::new(0, 8, 8, 8, 1), 65),
+        ] {
+            assert!(T::gemm_new((&a, ma), (&b, mb), mc, len, true).is_none());
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+    // Other elements keep the zeroed output.
+    let a = [1i32; 4];
+    assert!(i32::gemm_new(
+        (&a, Mat::new(0, 2, 2, 2, 1)),
+        (&a, Mat::new(0, 2, 2, 2, 1)),
+        Mat::new(0, 2, 2, 2, 1),
+        4,
+        false
+    )
+    .is_none());
+}
