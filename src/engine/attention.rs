@@ -209,16 +209,20 @@ where
     }
     // Each piece computes its rows' outputs into its own block (rows × cols, row-major);
     // the blocks are then written to the output's offsets.
+    // Under a causal mask a later block of rows sees more keys (three times the first's
+    // scores for the second of two): the pieces go last block first, so that the threads
+    // taking them in turn end together.
+    let at = |i: usize| (i % batches, blocks - 1 - i / batches);
     let mut results: Vec<Vec<T>> = (0..batches * blocks).map(|_| Vec::new()).collect();
     let piece = |i: usize, result: &mut Vec<T>| {
-        let (b, block) = (i / blocks, i % blocks);
+        let (b, block) = at(i);
         let r0 = block * QUERY_BLOCK;
         let r1 = (r0 + QUERY_BLOCK).min(rows);
         *result = rows_of(ops, g, (&k, &v), scale, b, r0..r1);
     };
     run_pieces(&mut results, work(g), piece);
     for (i, result) in results.iter().enumerate() {
-        let (b, block) = (i / blocks, i % blocks);
+        let (b, block) = at(i);
         let base = g.batch[4][b];
         for (r, row) in result.chunks(cols).enumerate() {
             let at = base + g.rows[2][block * QUERY_BLOCK + r];
