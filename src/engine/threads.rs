@@ -224,20 +224,35 @@ fn spin_while_busy(awake: &Awake, index: usize, want: u64) {
     if awake.spinning.fetch_or(bit, Ordering::AcqRel) & bit != 0 {
         return;
     }
+    let mut offered = 0;
     loop {
         if let Some(rayon::Yield::Executed) = rayon::yield_now() {
             continue;
         }
-        let idle = now().saturating_sub(LAST_SPLIT.load(Ordering::Relaxed));
+        let t = now();
+        let idle = t.saturating_sub(LAST_SPLIT.load(Ordering::Relaxed));
         if idle > u64::try_from(spin_time().as_nanos()).unwrap_or(u64::MAX) {
             break;
         }
         for _ in 0..64 {
             core::hint::spin_loop();
         }
+        // The core offered to a thread queued on it (`sched_yield`, 0.5 µs when none is):
+        // a caller woken by this worker may be queued on this core rather than on its own
+        // idle one (this 2-core VM's scheduler placed it so every time, see
+        // `docs/performance.md`, "A split after a pause"). Without the offer it waited
+        // until the spinning ended, `spin_time` later: a split of 20 µs after a pause of
+        // the workers' took 1 ms.
+        if t.saturating_sub(offered) >= OFFER_EVERY_NS {
+            std::thread::yield_now();
+            offered = t;
+        }
     }
     awake.spinning.fetch_and(!bit, Ordering::AcqRel);
 }
+
+/// How often a spinning worker offers its core to a thread queued on it: every 10 µs.
+const OFFER_EVERY_NS: u64 = 10_000;
 
 /// Runs `job(i)` for every `i < pieces`: the calling thread and up to `threads - 1` of the
 /// pool's workers each take the next piece until none is left, so a slow piece holds up
