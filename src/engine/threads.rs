@@ -8,7 +8,9 @@
 //! under PyTorch, every split operation keeps the pool's other workers spinning for
 //! [`spin_time`] after it (1 ms unless `SHAPECAST_SPIN_US` or [`set_spin_time`] says
 //! otherwise): a spinning worker runs rayon jobs as they come (`rayon::yield_now`) and goes
-//! back to sleep once no operation has split for that long. The calling thread does a share
+//! back to sleep once no operation has split for that long; while it spins it offers its
+//! core to the scheduler every 10 µs, so a thread queued on that core (a caller woken by
+//! the worker) is not held up for the whole spin. The calling thread does a share
 //! of each operation itself, the pieces handed out one at a time to whichever thread is free.
 //!
 //! The thread count is rayon's: `RAYON_NUM_THREADS`, a global pool built with
@@ -240,7 +242,7 @@ fn spin_while_busy(awake: &Awake, index: usize, want: u64) {
         // The core offered to a thread queued on it (`sched_yield`, 0.5 µs when none is):
         // a caller woken by this worker may be queued on this core rather than on its own
         // idle one (this 2-core VM's scheduler placed it so every time, see
-        // `docs/performance.md`, "A split after a pause"). Without the offer it waited
+        // `docs/performance.md`, "a split after a pause"). Without the offer it waited
         // until the spinning ended, `spin_time` later: a split of 20 µs after a pause of
         // the workers' took 1 ms.
         if t.saturating_sub(offered) >= OFFER_EVERY_NS {
