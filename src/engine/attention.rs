@@ -221,11 +221,18 @@ where
         *result = rows_of(ops, g, (&k, &v), scale, b, r0..r1);
     };
     run_pieces(&mut results, work(g), piece);
+    // An output row's columns one after the other (a head's features last) are copied as
+    // one run.
+    let contiguous = g.cols[1].iter().enumerate().all(|(j, &o)| o == j);
     for (i, result) in results.iter().enumerate() {
         let (b, block) = at(i);
         let base = g.batch[4][b];
         for (r, row) in result.chunks(cols).enumerate() {
             let at = base + g.rows[2][block * QUERY_BLOCK + r];
+            if contiguous {
+                out[at..at + row.len()].copy_from_slice(row);
+                continue;
+            }
             for (&o, &x) in g.cols[1].iter().zip(row) {
                 out[at + o] = x;
             }

@@ -4,15 +4,16 @@
 //! a generated order), layer and RMS norms over one or two named axes, rotary embeddings in
 //! both conventions with an offset; in `f64` and `f32`, on one thread and on two. Then each
 //! fused operation against its unfused composition, typed against run-time, and views against
-//! tensors, and on 48 generated shapes and masks against the composition (proptest).
+//! tensors, and on 48 generated shapes and masks against the composition (proptest). The
+//! typed batch norm and its fold into a convolution are in `conv.rs`.
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
 use num_traits::Float;
 use serde_json::Value;
 use shapecast::{
-    names, shape, Attention, AxisSelector, BatchNorm, Causal, Conv, Convolution, Dot, DynMask,
-    DynShape, DynTensor, FloatMath, NoMask, Norms, Reductions, Rope, RopeStyle, Rotary, Tensor,
+    names, shape, Attention, AxisSelector, Causal, Dot, DynMask, DynShape, DynTensor, FloatMath,
+    NoMask, Norms, Reductions, Rope, RopeStyle, Rotary, Tensor,
 };
 
 fn cases() -> Vec<Value> {
@@ -226,68 +227,6 @@ fn batch_norm_agrees_with_pytorch() {
     assert_eq!(seen, 4);
 }
 
-/// The typed batch norm finds its channel by name, the fold into a convolution's weight is
-/// the convolution followed by the norm, and a `?` channel that does not fit is an error.
-#[test]
-fn typed_batch_norm_by_name_and_folded() {
-    names!(N, C, K, H, W);
-    let x = Tensor::<f64, shape![N, H: 5, C: 3, W: 4]>::from_fn(&[2, 5, 3, 4], |i| {
-        (i[0] * 60 + i[1] * 12 + i[2] * 4 + i[3]) as f64 * 0.01 - 0.3
-    })
-    .unwrap();
-    let stat = |a: [f64; 3]| Tensor::<f64, shape![C: 3]>::from_array(a);
-    let bn = BatchNorm::new(
-        &stat([0.1, -0.2, 0.3]),
-        &stat([1.5, 0.5, 2.0]),
-        &stat([1.0, 0.7, -1.2]),
-        &stat([0.0, 0.4, 0.1]),
-        1e-5,
-    )
-    .unwrap();
-    let y = x.batch_norm(&bn);
-    let (scale, shift) = (bn.scale(), bn.shift());
-    for n in 0..2 {
-        for h in 0..5 {
-            for c in 0..3 {
-                for w in 0..4 {
-                    let want = x.at(&[n, h, c, w]).unwrap() * scale.data()[c] + shift.data()[c];
-                    assert_eq!(*y.at(&[n, h, c, w]).unwrap(), want);
-                }
-            }
-        }
-    }
-    // Folded into a convolution over C whose output channel K carries the norm.
-    let kstat = |a: [f64; 2]| Tensor::<f64, shape![K: 2]>::from_array(a);
-    let kn = BatchNorm::new(
-        &kstat([0.3, -0.1]),
-        &kstat([0.8, 1.3]),
-        &kstat([1.1, 0.9]),
-        &kstat([-0.2, 0.5]),
-        1e-5,
-    )
-    .unwrap();
-    let wt = Tensor::<f64, shape![K: 2, C: 3, H: 3, W: 3]>::from_fn(&[2, 3, 3, 3], |i| {
-        ((i[0] * 27 + i[1] * 9 + i[2] * 3 + i[3]) % 7) as f64 * 0.1 - 0.3
-    })
-    .unwrap();
-    let unfused = x.conv::<C, Conv<1, 1>>(&wt).batch_norm(&kn);
-    let folded = x.conv::<C, Conv<1, 1>>(&kn.fold_into(&wt).unwrap()) + kn.shift();
-    let worst = unfused
-        .data()
-        .iter()
-        .zip(folded.data())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    assert!(worst < 1e-12, "folded differs by {worst}");
-    // A `?` channel of the wrong size, and statistics of different sizes.
-    let three = Tensor::<f64, shape![C]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
-    let two = Tensor::<f64, shape![C]>::from_vec_sized(&[2], vec![1.0; 2]).unwrap();
-    let wrong = BatchNorm::new(&two, &two, &two, &two, 1e-5).unwrap();
-    assert!(x.try_batch_norm(&wrong).is_err());
-    let err = BatchNorm::new(&two, &three, &two, &two, 1e-5).unwrap_err();
-    assert!(err.to_string().contains("must be one size"), "{err}");
-}
-
 #[test]
 fn rotary_embeddings_agree_with_the_reference_formulas() {
     let mut seen = 0;
@@ -371,6 +310,13 @@ fn fused_attention_is_its_composition_typed_and_on_views() {
     let qv = qt.view().align_to::<shape![SEQ, KVH, GROUP, HD]>().unwrap();
     let on_views = qv.attention::<HD, KSEQ>(&kv, &v.view(), Causal::<SEQ>::at(offset), None);
     assert!(close(on_views.data(), fused.data()));
+    // Queries stored features first, `[HD, GROUP, KVH, SEQ]`: the output is the queries'
+    // other axes in their order, then the values' features.
+    let features_first: Tensor<f32, shape![GROUP, KVH, SEQ, HD]> =
+        qt.attention::<HD, KSEQ>(&k, &v, Causal::<SEQ>::at(offset), None);
+    let want: Tensor<f32, shape![GROUP, KVH, SEQ, HD]> =
+        fused.view().align_to().unwrap().to_tensor();
+    assert!(close(features_first.data(), want.data()));
     // No mask, and a scale.
     let plain = q.attention::<HD, KSEQ>(&k, &v, NoMask, Some(0.5));
     let parts = (q.dot::<HD>(&k) * 0.5).softmax::<KSEQ>().dot::<KSEQ>(&v);

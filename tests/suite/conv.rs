@@ -1,7 +1,8 @@
 //! Convolution by name (rule book §20) against a naive reference written from the definition:
 //! random input layouts (channel first or last, spatial axes apart, a batch axis or two),
 //! weights with their axes in any order, 1 to 3 spatial axes, stride, padding, dilation and
-//! groups; the typed form against the run-time one; the refusals' messages.
+//! groups; the typed form against the run-time one; the refusals' messages; a typed batch
+//! norm folded into a convolution's weight.
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
 
@@ -426,4 +427,67 @@ mod typed {
         assert!(x.try_conv::<C, Conv>(&w).is_err());
         assert_eq!(x.try_conv::<C, Conv<1, 1>>(&w).unwrap().data(), &[4.0, 4.0]);
     }
+}
+
+/// The typed batch norm finds its channel by name, the fold into a convolution's weight is
+/// the convolution followed by the norm, and a `?` channel that does not fit is an error.
+#[test]
+fn typed_batch_norm_by_name_and_folded() {
+    use shapecast::{names, shape, BatchNorm, Conv, Convolution, Tensor};
+    names!(N, C, K, H, W);
+    let x = Tensor::<f64, shape![N, H: 5, C: 3, W: 4]>::from_fn(&[2, 5, 3, 4], |i| {
+        (i[0] * 60 + i[1] * 12 + i[2] * 4 + i[3]) as f64 * 0.01 - 0.3
+    })
+    .unwrap();
+    let stat = |a: [f64; 3]| Tensor::<f64, shape![C: 3]>::from_array(a);
+    let bn = BatchNorm::new(
+        &stat([0.1, -0.2, 0.3]),
+        &stat([1.5, 0.5, 2.0]),
+        &stat([1.0, 0.7, -1.2]),
+        &stat([0.0, 0.4, 0.1]),
+        1e-5,
+    )
+    .unwrap();
+    let y = x.batch_norm(&bn);
+    let (scale, shift) = (bn.scale(), bn.shift());
+    for n in 0..2 {
+        for h in 0..5 {
+            for c in 0..3 {
+                for w in 0..4 {
+                    let want = x.at(&[n, h, c, w]).unwrap() * scale.data()[c] + shift.data()[c];
+                    assert_eq!(*y.at(&[n, h, c, w]).unwrap(), want);
+                }
+            }
+        }
+    }
+    // Folded into a convolution over C whose output channel K carries the norm.
+    let kstat = |a: [f64; 2]| Tensor::<f64, shape![K: 2]>::from_array(a);
+    let kn = BatchNorm::new(
+        &kstat([0.3, -0.1]),
+        &kstat([0.8, 1.3]),
+        &kstat([1.1, 0.9]),
+        &kstat([-0.2, 0.5]),
+        1e-5,
+    )
+    .unwrap();
+    let wt = Tensor::<f64, shape![K: 2, C: 3, H: 3, W: 3]>::from_fn(&[2, 3, 3, 3], |i| {
+        ((i[0] * 27 + i[1] * 9 + i[2] * 3 + i[3]) % 7) as f64 * 0.1 - 0.3
+    })
+    .unwrap();
+    let unfused = x.conv::<C, Conv<1, 1>>(&wt).batch_norm(&kn);
+    let folded = x.conv::<C, Conv<1, 1>>(&kn.fold_into(&wt).unwrap()) + kn.shift();
+    let worst = unfused
+        .data()
+        .iter()
+        .zip(folded.data())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-12, "folded differs by {worst}");
+    // A `?` channel of the wrong size, and statistics of different sizes.
+    let three = Tensor::<f64, shape![C]>::from_vec_sized(&[3], vec![1.0; 3]).unwrap();
+    let two = Tensor::<f64, shape![C]>::from_vec_sized(&[2], vec![1.0; 2]).unwrap();
+    let wrong = BatchNorm::new(&two, &two, &two, &two, 1e-5).unwrap();
+    assert!(x.try_batch_norm(&wrong).is_err());
+    let err = BatchNorm::new(&two, &three, &two, &two, 1e-5).unwrap_err();
+    assert!(err.to_string().contains("must be one size"), "{err}");
 }

@@ -98,26 +98,28 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     max: bool,
     gy: &[T],
 ) -> Vec<T> {
-    // The forward pass's stages, last axis first: each stage's sizes and data before its pool
-    // (the first is `x` itself; the average's backward needs no values).
-    let mut stages: Vec<(Vec<usize>, Option<Vec<T>>)> = Vec::new();
+    // The forward pass's stages, last axis first: each stage's sizes before its pool, its
+    // output (the maximum's only: the average's backward needs no values; the first stage's
+    // input is `x` itself) and its windows.
+    let mut stages: Vec<(Vec<usize>, Option<Vec<T>>, Windows)> = Vec::new();
     let mut cur_sizes = sizes.to_vec();
     for &k in axes.iter().rev() {
         let outer: usize = cur_sizes[..k].iter().product();
         let inner: usize = cur_sizes[k + 1..].iter().product();
         let (n, m) = (cur_sizes[k], out_len(cur_sizes[k], spec));
+        let windows = windows(n, m, spec);
         let next = max.then(|| {
             let before = stages.last().and_then(|s| s.1.as_deref()).unwrap_or(x);
-            pool_axis(before, (outer, n, inner), &windows(n, m, spec), &Max)
+            pool_axis(before, (outer, n, inner), &windows, &Max)
         });
-        stages.push((cur_sizes.clone(), next));
+        stages.push((cur_sizes.clone(), next, windows));
         cur_sizes[k] = m;
     }
     let mut g = gy.to_vec();
     for (s, &k) in axes.iter().enumerate() {
         // Undo the stage that pooled axis `k`: its input is the previous stage's output.
         let stage = axes.len() - 1 - s;
-        let before = &stages[stage].0;
+        let (before, windows) = (&stages[stage].0, &stages[stage].2);
         // The stage's input values: `x`, or the previous stage's output, which only the
         // maximum keeps (its search reads them; an average's backward needs none).
         let data = match stage {
@@ -128,48 +130,57 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         let inner: usize = before[k + 1..].iter().product();
         let (n, m) = (before[k], out_len(before[k], spec));
         let mut gx = vec![T::zero(); outer * n * inner];
-        let windows = windows(n, m, spec);
-        let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
-        for o in 0..outer {
-            let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
-            let dst = &mut gx[o * n * inner..(o + 1) * n * inner];
-            let g_rows = &g[o * m * inner..(o + 1) * m * inner];
-            for (&(lo, hi, divisor), gj) in windows.cells.iter().zip(g_rows.chunks_exact(inner)) {
-                if max && inner == 1 {
-                    // The last axis: one window a scalar search.
-                    let mut a = lo;
-                    for t in lo + 1..hi {
-                        let (v, b) = (src[t], src[a]);
-                        if v > b || (v.is_nan() && !b.is_nan()) {
-                            a = t;
-                        }
-                    }
-                    dst[a] = dst[a] + gj[0];
-                } else if max {
-                    // Each inner position's first maximum over the window (a NaN first).
-                    best.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
-                    at.iter_mut().for_each(|a| *a = lo);
-                    for t in lo + 1..hi {
-                        let row = &src[t * inner..(t + 1) * inner];
-                        for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(row) {
-                            if v > *b || (v.is_nan() && !b.is_nan()) {
-                                (*b, *a) = (v, t);
+        // Each index of the axes before `k` owns its block of `gx`: blocks of them split
+        // over the threads.
+        let per = piece_rows(outer, outer * n * inner);
+        let mut pieces: Vec<(usize, &mut [T])> = gx
+            .chunks_mut((per * n * inner).max(1))
+            .enumerate()
+            .map(|(i, block)| (i * per, block))
+            .collect();
+        each_mut(&mut pieces, |_, (first, block)| {
+            let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
+            for (o, dst) in (*first..).zip(block.chunks_exact_mut(n * inner)) {
+                let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
+                let g_rows = &g[o * m * inner..(o + 1) * m * inner];
+                let cells = windows.cells.iter().zip(g_rows.chunks_exact(inner));
+                for (&(lo, hi, divisor), gj) in cells {
+                    if max && inner == 1 {
+                        // The last axis: one window a scalar search.
+                        let mut a = lo;
+                        for t in lo + 1..hi {
+                            let (v, b) = (src[t], src[a]);
+                            if v > b || (v.is_nan() && !b.is_nan()) {
+                                a = t;
                             }
                         }
-                    }
-                    for (i, (&a, &gv)) in at.iter().zip(gj).enumerate() {
-                        dst[a * inner + i] = dst[a * inner + i] + gv;
-                    }
-                } else {
-                    let share = T::from(divisor).map_or_else(T::nan, T::recip);
-                    for t in lo..hi {
-                        for (d, &gv) in dst[t * inner..(t + 1) * inner].iter_mut().zip(gj) {
-                            *d = *d + gv * share;
+                        dst[a] = dst[a] + gj[0];
+                    } else if max {
+                        // Each inner position's first maximum over the window (a NaN first).
+                        best.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
+                        at.iter_mut().for_each(|a| *a = lo);
+                        for t in lo + 1..hi {
+                            let row = &src[t * inner..(t + 1) * inner];
+                            for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(row) {
+                                if v > *b || (v.is_nan() && !b.is_nan()) {
+                                    (*b, *a) = (v, t);
+                                }
+                            }
+                        }
+                        for (i, (&a, &gv)) in at.iter().zip(gj).enumerate() {
+                            dst[a * inner + i] = dst[a * inner + i] + gv;
+                        }
+                    } else {
+                        let share = T::from(divisor).map_or_else(T::nan, T::recip);
+                        for t in lo..hi {
+                            for (d, &gv) in dst[t * inner..(t + 1) * inner].iter_mut().zip(gj) {
+                                *d = *d + gv * share;
+                            }
                         }
                     }
                 }
             }
-        }
+        });
         g = gx;
     }
     g
