@@ -280,6 +280,18 @@ pub(super) fn split_product(
     });
 }
 
+/// Whether `a · b` into `c` is a product of these matrices: `a` of `m × k`, `b` of `k × n`,
+/// `c` of `m × n`.
+fn shapes_agree(ma: Mat, mb: Mat, mc: Mat) -> bool {
+    ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows
+}
+
+/// Whether the checks vouch for a product `a · b` into `c`, slices of these lengths: the
+/// shapes agree, each matrix lies inside its slice, and `c`'s cells are distinct elements.
+pub(super) fn vouched((a, ma): (usize, Mat), (b, mb): (usize, Mat), (c, mc): (usize, Mat)) -> bool {
+    shapes_agree(ma, mb, mc) && ma.fits(a) && mb.fits(b) && mc.fits(c) && mc.one_to_one()
+}
+
 /// Whether a product goes through a transposed block (see `DotElement::gemm` for `f32`):
 /// at least 2^20 multiply-adds, `K` of at least 512 walked with stride 1 by both operands,
 /// and fewer output rows than columns.
@@ -332,13 +344,7 @@ macro_rules! blas_like {
                 accumulate: bool,
                 split: bool,
             ) {
-                let shapes_agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
-                if !(shapes_agree
-                    && ma.fits(a.len())
-                    && mb.fits(b.len())
-                    && mc.fits(c.len())
-                    && mc.one_to_one())
-                {
+                if !vouched((a.len(), ma), (b.len(), mb), (c.len(), mc)) {
                     // Nothing to multiply, or a layout the checks cannot vouch for.
                     return naive((a, ma), (b, mb), (c, mc), accumulate);
                 }
@@ -430,10 +436,7 @@ macro_rules! blas_like {
                 len: usize,
                 split: bool,
             ) -> Option<Vec<$t>> {
-                let shapes_agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
-                let direct = shapes_agree
-                    && ma.fits(a.len())
-                    && mb.fits(b.len())
+                let direct = vouched((a.len(), ma), (b.len(), mb), (len, mc))
                     && mc.covers(len)
                     && !rows_added::takes(ma, mb, mc)
                     && !transposes(ma, mb, mc);
@@ -483,7 +486,7 @@ macro_rules! blas_like {
                     let fit = ma.fits(a.len()) && mb.fits(b.len()) && mc.fits(c_len);
                     fit.then_some((ma, mb, mc))
                 };
-                if !(ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows) {
+                if !shapes_agree(ma, mb, mc) {
                     return false;
                 }
                 // Every product's matrices, each checked once, before any is run.

@@ -73,9 +73,8 @@ impl Half for bf16 {
         accumulate: bool,
         split: bool,
     ) -> bool {
-        let agree = ma.rows == mc.rows && mb.cols == mc.cols && ma.cols == mb.rows;
-        let vouched = ma.fits(a.len()) && mb.fits(b.len()) && mc.fits(c.len()) && mc.one_to_one();
-        if !(agree && vouched && std::arch::is_x86_feature_detected!("avx512bf16")) {
+        let vouched = super::gemm::vouched((a.len(), ma), (b.len(), mb), (c.len(), mc));
+        if !(vouched && std::arch::is_x86_feature_detected!("avx512bf16")) {
             // Nothing to multiply, a layout the checks cannot vouch for, or no kernel.
             return false;
         }
@@ -219,14 +218,7 @@ fn widened_right<H: Lanes>(
     accumulate: bool,
     split: bool,
 ) {
-    let checked = ma.rows == mc.rows
-        && mb.cols == mc.cols
-        && ma.cols == mb.rows
-        && ma.fits(a.len())
-        && mb.fits(b.len())
-        && mc.fits(c.len())
-        && mc.one_to_one();
-    if !checked {
+    if !super::gemm::vouched((a.len(), ma), (b.len(), mb), (c.len(), mc)) {
         // Nothing to multiply, or a layout the checks cannot vouch for: the whole right
         // matrix widened, and the `f32` product's own checks and plain loop.
         let mut buf = Vec::new();
