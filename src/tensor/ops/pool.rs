@@ -98,40 +98,43 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
     max: bool,
     gy: &[T],
 ) -> Vec<T> {
-    // The forward pass's stages, last axis first: each stage's sizes before its pool, its
-    // output (the maximum's only: the average's backward needs no values; the first stage's
-    // input is `x` itself) and its windows.
-    let mut stages: Vec<(Vec<usize>, Option<Vec<T>>, Windows)> = Vec::new();
+    // The forward pass's stages, last axis first: each stage's extents, windows and (the
+    // maximum's only: the average's backward needs no values) output.
+    let mut stages: Vec<Stage<T>> = Vec::new();
     let mut cur_sizes = sizes.to_vec();
     for &k in axes.iter().rev() {
         let outer: usize = cur_sizes[..k].iter().product();
         let inner: usize = cur_sizes[k + 1..].iter().product();
         let (n, m) = (cur_sizes[k], out_len(cur_sizes[k], spec));
         let windows = windows(n, m, spec);
-        let next = max.then(|| {
-            let before = stages.last().and_then(|s| s.1.as_deref()).unwrap_or(x);
+        let pooled = max.then(|| {
+            let before = stages.last().and_then(|s| s.pooled.as_deref()).unwrap_or(x);
             pool_axis(before, (outer, n, inner), &windows, &Max)
         });
-        stages.push((cur_sizes.clone(), next, windows));
+        stages.push(Stage {
+            outer,
+            n,
+            m,
+            inner,
+            windows,
+            pooled,
+        });
         cur_sizes[k] = m;
     }
     let mut g = gy.to_vec();
-    for (s, &k) in axes.iter().enumerate() {
-        // Undo the stage that pooled axis `k`: its input is the previous stage's output.
-        let stage = axes.len() - 1 - s;
-        let (before, windows) = (&stages[stage].0, &stages[stage].2);
-        // The stage's input values: `x`, or the previous stage's output, which only the
-        // maximum keeps (its search reads them; an average's backward needs none).
-        let data = match stage {
+    // Undo the stages last first; each one's input values are `x` or the previous stage's
+    // output, which only the maximum keeps (its search reads them).
+    for (i, stage) in stages.iter().enumerate().rev() {
+        let data = match i {
             0 => Some(x),
-            _ => stages[stage - 1].1.as_deref(),
+            _ => stages[i - 1].pooled.as_deref(),
         };
-        let outer: usize = before[..k].iter().product();
-        let inner: usize = before[k + 1..].iter().product();
-        let (n, m) = (before[k], out_len(before[k], spec));
+        let Stage {
+            outer, n, inner, ..
+        } = *stage;
         let mut gx = vec![T::zero(); outer * n * inner];
-        // Each index of the axes before `k` owns its block of `gx`: blocks of them split
-        // over the threads.
+        // Each index of the axes before the pooled one owns its block of `gx`: blocks of
+        // them split over the threads.
         let per = piece_rows(outer, outer * n * inner);
         let mut pieces: Vec<(usize, &mut [T])> = gx
             .chunks_mut((per * n * inner).max(1))
@@ -139,51 +142,79 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
             .map(|(i, block)| (i * per, block))
             .collect();
         each_mut(&mut pieces, |_, (first, block)| {
-            let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
-            for (o, dst) in (*first..).zip(block.chunks_exact_mut(n * inner)) {
-                let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
-                let g_rows = &g[o * m * inner..(o + 1) * m * inner];
-                let cells = windows.cells.iter().zip(g_rows.chunks_exact(inner));
-                for (&(lo, hi, divisor), gj) in cells {
-                    if max && inner == 1 {
-                        // The last axis: one window a scalar search.
-                        let mut a = lo;
-                        for t in lo + 1..hi {
-                            let (v, b) = (src[t], src[a]);
-                            if v > b || (v.is_nan() && !b.is_nan()) {
-                                a = t;
-                            }
-                        }
-                        dst[a] = dst[a] + gj[0];
-                    } else if max {
-                        // Each inner position's first maximum over the window (a NaN first).
-                        best.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
-                        at.iter_mut().for_each(|a| *a = lo);
-                        for t in lo + 1..hi {
-                            let row = &src[t * inner..(t + 1) * inner];
-                            for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(row) {
-                                if v > *b || (v.is_nan() && !b.is_nan()) {
-                                    (*b, *a) = (v, t);
-                                }
-                            }
-                        }
-                        for (i, (&a, &gv)) in at.iter().zip(gj).enumerate() {
-                            dst[a * inner + i] = dst[a * inner + i] + gv;
-                        }
-                    } else {
-                        let share = T::from(divisor).map_or_else(T::nan, T::recip);
-                        for t in lo..hi {
-                            for (d, &gv) in dst[t * inner..(t + 1) * inner].iter_mut().zip(gj) {
-                                *d = *d + gv * share;
-                            }
-                        }
-                    }
-                }
-            }
+            stage.gradient((data, &g), (*first, block), max);
         });
         g = gx;
     }
     g
+}
+
+/// One axis' pool in a pooled gradient: the extents around the axis, its length before
+/// (`n`) and after (`m`) the pool, its windows, and (for a maximum) the values it output.
+struct Stage<T> {
+    outer: usize,
+    n: usize,
+    m: usize,
+    inner: usize,
+    windows: Windows,
+    pooled: Option<Vec<T>>,
+}
+
+impl<T: Float> Stage<T> {
+    /// The gradient `dst` of this stage's input for the indices `first..` of the axes before
+    /// the pooled one (a block of whole `n × inner` slabs of `gx`), from its output's
+    /// gradient `g` and (for the maximum) its input values `data`: the maximum's to the
+    /// first maximum of its window (a NaN first), the average's spread by the divisor.
+    fn gradient(
+        &self,
+        (data, g): (Option<&[T]>, &[T]),
+        (first, dst): (usize, &mut [T]),
+        max: bool,
+    ) {
+        let (n, m, inner) = (self.n, self.m, self.inner);
+        let (mut best, mut at) = (vec![T::zero(); inner], vec![0usize; inner]);
+        for (o, dst) in (first..).zip(dst.chunks_exact_mut(n * inner)) {
+            let src = data.map_or(&[][..], |d| &d[o * n * inner..(o + 1) * n * inner]);
+            let g_rows = &g[o * m * inner..(o + 1) * m * inner];
+            for (&(lo, hi, divisor), gj) in
+                self.windows.cells.iter().zip(g_rows.chunks_exact(inner))
+            {
+                if max && inner == 1 {
+                    // The last axis: one window a scalar search.
+                    let mut a = lo;
+                    for t in lo + 1..hi {
+                        let (v, b) = (src[t], src[a]);
+                        if v > b || (v.is_nan() && !b.is_nan()) {
+                            a = t;
+                        }
+                    }
+                    dst[a] = dst[a] + gj[0];
+                } else if max {
+                    // Each inner position's first maximum over the window (a NaN first).
+                    best.copy_from_slice(&src[lo * inner..(lo + 1) * inner]);
+                    at.iter_mut().for_each(|a| *a = lo);
+                    for t in lo + 1..hi {
+                        let row = &src[t * inner..(t + 1) * inner];
+                        for ((b, a), &v) in best.iter_mut().zip(at.iter_mut()).zip(row) {
+                            if v > *b || (v.is_nan() && !b.is_nan()) {
+                                (*b, *a) = (v, t);
+                            }
+                        }
+                    }
+                    for (i, (&a, &gv)) in at.iter().zip(gj).enumerate() {
+                        dst[a * inner + i] = dst[a * inner + i] + gv;
+                    }
+                } else {
+                    let share = T::from(divisor).map_or_else(T::nan, T::recip);
+                    for t in lo..hi {
+                        for (d, &gv) in dst[t * inner..(t + 1) * inner].iter_mut().zip(gj) {
+                            *d = *d + gv * share;
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A maximum pool over the last two axes of `x` (an image's rows and columns) with where each
