@@ -10,7 +10,8 @@ use crate::alloc_prelude::*;
 use alloc::sync::Arc;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::engine::attention::Operands;
 use crate::engine::attention_backward::attend_backward;
 use crate::tensor::{traced_attention, AttentionMask, Rope, Rotary, Tensor};

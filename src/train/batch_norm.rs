@@ -8,7 +8,8 @@
 use crate::alloc_prelude::*;
 
 use super::norm::normed;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::dynamic::assign;
 use crate::dynamic::norm::Normed;
 use crate::engine::gradient::{runs_along, sum_onto, with_expanded};

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::optim::{Adam, Sgd};
 use super::param::{ParamId, ParamSlot, Parameters};
-use super::var::Trainable;
+use super::trainable::Trainable;
 use crate::io::{self, SafetensorsElement, SafetensorsTensor, Weights};
 use crate::tensor::DynTensor;
 use crate::values::error::Error;

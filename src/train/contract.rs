@@ -6,7 +6,8 @@
 use crate::alloc_prelude::*;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::dynamic::contract::StaticContraction;
 use crate::engine::gemm::GemmPlan;
 use crate::engine::gradient::contraction_backward;

@@ -10,7 +10,8 @@ use alloc::sync::Arc;
 use core::ops;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::dynamic::plan::StaticPlan;
 use crate::engine::gradient::{sum_onto, sum_onto_owned, with_expanded};
 use crate::tensor::Tensor;

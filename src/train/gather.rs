@@ -10,7 +10,8 @@ use crate::alloc_prelude::*;
 use alloc::sync::Arc;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::engine::gradient::scatter_add;
 use crate::tensor::{IndexElement, Tensor, TensorView};
 use crate::typed::axis::Axis;

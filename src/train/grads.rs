@@ -5,7 +5,7 @@ use crate::alloc_prelude::*;
 use alloc::collections::BTreeMap;
 
 use super::param::{Param, ParamId};
-use super::var::Trainable;
+use super::trainable::Trainable;
 use crate::tensor::Tensor;
 use crate::typed::storage::Storage;
 use crate::values::error::Error;

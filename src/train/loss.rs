@@ -5,7 +5,8 @@
 
 use crate::alloc_prelude::*;
 
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::tensor::{ClassWeightsFor, IndexElement, Loss, Reduction, Reductions, Tensor};
 use crate::typed::reduce::{OneAxis, Reduce, ReduceOver};
 use crate::typed::storage::Storage;

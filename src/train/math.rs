@@ -1,7 +1,8 @@
 //! Elementwise math on tracked values: the functions of [`FloatMath`], each with its
 //! derivative in the form PyTorch's autograd uses (GELU's from its `gelu_backward`).
 
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::engine::split::{piece_len, zip_pieces};
 use crate::tensor::{FloatMath, Tensor};
 use crate::typed::storage::Storage;

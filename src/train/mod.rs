@@ -43,7 +43,8 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `tape` | [`Tape`]: the record of a forward pass and the backward pass over it |
-//! | `var` | [`Var`]: a tracked typed tensor; [`Trainable`], the element types (`f32`, `f64`) |
+//! | `var` | [`Var`]: a tracked typed tensor; where one comes from (`Tape::watch`, `frozen`, `constant`) |
+//! | `trainable` | [`Trainable`], the element types (`f32`, `f64`) |
 //! | `param` | [`Param`], [`ParamId`], [`Parameters`] and [`ParamSlot`]: a model's parameters by name, as an optimizer visits them |
 //! | `grads` | [`Grads`]: the gradients by parameter, accumulation, clipping by global norm |
 //! | `elementwise` | `+ - * /` by the named rule with tracked values, tensors and scalars; unary `-` |
@@ -82,6 +83,7 @@ mod reduce;
 mod schedule;
 mod surgery;
 mod tape;
+mod trainable;
 mod var;
 
 pub use attention::{AttentionOf, VarAttendBy, VarAttention};
@@ -102,4 +104,5 @@ pub use schedule::{
 };
 pub use shapecast_macros::Parameters;
 pub use tape::Tape;
-pub use var::{Trainable, Var};
+pub use trainable::Trainable;
+pub use var::Var;

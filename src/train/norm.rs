@@ -7,7 +7,8 @@
 use crate::alloc_prelude::*;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::dynamic::norm::{norm, Normed};
 use crate::engine::gradient::{expand, kept_side, sum_axes, sum_onto, with_expanded};
 use crate::tensor::{NormWeight, Norms, Tensor};

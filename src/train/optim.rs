@@ -9,7 +9,7 @@ use num_traits::Float;
 
 use super::grads::Grads;
 use super::param::{ParamId, ParamSlot, Parameters};
-use super::var::Trainable;
+use super::trainable::Trainable;
 use crate::engine::split::{each_mut, piece_len};
 use crate::values::error::Error;
 

@@ -6,7 +6,7 @@ use crate::alloc_prelude::*;
 use alloc::sync::Arc;
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use super::var::Trainable;
+use super::trainable::Trainable;
 use crate::tensor::Tensor;
 use crate::typed::storage::Storage;
 

@@ -4,7 +4,8 @@
 
 use crate::alloc_prelude::*;
 
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::engine::gradient::{expand, kept_side, sum_axes, with_expanded};
 use crate::tensor::{Reductions, Tensor};
 use crate::typed::reduce::{Reduce, ReduceOver};

@@ -8,7 +8,8 @@
 use crate::alloc_prelude::*;
 
 use super::tape::Accumulate;
-use super::var::{Trainable, Var};
+use super::trainable::Trainable;
+use super::var::Var;
 use crate::dynamic::pad::PadMode;
 use crate::engine::walk::Offsets;
 use crate::tensor::Padding;

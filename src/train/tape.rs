@@ -16,10 +16,8 @@ use core::ops::Add;
 use num_traits::Zero;
 
 use super::grads::Grads;
-use super::param::{Param, ParamId};
-use super::var::{Trainable, Var};
-use crate::tensor::Tensor;
-use crate::typed::storage::Storage;
+use super::param::ParamId;
+use super::trainable::Trainable;
 use crate::values::error::Error;
 
 /// What a node's backward does: given the gradient of the node's value (row-major over its
@@ -43,9 +41,9 @@ struct Graph<T> {
     spent: bool,
 }
 
-/// The record of a forward pass over tracked values ([`Var`]): create one per training step,
+/// The record of a forward pass over tracked values ([`Var`](super::Var)): create one per training step,
 /// [`watch`](Self::watch) the parameters, compute the loss with the operators and methods of
-/// `Var`, and call [`Var::backward`] on it. A clone is the same tape. Dropping it (and the
+/// `Var`, and call [`Var::backward`](super::Var::backward) on it. A clone is the same tape. Dropping it (and the
 /// `Var`s made on it) frees the recorded values. A tape belongs to the thread that records on
 /// it (it is not `Send`); the operations it records split over threads as the tensors' do.
 ///
@@ -132,6 +130,16 @@ impl<T> Tape<T> {
     }
 
     /// Appends a node of `len` elements and returns its index.
+    /// Appends a leaf for the parameter `id` named `name`, of `len` elements: its gradient is
+    /// collected under `id`.
+    pub(crate) fn leaf(&self, len: usize, id: ParamId, name: &str) -> usize {
+        self.push(Node {
+            len,
+            backward: None,
+            param: Some((id, name.to_string())),
+        })
+    }
+
     pub(crate) fn record(&self, len: usize, backward: Backward<T>) -> usize {
         self.push(Node {
             len,
@@ -148,62 +156,6 @@ impl<T> Tape<T> {
 }
 
 impl<T: Trainable> Tape<T> {
-    /// A tracked value for a parameter: its gradient is collected under the parameter's id
-    /// when a loss computed from it runs [`backward`](Var::backward). The value is shared with
-    /// the parameter, not copied.
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::train::{Param, Tape};
-    /// let p = Param::new("bias", Tensor::<f32, shape![3]>::from_array([0.0, 1.0, 2.0]));
-    /// let tape = Tape::new();
-    /// let v = tape.watch(&p);
-    /// assert!(v.is_tracked());
-    /// assert_eq!(v.value().data(), p.value().data());
-    /// ```
-    pub fn watch<S: Storage<T>>(&self, param: &Param<T, S>) -> Var<T, S> {
-        let node = self.push(Node {
-            len: param.value().data().len(),
-            backward: None,
-            param: Some((param.id(), param.name().to_string())),
-        });
-        Var::tracked(self.clone(), node, param.shared())
-    }
-
-    /// A parameter's value, shared but not tracked: a frozen layer, or a forward pass for
-    /// inference written over `Var`s (nothing is recorded).
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::train::{Param, Tape};
-    /// let p = Param::new("p", Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
-    /// let tape = Tape::new();
-    /// let y = &tape.frozen(&p) * 2.0;
-    /// assert_eq!(y.value().data(), &[2.0, 4.0]);
-    /// assert!(!y.is_tracked() && tape.is_empty());
-    /// ```
-    pub fn frozen<S: Storage<T>>(&self, param: &Param<T, S>) -> Var<T, S> {
-        Var::shared_untracked(self.clone(), param.shared())
-    }
-
-    /// A value the tape does not track (an input, a label, a constant): operations on it
-    /// compute no gradient for it. It takes the tensor or a borrow of it (copied).
-    ///
-    /// ```
-    /// use shapecast::prelude::*;
-    /// use shapecast::train::Tape;
-    /// let tape = Tape::new();
-    /// let x = tape.constant(Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
-    /// assert!(!x.is_tracked());
-    /// let batch = Tensor::<f32, shape![2]>::from_array([3.0, 4.0]);
-    /// let y = tape.constant(&batch); // `batch` stays the caller's
-    /// assert_eq!((&x + &y).value().data(), &[4.0, 6.0]);
-    /// assert!(tape.is_empty());
-    /// ```
-    pub fn constant<S: Storage<T>>(&self, value: impl Into<Tensor<T, S>>) -> Var<T, S> {
-        Var::untracked(self.clone(), value.into())
-    }
-
     /// The backward pass from node `root`, whose gradient is `seed`.
     pub(crate) fn backward_from(&self, root: usize, seed: Vec<T>) -> Result<Grads<T>, Error> {
         let mut graph = self.graph.borrow_mut();

@@ -1,37 +1,17 @@
-//! [`Var`]: a typed tensor whose operations a [`Tape`] records, and the element types it
-//! trains in.
+//! [`Var`]: a typed tensor whose operations a [`Tape`] records, and where one comes from: a
+//! parameter, tracked or frozen, or a constant (`Tape::watch`, `frozen`, `constant`).
 
 use crate::alloc_prelude::*;
 
 use alloc::sync::Arc;
 
-use num_traits::Float;
-
 use super::grads::Grads;
+use super::param::Param;
 use super::tape::{Backward, Tape};
-use crate::engine::raw::DotElement;
-use crate::engine::vmath::Transcendental;
-use crate::tensor::{Scalar, Tensor};
+use super::trainable::Trainable;
+use crate::tensor::Tensor;
 use crate::typed::storage::Storage;
 use crate::values::error::Error;
-use crate::values::sealed::Sealed;
-
-/// The element types gradients are computed in: `f32` and `f64`.
-pub trait Trainable:
-    Float
-    + Transcendental<Wide = Self>
-    + DotElement
-    + Scalar
-    + core::fmt::Debug
-    + Default
-    + Send
-    + Sync
-    + 'static
-    + Sealed
-{
-}
-impl Trainable for f32 {}
-impl Trainable for f64 {}
 
 /// A tensor of shape `S` on a [`Tape`]: the operators and the methods of this type compute
 /// the same values as [`Tensor`]'s (they call them) and, when an operand is tracked, record
@@ -308,5 +288,60 @@ impl<T: Trainable> Var<T, ()> {
     /// ```
     pub fn backward(&self) -> Result<Grads<T>, Error> {
         self.backward_with(&Tensor::from_parts(&[], vec![T::one()]))
+    }
+}
+
+/// Where a [`Var`] comes from: a parameter (tracked or frozen) or a constant.
+impl<T: Trainable> Tape<T> {
+    /// A tracked value for a parameter: its gradient is collected under the parameter's id
+    /// when a loss computed from it runs [`backward`](Var::backward). The value is shared with
+    /// the parameter, not copied.
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// let p = Param::new("bias", Tensor::<f32, shape![3]>::from_array([0.0, 1.0, 2.0]));
+    /// let tape = Tape::new();
+    /// let v = tape.watch(&p);
+    /// assert!(v.is_tracked());
+    /// assert_eq!(v.value().data(), p.value().data());
+    /// ```
+    pub fn watch<S: Storage<T>>(&self, param: &Param<T, S>) -> Var<T, S> {
+        let node = self.leaf(param.value().data().len(), param.id(), param.name());
+        Var::tracked(self.clone(), node, param.shared())
+    }
+
+    /// A parameter's value, shared but not tracked: a frozen layer, or a forward pass for
+    /// inference written over `Var`s (nothing is recorded).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::{Param, Tape};
+    /// let p = Param::new("p", Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
+    /// let tape = Tape::new();
+    /// let y = &tape.frozen(&p) * 2.0;
+    /// assert_eq!(y.value().data(), &[2.0, 4.0]);
+    /// assert!(!y.is_tracked() && tape.is_empty());
+    /// ```
+    pub fn frozen<S: Storage<T>>(&self, param: &Param<T, S>) -> Var<T, S> {
+        Var::shared_untracked(self.clone(), param.shared())
+    }
+
+    /// A value the tape does not track (an input, a label, a constant): operations on it
+    /// compute no gradient for it. It takes the tensor or a borrow of it (copied).
+    ///
+    /// ```
+    /// use shapecast::prelude::*;
+    /// use shapecast::train::Tape;
+    /// let tape = Tape::new();
+    /// let x = tape.constant(Tensor::<f32, shape![2]>::from_array([1.0, 2.0]));
+    /// assert!(!x.is_tracked());
+    /// let batch = Tensor::<f32, shape![2]>::from_array([3.0, 4.0]);
+    /// let y = tape.constant(&batch); // `batch` stays the caller's
+    /// assert_eq!((&x + &y).value().data(), &[4.0, 6.0]);
+    /// assert!(tape.is_empty());
+    /// ```
+    pub fn constant<S: Storage<T>>(&self, value: impl Into<Tensor<T, S>>) -> Var<T, S> {
+        Var::untracked(self.clone(), value.into())
     }
 }

@@ -12,8 +12,6 @@
 
 use half::{bf16, f16};
 
-use super::half_gemm::Half;
-
 /// The most activation rows the kernel takes: each block of weight rows is dotted with
 /// every activation row while it is in the L1 cache; from this many rows on the GEMM's
 /// packed kernels pay.
@@ -148,7 +146,7 @@ type Kernel<H> = fn(&[f32], &[H], &mut [f32], bool);
 type RowsKernel<H> = fn((&[f32], usize), (&[H], usize, usize), (&mut [f32], usize), bool);
 
 /// Half elements the kernels widen in registers.
-pub(crate) trait Lanes: Half + AddsRows {
+pub(crate) trait Lanes: AddsRows {
     /// This CPU's kernel for the element, if it has one (detected once by the standard
     /// library, then a load).
     fn kernel() -> Option<Kernel<Self>>;
@@ -260,7 +258,7 @@ macro_rules! lanes {
                 let mut dots = [0.0; R];
                 for (q, (d, a)) in dots.iter_mut().zip(&acc).enumerate() {
                     let row = &w[(j + q) * k..(j + q + 1) * k];
-                    let tail: f32 = (p..k).map(|p| x[p] * row[p].wide()).sum();
+                    let tail: f32 = (p..k).map(|p| x[p] * Into::<f32>::into(row[p])).sum();
                     *d = arch::_mm512_reduce_add_ps(arch::_mm512_add_ps(a[0], a[1])) + tail;
                 }
                 dots
@@ -305,7 +303,7 @@ macro_rules! lanes {
                 let mut dots = [0.0; R];
                 for (q, (d, a)) in dots.iter_mut().zip(&acc).enumerate() {
                     let row = &w[(j + q) * k..(j + q + 1) * k];
-                    let tail: f32 = (p..k).map(|p| x[p] * row[p].wide()).sum();
+                    let tail: f32 = (p..k).map(|p| x[p] * Into::<f32>::into(row[p])).sum();
                     // The 8 lanes summed: the high half onto the low, then pairs.
                     let s = arch::_mm_add_ps(
                         arch::_mm256_castps256_ps128(*a),

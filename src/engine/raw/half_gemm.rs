@@ -211,7 +211,7 @@ fn widen_columns<H: Half>(src: &[H], m: Mat, j0: usize, w: usize, buf: &mut Vec<
 /// With the `rayon` feature and `split`, a product of at least
 /// [`GEMM_PARALLEL_MIN`](super::gemm::GEMM_PARALLEL_MIN) multiply-adds hands the tiles out
 /// to the pool's threads in runs, each thread with its own buffer.
-fn widened_right<H: Lanes>(
+fn widened_right<H: Lanes + Half>(
     (a, ma): (&[f32], Mat),
     (b, mb): (&[H], Mat),
     (c, mc): (&mut [f32], Mat),
@@ -285,7 +285,7 @@ fn widened_right<H: Lanes>(
 
 /// `c (+)= a · b` with every matrix in half precision: `a` widened whole, `b` by tiles, the
 /// output computed in `f32` and rounded once per element.
-fn half_product<H: Lanes>(
+fn half_product<H: Lanes + Half>(
     (a, ma): (&[H], Mat),
     b: (&[H], Mat),
     (c, mc): (&mut [H], Mat),

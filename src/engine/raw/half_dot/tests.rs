@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::raw::half_gemm::Half;
 
 /// Every copy this CPU runs (AVX-512 and AVX2 alike, whichever `Lanes::kernel` would
 /// choose) against the dot products summed in f64: rows of 1–40 elements (no vector

@@ -20,7 +20,7 @@ use crate::engine::split::rows_per_piece_from;
 /// kernel. With the `rayon` feature and `split`, a weight of at least
 /// [`DOT_PARALLEL_MIN`] elements is cut into runs of rows (the pieces of
 /// [`rows_per_piece_from`]), each with its block of the output.
-pub(super) fn rows_by_weight<H: Lanes>(
+pub(super) fn rows_by_weight<H: Lanes + Half>(
     (a, ma): (&[f32], Mat),
     (b, mb): (&[H], Mat),
     (c, mc): (&mut [f32], Mat),
@@ -62,7 +62,7 @@ const ROWS_BLOCK: usize = 16 * 1024;
 /// buffer in cache and added by `few_rows_weighted`. With the `rayon` feature and `split`,
 /// a weight of at least [`DOT_PARALLEL_MIN`] elements by one row is cut into blocks of
 /// columns, one a piece.
-pub(super) fn weight_rows_added<H: Lanes>(
+pub(super) fn weight_rows_added<H: Lanes + Half>(
     (a, ma): (&[f32], Mat),
     (b, mb): (&[H], Mat),
     (c, mc): (&mut [f32], Mat),
@@ -142,7 +142,7 @@ pub(super) fn add_rows_widened<H: Half>(
 }
 
 /// [`rows_by_weight`] for rows of `a` that are not one after the other: copied so first.
-fn dot_rows_gathered<H: Lanes>(
+fn dot_rows_gathered<H: Lanes + Half>(
     (a, ma): (&[f32], Mat),
     b: (&[H], Mat),
     c: (&mut [f32], Mat),

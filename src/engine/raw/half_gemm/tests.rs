@@ -114,7 +114,7 @@ fn one_row_by_an_out_in_weight_is_the_widened_product() {
 /// threads (the `[out, in]` split: `one_row_by_an_out_in_weight_is_the_widened_product`).
 #[test]
 fn a_few_rows_by_half_weights_are_the_widened_product() {
-    fn check<H: Lanes + DotOperand<f32>>(narrow: fn(f32) -> H) {
+    fn check<H: Lanes + Half + DotOperand<f32>>(narrow: fn(f32) -> H) {
         for (m, k, n) in [
             (1, 1, 1),
             (1, 15, 5),
