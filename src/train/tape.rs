@@ -1,11 +1,12 @@
 //! The tape: the record of one forward pass, and the backward pass that walks it in reverse.
 //!
-//! Each operation on a tracked [`Var`] appends a node: how many elements its value has, and
+//! Each operation on a tracked [`Var`](super::Var) appends a node: how many elements its value has, and
 //! a closure that, given the gradient of its value, adds the gradients of its tracked inputs
 //! (the backward of the operation, written on run-time sizes once for every shape). A node is
 //! appended after its inputs', so walking the nodes from the loss down to the first visits
 //! each after everything that used it: its gradient is complete when its closure runs. A
-//! parameter's leaf hands its gradient to [`Grads`] under the parameter's id.
+//! parameter's leaf hands its gradient to [`Grads`] under the parameter's id. The methods
+//! that make a `Var` (`watch`, `frozen`, `constant`) are in `var`, beside the type they make.
 
 use crate::alloc_prelude::*;
 
@@ -41,11 +42,12 @@ struct Graph<T> {
     spent: bool,
 }
 
-/// The record of a forward pass over tracked values ([`Var`](super::Var)): create one per training step,
-/// [`watch`](Self::watch) the parameters, compute the loss with the operators and methods of
-/// `Var`, and call [`Var::backward`](super::Var::backward) on it. A clone is the same tape. Dropping it (and the
-/// `Var`s made on it) frees the recorded values. A tape belongs to the thread that records on
-/// it (it is not `Send`); the operations it records split over threads as the tensors' do.
+/// The record of a forward pass over tracked values ([`Var`](super::Var)): create one per
+/// training step, [`watch`](Self::watch) the parameters, compute the loss with the operators
+/// and methods of `Var`, and call [`Var::backward`](super::Var::backward) on it. A clone is the
+/// same tape. Dropping it (and the `Var`s made on it) frees the recorded values. A tape
+/// belongs to the thread that records on it (it is not `Send`); the operations it records
+/// split over threads as the tensors' do.
 ///
 /// ```
 /// use shapecast::prelude::*;
@@ -129,9 +131,8 @@ impl<T> Tape<T> {
         Rc::ptr_eq(&self.graph, &other.graph)
     }
 
-    /// Appends a node of `len` elements and returns its index.
-    /// Appends a leaf for the parameter `id` named `name`, of `len` elements: its gradient is
-    /// collected under `id`.
+    /// Appends a leaf for the parameter `id` named `name`, of `len` elements (its gradient is
+    /// collected under `id`), and returns its index.
     pub(crate) fn leaf(&self, len: usize, id: ParamId, name: &str) -> usize {
         self.push(Node {
             len,
@@ -140,6 +141,7 @@ impl<T> Tape<T> {
         })
     }
 
+    /// Appends a node of `len` elements and returns its index.
     pub(crate) fn record(&self, len: usize, backward: Backward<T>) -> usize {
         self.push(Node {
             len,
