@@ -6,7 +6,7 @@ import subprocess
 MAX = int(re.search(r"pub const MAX_TYPED_RANK: usize = (\d+);", open("src/values/shape.rs").read()).group(1))
 # The largest size every value up to which `S<N>` names by itself (see `SIZE_TABLE_MAX`).
 TABLE = int(re.search(r"pub const SIZE_TABLE_MAX: usize = ([\d_]+);", open("src/typed/size.rs").read()).group(1).replace("_", ""))
-INLINE = int(re.search(r"pub const INLINE_MAX: usize = (\d+);", open("src/typed/storage.rs").read()).group(1))
+INLINE = int(re.search(r"pub const INLINE_MAX: usize = (\d+);", open("src/typed/buffer.rs").read()).group(1))
 
 
 def write_typed(name, text):

@@ -25,7 +25,8 @@
 //!
 //! Type-level only: [`list`] (the reversed, index-tagged axis lists the rules walk),
 //! [`outcome`] (checks, then the output or a refusal: one vocabulary for every walk), [`bits`]
-//! (booleans), [`storage`] (where a tensor's elements live), `generated` (the tuples' impls, the size table, digits;
+//! (booleans), [`storage`] (where a tensor's elements live) over `buffer` (the buffers, and the
+//! element counts that pick one), `generated` (the tuples' impls, the size table, digits;
 //! written by `scripts/generate.py`), `sealed`.
 //!
 //! ```
@@ -43,6 +44,7 @@ pub mod axis;
 pub mod bidirectional;
 pub mod bits;
 pub mod broadcast;
+mod buffer;
 pub(crate) mod capability;
 pub mod compare;
 pub mod contract;

@@ -43,7 +43,7 @@ pub trait Shape: Sealed + 'static {
     /// The axes last first, each tagged with its index; their element count picks the
     /// buffer of the shape's tensors.
     #[doc(hidden)]
-    type Rev: super::storage::Count;
+    type Rev: super::buffer::Count;
     /// Whether any axis has a name.
     #[doc(hidden)]
     type HasNames: Cond;

@@ -5,13 +5,13 @@ use crate::dynamic::plan::StaticPlan;
 use crate::typed::axis::Axis;
 use crate::typed::bits::Or;
 use crate::typed::broadcast::{BroadcastWith, BroadcastsUnder};
+use crate::typed::buffer::{Count, Times};
 use crate::typed::counts::C1;
 use crate::typed::list::{At, FromRev};
 use crate::typed::name::NameKind;
 use crate::typed::reduce::{ReduceOver, Reduces};
 use crate::typed::rule::Named;
 use crate::typed::shape::Shape;
-use crate::typed::storage::{Count, Times};
 use crate::values::sealed::Sealed;
 use crate::values::shape::MAX_TYPED_RANK;
 
