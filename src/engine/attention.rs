@@ -212,10 +212,10 @@ where
     // Under a causal mask a later block of rows sees more keys (three times the first's
     // scores for the second of two): the pieces go last block first, so that the threads
     // taking them in turn end together.
-    let at = |i: usize| (i % batches, blocks - 1 - i / batches);
+    let batch_block = |i: usize| (i % batches, blocks - 1 - i / batches);
     let mut results: Vec<Vec<T>> = (0..batches * blocks).map(|_| Vec::new()).collect();
     let piece = |i: usize, result: &mut Vec<T>| {
-        let (b, block) = at(i);
+        let (b, block) = batch_block(i);
         let r0 = block * QUERY_BLOCK;
         let r1 = (r0 + QUERY_BLOCK).min(rows);
         *result = rows_of(ops, g, (&k, &v), scale, b, r0..r1);
@@ -225,7 +225,7 @@ where
     // one run.
     let contiguous = g.cols[1].iter().enumerate().all(|(j, &o)| o == j);
     for (i, result) in results.iter().enumerate() {
-        let (b, block) = at(i);
+        let (b, block) = batch_block(i);
         let base = g.batch[4][b];
         for (r, row) in result.chunks(cols).enumerate() {
             let at = base + g.rows[2][block * QUERY_BLOCK + r];

@@ -136,13 +136,9 @@ pub(crate) fn pool_backward<T: Float + Send + Sync>(
         // Each index of the axes before the pooled one owns its block of `gx`: blocks of
         // them split over the threads.
         let per = piece_rows(outer, outer * n * inner);
-        let mut pieces: Vec<(usize, &mut [T])> = gx
-            .chunks_mut((per * n * inner).max(1))
-            .enumerate()
-            .map(|(i, block)| (i * per, block))
-            .collect();
-        each_mut(&mut pieces, |_, (first, block)| {
-            stage.gradient((data, &g), (*first, block), max);
+        let mut pieces: Vec<&mut [T]> = gx.chunks_mut((per * n * inner).max(1)).collect();
+        each_mut(&mut pieces, |i, block| {
+            stage.gradient((data, &g), (i * per, block), max);
         });
         g = gx;
     }
