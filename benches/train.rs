@@ -4,11 +4,13 @@
 //! 8 heads of 64, MLP 2048, a mean-square loss: layer norm and attention written with the
 //! operators, then the fused `layer_norm` and `attention`); beside each, its forward pass
 //! alone: on `Tensor`s, on frozen `Var`s (nothing recorded) and tracked (recorded, no
-//! backward).
+//! backward). Then ResNet-18's distinct convolutions (`train convolutions`, batch 8 at
+//! 224x224's stages) on a tracked input and weight: the forward pass and both gradients of
+//! `Σ y`.
 //!
 //! Run: `cargo bench --bench train` (one thread) and `--features rayon`;
 //! `python3 scripts/bench_train.py --threads 1` (and `2`) times the same steps in PyTorch CPU
-//! and prints the same first losses.
+//! and prints the same first losses; `--convs`, the convolutions.
 
 // `shape![...]` writes a tuple type, which clippy scores as complex when written inline.
 #![allow(clippy::type_complexity)]
@@ -336,5 +338,40 @@ fn train(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, train);
+/// One of ResNet-18's convolutions, batch 8: `conv_step!(group, label, in channels, out
+/// channels, input size, kernel, geometry)`, timed from the tape's start to both gradients.
+macro_rules! conv_step {
+    ($group:expr, $label:expr, $ci:literal, $co:literal, $n:literal, $k:literal, $g:ty) => {{
+        let x: Param<f32, shape![N: 8, C1: $ci, H: $n, W: $n]> = param("x", 1, 1.0);
+        let w: Param<f32, shape![C2: $co, C1: $ci, H: $k, W: $k]> = param("w", 2, 0.05);
+        $group.bench_function($label, |b| {
+            b.iter(|| {
+                let tape = Tape::new();
+                let y = tape.watch(&x).conv::<C1, $g>(&tape.watch(&w));
+                let grads = y.sum::<(N, C2, H, W)>().backward().unwrap();
+                black_box((grads.of(&x).unwrap(), grads.of(&w).unwrap()))
+            })
+        });
+    }};
+}
+
+fn convolutions(c: &mut Criterion) {
+    let mut group = c.benchmark_group(format!("train convolutions [{THREADS}]"));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    conv_step!(group, "3->64 at 224, 7x7/2", 3, 64, 224, 7, Conv<2, 3>);
+    conv_step!(group, "64->64 at 56, 3x3/1", 64, 64, 56, 3, Conv<1, 1>);
+    conv_step!(group, "64->128 at 56, 3x3/2", 64, 128, 56, 3, Conv<2, 1>);
+    conv_step!(group, "64->128 at 56, 1x1/2", 64, 128, 56, 1, Conv<2>);
+    conv_step!(group, "128->128 at 28, 3x3/1", 128, 128, 28, 3, Conv<1, 1>);
+    conv_step!(group, "128->256 at 28, 3x3/2", 128, 256, 28, 3, Conv<2, 1>);
+    conv_step!(group, "256->256 at 14, 3x3/1", 256, 256, 14, 3, Conv<1, 1>);
+    conv_step!(group, "256->512 at 14, 3x3/2", 256, 512, 14, 3, Conv<2, 1>);
+    conv_step!(group, "512->512 at 7, 3x3/1", 512, 512, 7, 3, Conv<1, 1>);
+    group.finish();
+}
+
+criterion_group!(benches, train, convolutions);
 criterion_main!(benches);

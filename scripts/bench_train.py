@@ -6,7 +6,11 @@ F.scaled_dot_product_attention), each one step of
 forward, backward and AdamW; medians of 10 runs after 2, and the first losses (to compare with
 the benchmark's), and the peak resident memory.
 
-Run: python3 scripts/bench_train.py --threads 1   (and --threads 2)
+With --convs: ResNet-18's distinct convolutions (batch 8) on an input and weight that need
+gradients, the forward pass and the backward of the sum, as the benchmark's `train
+convolutions` group.
+
+Run: python3 scripts/bench_train.py --threads 1   (and --threads 2; --convs)
 """
 import argparse, resource, statistics, time
 import torch
@@ -98,11 +102,33 @@ def block(fused=False):
     return timed(step)
 
 
+CONVS = [  # (in, out, size, kernel, stride, padding)
+    (3, 64, 224, 7, 2, 3), (64, 64, 56, 3, 1, 1), (64, 128, 56, 3, 2, 1), (64, 128, 56, 1, 2, 0),
+    (128, 128, 28, 3, 1, 1), (128, 256, 28, 3, 2, 1), (256, 256, 14, 3, 1, 1),
+    (256, 512, 14, 3, 2, 1), (512, 512, 7, 3, 1, 1),
+]
+
+
+def convolutions(threads):
+    for ci, co, n, k, s, p in CONVS:
+        x = param(1, (8, ci, n, n), 1.0)
+        w = param(2, (co, ci, k, k), 0.05)
+
+        def step():
+            x.grad, w.grad = None, None
+            F.conv2d(x, w, stride=s, padding=p).sum().backward()
+
+        print(f"{ci}->{co} at {n}, {k}x{k}/{s}: {timed(step):.2f} ms ({threads} thread(s))")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--convs", action="store_true", help="ResNet-18's convolutions instead")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
+    if args.convs:
+        return convolutions(args.threads)
     print(f"segmentation step: {segmentation():.2f} ms ({args.threads} thread(s))")
     print(f"block step: {block():.2f} ms")
     print(f"block step, fused attention: {block(fused=True):.2f} ms")

@@ -198,7 +198,7 @@ fn im2col<T: DotElement>(
 /// whole weight once a tile, so a tile of the 512 KiB target alone (113 positions for
 /// 128 -> 256 channels, 3x3/2) packed it 14 times for 8 images at 28x28. With 256 a tile,
 /// that convolution took 4.7 ms against 5.4 ms (batch 8, one thread, best of 48 calls each).
-const MIN_TILE_ROWS: usize = 256;
+pub(crate) const MIN_TILE_ROWS: usize = 256;
 
 /// `rows` rounded down to whole [`PANEL`]s of the GEMM crate's widest kernel when there are
 /// two or more: a tile's last rows then run on a narrow kernel only once, at the
@@ -217,19 +217,19 @@ fn whole_panels(rows: usize) -> usize {
 const IN_PLACE_POSITIONS: usize = 256;
 
 /// The positions of one image in a patch tile.
-struct Piece {
+pub(crate) struct Piece {
     /// Where the image starts in the input and in the output.
-    x: usize,
-    out: usize,
+    pub(crate) x: usize,
+    pub(crate) out: usize,
     /// Its first position in the tile, their count, and the tile's column of the first.
-    first: usize,
-    len: usize,
-    col: usize,
+    pub(crate) first: usize,
+    pub(crate) len: usize,
+    pub(crate) col: usize,
 }
 
 /// The pieces of the tile `f0..f0 + n` of the positions of batch indices `first..`, counted
 /// one image after the other.
-fn pieces(g: &Geometry, first: usize, f0: usize, n: usize) -> Vec<Piece> {
+pub(crate) fn pieces(g: &Geometry, first: usize, f0: usize, n: usize) -> Vec<Piece> {
     let mut pieces = Vec::new();
     let mut col = 0;
     while col < n {

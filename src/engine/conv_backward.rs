@@ -1,15 +1,30 @@
 //! The backward of a convolution, as GEMM calls on the forward pass's patches (im2col): for
-//! each batch index and group, with `G` the output's gradient `[OUT, P]` and `X` the input's
-//! patches `[C·K, P]`, the weight's gradient gains `G · Xᵀ` (a tile of positions at a time),
-//! and the input's gradient is `Wᵀ · G` scattered back through the same taps (col2im): each
-//! patch element adds to the input element it was read from.
+//! each group and each tile of positions (taken over the batch indices one after the other),
+//! with `G` the output's gradient `[OUT, P]` and `X` the input's patches `[C·K, P]` there, the
+//! weight's gradient gains `G · Xᵀ`, and the input's gradient is `Wᵀ · G` scattered back
+//! through the same taps (col2im): each patch element adds to the input element it was read
+//! from.
 
 use crate::alloc_prelude::*;
 
 use super::conv::{
-    batch_offsets, fill_patches, patch_segments, position_offset, Geometry, Segment, TILE_ELEMENTS,
+    fill_patches, patch_segments, pieces, position_offset, Geometry, Segment, MIN_TILE_ROWS,
 };
 use super::raw::{DotElement, Mat};
+
+/// The patch buffer's target size, in elements (4 MiB of `f32`; the forward pass takes an
+/// eighth of it): each tile's products are as deep as the positions it holds, the weight's
+/// gradient `G · Xᵀ` along them (docs/performance.md, "Training": the figures, and a quarter
+/// and an eighth of this size measured beside it).
+const TILE_ELEMENTS: usize = 1 << 20;
+
+/// The patch rows' stride for `n` positions: an odd number of 64-byte lines (of `f32`), so
+/// the rows of a tile do not all fall into the same few sets of the caches (a tile of 256
+/// positions, rows 1 KiB apart, made the weight's gradient of 64 channels at 56x56 take 47
+/// against 40 ms).
+fn spread(n: usize) -> usize {
+    (n.div_ceil(16) | 1) * 16
+}
 
 /// The gradients of a convolution of `x` by `weight` (contiguous `[OUT, C, taps…]`) whose
 /// output's gradient is `gy` (laid out as the output): the weight's in the same canonical
@@ -97,7 +112,11 @@ fn thread_share(g: &Geometry, x_len: usize, count: usize) -> Option<usize> {
 
 /// The batch indices `range`: the input's gradient into `gx` (which starts at the input's
 /// element `base`), the weight's added into `gw`; `split`: a large product may split over
-/// threads.
+/// threads. As the forward pass, a tile of positions at a time, taken over the batch indices
+/// one after the other, so a small image still makes long products (one 7x7 image alone
+/// gave the weight's gradient products 49 deep). A tile holds whole images, or part of one:
+/// each image's positions meet the same tiles however the batch indices split over threads,
+/// so the input's gradient is added up in the same order and comes out the same.
 fn batches<T: DotElement>(
     g: &Geometry,
     (x, weight, gy): (&[T], &[T], &[T]),
@@ -107,71 +126,87 @@ fn batches<T: DotElement>(
     split: bool,
 ) {
     let k = g.c_group * g.taps;
-    let tile = (TILE_ELEMENTS / k).clamp(1, g.positions);
-    let (mut block, mut patches) = (
-        vec![T::zero(); g.o_group * g.positions],
-        vec![T::zero(); k * tile],
-    );
-    for i in range {
-        let (xo, oo) = batch_offsets(g, i);
-        for group in 0..g.groups {
-            // This index's and group's output gradient as a contiguous `[OUT, P]` block.
-            for (o, dst) in block.chunks_exact_mut(g.positions).enumerate() {
-                let row = oo + (group * g.o_group + o) * g.out_channel;
-                match g.out_run {
-                    Some(1) => dst.copy_from_slice(&gy[row..row + g.positions]),
-                    Some(run) => dst
-                        .iter_mut()
-                        .enumerate()
-                        .for_each(|(p, v)| *v = gy[row + p * run]),
-                    None => dst
-                        .iter_mut()
-                        .enumerate()
-                        .for_each(|(p, v)| *v = gy[row + position_offset(g, p)]),
+    let total = range.len() * g.positions;
+    let span = (TILE_ELEMENTS / k).max(MIN_TILE_ROWS).min(total);
+    let tile = match span / g.positions {
+        0 => span,
+        images => images * g.positions,
+    };
+    let (mut block, mut patches) = (Vec::new(), Vec::new());
+    for group in 0..g.groups {
+        let x_group = group * g.c_group * g.x_channel;
+        let o_group = group * g.o_group * g.out_channel;
+        let w_rows = group * g.o_group * k;
+        let mut f0 = 0;
+        while f0 < total {
+            let n = if tile < g.positions {
+                tile.min(g.positions - f0 % g.positions)
+            } else {
+                tile.min(total - f0)
+            };
+            let pieces = pieces(g, range.start, f0, n);
+            // The output's gradient at the tile's positions as a contiguous `[OUT, n]` block.
+            block.resize(g.o_group * n, T::zero());
+            for (o, dst) in block.chunks_exact_mut(n).enumerate() {
+                for p in &pieces {
+                    let row = p.out + o_group + o * g.out_channel;
+                    let (dst, q0) = (&mut dst[p.col..p.col + p.len], p.first);
+                    match g.out_run {
+                        Some(1) => dst.copy_from_slice(&gy[row + q0..row + q0 + p.len]),
+                        Some(run) => dst
+                            .iter_mut()
+                            .enumerate()
+                            .for_each(|(j, v)| *v = gy[row + (q0 + j) * run]),
+                        None => dst
+                            .iter_mut()
+                            .enumerate()
+                            .for_each(|(j, v)| *v = gy[row + position_offset(g, q0 + j)]),
+                    }
                 }
             }
-            let x_group = xo + group * g.c_group * g.x_channel;
-            let w_rows = group * g.o_group * k;
-            let mut p0 = 0;
-            while p0 < g.positions {
-                let n = tile.min(g.positions - p0);
-                let gblock = Mat::new(p0, g.o_group, n, g.positions, 1);
-                if let Some(gw) = gw.as_deref_mut() {
-                    fill_patches(g, &x[x_group..], p0, n, (&mut patches[..k * n], n));
-                    // ∂W[o, c·k] += Σ_p G[o, p] · X[c·k, p]
-                    let xt = Mat::new(0, n, k, 1, n);
-                    let c = Mat::new(w_rows, g.o_group, k, k, 1);
-                    T::gemm(
-                        (&block, gblock),
-                        (&patches[..k * n], xt),
-                        (gw, c),
-                        true,
-                        split,
-                    );
+            let gblock = Mat::new(0, g.o_group, n, n, 1);
+            let ld = spread(n);
+            patches.resize(k * ld, T::zero());
+            if let Some(gw) = gw.as_deref_mut() {
+                for p in &pieces {
+                    let at = (&mut patches[p.col..], ld);
+                    fill_patches(g, &x[p.x + x_group..], p.first, p.len, at);
                 }
-                if let Some(gx) = gx.as_deref_mut() {
-                    // cols = Wᵀ · G, then each column's taps back to where they were read.
-                    let wt = Mat::new(w_rows, k, g.o_group, 1, k);
-                    let c = Mat::new(0, k, n, n, 1);
-                    T::gemm(
-                        (weight, wt),
-                        (&block, gblock),
-                        (&mut patches[..k * n], c),
-                        false,
-                        split,
-                    );
-                    scatter_patches(g, &mut gx[x_group - base..], p0, n, &patches[..k * n]);
-                }
-                p0 += n;
+                // ∂W[o, c·k] += Σ_p G[o, p] · X[c·k, p]
+                let xt = Mat::new(0, n, k, 1, ld);
+                let c = Mat::new(w_rows, g.o_group, k, k, 1);
+                T::gemm((&block, gblock), (&patches, xt), (gw, c), true, split);
             }
+            if let Some(gx) = gx.as_deref_mut() {
+                // cols = Wᵀ · G, then each column's taps back to where they were read.
+                let wt = Mat::new(w_rows, k, g.o_group, 1, k);
+                let c = Mat::new(0, k, n, n, 1);
+                T::gemm(
+                    (weight, wt),
+                    (&block, gblock),
+                    (&mut patches, c),
+                    false,
+                    split,
+                );
+                for p in &pieces {
+                    let to = &mut gx[p.x + x_group - base..];
+                    scatter_patches(g, to, (p.first, p.len), (&patches[p.col..], n));
+                }
+            }
+            f0 += n;
         }
     }
 }
 
-/// The inverse of [`fill_patches`]: row `(c, taps…)`, column `j` of `patches` is added to the
-/// input element position `p0 + j` read under that tap (nothing for the padding), by the same
-/// walk. `x` starts at the group's first channel.
-fn scatter_patches<T: DotElement>(g: &Geometry, x: &mut [T], p0: usize, n: usize, patches: &[T]) {
+/// The inverse of [`fill_patches`]: row `(c, taps…)` (rows `ld` apart), column `j` of
+/// `patches` is added to the input element position `p0 + j` read under that tap (nothing for
+/// the padding), by the same walk, for `n` positions. `x` starts at the group's first channel.
+fn scatter_patches<T: DotElement>(
+    g: &Geometry,
+    x: &mut [T],
+    (p0, n): (usize, usize),
+    (patches, ld): (&[T], usize),
+) {
     patch_segments(
         g,
         p0,
@@ -185,7 +220,7 @@ fn scatter_patches<T: DotElement>(g: &Geometry, x: &mut [T], p0: usize, n: usize
              step,
              ..
          }| {
-            let vals = &patches[row * n + done + lo..row * n + done + hi];
+            let vals = &patches[row * ld + done + lo..row * ld + done + hi];
             if step == 1 {
                 let dst = &mut x[start..start + vals.len()];
                 dst.iter_mut().zip(vals).for_each(|(x, &v)| *x = *x + v);

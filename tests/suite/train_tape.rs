@@ -318,3 +318,64 @@ fn a_convolutions_gradients_on_two_threads_are_one_threads() {
         assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs()), "{a} against {b}");
     }
 }
+
+/// A convolution whose images are longer than the backward pass's tiles (1024 channels by 3
+/// taps: 341 positions a tile, so 700 positions take three, the last 18 long) and whose
+/// batch spans several, against the definition: `y[n, k, t] = Σ x[n, c, t + j − 1] w[k, c,
+/// j]`, the loss `Σ y²`, so `∂y = 2y`.
+#[test]
+fn a_convolutions_gradients_over_tiles_inside_an_image_are_the_definitions() {
+    type Seq = shape![N, C, A];
+    type Kernel = shape![K, C, A];
+    let (n, c, t, k) = (2, 1024, 700, 4);
+    let x = wavy::<Seq>(&[n, c, t], 0.3);
+    let w = wavy::<Kernel>(&[k, c, 3], 1.1);
+    let (px, pw) = (Param::new("x", x.clone()), Param::new("w", w.clone()));
+    let tape = Tape::new();
+    let y = tape.watch(&px).conv::<C, Conv<1, 1>>(&tape.watch(&pw));
+    let grads = y.square().sum::<(N, K, A)>().backward().unwrap();
+    let (xs, ws) = (x.data(), w.data());
+    // The taps of position `p`: (input position, tap) pairs inside the input.
+    let taps = |p: usize| {
+        (0..3).filter_map(move |j| (p + j).checked_sub(1).filter(|&i| i < t).map(|i| (i, j)))
+    };
+    let mut gy = vec![0.0; n * k * t];
+    for b in 0..n {
+        for o in 0..k {
+            for p in 0..t {
+                let mut s = 0.0;
+                for ci in 0..c {
+                    for (i, j) in taps(p) {
+                        s += xs[(b * c + ci) * t + i] * ws[(o * c + ci) * 3 + j];
+                    }
+                }
+                gy[(b * k + o) * t + p] = 2.0 * s;
+            }
+        }
+    }
+    let (mut gx, mut gw) = (vec![0.0; xs.len()], vec![0.0; ws.len()]);
+    for b in 0..n {
+        for o in 0..k {
+            for p in 0..t {
+                let g = gy[(b * k + o) * t + p];
+                for ci in 0..c {
+                    for (i, j) in taps(p) {
+                        gx[(b * c + ci) * t + i] += g * ws[(o * c + ci) * 3 + j];
+                        gw[(o * c + ci) * 3 + j] += g * xs[(b * c + ci) * t + i];
+                    }
+                }
+            }
+        }
+    }
+    let got_x = grads.of(&px).unwrap();
+    let got_w = grads.of(&pw).unwrap();
+    for (what, got, want) in [("x", got_x.data(), &gx), ("w", got_w.data(), &gw)] {
+        let scale = want.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (i, (a, b)) in got.iter().zip(want.iter()).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-10 * scale,
+                "∂{what}[{i}]: {a} against {b}"
+            );
+        }
+    }
+}
