@@ -42,48 +42,15 @@ pub(crate) fn backward<T: DotElement>(
         super::raw::advise_huge_pages(&gx);
         gx
     });
-    let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
     let count: usize = g.batch.iter().map(|b| b.0).product();
-    if g.c_group * g.taps == 0 || g.positions == 0 || g.o_group == 0 {
+    let empty = g.c_group * g.taps == 0 || g.positions == 0 || g.o_group == 0;
+    #[cfg(feature = "rayon")]
+    if let Some(per) = thread_share(g, x.len(), count).filter(|_| !empty) {
+        let gw = split_over_batches(g, (x, weight, gy), per, gx.as_deref_mut(), want_w);
         return (gx, gw);
     }
-    #[cfg(feature = "rayon")]
-    if let Some(per) = thread_share(g, x.len(), count) {
-        // Each piece its batch indices' block of the input's gradient and its own weight
-        // gradient, added in piece order.
-        let pieces = count.div_ceil(per);
-        let x_block = x.len() / count;
-        // A gradient not asked for is a placeholder of one element a piece.
-        let (x_chunk, w_chunk) = (
-            if want_x { per * x_block } else { 1 },
-            if want_w { weight.len() } else { 1 },
-        );
-        let mut placeholder = if want_x {
-            Vec::new()
-        } else {
-            vec![T::zero(); pieces]
-        };
-        let mut parts = vec![T::zero(); pieces * w_chunk];
-        let gx_all: &mut [T] = match gx.as_deref_mut() {
-            Some(gx) => gx,
-            None => &mut placeholder,
-        };
-        super::threads::chunks2(
-            (gx_all, x_chunk),
-            (&mut parts, w_chunk),
-            |piece, gx_part, gw_part| {
-                let range = piece * per..((piece + 1) * per).min(count);
-                let base = range.start * x_block;
-                let gx_part = want_x.then_some(gx_part);
-                let gw_part = want_w.then_some(gw_part);
-                batches(g, (x, weight, gy), range, (gx_part, base), gw_part, false);
-            },
-        );
-        if let Some(gw) = gw.as_mut() {
-            for part in parts.chunks_exact(weight.len()) {
-                gw.iter_mut().zip(part).for_each(|(w, &p)| *w = *w + p);
-            }
-        }
+    let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
+    if empty {
         return (gx, gw);
     }
     batches(
@@ -95,6 +62,64 @@ pub(crate) fn backward<T: DotElement>(
         true,
     );
     (gx, gw)
+}
+
+/// [`batches`] over the threads, `per` batch indices a piece: each piece its indices' block of
+/// the input's gradient (`gx`, when asked for) and its own weight gradient, made (zeroed) on
+/// its thread; the pieces' weight gradients added in piece order, over the threads by blocks
+/// of the weight.
+#[cfg(feature = "rayon")]
+fn split_over_batches<T: DotElement>(
+    g: &Geometry,
+    (x, weight, gy): (&[T], &[T], &[T]),
+    per: usize,
+    gx: Option<&mut [T]>,
+    want_w: bool,
+) -> Option<Vec<T>> {
+    use std::sync::{Mutex, PoisonError};
+    let count: usize = g.batch.iter().map(|b| b.0).product();
+    let pieces = count.div_ceil(per);
+    let x_block = x.len() / count;
+    let want_x = gx.is_some();
+    // A gradient not asked for is a placeholder of one element a piece.
+    let mut placeholder = Vec::new();
+    let (gx_all, x_chunk) = match gx {
+        Some(gx) => (gx, per * x_block),
+        None => {
+            placeholder.resize(pieces, T::zero());
+            (&mut placeholder[..], 1)
+        }
+    };
+    let parts: Vec<Mutex<Vec<T>>> = (0..pieces).map(|_| Mutex::new(Vec::new())).collect();
+    super::threads::chunks(gx_all, x_chunk, |piece, gx_part| {
+        let range = piece * per..((piece + 1) * per).min(count);
+        let base = range.start * x_block;
+        let mut gw = if want_w {
+            vec![T::zero(); weight.len()]
+        } else {
+            Vec::new()
+        };
+        let gx_part = want_x.then_some(gx_part);
+        let gw_part = want_w.then_some(&mut gw[..]);
+        batches(g, (x, weight, gy), range, (gx_part, base), gw_part, false);
+        *parts[piece].lock().unwrap_or_else(PoisonError::into_inner) = gw;
+    });
+    if !want_w {
+        return None;
+    }
+    let mut parts = parts
+        .into_iter()
+        .map(|p| p.into_inner().unwrap_or_else(PoisonError::into_inner));
+    let mut gw = parts.next().expect("one piece or more");
+    let rest: Vec<Vec<T>> = parts.collect();
+    let block = weight.len().div_ceil(super::threads::count()).max(1);
+    super::threads::chunks(&mut gw, block, |i, chunk| {
+        for part in &rest {
+            let part = &part[i * block..i * block + chunk.len()];
+            chunk.iter_mut().zip(part).for_each(|(w, &p)| *w = *w + p);
+        }
+    });
+    Some(gw)
 }
 
 /// How many batch indices a thread takes, when the backward splits over threads: the batch

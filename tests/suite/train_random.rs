@@ -147,6 +147,11 @@ proptest! {
             check("conv's weight", &k, &|v| {
                 Some(v.tape().constant(input()).conv::<C, Conv<2, 1>>(v))
             })?;
+            // Stored in another order than `[OUT, C, taps…]`: its gradient goes back to it.
+            let last = tensor::<shape![W, H, C, K]>(&[taps, taps, c, 2], kernel_seed);
+            check("conv's weight, channels last", &last, &|v| {
+                Some(v.tape().constant(input()).conv::<C, Conv<1, 1>>(v))
+            })?;
         }
         let gamma = tensor::<shape![W]>(&[w], seed + 3);
         let g = || gamma.clone();

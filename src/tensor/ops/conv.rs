@@ -377,6 +377,10 @@ pub(crate) fn conv_backward<T: DotElement>(
     let gw = gw.map(|canon| {
         let mut order = vec![plan.weight_out, plan.weight_channel];
         order.extend(plan.spatial.iter().map(|s| s.weight_axis));
+        if order.iter().enumerate().all(|(i, &k)| i == k) {
+            // Stored `[OUT, C, taps…]` already (PyTorch's layout).
+            return canon;
+        }
         let sizes: Vec<usize> = order.iter().map(|&k| w_sizes[k]).collect();
         let strides: Vec<usize> = order.iter().map(|&k| rw[k]).collect();
         let mut own = vec![T::zero(); canon.len()];
