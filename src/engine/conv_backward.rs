@@ -42,17 +42,17 @@ pub(crate) fn backward<T: DotElement>(
         super::raw::advise_huge_pages(&gx);
         gx
     });
+    let zeroed_w = || want_w.then(|| vec![T::zero(); weight.len()]);
+    if g.c_group * g.taps == 0 || g.positions == 0 || g.o_group == 0 {
+        return (gx, zeroed_w());
+    }
     let count: usize = g.batch.iter().map(|b| b.0).product();
-    let empty = g.c_group * g.taps == 0 || g.positions == 0 || g.o_group == 0;
     #[cfg(feature = "rayon")]
-    if let Some(per) = thread_share(g, x.len(), count).filter(|_| !empty) {
-        let gw = split_over_batches(g, (x, weight, gy), per, gx.as_deref_mut(), want_w);
+    if let Some(per) = thread_share(g, x.len(), count) {
+        let gw = split_over_batches(g, (x, weight, gy), (count, per), gx.as_deref_mut(), want_w);
         return (gx, gw);
     }
-    let mut gw = want_w.then(|| vec![T::zero(); weight.len()]);
-    if empty {
-        return (gx, gw);
-    }
+    let mut gw = zeroed_w();
     batches(
         g,
         (x, weight, gy),
@@ -64,20 +64,19 @@ pub(crate) fn backward<T: DotElement>(
     (gx, gw)
 }
 
-/// [`batches`] over the threads, `per` batch indices a piece: each piece its indices' block of
-/// the input's gradient (`gx`, when asked for) and its own weight gradient, made (zeroed) on
-/// its thread; the pieces' weight gradients added in piece order, over the threads by blocks
-/// of the weight.
+/// [`batches`] over the threads, the `count` batch indices `per` a piece: each piece its
+/// indices' block of the input's gradient (`gx`, when asked for) and its own weight gradient,
+/// made (zeroed) on its thread; the pieces' weight gradients added in piece order, over the
+/// threads by blocks of the weight.
 #[cfg(feature = "rayon")]
 fn split_over_batches<T: DotElement>(
     g: &Geometry,
     (x, weight, gy): (&[T], &[T], &[T]),
-    per: usize,
+    (count, per): (usize, usize),
     gx: Option<&mut [T]>,
     want_w: bool,
 ) -> Option<Vec<T>> {
     use std::sync::{Mutex, PoisonError};
-    let count: usize = g.batch.iter().map(|b| b.0).product();
     let pieces = count.div_ceil(per);
     let x_block = x.len() / count;
     let want_x = gx.is_some();

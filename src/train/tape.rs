@@ -1,12 +1,13 @@
 //! The tape: the record of one forward pass, and the backward pass that walks it in reverse.
 //!
-//! Each operation on a tracked [`Var`](super::Var) appends a node: how many elements its value has, and
-//! a closure that, given the gradient of its value, adds the gradients of its tracked inputs
-//! (the backward of the operation, written on run-time sizes once for every shape). A node is
-//! appended after its inputs', so walking the nodes from the loss down to the first visits
-//! each after everything that used it: its gradient is complete when its closure runs. A
-//! parameter's leaf hands its gradient to [`Grads`] under the parameter's id. The methods
-//! that make a `Var` (`watch`, `frozen`, `constant`) are in `var`, beside the type they make.
+//! Each operation on a tracked [`Var`](super::Var) appends a node: how many elements its
+//! value has, and a closure that, given the gradient of its value, adds the gradients of its
+//! tracked inputs (the backward of the operation, written on run-time sizes once for every
+//! shape). A node is appended after its inputs', so walking the nodes from the loss down to
+//! the first visits each after everything that used it: its gradient is complete when its
+//! closure runs. A parameter's leaf hands its gradient to [`Grads`] under the parameter's id.
+//! The methods that make a `Var` (`watch`, `frozen`, `constant`) are in `var`, beside the
+//! type they make.
 
 use crate::alloc_prelude::*;
 
